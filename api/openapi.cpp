@@ -1,0 +1,261 @@
+#include "api/openapi.h"
+
+#include "api/yaml.h"
+#include "core/crypto.h"
+#include "core/error.h"
+#include "core/json_util.h"
+
+#include <boost/json/parse.hpp>
+
+#include <set>
+
+namespace sightline::api {
+namespace {
+
+namespace json = boost::json;
+using identity::CredentialKind;
+using tools::ArgumentLocation;
+using tools::RegisteredOperation;
+
+std::string Lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+json::object Ref(std::string_view where) {
+  return json::object{{"$ref", std::string(where)}};
+}
+
+json::object ErrorResponseSchema() {
+  return json::parse(R"({
+    "type": "object",
+    "required": ["error", "timestamp"],
+    "properties": {
+      "error": {
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {
+          "code": {"type": "string", "description": "Stable code to branch on, e.g. AUTH_003."},
+          "message": {"type": "string", "description": "Human-readable; may change."},
+          "details": {
+            "type": "object",
+            "description": "Optional extras.",
+            "properties": {
+              "field": {"type": "string"},
+              "value": {},
+              "resource": {"type": "string"},
+              "reason": {"type": "string"},
+              "retryAfterSeconds": {"type": "integer"}
+            }
+          }
+        }
+      },
+      "timestamp": {"type": "string", "format": "date-time"},
+      "requestId": {"type": "string", "description": "Same as the X-Request-Id header."}
+    }
+  })").as_object();
+}
+
+// Status → (description, codes that may appear) for the shared error responses.
+struct ErrorResponseDoc {
+  std::string_view status;
+  std::string_view name;
+  std::string_view description;
+};
+constexpr ErrorResponseDoc kErrorResponses[] = {
+    {"400", "BadRequest", "Invalid request (VAL_*)."},
+    {"401", "Unauthorized", "Credential missing, malformed, unknown or expired (AUTH_*)."},
+    {"403", "Forbidden", "Credential accepted but lacks the permission (PERM_001)."},
+    {"404", "NotFound", "Not found, or not visible to this credential."},
+    {"413", "PayloadTooLarge", "Request body over the limit (VAL_004)."},
+    {"415", "UnsupportedMediaType", "Body is not application/json (VAL_006)."},
+    {"500", "InternalError", "Unexpected server error (SYS_001)."},
+};
+
+json::object Components() {
+  json::object responses;
+  for (const auto& doc : kErrorResponses) {
+    responses[doc.name] = json::object{
+        {"description", doc.description},
+        {"content",
+         json::object{{"application/json",
+                       json::object{{"schema", Ref("#/components/schemas/ErrorResponse")}}}}}};
+  }
+  json::object security = json::parse(R"({
+    "privateApiKey": {"type": "http", "scheme": "bearer",
+      "description": "Private API key `sk_service_…` as `Authorization: Bearer <key>`."},
+    "privateApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+      "description": "Private API key `sk_service_…` in the `X-API-Key` header."},
+    "sdkKey": {"type": "apiKey", "in": "header", "name": "x-sdk-key",
+      "description": "Public SDK key `pk_service_…`; accepted only by `/sdk/v1/*` ingestion."},
+    "userSession": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+      "description": "A user session's access token (dashboard and CLI browser login)."},
+    "mcpOAuth": {"type": "oauth2",
+      "description": "OAuth 2.1 authorization code with PKCE (S256), used by MCP clients.",
+      "flows": {"authorizationCode": {"authorizationUrl": "/authorize", "tokenUrl": "/token",
+        "scopes": {}}}}
+  })").as_object();
+  json::object scopes;
+  for (const auto& info : identity::AllPermissions()) scopes[info.name] = info.description;
+  security["mcpOAuth"].as_object()["flows"].as_object()["authorizationCode"].as_object()["scopes"] =
+      std::move(scopes);
+  return json::object{{"schemas", json::object{{"ErrorResponse", ErrorResponseSchema()}}},
+                      {"responses", std::move(responses)},
+                      {"securitySchemes", std::move(security)}};
+}
+
+json::array Security(CredentialKind kinds) {
+  json::array security;
+  auto add = [&](CredentialKind kind, std::initializer_list<std::string_view> schemes) {
+    if (!identity::Accepts(kinds, kind)) return;
+    for (auto scheme : schemes) security.push_back(json::object{{scheme, json::array{}}});
+  };
+  add(CredentialKind::kPrivateApiKey, {"privateApiKey", "privateApiKeyHeader"});
+  add(CredentialKind::kSdkKey, {"sdkKey"});
+  add(CredentialKind::kUserSession, {"userSession"});
+  return security;
+}
+
+// Moves `description` from a property schema up to its parameter, where OpenAPI expects it.
+json::object Parameter(const std::string& name, std::string_view in, json::object schema,
+                       bool required) {
+  json::object parameter{{"name", name}, {"in", in}, {"required", required}};
+  if (auto description = schema.if_contains("description")) {
+    parameter["description"] = *description;
+    schema.erase("description");
+  }
+  parameter["schema"] = std::move(schema);
+  return parameter;
+}
+
+std::set<std::string> RequiredNames(const json::object& schema) {
+  std::set<std::string> names;
+  if (auto required = schema.if_contains("required")) {
+    for (const auto& n : required->as_array()) names.emplace(n.as_string());
+  }
+  return names;
+}
+
+void AddArguments(const RegisteredOperation& op, json::object& operation) {
+  const std::set<std::string> required = RequiredNames(op.input_schema);
+  json::array parameters;
+  json::object body_properties;
+  json::array body_required;
+  const json::value* properties = op.input_schema.if_contains("properties");
+  for (const auto& name : op.path_parameters) {
+    parameters.push_back(Parameter(name, "path", properties->as_object().at(name).as_object(), true));
+  }
+  if (properties) {
+    for (const auto& [key, schema] : properties->as_object()) {
+      const std::string name(key);
+      const ArgumentLocation where = op.LocationOf(name);
+      if (where == ArgumentLocation::kQuery) {
+        parameters.push_back(Parameter(name, "query", schema.as_object(), required.contains(name)));
+      } else if (where == ArgumentLocation::kBody) {
+        body_properties[name] = schema;
+        if (required.contains(name)) body_required.push_back(json::string(name));
+      }
+    }
+  }
+  if (!parameters.empty()) operation["parameters"] = std::move(parameters);
+  if (!op.HasBody()) return;
+  json::object body_schema{{"type", "object"}, {"properties", std::move(body_properties)}};
+  if (!body_required.empty()) body_schema["required"] = std::move(body_required);
+  operation["requestBody"] = json::object{
+      {"required", !body_schema.at("properties").as_object().empty()},
+      {"content", json::object{{"application/json", json::object{{"schema", body_schema}}}}}};
+}
+
+json::object DeprecationHeaders() {
+  auto header = [](std::string_view description) {
+    return json::object{{"description", description},
+                        {"schema", json::object{{"type", "string"}}}};
+  };
+  return json::object{
+      {"Deprecation", header("RFC 9745 announcement date, e.g. `@1735689600`.")},
+      {"Sunset", header("RFC 8594 HTTP date after which the operation may stop working.")},
+      {"Link", header("`<url>; rel=\"deprecation\"; type=\"text/html\"`: migration notes.")}};
+}
+
+json::object Responses(const RegisteredOperation& op) {
+  const tools::OperationSpec& spec = *op.spec;
+  json::object success{{"description", std::string(spec.summary)}};
+  if (spec.success_status != 204) {
+    success["content"] =
+        json::object{{"application/json", json::object{{"schema", op.output_schema}}}};
+  }
+  if (spec.deprecation) success["headers"] = DeprecationHeaders();
+  json::object responses{{std::to_string(spec.success_status), std::move(success)}};
+  std::set<std::string_view> statuses = {"400", "500"};
+  if (spec.credentials != CredentialKind::kNone) statuses.insert({"401", "403"});
+  if (!op.path_parameters.empty()) statuses.insert("404");
+  if (op.HasBody()) statuses.insert({"413", "415"});
+  for (const auto& doc : kErrorResponses) {
+    if (statuses.contains(doc.status)) {
+      responses[doc.status] = Ref("#/components/responses/" + std::string(doc.name));
+    }
+  }
+  return responses;
+}
+
+json::object Operation(const RegisteredOperation& op) {
+  const tools::OperationSpec& spec = *op.spec;
+  json::object operation{{"operationId", std::string(spec.name)},
+                         {"summary", std::string(spec.summary)},
+                         {"description", std::string(spec.description)},
+                         {"tags", json::array{json::string(spec.tag)}}};
+  AddArguments(op, operation);
+  operation["responses"] = Responses(op);
+  operation["security"] = Security(spec.credentials);
+  if (spec.deprecation) operation["deprecated"] = true;
+  operation["x-sightline-permission"] = std::string(identity::PermissionName(spec.permission));
+  operation["x-sightline-effect"] = std::string(tools::EffectName(spec.effect));
+  return operation;
+}
+
+json::array Tags(const tools::Registry& registry) {
+  std::set<std::string_view> names;
+  for (const auto& op : registry.operations()) names.insert(op.spec->tag);
+  json::array tags;
+  for (auto name : names) {
+    tags.push_back(json::object{{"name", name}, {"description", std::string(name) + " operations."}});
+  }
+  return tags;
+}
+
+}  // namespace
+
+json::value BuildOpenApi(const tools::Registry& registry, const OpenApiOptions& options) {
+  json::object paths;
+  for (const auto& op : registry.operations()) {
+    json::value& item = paths[op.spec->path];
+    if (!item.is_object()) item.emplace_object();
+    item.as_object()[Lowercase(core::MethodName(op.spec->method))] = Operation(op);
+  }
+  json::object info{
+      {"title", "Sightline API"},
+      {"version", "1.0.0"},
+      {"description",
+       "Product analytics, crawler analytics and AI visibility. Every operation here is also an "
+       "MCP tool of the same name. Errors share one ErrorResponse body; clients branch on "
+       "`error.code`. Clients must ignore unknown fields."}};
+  return json::object{{"openapi", "3.0.3"},
+                      {"info", std::move(info)},
+                      {"servers", json::array{json::object{{"url", options.server_url}}}},
+                      {"tags", Tags(registry)},
+                      {"paths", std::move(paths)},
+                      {"components", Components()}};
+}
+
+OpenApiDocuments RenderOpenApi(const tools::Registry& registry, const OpenApiOptions& options) {
+  const json::value document = BuildOpenApi(registry, options);
+  auto render = [](std::string body, std::string content_type) {
+    std::string etag = "\"" + core::Sha256Hex(body).substr(0, 32) + "\"";
+    return RenderedDocument{std::move(body), std::move(etag), std::move(content_type)};
+  };
+  return {render(core::ToJson(document), "application/json"),
+          render(ToYaml(document), "application/yaml")};
+}
+
+}  // namespace sightline::api

@@ -1,0 +1,332 @@
+#include "api/rest_handler.h"
+
+#include "api/error_response.h"
+#include "api/request_log.h"
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "core/logging.h"
+#include "tools/schema.h"
+
+#include <chrono>
+
+namespace sightline::api {
+namespace {
+
+namespace json = boost::json;
+using core::ErrorCode;
+using core::HttpMethod;
+using core::HttpRequest;
+using core::HttpResponse;
+using core::Result;
+using identity::CredentialKind;
+
+constexpr std::string_view kUnmatchedRoute = "(unmatched)";
+
+// Keeps a caller's request id when it is a sane token (useful behind proxies), else mints one.
+std::string RequestIdFor(const HttpRequest& request) {
+  if (auto given = request.headers.Get("X-Request-Id")) {
+    const bool sane = !given->empty() && given->size() <= 128 &&
+                      given->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                                               "WXYZ0123456789-_.:") == std::string_view::npos;
+    if (sane) return std::string(*given);
+  }
+  return core::HexEncode(core::RandomBytes(12));
+}
+
+// The API is served at the root and, for proxies that map it there, under /api as well.
+std::string_view StripApiPrefix(std::string_view path) {
+  if (path == "/api") return "/";
+  if (path.starts_with("/api/")) return path.substr(4);
+  return path;
+}
+
+std::string JoinMethods(const std::vector<HttpMethod>& methods) {
+  std::string out;
+  for (HttpMethod m : methods) {
+    if (!out.empty()) out += ", ";
+    out += core::MethodName(m);
+  }
+  return out;
+}
+
+// The secret presented for `accepted` kinds: `x-sdk-key` for SDK routes, otherwise
+// `Authorization: Bearer` or `X-API-Key`.
+Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind accepted) {
+  if (identity::Accepts(accepted, CredentialKind::kSdkKey)) {
+    if (auto key = request.headers.Get("x-sdk-key")) return std::string(*key);
+  }
+  if (auto authorization = request.headers.Get("Authorization")) {
+    constexpr std::string_view kBearer = "bearer ";
+    const std::string_view value = *authorization;
+    if (value.size() <= kBearer.size() ||
+        !core::EqualsIgnoreCase(value.substr(0, kBearer.size()), kBearer)) {
+      return core::Error(ErrorCode::kAuthMalformedCredential,
+                         "The Authorization header must be 'Bearer <credential>'.");
+    }
+    return std::string(value.substr(kBearer.size()));
+  }
+  if (auto key = request.headers.Get("X-API-Key")) return std::string(*key);
+  return core::Error(ErrorCode::kAuthRequired, "Authentication required.");
+}
+
+bool IsJsonContentType(std::string_view type) {
+  const std::string_view media = type.substr(0, type.find(';'));
+  const std::string_view trimmed = media.substr(0, media.find_last_not_of(" \t") + 1);
+  return core::EqualsIgnoreCase(trimmed, "application/json") ||
+         (trimmed.size() > 5 && core::EqualsIgnoreCase(trimmed.substr(trimmed.size() - 5), "+json"));
+}
+
+const json::object* PropertySchema(const tools::RegisteredOperation& op, std::string_view name) {
+  const json::value* properties = op.input_schema.if_contains("properties");
+  if (!properties) return nullptr;
+  const json::value* schema = properties->as_object().if_contains(name);
+  return schema ? &schema->as_object() : nullptr;
+}
+
+Result<void> AddStringArgument(const tools::RegisteredOperation& op, json::object& args,
+                               const std::string& name, const std::string& text) {
+  const json::object* schema = PropertySchema(op, name);
+  if (!schema) return {};  // unknown query parameters are ignored
+  auto value = tools::CoerceFromString(*schema, name, text);
+  if (!value) return value.error();
+  args[name] = std::move(*value);
+  return {};
+}
+
+Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
+                                    const HttpRequest& request) {
+  json::object args;
+  if (op.HasBody()) {
+    const auto type = request.headers.Get("Content-Type");
+    const bool has_body = request.body.find_first_not_of(" \t\r\n") != std::string::npos;
+    if (has_body && (!type || !IsJsonContentType(*type))) {
+      return core::Error(ErrorCode::kValUnsupportedMediaType,
+                         "Send the body as JSON with 'Content-Type: application/json'.");
+    }
+    auto body = core::ParseJsonObject(request.body);
+    if (!body) return body.error();
+    args = std::move(*body);
+  } else {
+    for (auto& [name, value] : core::ParseQuery(request.query())) {
+      if (op.LocationOf(name) != tools::ArgumentLocation::kQuery) continue;
+      auto added = AddStringArgument(op, args, name, value);
+      if (!added) return added.error();
+    }
+  }
+  // Path parameters last: a body can never override what the URL names.
+  for (const auto& [name, value] : match.path_parameters) {
+    auto added = AddStringArgument(op, args, name, value);
+    if (!added) return added.error();
+  }
+  return args;
+}
+
+bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
+  // Weak comparison, as RFC 9110 prescribes for If-None-Match.
+  std::size_t at = 0;
+  while (at < if_none_match.size()) {
+    std::size_t end = if_none_match.find(',', at);
+    if (end == std::string_view::npos) end = if_none_match.size();
+    std::string_view tag = if_none_match.substr(at, end - at);
+    tag.remove_prefix(std::min(tag.find_first_not_of(" \t"), tag.size()));
+    tag = tag.substr(0, tag.find_last_not_of(" \t") + 1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == "*" || tag == etag) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+void AddPublicCors(HttpResponse& response) {
+  response.headers.Set("Access-Control-Allow-Origin", "*");
+  response.headers.Set("Access-Control-Expose-Headers", "ETag, X-Request-Id");
+}
+
+HttpResponse Preflight(const HttpRequest& request) {
+  HttpResponse response;
+  response.status = 204;
+  AddPublicCors(response);
+  response.headers.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+  const auto requested = request.headers.Get("Access-Control-Request-Headers");
+  response.headers.Set("Access-Control-Allow-Headers",
+                       requested ? std::string(*requested) : std::string("*"));
+  response.headers.Set("Access-Control-Max-Age", "86400");
+  return response;
+}
+
+HttpResponse Document(const HttpRequest& request, const RenderedDocument& document) {
+  HttpResponse response;
+  AddPublicCors(response);
+  response.headers.Set("Cache-Control", "public, max-age=3600");
+  response.headers.Set("ETag", document.etag);
+  response.headers.Set("Vary", "Accept-Encoding");
+  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, document.etag)) {
+    response.status = 304;
+    return response;
+  }
+  response.headers.Set("Content-Type", document.content_type);
+  response.body = document.body;
+  return response;
+}
+
+HttpResponse JsonResponse(int status, const json::value& body) {
+  HttpResponse response;
+  response.status = status;
+  response.headers.Set("Content-Type", "application/json");
+  response.headers.Set("Cache-Control", "no-store");
+  if (status != 204) response.body = core::ToJson(body);
+  return response;
+}
+
+}  // namespace
+
+struct RestHandler::Outcome {
+  std::string_view route = kUnmatchedRoute;
+  std::string_view credential_kind;
+  std::string credential_id;
+  std::string error_code;
+};
+
+RestHandler::RestHandler(const tools::Registry& registry, tools::Dispatcher& dispatcher,
+                         identity::Authenticator& authenticator, const core::Clock& clock,
+                         const OpenApiOptions& openapi)
+    : registry_(registry),
+      router_(registry),
+      dispatcher_(dispatcher),
+      authenticator_(authenticator),
+      clock_(clock),
+      documents_(RenderOpenApi(registry, openapi)) {}
+
+void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpResponse& response) {
+  if (!spec.deprecation) return;
+  response.headers.Set("Deprecation", "@" + std::to_string(spec.deprecation->announced_unix));
+  response.headers.Set("Sunset", core::FormatHttpDate(spec.deprecation->sunset_unix));
+  response.headers.Set("Link", "<" + std::string(spec.deprecation->notes_url) +
+                                   ">; rel=\"deprecation\"; type=\"text/html\"");
+}
+
+HttpResponse RestHandler::Fail(const core::Error& error, std::string_view request_id,
+                               Outcome& outcome) {
+  outcome.error_code = std::string(error.info().id);
+  if (error.code() == ErrorCode::kInternal || !error.internal().empty()) {
+    core::Log(error.code() == ErrorCode::kInternal ? core::LogLevel::kError : core::LogLevel::kWarn,
+              "request failed",
+              {{"requestId", request_id},
+               {"code", error.info().id},
+               {"internal", error.internal()}});
+  }
+  return RenderErrorResponse(error, clock_.NowMillis(), request_id);
+}
+
+HttpResponse RestHandler::Handle(const HttpRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string request_id = RequestIdFor(request);
+  Outcome outcome;
+  HttpResponse response;
+  try {
+    response = Serve(request, StripApiPrefix(request.path()), request_id, outcome);
+  } catch (const std::exception& e) {
+    response = Fail(core::Error::Internal(std::string("unhandled exception: ") + e.what()),
+                    request_id, outcome);
+  }
+  response.headers.Set("X-Request-Id", request_id);
+  const double elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  LogAccess({request.method_name, outcome.route, response.status, elapsed_ms, request_id,
+             outcome.credential_kind, outcome.credential_id,
+             outcome.error_code});
+  return response;
+}
+
+HttpResponse RestHandler::Serve(const HttpRequest& request, std::string_view path,
+                                std::string_view request_id, Outcome& outcome) {
+  if (auto built_in = ServeBuiltIn(request, path, request_id, outcome)) {
+    return std::move(*built_in);
+  }
+  const HttpMethod method = request.method == HttpMethod::kHead ? HttpMethod::kGet : request.method;
+  const RouteMatch match = router_.Route(method, path);
+  if (match.outcome == RouteMatch::Outcome::kNotFound) {
+    return Fail(core::Error(ErrorCode::kRouteNotFound, "No operation is served at this path."),
+                request_id, outcome);
+  }
+  if (match.outcome == RouteMatch::Outcome::kMethodNotAllowed) {
+    std::vector<HttpMethod> allowed = match.allowed;
+    allowed.push_back(HttpMethod::kOptions);
+    if (request.method == HttpMethod::kOptions) {
+      HttpResponse response;
+      response.status = 204;
+      response.headers.Set("Allow", JoinMethods(allowed));
+      return response;
+    }
+    HttpResponse response = Fail(
+        core::Error(ErrorCode::kMethodNotAllowed,
+                    "Method " + request.method_name + " is not allowed here; use " +
+                        JoinMethods(match.allowed) + "."),
+        request_id, outcome);
+    response.headers.Set("Allow", JoinMethods(allowed));
+    return response;
+  }
+  outcome.route = match.operation->spec->path;
+  HttpResponse response = ServeOperation(request, match, request_id, outcome);
+  AddDeprecationHeaders(*match.operation->spec, response);
+  return response;
+}
+
+HttpResponse RestHandler::ServeOperation(const HttpRequest& request, const RouteMatch& match,
+                                         std::string_view request_id, Outcome& outcome) {
+  const tools::RegisteredOperation& op = *match.operation;
+  auto fail = [&](const core::Error& error) { return Fail(error, request_id, outcome); };
+  auto secret = PresentedSecret(request, op.spec->credentials);
+  if (!secret) return fail(secret.error());
+  auto principal = identity::Accepts(op.spec->credentials, CredentialKind::kSdkKey)
+                       ? authenticator_.AuthenticateSdkKey(*secret)
+                       : authenticator_.AuthenticatePrivateKey(*secret);
+  if (!principal) return fail(principal.error());
+  outcome.credential_kind = identity::CredentialKindName(principal->kind);
+  outcome.credential_id = principal->credential_id;
+  auto args = BuildArguments(op, match, request);
+  if (!args) return fail(args.error());
+  auto result = dispatcher_.Call(op, *principal, *args, request_id);
+  if (!result) return fail(result.error());
+  return JsonResponse(op.spec->success_status, *result);
+}
+
+std::optional<HttpResponse> RestHandler::ServeBuiltIn(const HttpRequest& request,
+                                                      std::string_view path,
+                                                      std::string_view request_id,
+                                                      Outcome& outcome) {
+  const RenderedDocument* document = nullptr;
+  if (path == "/openapi.json") document = &documents_.json;
+  if (path == "/openapi.yaml") document = &documents_.yaml;
+  const bool readable = request.method == HttpMethod::kGet || request.method == HttpMethod::kHead;
+  if (document) {
+    outcome.route = path == "/openapi.json" ? "/openapi.json" : "/openapi.yaml";
+    if (request.method == HttpMethod::kOptions) return Preflight(request);
+    if (readable) return Document(request, *document);
+  } else if (path == "/healthz") {
+    outcome.route = "/healthz";
+    if (readable) return JsonResponse(200, json::object{{"status", "ok"}});
+  } else {
+    return std::nullopt;
+  }
+  HttpResponse response =
+      Fail(core::Error(ErrorCode::kMethodNotAllowed, "Only GET and HEAD are served here."),
+           request_id, outcome);
+  response.headers.Set("Allow", document ? "GET, HEAD, OPTIONS" : "GET, HEAD");
+  return response;
+}
+
+HttpResponse RestHandler::RenderTransportError(int status, std::string_view reason) {
+  ErrorCode code = ErrorCode::kValBadRequest;
+  if (status == 413) code = ErrorCode::kValBodyTooLarge;
+  if (status == 431) code = ErrorCode::kValHeadersTooLarge;
+  if (status == 503) code = ErrorCode::kUnavailable;
+  core::Error error(code, std::string(reason));
+  const std::string request_id = core::HexEncode(core::RandomBytes(12));
+  HttpResponse response = RenderErrorResponse(error, clock_.NowMillis(), request_id);
+  response.headers.Set("X-Request-Id", request_id);
+  LogAccess({"-", kUnmatchedRoute, response.status, 0, request_id, "", "", error.info().id});
+  return response;
+}
+
+}  // namespace sightline::api

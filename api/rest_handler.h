@@ -1,0 +1,52 @@
+// The REST adapter: HttpRequest → route → authenticate → arguments → dispatcher → HttpResponse.
+// Also serves the anonymous documents (/openapi.json, /openapi.yaml) and /healthz, renders
+// every failure as an ErrorResponse, adds X-Request-Id and deprecation headers, and writes the
+// access log. Contains no business logic. Thread-safe.
+#pragma once
+
+#include "api/openapi.h"
+#include "api/router.h"
+#include "core/clock.h"
+#include "core/http_types.h"
+#include "identity/authenticator.h"
+#include "tools/dispatch.h"
+#include "tools/registry.h"
+
+namespace sightline::api {
+
+class RestHandler final : public core::HttpHandler {
+ public:
+  RestHandler(const tools::Registry& registry, tools::Dispatcher& dispatcher,
+              identity::Authenticator& authenticator, const core::Clock& clock,
+              const OpenApiOptions& openapi);
+
+  core::HttpResponse Handle(const core::HttpRequest& request) override;
+  core::HttpResponse RenderTransportError(int status, std::string_view reason) override;
+
+  // Turns a finished operation's result into a response (exposed for the registry fixtures in
+  // unit tests).
+  static void AddDeprecationHeaders(const tools::OperationSpec& spec,
+                                    core::HttpResponse& response);
+
+ private:
+  struct Outcome;
+  core::HttpResponse Serve(const core::HttpRequest& request, std::string_view path,
+                           std::string_view request_id, Outcome& outcome);
+  core::HttpResponse ServeOperation(const core::HttpRequest& request, const RouteMatch& match,
+                                    std::string_view request_id, Outcome& outcome);
+  std::optional<core::HttpResponse> ServeBuiltIn(const core::HttpRequest& request,
+                                                 std::string_view path,
+                                                 std::string_view request_id, Outcome& outcome);
+  // Renders `error`, records its code for the access log, and logs internal diagnostics.
+  core::HttpResponse Fail(const core::Error& error, std::string_view request_id,
+                          Outcome& outcome);
+
+  const tools::Registry& registry_;
+  Router router_;
+  tools::Dispatcher& dispatcher_;
+  identity::Authenticator& authenticator_;
+  const core::Clock& clock_;
+  OpenApiDocuments documents_;
+};
+
+}  // namespace sightline::api

@@ -1,0 +1,71 @@
+#include "api/yaml.h"
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
+
+namespace sightline::api {
+namespace {
+
+namespace json = boost::json;
+
+bool IsScalar(const json::value& v) {
+  return !(v.is_object() && !v.as_object().empty()) && !(v.is_array() && !v.as_array().empty());
+}
+
+std::string Scalar(const json::value& v) {
+  if (v.is_object()) return "{}";
+  if (v.is_array()) return "[]";
+  return json::serialize(v);  // JSON scalars are valid YAML flow scalars
+}
+
+void Emit(const json::value& value, int indent, std::string& out);
+
+void EmitObject(const json::object& object, int indent, std::string& out) {
+  for (const auto& [key, member] : object) {
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += json::serialize(json::string(key));
+    out += ":";
+    if (IsScalar(member)) {
+      out += " " + Scalar(member) + "\n";
+    } else {
+      out += "\n";
+      Emit(member, indent + 2, out);
+    }
+  }
+}
+
+void EmitArray(const json::array& array, int indent, std::string& out) {
+  for (const auto& item : array) {
+    out.append(static_cast<std::size_t>(indent), ' ');
+    if (IsScalar(item)) {
+      out += "- " + Scalar(item) + "\n";
+      continue;
+    }
+    // "- " then the nested block, its first line on the dash line.
+    std::string nested;
+    Emit(item, indent + 2, nested);
+    out += "- ";
+    out += nested.substr(static_cast<std::size_t>(indent) + 2);
+  }
+}
+
+void Emit(const json::value& value, int indent, std::string& out) {
+  if (value.is_object() && !value.as_object().empty()) {
+    EmitObject(value.as_object(), indent, out);
+  } else if (value.is_array() && !value.as_array().empty()) {
+    EmitArray(value.as_array(), indent, out);
+  } else {
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += Scalar(value) + "\n";
+  }
+}
+
+}  // namespace
+
+std::string ToYaml(const json::value& value) {
+  std::string out;
+  Emit(value, 0, out);
+  return out;
+}
+
+}  // namespace sightline::api

@@ -1,0 +1,105 @@
+// `sightline admin …`: operator commands that work on the store directly.
+#include "app/commands.h"
+#include "app/options.h"
+#include "core/json_util.h"
+#include "core/logging.h"
+#include "identity/bootstrap.h"
+
+#include <iostream>
+#include <string_view>
+
+namespace sightline::app {
+namespace {
+
+const OptionDef kBootstrapOptions[] = {
+    kDataOption,
+    kDatabaseUrlOption,
+    {"email", "SIGHTLINE_BOOTSTRAP_EMAIL", "", "EMAIL", "The owner's email (required)."},
+    {"password", "SIGHTLINE_BOOTSTRAP_PASSWORD", "", "PASSWORD",
+     "The owner's password, 8 or more characters (required for a new user)."},
+    {"org", "SIGHTLINE_BOOTSTRAP_ORG", "", "NAME", "Organization name (required)."},
+    {"project", "SIGHTLINE_BOOTSTRAP_PROJECT", "", "NAME", "Project name (required)."},
+    {"log-level", "SIGHTLINE_LOG_LEVEL", "warn", "LEVEL", "debug, info, warn or error."},
+};
+
+const OptionDef kMigrateOptions[] = {
+    kDataOption,
+    kDatabaseUrlOption,
+    {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
+};
+
+constexpr std::string_view kAdminUsage =
+    "Usage: sightline admin <command> [options]\n\n"
+    "Commands:\n"
+    "  bootstrap   Create (idempotently) the owner, organization, project and keys; print them\n"
+    "              as JSON.\n"
+    "  migrate     Apply pending schema migrations.\n\n"
+    "Run 'sightline admin <command> --help' for a command's options.\n";
+
+int Bootstrap(std::span<char*> args) {
+  auto options = ParseOptions(kBootstrapOptions, args);
+  if (!options) return ReportFailure(options.error());
+  if (options->help) {
+    std::cout << HelpText("sightline admin bootstrap --email E --password P --org NAME --project NAME",
+                          "Creates the owner user, organization, project, one SDK key and one "
+                          "private API key,\nand prints {userId, orgSlug, projectId, sdkKey, "
+                          "privateApiKey} as JSON. Re-running reuses\nthe user, organization and "
+                          "project and rotates the two bootstrap keys.",
+                          kBootstrapOptions);
+    return 0;
+  }
+  for (std::string_view required : {"email", "org", "project"}) {
+    if (options->Get(required).empty()) {
+      return ReportFailure(core::Error::Invalid(std::string(required),
+                                                "--" + std::string(required) + " is required."));
+    }
+  }
+  core::SetupLogging(options->Get("log-level"), core::LogTarget::kStderr);
+  auto store = OpenMigratedStore(*options);
+  if (!store) return ReportFailure(store.error());
+  core::SystemClock clock;
+  auto result = identity::Bootstrap(**store, clock,
+                                    {options->Get("email"), options->Get("password"),
+                                     options->Get("org"), options->Get("project")});
+  if (!result) return ReportFailure(result.error());
+  boost::json::object out{{"userId", result->user_id},
+                          {"orgSlug", result->organization_slug},
+                          {"projectId", result->project_id},
+                          {"sdkKey", result->sdk_key},
+                          {"privateApiKey", result->private_api_key}};
+  std::cout << core::ToJson(out) << std::endl;
+  return 0;
+}
+
+int Migrate(std::span<char*> args) {
+  auto options = ParseOptions(kMigrateOptions, args);
+  if (!options) return ReportFailure(options.error());
+  if (options->help) {
+    std::cout << HelpText("sightline admin migrate [options]",
+                          "Applies pending schema migrations (serve also does so at start).",
+                          kMigrateOptions);
+    return 0;
+  }
+  core::SetupLogging(options->Get("log-level"), core::LogTarget::kStderr);
+  auto store = OpenMigratedStore(*options);
+  if (!store) return ReportFailure(store.error());
+  std::cout << "schema version " << storage::Store::LatestSchemaVersion() << " ("
+            << (*store)->backend_name() << ")" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+int RunAdmin(std::span<char*> args) {
+  if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "help") {
+    std::cout << kAdminUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string_view command = args[0];
+  if (command == "bootstrap") return Bootstrap(args.subspan(1));
+  if (command == "migrate") return Migrate(args.subspan(1));
+  std::cerr << "sightline admin: unknown command '" << command << "'\n\n" << kAdminUsage;
+  return 2;
+}
+
+}  // namespace sightline::app

@@ -1,0 +1,10 @@
+// Generated documentation (see docs_command.cpp).
+#pragma once
+
+#include <string>
+
+namespace sightline::app {
+
+std::string ErrorCodesMarkdown();
+
+}  // namespace sightline::app

@@ -1,0 +1,58 @@
+// The `sightline` executable: one binary, several subcommands.
+#include "app/commands.h"
+#include "core/error.h"
+
+#include <iostream>
+#include <span>
+#include <string_view>
+
+namespace sightline::app {
+
+int ReportFailure(const core::Error& error) {
+  std::cerr << "sightline: " << error.message();
+  if (!error.internal().empty()) std::cerr << " (" << error.internal() << ")";
+  std::cerr << " [" << error.info().id << "]" << std::endl;
+  return error.info().id.starts_with("VAL_") ? 2 : 1;
+}
+
+}  // namespace sightline::app
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "Usage: sightline <command> [options]\n\n"
+    "Commands:\n"
+    "  serve     Run the HTTP server (REST API, ingestion, OpenAPI).\n"
+    "  admin     Operator commands on the store: bootstrap, migrate.\n"
+    "  docs      Print generated documents: errors, openapi.\n"
+    "  version   Print the version.\n\n"
+    "Run 'sightline <command> --help' for a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::span<char*> args(argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0));
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string_view command = args[0];
+  try {
+    if (command == "serve") return sightline::app::RunServe(args.subspan(1));
+    if (command == "admin") return sightline::app::RunAdmin(args.subspan(1));
+    if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
+    if (command == "version" || command == "--version") {
+      std::cout << "sightline 0.1.0 (API 1.0.0)\n";
+      return 0;
+    }
+    if (command == "--help" || command == "help" || command == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "sightline: unexpected failure: " << e.what() << std::endl;
+    return 1;
+  }
+  std::cerr << "sightline: unknown command '" << command << "'\n\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,153 @@
+// `sightline serve`: the composition root of the server. Builds every object once and passes
+// references down; nothing below app/ constructs its own dependencies.
+#include "api/openapi.h"
+#include "api/rest_handler.h"
+#include "api/transport/http_server.h"
+#include "app/commands.h"
+#include "app/options.h"
+#include "core/logging.h"
+#include "identity/authenticator.h"
+#include "tools/dispatch.h"
+#include "tools/registry.h"
+
+#include <iostream>
+#include <thread>
+
+namespace sightline::app {
+namespace {
+
+const OptionDef kServeOptions[] = {
+    {"listen", "SIGHTLINE_LISTEN", "127.0.0.1:8080", "HOST:PORT",
+     "Address to listen on; port 0 picks a free port (the ready log line says which)."},
+    kDataOption,
+    kDatabaseUrlOption,
+    {"public-url", "SIGHTLINE_PUBLIC_URL", "", "URL",
+     "External base URL of the API (e.g. https://analytics.example.com/api); default "
+     "http://<listen>."},
+    {"threads", "SIGHTLINE_THREADS", "0", "N", "I/O threads; 0 means one per core."},
+    {"max-connections", "SIGHTLINE_MAX_CONNECTIONS", "10000", "N",
+     "Concurrent connections; more are answered 503 and closed."},
+    {"max-body-bytes", "SIGHTLINE_MAX_BODY_BYTES", "5242880", "N",
+     "Largest request body; larger ones get 413."},
+    {"max-header-bytes", "SIGHTLINE_MAX_HEADER_BYTES", "16384", "N",
+     "Largest request line plus headers; larger ones get 431."},
+    {"read-timeout", "SIGHTLINE_READ_TIMEOUT", "30", "SECONDS",
+     "Time allowed to receive one request once it has begun."},
+    {"idle-timeout", "SIGHTLINE_IDLE_TIMEOUT", "75", "SECONDS",
+     "Time a keep-alive connection may sit idle between requests."},
+    {"shutdown-grace", "SIGHTLINE_SHUTDOWN_GRACE", "20", "SECONDS",
+     "On SIGTERM/SIGINT, how long in-flight requests may take to finish."},
+    {"db-pool-size", "SIGHTLINE_DB_POOL_SIZE", "8", "N", "Database connections per process."},
+    {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
+};
+
+struct ListenAddress {
+  std::string host;
+  std::uint16_t port;
+};
+
+core::Result<ListenAddress> ParseListen(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return core::Error::Invalid("listen", "--listen must be HOST:PORT, e.g. 127.0.0.1:8080.");
+  }
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port = text.substr(colon + 1);
+  char* end = nullptr;
+  const long number = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || number < 0 || number > 65535) {
+    return core::Error::Invalid("listen", "--listen needs a port from 0 to 65535.");
+  }
+  return ListenAddress{host, static_cast<std::uint16_t>(number)};
+}
+
+core::Result<transport::ServerLimits> LimitsFrom(const Options& options) {
+  transport::ServerLimits limits;
+  struct IntOption {
+    std::string_view flag;
+    long min, max;
+    long* out;
+  };
+  long threads = 0, connections = 0, body = 0, header = 0, read = 0, idle = 0, grace = 0;
+  const IntOption ints[] = {{"threads", 0, 256, &threads},
+                            {"max-connections", 1, 1000000, &connections},
+                            {"max-body-bytes", 1024, 1L << 30, &body},
+                            {"max-header-bytes", 1024, 1L << 20, &header},
+                            {"read-timeout", 1, 3600, &read},
+                            {"idle-timeout", 1, 3600, &idle},
+                            {"shutdown-grace", 0, 3600, &grace}};
+  for (const auto& option : ints) {
+    auto value = options.GetInt(option.flag, option.min, option.max);
+    if (!value) return value.error();
+    *option.out = *value;
+  }
+  limits.threads = threads > 0 ? static_cast<int>(threads)
+                               : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  limits.max_connections = static_cast<std::size_t>(connections);
+  limits.max_body_bytes = static_cast<std::size_t>(body);
+  limits.max_header_bytes = static_cast<std::size_t>(header);
+  limits.read_timeout = std::chrono::seconds(read);
+  limits.idle_timeout = std::chrono::seconds(idle);
+  limits.shutdown_grace = std::chrono::seconds(grace);
+  return limits;
+}
+
+int Serve(const Options& options) {
+  auto listen = ParseListen(options.Get("listen"));
+  if (!listen) return ReportFailure(listen.error());
+  auto limits = LimitsFrom(options);
+  if (!limits) return ReportFailure(limits.error());
+  auto pool = options.GetInt("db-pool-size", 1, 512);
+  if (!pool) return ReportFailure(pool.error());
+  storage::StoreOptions store_options = StoreOptionsFrom(options);
+  store_options.pool_size = static_cast<int>(*pool);
+
+  auto store = storage::OpenStore(store_options);
+  if (!store) return ReportFailure(store.error());
+  auto migrated = (*store)->Migrate();
+  if (!migrated) return ReportFailure(migrated.error());
+  auto registry = tools::Registry::Build(tools::AllOperations());
+  if (!registry) return ReportFailure(registry.error());
+
+  core::SystemClock clock;
+  tools::Dispatcher dispatcher(**store, clock);
+  identity::Authenticator authenticator(**store);
+  transport::HttpServer server(*limits);
+  auto bound = server.Listen(listen->host, listen->port);
+  if (!bound) return ReportFailure(bound.error());
+  const std::string host_for_url =
+      listen->host.find(':') != std::string::npos ? "[" + listen->host + "]" : listen->host;
+  const std::string address = host_for_url + ":" + std::to_string(server.port());
+  api::OpenApiOptions openapi;
+  openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
+  api::RestHandler handler(*registry, dispatcher, authenticator, clock, openapi);
+  core::Log(core::LogLevel::kInfo, "ready",
+            {{"listen", address},
+             {"port", server.port()},
+             {"storage", (*store)->backend_name()},
+             {"schemaVersion", storage::Store::LatestSchemaVersion()},
+             {"operations", registry->operations().size()},
+             {"threads", limits->threads}});
+  server.Run(handler);
+  core::Log(core::LogLevel::kInfo, "stopped");
+  core::FlushLogs();
+  return 0;
+}
+
+}  // namespace
+
+int RunServe(std::span<char*> args) {
+  auto options = ParseOptions(kServeOptions, args);
+  if (!options) return ReportFailure(options.error());
+  if (options->help) {
+    std::cout << HelpText("sightline serve [options]",
+                          "Runs the HTTP server: REST API, ingestion and the OpenAPI document.",
+                          kServeOptions);
+    return 0;
+  }
+  core::SetupLogging(options->Get("log-level"));
+  return Serve(*options);
+}
+
+}  // namespace sightline::app

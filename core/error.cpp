@@ -1,0 +1,106 @@
+#include "core/error.h"
+
+#include "core/result.h"
+
+#include <array>
+#include <stdexcept>
+
+namespace sightline::core {
+namespace {
+
+constexpr std::array kErrorTable = {
+    ErrorInfo{ErrorCode::kAuthMalformedCredential, "AUTH_001", 401, "Malformed credential",
+              "A credential was sent but is not of any form this route accepts."},
+    ErrorInfo{ErrorCode::kAuthInvalidCredential, "AUTH_002", 401, "Invalid credential",
+              "The credential is well formed but unknown or revoked."},
+    ErrorInfo{ErrorCode::kAuthRequired, "AUTH_003", 401, "Authentication required",
+              "No credential was sent to a route that needs one."},
+    ErrorInfo{ErrorCode::kAuthExpiredCredential, "AUTH_004", 401, "Credential expired",
+              "The credential was valid once but has expired."},
+    ErrorInfo{ErrorCode::kAuthWrongCredentialKind, "AUTH_005", 401,
+              "Credential kind not accepted here",
+              "A valid credential of a kind this route does not accept (an SDK key on a private "
+              "route, for example)."},
+    ErrorInfo{ErrorCode::kAuthRateLimited, "AUTH_014", 429, "Rate limit exceeded",
+              "The credential used up its requests for the current window; `Retry-After` and "
+              "`details.retryAfterSeconds` say when to retry."},
+    ErrorInfo{ErrorCode::kPermDenied, "PERM_001", 403, "Permission denied",
+              "The credential was accepted but lacks the permission the operation requires. "
+              "Retrying with the same credential never helps."},
+    ErrorInfo{ErrorCode::kValComparison, "VAL_001", 400, "Invalid comparison request",
+              "A lone `compareFrom`/`compareTo`, a reversed pair, or a comparison window starting "
+              "more than one year before the selection."},
+    ErrorInfo{ErrorCode::kValMalformedJson, "VAL_002", 400, "Malformed JSON",
+              "The request body is not valid JSON, or not a JSON object where one is required."},
+    ErrorInfo{ErrorCode::kValInvalidParameter, "VAL_003", 400, "Invalid parameter",
+              "A parameter is missing, of the wrong type or out of range; `details.field` names "
+              "it."},
+    ErrorInfo{ErrorCode::kValBodyTooLarge, "VAL_004", 413, "Request body too large",
+              "The request body exceeds the server's body limit (`--max-body-bytes`)."},
+    ErrorInfo{ErrorCode::kValHeadersTooLarge, "VAL_005", 431, "Request headers too large",
+              "The request line and headers exceed the server's header limit."},
+    ErrorInfo{ErrorCode::kValUnsupportedMediaType, "VAL_006", 415, "Unsupported media type",
+              "A body was sent with a `Content-Type` other than `application/json`."},
+    ErrorInfo{ErrorCode::kValBadRequest, "VAL_007", 400, "Bad request",
+              "The HTTP request itself could not be parsed."},
+    ErrorInfo{ErrorCode::kOrgNotFound, "ORG_001", 404, "Organization not found",
+              "The organization does not exist or is not visible to this credential."},
+    ErrorInfo{ErrorCode::kProjectNotFound, "PROJECT_001", 404, "Project not found",
+              "The project does not exist or is not visible to this credential."},
+    ErrorInfo{ErrorCode::kRouteNotFound, "REQ_001", 404, "No such route",
+              "No operation is served at this path."},
+    ErrorInfo{ErrorCode::kMethodNotAllowed, "REQ_002", 405, "Method not allowed",
+              "The path exists but not with this HTTP method; `Allow` lists the methods."},
+    ErrorInfo{ErrorCode::kConflict, "REQ_003", 409, "Conflict",
+              "The request conflicts with the current state of the resource."},
+    ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
+              "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
+    ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",
+              "The server is at capacity (connection cap, full queue) or shutting down; retry "
+              "later."},
+    ErrorInfo{ErrorCode::kStorageUnavailable, "SYS_003", 503, "Storage unavailable",
+              "The database could not be reached or is busy; retry later."},
+};
+
+constexpr bool TableMatchesEnumOrder() {
+  for (std::size_t i = 0; i < kErrorTable.size(); ++i) {
+    if (static_cast<std::size_t>(kErrorTable[i].code) != i) return false;
+  }
+  return true;
+}
+static_assert(TableMatchesEnumOrder(), "kErrorTable must list every ErrorCode in enum order");
+
+}  // namespace
+
+std::span<const ErrorInfo> AllErrorInfos() { return kErrorTable; }
+
+const ErrorInfo& Describe(ErrorCode code) {
+  return kErrorTable.at(static_cast<std::size_t>(code));
+}
+
+Error::Error(ErrorCode code, std::string message, boost::json::object details)
+    : code_(code), message_(std::move(message)), details_(std::move(details)) {}
+
+Error Error::Invalid(std::string field, std::string message) {
+  boost::json::object details;
+  details["field"] = field;
+  return Error(ErrorCode::kValInvalidParameter, std::move(message), std::move(details));
+}
+
+Error Error::Internal(std::string internal_message) {
+  Error error(ErrorCode::kInternal, "An unexpected error occurred.");
+  error.WithInternal(std::move(internal_message));
+  return error;
+}
+
+Error Error::NotFound(ErrorCode code, std::string message) {
+  return Error(code, std::move(message));
+}
+
+void throw_exception_from_error(const Error& error, const boost::source_location& loc) {
+  throw std::logic_error(std::string("unchecked Result error ") + std::string(error.info().id) +
+                         ": " + error.message() + " " + error.internal() + " at " +
+                         loc.file_name() + ":" + std::to_string(loc.line()));
+}
+
+}  // namespace sightline::core

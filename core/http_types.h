@@ -1,0 +1,70 @@
+// Plain HTTP request/response values exchanged between the Beast transport and the rest of the
+// server. No I/O here: routers and operations are tested with these structs and no sockets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sightline::core {
+
+enum class HttpMethod { kGet, kHead, kPost, kPut, kPatch, kDelete, kOptions, kOther };
+
+std::string_view MethodName(HttpMethod method);
+HttpMethod ParseMethod(std::string_view name);
+
+// Header fields in arrival order. Lookups are case-insensitive (RFC 9110 field names).
+class HttpHeaders {
+ public:
+  void Add(std::string name, std::string value);
+  // Replaces every field of that name with one field.
+  void Set(std::string_view name, std::string value);
+  std::optional<std::string_view> Get(std::string_view name) const;
+  bool Has(std::string_view name) const { return Get(name).has_value(); }
+  const std::vector<std::pair<std::string, std::string>>& fields() const { return fields_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> fields_;
+};
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+struct HttpRequest {
+  HttpMethod method = HttpMethod::kGet;
+  std::string method_name;  // as sent, for logs and 405s of unknown methods
+  std::string target;       // raw request-target: path + optional "?query"
+  HttpHeaders headers;
+  std::string body;
+  std::string remote_address;  // the socket peer, no port
+
+  std::string_view path() const;   // target up to '?'
+  std::string_view query() const;  // after '?', may be empty
+};
+
+struct HttpResponse {
+  int status = 200;
+  HttpHeaders headers;
+  std::string body;
+};
+
+// The server's request-handling entry point, implemented by api/ and called by the transport.
+// Must be safe to call from several threads at once.
+class HttpHandler {
+ public:
+  virtual ~HttpHandler() = default;
+  virtual HttpResponse Handle(const HttpRequest& request) = 0;
+  // The transport's own failures (oversized body, unparsable request, connection cap) are
+  // rendered by the handler too, so that every error body has the same shape.
+  virtual HttpResponse RenderTransportError(int status, std::string_view reason) = 0;
+};
+
+// Decodes %XX escapes (and '+' as space when `plus_as_space`). Returns nullopt on a bad escape.
+std::optional<std::string> PercentDecode(std::string_view text, bool plus_as_space);
+
+// Splits "a=1&b=x%20y" into decoded pairs; malformed escapes leave the pair out.
+std::vector<std::pair<std::string, std::string>> ParseQuery(std::string_view query);
+
+}  // namespace sightline::core

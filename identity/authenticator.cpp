@@ -1,0 +1,88 @@
+#include "identity/authenticator.h"
+
+#include "core/crypto.h"
+#include "identity/api_keys.h"
+
+namespace sightline::identity {
+
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+
+std::string_view CredentialKindName(CredentialKind kind) {
+  switch (kind) {
+    case CredentialKind::kSdkKey: return "sdk_key";
+    case CredentialKind::kPrivateApiKey: return "private_api_key";
+    case CredentialKind::kUserSession: return "user_session";
+    case CredentialKind::kMcpToken: return "mcp_token";
+    case CredentialKind::kNone: break;
+  }
+  return "none";
+}
+
+Result<Principal> Authenticator::AuthenticatePrivateKey(std::string_view secret) {
+  return Authenticate(secret, storage::KeyKind::kPrivate);
+}
+
+Result<Principal> Authenticator::AuthenticateSdkKey(std::string_view secret) {
+  return Authenticate(secret, storage::KeyKind::kSdk);
+}
+
+Result<Principal> Authenticator::Authenticate(std::string_view secret,
+                                              storage::KeyKind expected) {
+  const auto kind = ParseKeyKind(secret);
+  if (!kind) {
+    return Error(ErrorCode::kAuthMalformedCredential, "The credential is not a valid API key.");
+  }
+  if (*kind != expected) {
+    return Error(ErrorCode::kAuthWrongCredentialKind,
+                 expected == storage::KeyKind::kPrivate
+                     ? "This route needs a private API key (sk_service_…), not an SDK key."
+                     : "This route needs an SDK key (pk_service_…).");
+  }
+  const std::string hash = HashKey(secret);
+  struct Found {
+    storage::ApiKeyRecord key;
+    std::optional<storage::MembershipRecord> membership;
+  };
+  auto found = store_.Read([&](storage::Repository& repo) -> Result<std::optional<Found>> {
+    auto key = repo.FindApiKeyByHash(hash);
+    if (!key) return key.error();
+    if (!*key) return std::optional<Found>();
+    std::optional<storage::MembershipRecord> membership;
+    if ((*key)->created_by) {
+      auto m = repo.FindMembership((*key)->organization_id, *(*key)->created_by);
+      if (!m) return m.error();
+      membership = std::move(*m);
+    }
+    return std::optional<Found>(Found{std::move(**key), std::move(membership)});
+  });
+  if (!found) return found.error();
+  // The lookup is by hash; compare again in constant time so equality never leaks by timing.
+  if (!*found || !core::ConstantTimeEquals((*found)->key.secret_hash, hash) ||
+      (*found)->key.revoked_at) {
+    return Error(ErrorCode::kAuthInvalidCredential, "The API key is unknown or revoked.");
+  }
+  const storage::ApiKeyRecord& key = (*found)->key;
+  Principal principal;
+  principal.credential_id = key.id;
+  principal.organization_id = key.organization_id;
+  principal.project_id = key.project_id;
+  principal.user_id = key.created_by;
+  if (expected == storage::KeyKind::kSdk) {
+    principal.kind = CredentialKind::kSdkKey;
+    principal.permissions.Add(Permission::kEventsIngest);
+    return principal;
+  }
+  principal.kind = CredentialKind::kPrivateApiKey;
+  // A key holds its creator's live role; a creator who left the organization leaves it
+  // with no permissions at all (403 on every operation, not 401: the key itself is valid).
+  if (const auto& membership = (*found)->membership) {
+    if (auto role = ParseRole(membership->role)) {
+      principal.permissions = LimitForPrivateApiKey(RolePermissions(*role));
+    }
+  }
+  return principal;
+}
+
+}  // namespace sightline::identity

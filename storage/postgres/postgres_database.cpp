@@ -1,0 +1,221 @@
+// PostgreSQL backend over libpqxx 6.4: a lazily filled pool of connections, each statement
+// prepared once per connection. Writes run in READ COMMITTED transactions; reads run as
+// autocommit statements (no BEGIN/COMMIT round trips on the hot authentication path).
+#include "storage/store.h"
+
+#include <pqxx/pqxx>
+
+#include <condition_variable>
+#include <mutex>
+#include <unordered_set>
+
+namespace sightline::storage {
+namespace {
+
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+
+Error PgError(const std::exception& e, std::string_view what) {
+  std::string detail = std::string(what) + ": " + e.what();
+  if (dynamic_cast<const pqxx::unique_violation*>(&e) != nullptr) {
+    return Error(ErrorCode::kConflict, "A record with the same unique key already exists.")
+        .WithInternal(std::move(detail));
+  }
+  if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr ||
+      dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr ||
+      dynamic_cast<const pqxx::insufficient_resources*>(&e) != nullptr) {
+    return Error(ErrorCode::kStorageUnavailable, "The database is unavailable.")
+        .WithInternal(std::move(detail));
+  }
+  return Error::Internal(std::move(detail));
+}
+
+class PgConnection final : public SqlSession {
+ public:
+  explicit PgConnection(const std::string& url) : connection_(url) {}
+
+  Dialect dialect() const override { return Dialect::kPostgres; }
+  bool healthy() const { return healthy_ && connection_.is_open(); }
+  pqxx::connection& raw() { return connection_; }
+  void Begin(pqxx::transaction_base* tx) { tx_ = tx; }
+  void MarkBroken() { healthy_ = false; }
+
+  Result<std::vector<SqlRow>> Query(std::string_view sql,
+                                    std::span<const SqlValue> params) override {
+    auto result = Run(sql, params);
+    if (!result) return result.error();
+    std::vector<SqlRow> rows;
+    rows.reserve(result->size());
+    for (const auto& row : *result) {
+      std::vector<SqlValue> values;
+      values.reserve(row.size());
+      for (const auto& field : row) {
+        if (field.is_null()) {
+          values.emplace_back(nullptr);
+        } else {
+          values.emplace_back(std::string(field.c_str(), field.size()));
+        }
+      }
+      rows.emplace_back(std::move(values));
+    }
+    return rows;
+  }
+
+  Result<std::int64_t> Execute(std::string_view sql, std::span<const SqlValue> params) override {
+    auto result = Run(sql, params);
+    if (!result) return result.error();
+    return static_cast<std::int64_t>(result->affected_rows());
+  }
+
+  Result<void> ExecuteScript(std::string_view sql) override {
+    try {
+      tx_->exec(std::string(sql));
+      return {};
+    } catch (const std::exception& e) {
+      return Fail(e, "script");
+    }
+  }
+
+ private:
+  Error Fail(const std::exception& e, std::string_view what) {
+    Error error = PgError(e, what);
+    if (error.code() == ErrorCode::kStorageUnavailable) healthy_ = false;
+    return error;
+  }
+
+  const std::string& Prepared(std::string_view sql) {
+    std::string name = "s" + std::to_string(std::hash<std::string_view>{}(sql));
+    auto [it, inserted] = prepared_.insert(std::move(name));
+    if (inserted) connection_.prepare(*it, std::string(sql));
+    return *it;
+  }
+
+  Result<pqxx::result> Run(std::string_view sql, std::span<const SqlValue> params) {
+    // Every value travels as text with an unspecified type, so the server infers each
+    // parameter's type from the statement, exactly as for a literal.
+    std::vector<std::string> texts(params.size());
+    std::vector<const char*> pointers(params.size(), nullptr);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const SqlValue& value = params[i];
+      if (std::holds_alternative<std::nullptr_t>(value)) continue;
+      if (auto v = std::get_if<std::int64_t>(&value)) texts[i] = std::to_string(*v);
+      else if (auto d = std::get_if<double>(&value)) texts[i] = pqxx::to_string(*d);
+      else texts[i] = std::get<std::string>(value);
+      pointers[i] = texts[i].c_str();
+    }
+    try {
+      const std::string& name = Prepared(sql);
+      return tx_->exec_prepared(name, pqxx::prepare::make_dynamic_params(pointers));
+    } catch (const std::exception& e) {
+      return Fail(e, "statement");
+    }
+  }
+
+  pqxx::connection connection_;
+  pqxx::transaction_base* tx_ = nullptr;
+  std::unordered_set<std::string> prepared_;
+  bool healthy_ = true;
+};
+
+class PostgresDatabase final : public SqlDatabase {
+ public:
+  PostgresDatabase(std::string url, int pool_size)
+      : url_(std::move(url)), capacity_(std::max(1, pool_size)) {}
+
+  Dialect dialect() const override { return Dialect::kPostgres; }
+  std::string_view backend_name() const override { return "postgres"; }
+
+  Result<void> Transact(TxMode mode,
+                        const std::function<Result<void>(SqlSession&)>& body) override {
+    auto acquired = Acquire();
+    if (!acquired) return acquired.error();
+    std::unique_ptr<PgConnection> connection = std::move(*acquired);
+    Result<void> outcome = RunIn(*connection, mode, body);
+    Return(std::move(connection));
+    return outcome;
+  }
+
+  Result<void> Connect() {
+    auto acquired = Acquire();
+    if (!acquired) return acquired.error();
+    Return(std::move(*acquired));
+    return {};
+  }
+
+ private:
+  static Result<void> RunIn(PgConnection& connection, TxMode mode,
+                            const std::function<Result<void>(SqlSession&)>& body) {
+    try {
+      if (mode == TxMode::kRead) {
+        pqxx::nontransaction tx(connection.raw());
+        connection.Begin(&tx);
+        return body(connection);
+      }
+      pqxx::work tx(connection.raw());
+      connection.Begin(&tx);
+      Result<void> outcome = body(connection);
+      if (outcome) tx.commit();  // otherwise the destructor rolls back
+      return outcome;
+    } catch (const std::exception& e) {
+      Error error = PgError(e, "transaction");
+      if (error.code() == ErrorCode::kStorageUnavailable) connection.MarkBroken();
+      return error;
+    }
+  }
+
+  Result<std::unique_ptr<PgConnection>> Acquire() {
+    std::unique_lock lock(mutex_);
+    available_.wait(lock, [&] { return !idle_.empty() || open_ < capacity_; });
+    if (!idle_.empty()) {
+      auto connection = std::move(idle_.back());
+      idle_.pop_back();
+      if (connection->healthy()) return connection;
+      --open_;  // drop the broken one and open a fresh connection below
+    }
+    ++open_;
+    lock.unlock();
+    try {
+      return std::make_unique<PgConnection>(url_);
+    } catch (const std::exception& e) {
+      {
+        std::lock_guard relock(mutex_);
+        --open_;
+      }
+      available_.notify_one();
+      return Error(ErrorCode::kStorageUnavailable, "The database could not be reached.")
+          .WithInternal(std::string("postgres connect: ") + e.what());
+    }
+  }
+
+  void Return(std::unique_ptr<PgConnection> connection) {
+    {
+      std::lock_guard lock(mutex_);
+      if (connection->healthy()) {
+        idle_.push_back(std::move(connection));
+      } else {
+        --open_;
+      }
+    }
+    available_.notify_one();
+  }
+
+  const std::string url_;
+  const int capacity_;
+  std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<PgConnection>> idle_;
+  int open_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<SqlDatabase>> OpenPostgresDatabase(const std::string& url,
+                                                          int pool_size) {
+  auto database = std::make_unique<PostgresDatabase>(url, pool_size);
+  auto connected = database->Connect();  // fail fast on a wrong URL or a server that is down
+  if (!connected) return connected.error();
+  return std::unique_ptr<SqlDatabase>(std::move(database));
+}
+
+}  // namespace sightline::storage

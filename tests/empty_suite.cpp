@@ -1,0 +1,1 @@
+// Placeholder translation unit for a test binary whose suite has no files yet.

@@ -1,0 +1,74 @@
+// OperationSpec: the one definition of a product operation. From the explicit list in
+// all_operations.cpp come the REST routes, the OpenAPI document, and (later) the MCP tools and
+// the agent's tools. Operations never see HTTP: `run` gets an OperationContext and validated
+// arguments (path, query and body parameters merged into one object).
+#pragma once
+
+#include "core/clock.h"
+#include "core/http_types.h"
+#include "core/result.h"
+#include "identity/permissions.h"
+#include "identity/principal.h"
+#include "storage/records.h"
+#include "storage/store.h"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sightline::tools {
+
+// What calling the operation does; becomes MCP's readOnly/idempotent/destructive hints.
+enum class Effect { kReadOnly, kIdempotentWrite, kWrite, kDestructive };
+std::string_view EffectName(Effect effect);
+
+// An operation scheduled for removal (API versioning rule 4): at least 90 days between the
+// announcement and the sunset.
+struct Deprecation {
+  std::int64_t announced_unix;  // → `Deprecation: @<unix>` (RFC 9745)
+  std::int64_t sunset_unix;     // → `Sunset: <HTTP-date>` (RFC 8594)
+  std::string_view notes_url;   // → `Link: <url>; rel="deprecation"; type="text/html"`
+};
+
+struct OperationContext {
+  storage::Store& store;
+  const core::Clock& clock;
+  const identity::Principal& principal;
+  std::string_view request_id;
+  // Resolved by the dispatcher from the {orgSlug} and {projectId} path parameters, after
+  // checking the caller may see them; null when the path has no such parameter.
+  const storage::OrganizationRecord* organization = nullptr;
+  const storage::ProjectRecord* project = nullptr;
+};
+
+using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,
+                                                          const boost::json::object& args);
+
+struct OperationSpec {
+  std::string_view name;  // OpenAPI operationId == MCP tool name; ^[a-z0-9_]{1,48}$
+  std::string_view summary;
+  std::string_view description;
+  std::string_view tag;  // OpenAPI tag, e.g. "Projects"
+  core::HttpMethod method;
+  std::string_view path;  // "/{orgSlug}/projects/{projectId}"
+  // JSON Schema (the OpenAPI 3.0 subset) of the merged arguments: a `type: object` whose
+  // properties are the path parameters, then query parameters (GET, DELETE) or body fields.
+  std::string_view input_schema;
+  std::string_view output_schema;
+  identity::Permission permission;
+  Effect effect;
+  identity::CredentialKind credentials;
+  int success_status = 200;
+  // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
+  std::string_view mcp_exclusion_reason = {};
+  const Deprecation* deprecation = nullptr;
+  RunFunction run = nullptr;
+};
+
+// Every operation of the product, in one explicit list (tools/all_operations.cpp).
+std::span<const OperationSpec> AllOperations();
+
+}  // namespace sightline::tools

@@ -1,0 +1,14 @@
+// Project operations (more arrive with the identity issue).
+#pragma once
+
+#include "tools/operation.h"
+
+namespace sightline::tools {
+
+extern const OperationSpec kGetProject;
+
+// The JSON shape of a project, shared by every operation that returns one.
+boost::json::object ProjectToJson(const storage::ProjectRecord& project,
+                                  const storage::OrganizationRecord* organization);
+
+}  // namespace sightline::tools

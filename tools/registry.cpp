@@ -1,0 +1,109 @@
+#include "tools/registry.h"
+
+#include "tools/schema.h"
+
+#include <boost/json/parse.hpp>
+
+#include <regex>
+#include <set>
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Error;
+using core::Result;
+
+Error Bad(const OperationSpec& spec, const std::string& what) {
+  return Error::Internal("operation '" + std::string(spec.name) + "': " + what);
+}
+
+Result<json::object> ParseSchema(const OperationSpec& spec, std::string_view text,
+                                 std::string_view which) {
+  boost::system::error_code ec;
+  json::value value = json::parse(text, ec);
+  if (ec || !value.is_object()) return Bad(spec, std::string(which) + " schema is not JSON");
+  auto checked = CheckSchema(value.as_object());
+  if (!checked) {
+    return Bad(spec, std::string(which) + " schema: " + checked.error().message() + " " +
+                         checked.error().details().at("field").as_string().c_str());
+  }
+  return std::move(value.as_object());
+}
+
+Result<RegisteredOperation> Register(const OperationSpec& spec) {
+  static const std::regex kName("^[a-z0-9_]{1,48}$");
+  if (!std::regex_match(spec.name.begin(), spec.name.end(), kName)) {
+    return Bad(spec, "name must match ^[a-z0-9_]{1,48}$");
+  }
+  if (spec.run == nullptr) return Bad(spec, "no run function");
+  if (spec.method == core::HttpMethod::kGet && spec.effect != Effect::kReadOnly) {
+    return Bad(spec, "GET operations must be read-only");
+  }
+  auto input = ParseSchema(spec, spec.input_schema, "input");
+  if (!input) return input.error();
+  auto output = ParseSchema(spec, spec.output_schema, "output");
+  if (!output) return output.error();
+  if (input->at("type") != "object") return Bad(spec, "input schema must be an object");
+  RegisteredOperation op{&spec, std::move(*input), std::move(*output), PathParameters(spec.path)};
+  const json::value* properties = op.input_schema.if_contains("properties");
+  for (const auto& name : op.path_parameters) {
+    if (!properties || !properties->as_object().contains(name)) {
+      return Bad(spec, "path parameter {" + name + "} missing from the input schema");
+    }
+  }
+  return op;
+}
+
+}  // namespace
+
+std::vector<std::string> PathParameters(std::string_view path_template) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while ((at = path_template.find('{', at)) != std::string_view::npos) {
+    const std::size_t end = path_template.find('}', at);
+    if (end == std::string_view::npos) break;
+    names.emplace_back(path_template.substr(at + 1, end - at - 1));
+    at = end + 1;
+  }
+  return names;
+}
+
+ArgumentLocation RegisteredOperation::LocationOf(std::string_view property) const {
+  for (const auto& name : path_parameters) {
+    if (name == property) return ArgumentLocation::kPath;
+  }
+  return HasBody() ? ArgumentLocation::kBody : ArgumentLocation::kQuery;
+}
+
+bool RegisteredOperation::HasBody() const {
+  const core::HttpMethod m = spec->method;
+  return m == core::HttpMethod::kPost || m == core::HttpMethod::kPut ||
+         m == core::HttpMethod::kPatch;
+}
+
+Result<Registry> Registry::Build(std::span<const OperationSpec> operations) {
+  Registry registry;
+  std::set<std::string_view> names;
+  std::set<std::string> routes;
+  for (const OperationSpec& spec : operations) {
+    auto op = Register(spec);
+    if (!op) return op.error();
+    if (!names.insert(spec.name).second) return Bad(spec, "duplicate name");
+    // Two templates differing only in parameter names are the same route.
+    const std::string route = std::string(core::MethodName(spec.method)) + " " +
+                              std::regex_replace(std::string(spec.path), std::regex("\\{[^}]*\\}"), "{}");
+    if (!routes.insert(route).second) return Bad(spec, "duplicate route " + route);
+    registry.operations_.push_back(std::move(*op));
+  }
+  return registry;
+}
+
+const RegisteredOperation* Registry::Find(std::string_view name) const {
+  for (const auto& op : operations_) {
+    if (op.spec->name == name) return &op;
+  }
+  return nullptr;
+}
+
+}  // namespace sightline::tools
