@@ -307,6 +307,16 @@ Result<std::optional<ProjectRecord>> Repository::FindProject(std::string_view pr
                                 {std::string(project_id)}, MapProject);
 }
 
+Result<bool> Repository::UpdateProject(const ProjectRecord& p) {
+  auto changed = session_.Execute(
+      "UPDATE projects SET name = $2, reporting_timezone = $3, bot_detection = $4, "
+      "event_storage = $5, ip_logging = $6, updated_at = $7 WHERE id = $1",
+      {p.id, p.name, p.reporting_timezone, Flag(p.bot_detection), Flag(p.event_storage),
+       Flag(p.ip_logging), p.updated_at});
+  if (!changed) return changed.error();
+  return *changed > 0;
+}
+
 Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
     std::string_view organization_id, std::string_view name) {
   return FindOne<ProjectRecord>(

@@ -34,6 +34,8 @@ class Repository {
 
   core::Result<void> InsertProject(const ProjectRecord& project);
   core::Result<std::optional<ProjectRecord>> FindProject(std::string_view project_id);
+  // Writes name, settings and updated_at of an existing project; false when it is gone.
+  core::Result<bool> UpdateProject(const ProjectRecord& project);
   core::Result<std::optional<ProjectRecord>> FindProjectByName(std::string_view organization_id,
                                                                std::string_view name);
 

@@ -21,6 +21,7 @@ std::string_view EffectName(Effect effect) {
 std::span<const OperationSpec> AllOperations() {
   static const std::array kOperations = {
       kGetProject,
+      kUpdateProject,
   };
   return kOperations;
 }

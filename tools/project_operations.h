@@ -6,6 +6,7 @@
 namespace sightline::tools {
 
 extern const OperationSpec kGetProject;
+extern const OperationSpec kUpdateProject;
 
 // The JSON shape of a project, shared by every operation that returns one.
 boost::json::object ProjectToJson(const storage::ProjectRecord& project,

@@ -130,10 +130,13 @@ class PostgresDatabase final : public SqlDatabase {
                         const std::function<Result<void>(SqlSession&)>& body) override {
     auto acquired = Acquire();
     if (!acquired) return acquired.error();
-    std::unique_ptr<PgConnection> connection = std::move(*acquired);
-    Result<void> outcome = RunIn(*connection, mode, body);
-    Return(std::move(connection));
-    return outcome;
+    // Returned to the pool on every exit, including an exception thrown by `body`.
+    struct Release {
+      PostgresDatabase* self;
+      std::unique_ptr<PgConnection> connection;
+      ~Release() { self->Return(std::move(connection)); }
+    } release{this, std::move(*acquired)};
+    return RunIn(*release.connection, mode, body);
   }
 
   Result<void> Connect() {
@@ -157,7 +160,7 @@ class PostgresDatabase final : public SqlDatabase {
       Result<void> outcome = body(connection);
       if (outcome) tx.commit();  // otherwise the destructor rolls back
       return outcome;
-    } catch (const std::exception& e) {
+    } catch (const pqxx::failure& e) {  // BEGIN/COMMIT failures; a bug in `body` propagates
       Error error = PgError(e, "transaction");
       if (error.code() == ErrorCode::kStorageUnavailable) connection.MarkBroken();
       return error;

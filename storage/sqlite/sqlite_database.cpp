@@ -162,6 +162,8 @@ Result<std::unique_ptr<SqliteConnection>> Connect(const std::string& path) {
     return Error(ErrorCode::kStorageUnavailable, "The database could not be opened.")
         .WithInternal("sqlite open " + path + ": " + sqlite3_errstr(rc));
   }
+  // Extended codes tell a unique-key clash (SQLITE_CONSTRAINT_UNIQUE) from other failures.
+  sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   // NORMAL is durable in WAL mode against process crashes (kill -9); a power cut may lose
   // the last transactions, which is the documented SQLite trade-off.

@@ -4,8 +4,15 @@
 //
 // The PostgreSQL instance needs a database it may wipe (each test drops schema `public`):
 //   DSN=$(script/pg-test-cluster start /tmp/sl-pg)
-//   SIGHTLINE_TEST_PG_DSN=$DSN build/storage_tests; script/pg-test-cluster stop /tmp/sl-pg
+//   SIGHTLINE_TEST_PG_DSN=$DSN build/tests/storage_tests; script/pg-test-cluster stop /tmp/sl-pg
 // SIGHTLINE_TEST_SEED=<n> replays the randomized test with another seed.
+#include "storage/store.h"
+
+#include "core/clock.h"
+#include "identity/api_keys.h"
+#include "identity/bootstrap.h"
+#include "storage/migrations.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,12 +25,6 @@
 #include <set>
 #include <thread>
 #include <tuple>
-
-#include "core/clock.h"
-#include "identity/api_keys.h"
-#include "identity/bootstrap.h"
-#include "storage/migrations.h"
-#include "storage/store.h"
 
 namespace sightline::storage {
 namespace {
@@ -224,6 +225,12 @@ std::vector<Row> NewestFirst(std::vector<Row> rows, std::string_view project_id,
   return rows;
 }
 
+// The value of a read that must succeed; an error throws, which fails the test with its text.
+template <class Body>
+auto ReadOk(Store& store, Body&& body) {
+  return store.Read(std::forward<Body>(body)).value();
+}
+
 // ---- Fixture -------------------------------------------------------------------------------
 
 std::filesystem::path MakeTempDir() {
@@ -284,10 +291,9 @@ class StoreConformance : public testing::TestWithParam<Backend> {
   auto Read(Body&& body) {
     return store_->Read(std::forward<Body>(body));
   }
-  // The value of a read that must succeed; an error throws, which fails the test with its text.
   template <class Body>
   auto ReadOk(Body&& body) {
-    return store_->Read(std::forward<Body>(body)).value();
+    return storage::ReadOk(*store_, std::forward<Body>(body));
   }
 
   // An owner user u-1, organization o-1 and project p-1 for rows that reference them.
@@ -547,10 +553,9 @@ TEST_P(StoreConformance, BootstrapIsIdempotentAndRotatesKeys) {
   ExpectWellFormedKeys(*first);
   ExpectWellFormedKeys(*second);
 
-  auto user = Read([](Repository& repo) { return repo.FindUserByEmail("owner@example.com"); });
-  ASSERT_TRUE(Ok(user));
-  ASSERT_TRUE(user->has_value()) << "the email is stored lowercased";
-  EXPECT_EQ((*user)->id, first->user_id);
+  auto user = ReadOk([](Repository& repo) { return repo.FindUserByEmail("owner@example.com"); });
+  ASSERT_TRUE(user.has_value()) << "the email is stored lowercased";
+  EXPECT_EQ(user->id, first->user_id);
 
   const std::int64_t rotated_at = clock.NowMillis();
   const std::vector<std::tuple<std::string, KeyKind, std::optional<std::int64_t>>> expected = {
@@ -560,15 +565,14 @@ TEST_P(StoreConformance, BootstrapIsIdempotentAndRotatesKeys) {
       {second->private_api_key, KeyKind::kPrivate, std::nullopt}};
   for (const auto& [key, kind, revoked_at] : expected) {
     SCOPED_TRACE(identity::DisplayPrefix(key));
-    auto stored =
-        Read([&](Repository& repo) { return repo.FindApiKeyByHash(identity::HashKey(key)); });
-    ASSERT_TRUE(Ok(stored));
-    ASSERT_TRUE(stored->has_value());
-    EXPECT_NE((*stored)->secret_hash, key);
-    EXPECT_EQ((*stored)->kind, kind);
-    EXPECT_EQ((*stored)->name, "bootstrap");
-    EXPECT_EQ((*stored)->project_id, first->project_id);
-    EXPECT_EQ((*stored)->revoked_at, revoked_at);
+    const std::string hash = identity::HashKey(key);
+    auto stored = ReadOk([&](Repository& repo) { return repo.FindApiKeyByHash(hash); });
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_NE(stored->secret_hash, key);
+    EXPECT_EQ(stored->kind, kind);
+    EXPECT_EQ(stored->name, "bootstrap");
+    EXPECT_EQ(stored->project_id, first->project_id);
+    EXPECT_EQ(stored->revoked_at, revoked_at);
   }
   EXPECT_EQ(ReadOk([&](Repository& repo) { return repo.ListApiKeys(first->project_id); }).size(),
             4u);
@@ -634,8 +638,9 @@ struct ModelStore {
     std::optional<ProjectRecord> first;
     for (const auto& [id, p] : projects) {
       if (p.organization_id != org_id || p.name != name) continue;
-      if (!first || std::tie(p.created_at, p.id) < std::tie(first->created_at, first->id))
+      if (!first || std::tie(p.created_at, p.id) < std::tie(first->created_at, first->id)) {
         first = p;
+      }
     }
     return first;
   }
@@ -662,36 +667,16 @@ class RandomizedRun {
  public:
   RandomizedRun(Store& store, std::uint32_t seed) : store_(store), rng_(seed) {}
 
-  template <class Body>
-  auto ReadOk(Body&& body) {
-    return store_.Read(std::forward<Body>(body)).value();
-  }
-
   void Step() {
-    switch (Uniform(11)) {
-      case 0:
-        return InsertUser();
-      case 1:
-        return InsertOrg();
-      case 2:
-        return PutMembership();
-      case 3:
-        return InsertProject();
-      case 4:
-        return InsertKey();
-      case 5:
-        return RevokeKey();
-      case 6:
-        return Check(PickId(model_.users), model_.users, kFindUser);
-      case 7:
-        return Check(PickId(model_.orgs), model_.orgs, kFindOrg);
-      case 8:
-        return FindByUniqueKey();
-      case 9:
-        return FindProjectByName();
-      default:
-        return ListKeys();
-    }
+    using Op = void (RandomizedRun::*)();
+    static constexpr Op kOps[] = {
+        &RandomizedRun::InsertUser,      &RandomizedRun::InsertOrg,
+        &RandomizedRun::PutMembership,   &RandomizedRun::InsertProject,
+        &RandomizedRun::InsertKey,       &RandomizedRun::RevokeKey,
+        &RandomizedRun::FindUser,        &RandomizedRun::FindOrg,
+        &RandomizedRun::FindByUniqueKey, &RandomizedRun::FindProjectByName,
+        &RandomizedRun::ListKeys};
+    (this->*kOps[Uniform(std::size(kOps))])();
   }
 
   // Every row the model holds, read back from the store.
@@ -700,13 +685,16 @@ class RandomizedRun {
     for (const auto& [id, org] : model_.orgs) Check(id, model_.orgs, kFindOrg);
     for (const auto& [id, p] : model_.projects) Check(id, model_.projects, kFindProject);
     for (const auto& [key, m] : model_.members) {
-      ExpectSame(ReadOk([&](Repository& r) { return r.FindMembership(key.first, key.second); }),
-                 std::optional(m));
+      ExpectSame(
+          ReadOk(store_, [&](Repository& r) { return r.FindMembership(key.first, key.second); }),
+          std::optional(m));
     }
   }
 
  private:
-  int Uniform(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  int Uniform(std::size_t n) {
+    return std::uniform_int_distribution<int>(0, static_cast<int>(n) - 1)(rng_);
+  }
   std::string NextId(const char* prefix) {
     char id[16];
     std::snprintf(id, sizeof id, "%s-%04d", prefix, ++next_id_);
@@ -719,7 +707,7 @@ class RandomizedRun {
   template <class Map>
   std::string PickId(const Map& map) {
     if (map.empty() || Uniform(6) == 0) return "missing-" + std::to_string(Uniform(100));
-    return std::next(map.begin(), Uniform(static_cast<int>(map.size())))->first;
+    return std::next(map.begin(), Uniform(map.size()))->first;
   }
   // Sometimes an id already taken, to hit the primary-key clash.
   template <class Map>
@@ -796,31 +784,33 @@ class RandomizedRun {
 
   template <class Map, class Find>
   void Check(const std::string& id, const Map& map, Find find) {
-    ExpectSame(ReadOk([&](Repository& r) { return find(r, id); }), Get(map, id));
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return find(r, id); }), Get(map, id));
   }
+  void FindUser() { Check(PickId(model_.users), model_.users, kFindUser); }
+  void FindOrg() { Check(PickId(model_.orgs), model_.orgs, kFindOrg); }
 
   void FindByUniqueKey() {
     const std::string email = "user" + std::to_string(Uniform(25)) + "@example.com";
-    ExpectSame(ReadOk([&](Repository& r) { return r.FindUserByEmail(email); }),
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindUserByEmail(email); }),
                FindIf(model_.users, [&](auto& u) { return u.email == email; }));
     const std::string slug = "org-" + std::to_string(Uniform(15));
-    ExpectSame(ReadOk([&](Repository& r) { return r.FindOrganizationBySlug(slug); }),
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindOrganizationBySlug(slug); }),
                FindIf(model_.orgs, [&](auto& o) { return o.slug == slug; }));
     const std::string hash = "hash-" + std::to_string(Uniform(40));
-    ExpectSame(ReadOk([&](Repository& r) { return r.FindApiKeyByHash(hash); }),
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindApiKeyByHash(hash); }),
                FindIf(model_.keys, [&](auto& k) { return k.secret_hash == hash; }));
   }
 
   void FindProjectByName() {
     const std::string org_id = PickId(model_.orgs);
     const std::string name = "site-" + std::to_string(Uniform(3));
-    ExpectSame(ReadOk([&](Repository& r) { return r.FindProjectByName(org_id, name); }),
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindProjectByName(org_id, name); }),
                model_.FindProjectByName(org_id, name));
   }
 
   void ListKeys() {
     const std::string project_id = PickId(model_.projects);
-    ExpectSame(ReadOk([&](Repository& r) { return r.ListApiKeys(project_id); }),
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListApiKeys(project_id); }),
                model_.ListKeys(project_id));
   }
 

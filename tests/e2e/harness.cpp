@@ -1,0 +1,259 @@
+#include "harness.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/json/parse.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace sightline::e2e {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Starts the binary with stdout/stderr redirected to files; returns the pid.
+int Spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
+          const std::filesystem::path& err) {
+  std::vector<char*> argv;
+  std::string binary = SIGHTLINE_BINARY;
+  argv.push_back(binary.data());
+  std::vector<std::string> copies = args;
+  for (auto& a : copies) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int pid = fork();
+  if (pid == 0) {
+    const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err_fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int WaitFor(int pid, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    if (std::chrono::steady_clock::now() > deadline) return -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+Response FromBeast(http::response<http::string_body>& r) {
+  Response response;
+  response.status = static_cast<int>(r.result_int());
+  for (const auto& field : r) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    response.headers[name] = std::string(field.value());
+  }
+  response.body = r.body();
+  return response;
+}
+
+}  // namespace
+
+std::filesystem::path MakeTempDir(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+CommandResult RunSightline(const std::vector<std::string>& args) {
+  const auto dir = MakeTempDir("sightline-cmd-");
+  const int pid = Spawn(args, dir / "out", dir / "err");
+  CommandResult result;
+  result.exit_code = WaitFor(pid, std::chrono::seconds(60));
+  result.out = ReadFile(dir / "out");
+  result.err = ReadFile(dir / "err");
+  std::filesystem::remove_all(dir);
+  return result;
+}
+
+std::vector<std::string> Backend::StorageArgs() const {
+  if (!database_url.empty()) return {"--database-url", database_url};
+  return {"--data", data_dir.string()};
+}
+
+std::vector<Backend> AvailableBackends() {
+  std::vector<Backend> backends;
+  backends.push_back({"sqlite", "", MakeTempDir("sightline-e2e-")});
+  if (const char* dsn = std::getenv("SIGHTLINE_TEST_PG_DSN"); dsn && *dsn) {
+    backends.push_back({"postgres", dsn, MakeTempDir("sightline-e2e-pg-")});
+  }
+  return backends;
+}
+
+Credentials Bootstrap(const Backend& backend, const std::string& org, const std::string& project) {
+  std::vector<std::string> args = {"admin", "bootstrap"};
+  for (const auto& a : backend.StorageArgs()) args.push_back(a);
+  for (const std::string& a : {std::string("--email"), "owner@" + org + ".test",
+                               std::string("--password"), std::string("correct horse"),
+                               std::string("--org"), org, std::string("--project"), project}) {
+    args.push_back(a);
+  }
+  const CommandResult result = RunSightline(args);
+  if (result.exit_code != 0) throw std::runtime_error("bootstrap failed: " + result.err);
+  const auto json = boost::json::parse(result.out).as_object();
+  auto text = [&](const char* key) { return std::string(json.at(key).as_string()); };
+  return {text("userId"), text("orgSlug"), text("projectId"), text("sdkKey"),
+          text("privateApiKey")};
+}
+
+boost::json::value Response::Json() const { return boost::json::parse(body); }
+
+std::string Response::Header(const std::string& name) const {
+  auto it = headers.find(name);
+  return it == headers.end() ? std::string() : it->second;
+}
+
+struct HttpConnection::Impl {
+  asio::io_context io;
+  beast::tcp_stream stream{io};
+  beast::flat_buffer buffer;
+};
+
+HttpConnection::HttpConnection(unsigned short port) : impl_(std::make_unique<Impl>()) {
+  impl_->stream.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+}
+
+HttpConnection::~HttpConnection() {
+  beast::error_code ec;
+  impl_->stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+}
+
+bool HttpConnection::IsOpen() const { return impl_->stream.socket().is_open(); }
+
+Response HttpConnection::Send(const std::string& method, const std::string& target,
+                              const std::map<std::string, std::string>& headers,
+                              const std::string& body) {
+  http::request<http::string_body> request{http::string_to_verb(method), target, 11};
+  if (request.method() == http::verb::unknown) request.method_string(method);
+  request.set(http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) request.set(name, value);
+  request.body() = body;
+  if (!body.empty() || method == "POST" || method == "PATCH" || method == "PUT") {
+    request.prepare_payload();
+  }
+  impl_->stream.expires_after(std::chrono::seconds(30));
+  http::write(impl_->stream, request);
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(64 * 1024 * 1024);
+  parser.skip(method == "HEAD");
+  http::read(impl_->stream, impl_->buffer, parser);
+  return FromBeast(parser.get());
+}
+
+Response HttpConnection::SendRaw(const std::string& bytes) {
+  Write(bytes);
+  return ReadResponse();
+}
+
+void HttpConnection::Write(const std::string& bytes) {
+  asio::write(impl_->stream.socket(), asio::buffer(bytes));
+}
+
+Response HttpConnection::ReadResponse() {
+  impl_->stream.expires_after(std::chrono::seconds(30));
+  http::response<http::string_body> response;
+  http::read(impl_->stream, impl_->buffer, response);
+  return FromBeast(response);
+}
+
+ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args) {
+  const auto dir = MakeTempDir("sightline-log-");
+  log_path_ = dir / "server.log";
+  std::vector<std::string> args = {"serve", "--listen", "127.0.0.1:0", "--threads", "2"};
+  for (const auto& a : backend.StorageArgs()) args.push_back(a);
+  for (auto& a : extra_args) args.push_back(std::move(a));
+  pid_ = Spawn(args, log_path_, dir / "stderr.log");
+  static const std::regex kReady(R"re("msg":"ready".*"port":(\d+))re");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::smatch match;
+    const std::string log = ReadFile(log_path_);
+    if (std::regex_search(log, match, kReady)) {
+      port_ = static_cast<unsigned short>(std::stoi(match[1]));
+      return;
+    }
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("server exited early: " + log + ReadFile(dir / "stderr.log"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  throw std::runtime_error("server did not become ready: " + ReadFile(log_path_));
+}
+
+ServerProcess::~ServerProcess() {
+  if (pid_ > 0) Stop(std::chrono::seconds(5));
+}
+
+Response ServerProcess::Request(const std::string& method, const std::string& target,
+                                const std::map<std::string, std::string>& headers,
+                                const std::string& body) {
+  HttpConnection connection(port_);
+  return connection.Send(method, target, headers, body);
+}
+
+int ServerProcess::Stop(std::chrono::seconds wait) {
+  if (pid_ <= 0) return -1;
+  kill(pid_, SIGTERM);
+  int code = WaitFor(pid_, wait);
+  if (code == -1) {
+    kill(pid_, SIGKILL);
+    WaitFor(pid_, std::chrono::seconds(5));
+  }
+  pid_ = -1;
+  return code;
+}
+
+void ServerProcess::SendSignal(int signal) {
+  if (pid_ > 0) kill(pid_, signal);
+}
+
+int ServerProcess::WaitForExit(std::chrono::seconds wait) {
+  if (pid_ <= 0) return -1;
+  const int code = WaitFor(pid_, wait);
+  if (code != -1) pid_ = -1;
+  return code;
+}
+
+std::string ServerProcess::Log() const { return ReadFile(log_path_); }
+
+}  // namespace sightline::e2e
