@@ -25,6 +25,9 @@ const OptionDef kServeOptions[] = {
      "External base URL of the API (e.g. https://analytics.example.com/api); default "
      "http://<listen>."},
     {"threads", "SIGHTLINE_THREADS", "0", "N", "I/O threads; 0 means one per core."},
+    {"workers", "SIGHTLINE_WORKERS", "auto", "N",
+     "Threads that run request handlers off the I/O threads; 0 runs them inline. auto: 0 on "
+     "SQLite (in-process, microsecond queries), the database pool size on PostgreSQL."},
     {"max-connections", "SIGHTLINE_MAX_CONNECTIONS", "10000", "N",
      "Concurrent connections; more are answered 503 and closed."},
     {"max-body-bytes", "SIGHTLINE_MAX_BODY_BYTES", "5242880", "N",
@@ -103,6 +106,13 @@ int Serve(const Options& options) {
   storage::StoreOptions store_options = StoreOptionsFrom(options);
   store_options.pool_size = static_cast<int>(*pool);
 
+  if (options.Get("workers") == "auto") {
+    limits->workers = store_options.database_url.empty() ? 0 : store_options.pool_size;
+  } else {
+    auto workers = options.GetInt("workers", 0, 1024);
+    if (!workers) return ReportFailure(workers.error());
+    limits->workers = static_cast<int>(*workers);
+  }
   auto store = storage::OpenStore(store_options);
   if (!store) return ReportFailure(store.error());
   auto migrated = (*store)->Migrate();
@@ -128,7 +138,8 @@ int Serve(const Options& options) {
              {"storage", (*store)->backend_name()},
              {"schemaVersion", storage::Store::LatestSchemaVersion()},
              {"operations", registry->operations().size()},
-             {"threads", limits->threads}});
+             {"threads", limits->threads},
+             {"workers", limits->workers}});
   server.Run(handler);
   core::Log(core::LogLevel::kInfo, "stopped");
   core::FlushLogs();

@@ -41,22 +41,7 @@ Result<Principal> Authenticator::Authenticate(std::string_view secret,
                      : "This route needs an SDK key (pk_service_…).");
   }
   const std::string hash = HashKey(secret);
-  struct Found {
-    storage::ApiKeyRecord key;
-    std::optional<storage::MembershipRecord> membership;
-  };
-  auto found = store_.Read([&](storage::Repository& repo) -> Result<std::optional<Found>> {
-    auto key = repo.FindApiKeyByHash(hash);
-    if (!key) return key.error();
-    if (!*key) return std::optional<Found>();
-    std::optional<storage::MembershipRecord> membership;
-    if ((*key)->created_by) {
-      auto m = repo.FindMembership((*key)->organization_id, *(*key)->created_by);
-      if (!m) return m.error();
-      membership = std::move(*m);
-    }
-    return std::optional<Found>(Found{std::move(**key), std::move(membership)});
-  });
+  auto found = store_.Read([&](storage::Repository& repo) { return repo.FindCredentialGrant(hash); });
   if (!found) return found.error();
   // The lookup is by hash; compare again in constant time so equality never leaks by timing.
   if (!*found || !core::ConstantTimeEquals((*found)->key.secret_hash, hash) ||
@@ -77,8 +62,8 @@ Result<Principal> Authenticator::Authenticate(std::string_view secret,
   principal.kind = CredentialKind::kPrivateApiKey;
   // A key holds its creator's live role; a creator who left the organization leaves it
   // with no permissions at all (403 on every operation, not 401: the key itself is valid).
-  if (const auto& membership = (*found)->membership) {
-    if (auto role = ParseRole(membership->role)) {
+  if (const auto& role_name = (*found)->creator_role) {
+    if (auto role = ParseRole(*role_name)) {
       principal.permissions = LimitForPrivateApiKey(RolePermissions(*role));
     }
   }

@@ -61,6 +61,13 @@ struct ApiKeyRecord {
   std::optional<std::int64_t> revoked_at;
 };
 
+// A key with its creator's current role in the key's organization (nullopt when the creator
+// is no longer a member): everything authentication needs, read in one query.
+struct CredentialGrant {
+  ApiKeyRecord key;
+  std::optional<std::string> creator_role;
+};
+
 // One tracked event as stored, enrichment included (the spec's `__` tags, unprefixed).
 struct EventRecord {
   std::string id;

@@ -43,30 +43,37 @@ constexpr std::string_view kOrgColumns =
 OrganizationRecord MapOrg(const SqlRow& r) {
   return {r.Text(0), r.Text(1), r.Text(2), r.Bool(3), r.Int(4), r.Int(5)};
 }
+constexpr std::string_view kOrgColumnsAliased =
+    "o.id, o.slug, o.name, o.require_two_factor, o.created_at, o.updated_at";
 
 constexpr std::string_view kProjectColumns =
     "id, organization_id, name, reporting_timezone, bot_detection, event_storage, ip_logging, "
     "created_at, updated_at";
-ProjectRecord MapProject(const SqlRow& r) {
-  return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Bool(4),
-          r.Bool(5), r.Bool(6), r.Int(7),  r.Int(8)};
+ProjectRecord MapProject(const SqlRow& r, std::size_t o = 0) {
+  return {r.Text(o + 0), r.Text(o + 1), r.Text(o + 2), r.Text(o + 3), r.Bool(o + 4),
+          r.Bool(o + 5), r.Bool(o + 6), r.Int(o + 7),  r.Int(o + 8)};
 }
+constexpr std::string_view kProjectColumnsAliased =
+    "p.id, p.organization_id, p.name, p.reporting_timezone, p.bot_detection, p.event_storage, "
+    "p.ip_logging, p.created_at, p.updated_at";
+constexpr std::size_t kOrgColumnCount = 6;
 
 constexpr std::string_view kKeyColumns =
     "id, organization_id, project_id, kind, name, secret_hash, display_prefix, created_by, "
     "created_at, revoked_at";
-ApiKeyRecord MapKey(const SqlRow& r) {
+ApiKeyRecord MapKey(const SqlRow& r, std::size_t offset = 0) {
+  const std::size_t o = offset;
   ApiKeyRecord key;
-  key.id = r.Text(0);
-  key.organization_id = r.Text(1);
-  key.project_id = r.Text(2);
-  key.kind = r.Text(3) == "private" ? KeyKind::kPrivate : KeyKind::kSdk;
-  key.name = r.Text(4);
-  key.secret_hash = r.Text(5);
-  key.display_prefix = r.Text(6);
-  key.created_by = r.OptText(7);
-  key.created_at = r.Int(8);
-  key.revoked_at = r.OptInt(9);
+  key.id = r.Text(o + 0);
+  key.organization_id = r.Text(o + 1);
+  key.project_id = r.Text(o + 2);
+  key.kind = r.Text(o + 3) == "private" ? KeyKind::kPrivate : KeyKind::kSdk;
+  key.name = r.Text(o + 4);
+  key.secret_hash = r.Text(o + 5);
+  key.display_prefix = r.Text(o + 6);
+  key.created_by = r.OptText(o + 7);
+  key.created_at = r.Int(o + 8);
+  key.revoked_at = r.OptInt(o + 9);
   return key;
 }
 
@@ -304,7 +311,23 @@ Result<void> Repository::InsertProject(const ProjectRecord& p) {
 
 Result<std::optional<ProjectRecord>> Repository::FindProject(std::string_view project_id) {
   return FindOne<ProjectRecord>(session_, Select(kProjectColumns, "FROM projects WHERE id = $1"),
-                                {std::string(project_id)}, MapProject);
+                                {std::string(project_id)}, [](const SqlRow& r) { return MapProject(r); });
+}
+
+Result<std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>>>
+Repository::FindOrganizationAndProject(std::string_view slug, std::string_view project_id) {
+  auto rows = session_.Query(
+      "SELECT " + std::string(kOrgColumnsAliased) + ", " + std::string(kProjectColumnsAliased) +
+          " FROM organizations o LEFT JOIN projects p ON p.id = $2 AND p.organization_id = o.id "
+          "WHERE o.slug = $1",
+      {std::string(slug), std::string(project_id)});
+  if (!rows) return rows.error();
+  std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>> found;
+  if (rows->empty()) return found;
+  const SqlRow& row = rows->front();
+  found.first = MapOrg(row);
+  if (!row.IsNull(kOrgColumnCount)) found.second = MapProject(row, kOrgColumnCount);
+  return found;
 }
 
 Result<bool> Repository::UpdateProject(const ProjectRecord& p) {
@@ -323,7 +346,7 @@ Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
       session_,
       Select(kProjectColumns,
              "FROM projects WHERE organization_id = $1 AND name = $2 ORDER BY created_at, id"),
-      {std::string(organization_id), std::string(name)}, MapProject);
+      {std::string(organization_id), std::string(name)}, [](const SqlRow& r) { return MapProject(r); });
 }
 
 Result<void> Repository::InsertApiKey(const ApiKeyRecord& k) {
@@ -339,7 +362,19 @@ Result<void> Repository::InsertApiKey(const ApiKeyRecord& k) {
 Result<std::optional<ApiKeyRecord>> Repository::FindApiKeyByHash(std::string_view secret_hash) {
   return FindOne<ApiKeyRecord>(
       session_, Select(kKeyColumns, "FROM api_keys WHERE secret_hash = $1"),
-      {std::string(secret_hash)}, MapKey);
+      {std::string(secret_hash)}, [](const SqlRow& r) { return MapKey(r); });
+}
+
+Result<std::optional<CredentialGrant>> Repository::FindCredentialGrant(
+    std::string_view secret_hash) {
+  return FindOne<CredentialGrant>(
+      session_,
+      "SELECT m.role, k.id, k.organization_id, k.project_id, k.kind, k.name, k.secret_hash, "
+      "k.display_prefix, k.created_by, k.created_at, k.revoked_at FROM api_keys k "
+      "LEFT JOIN memberships m ON m.organization_id = k.organization_id "
+      "AND m.user_id = k.created_by WHERE k.secret_hash = $1",
+      {std::string(secret_hash)},
+      [](const SqlRow& r) { return CredentialGrant{MapKey(r, 1), r.OptText(0)}; });
 }
 
 Result<std::vector<ApiKeyRecord>> Repository::ListApiKeys(std::string_view project_id) {

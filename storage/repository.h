@@ -34,6 +34,10 @@ class Repository {
 
   core::Result<void> InsertProject(const ProjectRecord& project);
   core::Result<std::optional<ProjectRecord>> FindProject(std::string_view project_id);
+  // The organization with `slug` and, when it belongs to that organization, the project with
+  // `project_id`, in one query.
+  core::Result<std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>>>
+  FindOrganizationAndProject(std::string_view slug, std::string_view project_id);
   // Writes name, settings and updated_at of an existing project; false when it is gone.
   core::Result<bool> UpdateProject(const ProjectRecord& project);
   core::Result<std::optional<ProjectRecord>> FindProjectByName(std::string_view organization_id,
@@ -41,6 +45,7 @@ class Repository {
 
   core::Result<void> InsertApiKey(const ApiKeyRecord& key);
   core::Result<std::optional<ApiKeyRecord>> FindApiKeyByHash(std::string_view secret_hash);
+  core::Result<std::optional<CredentialGrant>> FindCredentialGrant(std::string_view secret_hash);
   core::Result<std::vector<ApiKeyRecord>> ListApiKeys(std::string_view project_id);
   // Marks the key revoked at `at`; returns false when it was unknown or already revoked.
   core::Result<bool> RevokeApiKey(std::string_view key_id, std::int64_t at);

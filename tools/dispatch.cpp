@@ -35,21 +35,28 @@ Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& pri
   if (!slug && !project_id) return Scope{};
   return store.Read([&](storage::Repository& repo) -> Result<Scope> {
     Scope scope;
-    if (slug) {
+    if (slug && project_id) {  // the common case, in one query
+      auto found = repo.FindOrganizationAndProject(*slug, *project_id);
+      if (!found) return found.error();
+      scope.organization = std::move(found->first);
+      scope.project = std::move(found->second);
+    } else if (slug) {
       auto org = repo.FindOrganizationBySlug(*slug);
       if (!org) return org.error();
-      if (!*org || (*org)->id != principal.organization_id) return OrganizationNotFound();
       scope.organization = std::move(*org);
-    }
-    if (project_id) {
+    } else {
       auto project = repo.FindProject(*project_id);
       if (!project) return project.error();
-      const bool visible =
-          *project && (*project)->organization_id == principal.organization_id &&
-          (!principal.project_id || *principal.project_id == (*project)->id) &&
-          (!scope.organization || scope.organization->id == (*project)->organization_id);
-      if (!visible) return ProjectNotFound();
       scope.project = std::move(*project);
+    }
+    if (slug && (!scope.organization || scope.organization->id != principal.organization_id)) {
+      return OrganizationNotFound();
+    }
+    if (project_id) {
+      const bool visible = scope.project &&
+                           scope.project->organization_id == principal.organization_id &&
+                           (!principal.project_id || *principal.project_id == scope.project->id);
+      if (!visible) return ProjectNotFound();
     }
     return scope;
   });

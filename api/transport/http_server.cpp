@@ -11,6 +11,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -92,7 +93,15 @@ class HttpServer::Impl {
         io_(std::max(1, limits.threads)),
         acceptor_(asio::make_strand(io_)),
         signals_(io_),
-        grace_timer_(io_) {}
+        grace_timer_(io_) {
+    if (limits_.workers > 0) {
+      workers_ = std::make_unique<asio::thread_pool>(static_cast<std::size_t>(limits_.workers));
+    }
+  }
+
+  ~Impl() {
+    if (workers_) workers_->join();
+  }
 
   core::Result<void> Listen(const std::string& host, std::uint16_t port) {
     beast::error_code ec;
@@ -246,13 +255,26 @@ class HttpServer::Impl {
         co_return;
       }
       const Request& request = parser.get();
+      core::HttpResponse answer = co_await Answer(ToPlain(request, remote));
       const bool keep_alive = request.keep_alive() && !stopping_;
-      Response response = ToBeast(handler_->Handle(ToPlain(request, remote)), request.version(),
-                                  keep_alive, request.method() == http::verb::head);
+      Response response = ToBeast(std::move(answer), request.version(), keep_alive,
+                                  request.method() == http::verb::head);
       stream.expires_after(limits_.read_timeout);
       co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, ec));
       if (ec || !keep_alive) co_return;
     }
+  }
+
+  // Runs the handler inline, or on the worker pool while this coroutine waits without holding
+  // its I/O thread.
+  asio::awaitable<core::HttpResponse> Answer(core::HttpRequest request) {
+    if (!workers_) co_return handler_->Handle(request);
+    co_return co_await asio::co_spawn(
+        workers_->get_executor(),
+        [this, &request]() -> asio::awaitable<core::HttpResponse> {
+          co_return handler_->Handle(request);
+        },
+        asio::use_awaitable);
   }
 
   asio::awaitable<void> AnswerReadFailure(beast::tcp_stream& stream, const beast::error_code& ec) {
@@ -271,6 +293,7 @@ class HttpServer::Impl {
   tcp::acceptor acceptor_;
   asio::signal_set signals_;
   asio::steady_timer grace_timer_;
+  std::unique_ptr<asio::thread_pool> workers_;
   std::atomic<bool> stopping_{false};
   std::atomic<std::size_t> active_{0};
   std::mutex sessions_mutex_;

@@ -26,6 +26,9 @@ struct ServerLimits {
   std::size_t max_connections = 10000;
   std::chrono::seconds shutdown_grace{20};
   int threads = 2;
+  // Threads that run the handler, so a handler blocked on a database round trip never stalls
+  // an I/O thread. 0 runs handlers inline on the I/O threads (right for an in-process store).
+  int workers = 0;
   bool handle_signals = true;
 };
 

@@ -422,6 +422,64 @@ TEST_P(StoreConformance, ApiKeysInsertFindListAndRevokeOnce) {
   EXPECT_EQ(revoked->revoked_at, std::optional<std::int64_t>(5000));
 }
 
+TEST_P(StoreConformance, CredentialGrantCarriesTheCreatorsLiveRole) {
+  SeedProject();
+  const ProjectRecord project = MakeProject("p-1", "o-1", "Website");
+  ApiKeyRecord key = MakeKey("k-1", project, "hash-1", 3000);
+  key.created_by = "u-1";
+  const ApiKeyRecord orphan = MakeKey("k-2", project, "hash-2", 4000);  // no creator
+  ASSERT_TRUE(Ok(Write([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertApiKey(key); !r) return r;
+    if (auto r = repo.InsertApiKey(orphan); !r) return r;
+    return repo.PutMembership({"o-1", "u-1", "analyst", 1000});
+  })));
+  auto grant = ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-1"); });
+  ASSERT_TRUE(grant.has_value());
+  ExpectSame(std::optional(grant->key), std::optional(key));
+  EXPECT_EQ(grant->creator_role, std::optional<std::string>("analyst"));
+
+  ASSERT_TRUE(Ok(Write([](Repository& repo) {
+    return repo.PutMembership({"o-1", "u-1", "admin", 1000});
+  })));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-1"); })->creator_role,
+            std::optional<std::string>("admin"));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-2"); })->creator_role,
+            std::nullopt);
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-9"); }));
+}
+
+TEST_P(StoreConformance, OrganizationAndProjectAreFoundTogetherOnlyWhenTheyBelong) {
+  SeedProject();
+  ASSERT_TRUE(Ok(Write([](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    return repo.InsertProject(MakeProject("p-2", "o-2", "Shop"));
+  })));
+  auto both = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("acme", "p-1"); });
+  ASSERT_TRUE(both.first && both.second);
+  EXPECT_EQ(both.first->id, "o-1");
+  ExpectSame(both.second, std::optional(MakeProject("p-1", "o-1", "Website")));
+  auto foreign = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("acme", "p-2"); });
+  EXPECT_TRUE(foreign.first.has_value());
+  EXPECT_FALSE(foreign.second.has_value()) << "a project of another organization must not match";
+  auto none = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("nope", "p-1"); });
+  EXPECT_FALSE(none.first.has_value());
+  EXPECT_FALSE(none.second.has_value());
+}
+
+TEST_P(StoreConformance, UpdateProjectWritesSettings) {
+  SeedProject();
+  ProjectRecord changed = MakeProject("p-1", "o-1", "Renamed");
+  changed.reporting_timezone = "Asia/Kolkata";
+  changed.bot_detection = false;
+  changed.event_storage = false;
+  changed.ip_logging = true;
+  changed.updated_at = 9000;
+  EXPECT_TRUE(Write([&](Repository& repo) { return repo.UpdateProject(changed); }).value());
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindProject("p-1"); }), std::optional(changed));
+  changed.id = "p-missing";
+  EXPECT_FALSE(Write([&](Repository& repo) { return repo.UpdateProject(changed); }).value());
+}
+
 // ---- Transactions --------------------------------------------------------------------------
 
 TEST_P(StoreConformance, FailedWriteLeavesNothingBehind) {
