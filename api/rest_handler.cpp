@@ -182,6 +182,7 @@ HttpResponse JsonResponse(int status, const json::value& body) {
 
 struct RestHandler::Outcome {
   std::string_view route = kUnmatchedRoute;
+  const tools::OperationSpec* operation = nullptr;  // the matched operation, if any
   std::string_view credential_kind;
   std::string credential_id;
   std::string error_code;
@@ -230,6 +231,7 @@ HttpResponse RestHandler::Handle(const HttpRequest& request) {
                     request_id, outcome);
   }
   response.headers.Set("X-Request-Id", request_id);
+  if (outcome.operation) AddDeprecationHeaders(*outcome.operation, response);
   const double elapsed_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   LogAccess({request.method_name, outcome.route, response.status, elapsed_ms, request_id,
@@ -267,9 +269,8 @@ HttpResponse RestHandler::Serve(const HttpRequest& request, std::string_view pat
     return response;
   }
   outcome.route = match.operation->spec->path;
-  HttpResponse response = ServeOperation(request, match, request_id, outcome);
-  AddDeprecationHeaders(*match.operation->spec, response);
-  return response;
+  outcome.operation = match.operation->spec;
+  return ServeOperation(request, match, request_id, outcome);
 }
 
 HttpResponse RestHandler::ServeOperation(const HttpRequest& request, const RouteMatch& match,

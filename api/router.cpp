@@ -44,8 +44,13 @@ Router::Router(const tools::Registry& registry) {
 
 RouteMatch Router::Route(core::HttpMethod method, std::string_view path) const {
   RouteMatch result;
-  // Literal comparison happens on the raw segment; parameters are percent-decoded.
-  const std::vector<std::string> segments = SplitPath(path);
+  // Segments are percent-decoded before any comparison, so "/user%73/me" is "/users/me".
+  std::vector<std::string> segments = SplitPath(path);
+  for (std::string& segment : segments) {
+    auto decoded = core::PercentDecode(segment, false);
+    if (!decoded || decoded->empty()) return result;  // a bad escape names no route
+    segment = std::move(*decoded);
+  }
   const std::vector<std::string>* matched_shape = nullptr;
   for (const Template& t : templates_) {
     if (t.segments.size() != segments.size()) continue;
@@ -57,12 +62,7 @@ RouteMatch Router::Route(core::HttpMethod method, std::string_view path) const {
     bool fits = true;
     for (std::size_t i = 0; i < segments.size() && fits; ++i) {
       if (IsParameter(t.segments[i])) {
-        auto decoded = core::PercentDecode(segments[i], false);
-        fits = decoded.has_value() && !decoded->empty();
-        if (fits) {
-          parameters.emplace_back(t.segments[i].substr(1, t.segments[i].size() - 2),
-                                  std::move(*decoded));
-        }
+        parameters.emplace_back(t.segments[i].substr(1, t.segments[i].size() - 2), segments[i]);
       } else {
         fits = t.segments[i] == segments[i];
       }

@@ -90,6 +90,8 @@ int Migrate(std::span<char*> args) {
 
 }  // namespace
 
+std::span<const OptionDef> BootstrapOptionDefs() { return kBootstrapOptions; }
+
 int RunAdmin(std::span<char*> args) {
   if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "help") {
     std::cout << kAdminUsage;

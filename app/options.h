@@ -40,6 +40,10 @@ core::Result<Options> ParseOptions(std::span<const OptionDef> defs, std::span<ch
 std::string HelpText(std::string_view usage, std::string_view summary,
                      std::span<const OptionDef> defs);
 
+// The option tables of `serve` and `admin bootstrap` (for the docs test).
+std::span<const OptionDef> ServeOptionDefs();
+std::span<const OptionDef> BootstrapOptionDefs();
+
 // The storage flags every command that opens the store shares.
 extern const OptionDef kDataOption;
 extern const OptionDef kDatabaseUrlOption;

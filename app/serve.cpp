@@ -148,12 +148,14 @@ int Serve(const Options& options) {
 
 }  // namespace
 
+std::span<const OptionDef> ServeOptionDefs() { return kServeOptions; }
+
 int RunServe(std::span<char*> args) {
   auto options = ParseOptions(kServeOptions, args);
   if (!options) return ReportFailure(options.error());
   if (options->help) {
     std::cout << HelpText("sightline serve [options]",
-                          "Runs the HTTP server: REST API, ingestion and the OpenAPI document.",
+                          "Runs the HTTP server: the REST API and its OpenAPI document.",
                           kServeOptions);
     return 0;
   }

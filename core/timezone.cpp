@@ -9,7 +9,12 @@ namespace sightline::core {
 namespace {
 
 bool IsSafeName(std::string_view name) {
-  if (name.empty() || name.size() > 64 || name.front() == '/' || name.back() == '/') return false;
+  // Every zone and link name starts with an upper-case letter; the database's other files
+  // ("localtime", "posixrules", "zone.tab", "leap-seconds.list") do not.
+  if (name.empty() || name.size() > 64 || name.front() < 'A' || name.front() > 'Z' ||
+      name.back() == '/') {
+    return false;
+  }
   if (name.find("..") != std::string_view::npos || name.find("//") != std::string_view::npos) {
     return false;
   }
@@ -18,9 +23,7 @@ bool IsSafeName(std::string_view name) {
                     c == '/' || c == '_' || c == '-' || c == '+';
     if (!ok) return false;
   }
-  // The database also holds files that are not zones ("posixrules", "zone.tab", "right/…").
-  return name != "posixrules" && !name.starts_with("posix/") && !name.starts_with("right/") &&
-         name.find('.') == std::string_view::npos;
+  return name.find('.') == std::string_view::npos;
 }
 
 std::filesystem::path DatabaseDirectory() {

@@ -122,9 +122,9 @@ PermissionSet RolePermissions(Role role) {
 
 PermissionSet LimitForPrivateApiKey(const PermissionSet& creator_permissions) {
   PermissionSet set = creator_permissions;
-  for (P p : {P::kSdkKeyCreate, P::kSdkKeyRevoke, P::kPrivateApiKeyCreate,
-              P::kPrivateApiKeyRevoke, P::kOrganizationDelete, P::kProjectDelete,
-              P::kProjectCreate}) {
+  for (P p : {P::kSdkKeyView, P::kSdkKeyCreate, P::kSdkKeyRevoke, P::kPrivateApiKeyView,
+              P::kPrivateApiKeyCreate, P::kPrivateApiKeyRevoke, P::kOrganizationDelete,
+              P::kProjectDelete, P::kProjectCreate}) {
     set.Remove(p);
   }
   return set;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -53,12 +54,34 @@ std::string_view Article(std::string_view type) {
   return type == "object" || type == "array" || type == "integer" ? "an " : "a ";
 }
 
+// Two digits at `at` within [0, max].
+bool TwoDigits(std::string_view s, std::size_t at, int max) {
+  if (at + 2 > s.size() || !std::isdigit(static_cast<unsigned char>(s[at])) ||
+      !std::isdigit(static_cast<unsigned char>(s[at + 1]))) {
+    return false;
+  }
+  return (s[at] - '0') * 10 + (s[at + 1] - '0') <= max;
+}
+
+// RFC 3339 date-time: 2026-11-22T10:04:05(.fraction)?(Z|±hh:mm); 60 seconds for leap seconds.
 bool IsValidDateTime(std::string_view s) {
-  // RFC 3339: 2026-11-22T10:04:05(.fraction)?(Z|±hh:mm)
   if (s.size() < 20 || !IsIsoDate(s.substr(0, 10)) || (s[10] != 'T' && s[10] != 't')) {
     return false;
   }
-  return s.back() == 'Z' || s.back() == 'z' || s[s.size() - 6] == '+' || s[s.size() - 6] == '-';
+  if (!TwoDigits(s, 11, 23) || s[13] != ':' || !TwoDigits(s, 14, 59) || s[16] != ':' ||
+      !TwoDigits(s, 17, 60)) {
+    return false;
+  }
+  std::size_t at = 19;
+  if (s[at] == '.') {
+    const std::size_t digits = s.find_first_not_of("0123456789", at + 1);
+    if (digits == at + 1 || digits == std::string_view::npos) return false;
+    at = digits;
+  }
+  const std::string_view zone = s.substr(at);
+  if (zone == "Z" || zone == "z") return true;
+  return zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && TwoDigits(zone, 1, 23) &&
+         zone[3] == ':' && TwoDigits(zone, 4, 59);
 }
 
 Result<void> CheckFormat(std::string_view format, std::string_view text, const std::string& path) {

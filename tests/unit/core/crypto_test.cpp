@@ -37,12 +37,12 @@ TEST(IsUuid, AcceptsCanonicalFormInEitherCase) {
 
 TEST(IsUuid, RejectsOtherShapes) {
   EXPECT_FALSE(IsUuid(""));
-  EXPECT_FALSE(IsUuid("123e4567e89b12d3a456426614174000"));      // no dashes
-  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456-42661417400"));   // 35 chars
+  EXPECT_FALSE(IsUuid("123e4567e89b12d3a456426614174000"));       // no dashes
+  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456-42661417400"));    // 35 chars
   EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456-4266141740000"));  // 37 chars
-  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456-42661417400g"));  // not hex
-  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456_426614174000"));  // wrong separator
-  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3a-456-426614174000"));  // dash misplaced
+  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456-42661417400g"));   // not hex
+  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3-a456_426614174000"));   // wrong separator
+  EXPECT_FALSE(IsUuid("123e4567-e89b-12d3a-456-426614174000"));   // dash misplaced
   EXPECT_FALSE(IsUuid("{23e4567-e89b-12d3-a456-42661417400}"));
 }
 

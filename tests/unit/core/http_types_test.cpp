@@ -42,8 +42,7 @@ TEST(PercentDecode, PlusIsSpaceOnlyWhenAsked) {
 }
 
 TEST(ParseQuery, SplitsAndDecodesPairs) {
-  EXPECT_EQ(ParseQuery("a=1&b=x%20y&c=p+q"),
-            (Pairs{{"a", "1"}, {"b", "x y"}, {"c", "p q"}}));
+  EXPECT_EQ(ParseQuery("a=1&b=x%20y&c=p+q"), (Pairs{{"a", "1"}, {"b", "x y"}, {"c", "p q"}}));
   EXPECT_EQ(ParseQuery("na%6De=%C3%A9"), (Pairs{{"name", "\xC3\xA9"}}));
 }
 

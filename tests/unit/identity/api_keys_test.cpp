@@ -62,22 +62,22 @@ TEST(ParseKeyKind, AcceptsWellFormedKeys) {
 TEST(ParseKeyKind, RejectsNearMisses) {
   const std::string random(kRandom32);
   const std::vector<std::string> near_misses = {
-           "sk_service_" + random.substr(0, 31),          // 31 characters
-           "sk_service_" + random + "6",                  // 33 characters
-           "sk_service_" + random.substr(0, 31) + "-",    // not base62
-           "sk_service_" + random.substr(0, 31) + "_",
-           "sk_service_" + random.substr(0, 31) + "=",
-           "sk_service_" + random.substr(0, 30) + "\xC3\xA9",  // non-ASCII
-           "sk_service_" + random.substr(0, 31) + " ",
-           "SK_service_" + random,                        // prefix is case-sensitive
-           "sk_servic_" + random + "x",                   // wrong prefix, same length
-           "rk_service_" + random,
-           "sk_live_" + random,
-           "pk_service" + random + "x",
-           std::string("sk_service_"),
-           std::string(),
-           random,
-       };
+      "sk_service_" + random.substr(0, 31),        // 31 characters
+      "sk_service_" + random + "6",                // 33 characters
+      "sk_service_" + random.substr(0, 31) + "-",  // not base62
+      "sk_service_" + random.substr(0, 31) + "_",
+      "sk_service_" + random.substr(0, 31) + "=",
+      "sk_service_" + random.substr(0, 30) + "\xC3\xA9",  // non-ASCII
+      "sk_service_" + random.substr(0, 31) + " ",
+      "SK_service_" + random,       // prefix is case-sensitive
+      "sk_servic_" + random + "x",  // wrong prefix, same length
+      "rk_service_" + random,
+      "sk_live_" + random,
+      "pk_service" + random + "x",
+      std::string("sk_service_"),
+      std::string(),
+      random,
+  };
   for (const std::string& text : near_misses) {
     EXPECT_EQ(ParseKeyKind(text), std::nullopt) << text;
   }

@@ -108,7 +108,8 @@ TEST_F(AuthenticatorTest, MalformedIsAuth001AndUnknownIsAuth002) {
   auto malformed = authenticator.AuthenticatePrivateKey("Bearer sk_service_x");
   ASSERT_FALSE(malformed);
   EXPECT_EQ(malformed.error().info().id, "AUTH_001");
-  auto unknown = authenticator.AuthenticatePrivateKey(GenerateKey(storage::KeyKind::kPrivate).secret);
+  auto unknown =
+      authenticator.AuthenticatePrivateKey(GenerateKey(storage::KeyKind::kPrivate).secret);
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().info().id, "AUTH_002");
   EXPECT_EQ(unknown.error().http_status(), 401);

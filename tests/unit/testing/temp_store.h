@@ -6,7 +6,6 @@
 #include "identity/bootstrap.h"
 #include "storage/store.h"
 
-#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>

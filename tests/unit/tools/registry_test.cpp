@@ -1,0 +1,313 @@
+#include "tools/registry.h"
+
+#include "api/openapi.h"
+#include "identity/permissions.h"
+#include "tools/schema.h"
+
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cctype>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::HttpMethod;
+
+core::Result<json::value> RunNothing(OperationContext&, const json::object&) {
+  return json::value(json::object());
+}
+
+constexpr std::string_view kEmptyOutput = R"({"type": "object"})";
+constexpr std::string_view kOrgInput = R"({"type": "object", "required": ["orgSlug"],
+    "properties": {"orgSlug": {"type": "string"}}})";
+constexpr std::string_view kOrgProjectInput = R"({"type": "object",
+    "required": ["orgSlug", "projectId"],
+    "properties": {"orgSlug": {"type": "string"}, "projectId": {"type": "string"}}})";
+
+// A valid fixture; each failure test breaks one thing of a copy.
+OperationSpec Fixture(std::string_view name, HttpMethod method, std::string_view path) {
+  return OperationSpec{
+      .name = name,
+      .summary = "Fixture",
+      .description = "A fixture operation.",
+      .tag = "Fixtures",
+      .method = method,
+      .path = path,
+      .input_schema = kOrgInput,
+      .output_schema = kEmptyOutput,
+      .permission = identity::Permission::kProjectView,
+      .effect = method == HttpMethod::kGet ? Effect::kReadOnly : Effect::kWrite,
+      .credentials = identity::CredentialKind::kPrivateApiKey,
+      .run = RunNothing,
+  };
+}
+
+// Expects Build to fail with an internal diagnostic naming `operation` and containing `what`.
+void ExpectBuildFails(std::span<const OperationSpec> specs, std::string_view operation,
+                      std::string_view what) {
+  auto registry = Registry::Build(specs);
+  ASSERT_FALSE(registry) << "Build accepted a broken list (" << what << ")";
+  const std::string text = registry.error().internal();  // error() returns a copy
+  EXPECT_NE(text.find("'" + std::string(operation) + "'"), std::string::npos) << text;
+  EXPECT_NE(text.find(what), std::string::npos) << text;
+}
+
+TEST(AllOperations, BuildsIntoARegistry) {
+  auto registry = Registry::Build(AllOperations());
+  ASSERT_TRUE(registry) << registry.error().internal();
+  EXPECT_EQ(registry->operations().size(), AllOperations().size());
+  EXPECT_FALSE(AllOperations().empty());
+  for (const OperationSpec& spec : AllOperations()) {
+    const RegisteredOperation* op = registry->Find(spec.name);
+    ASSERT_NE(op, nullptr) << spec.name;
+    EXPECT_EQ(op->spec, &spec);
+  }
+  EXPECT_EQ(registry->Find("no_such_operation"), nullptr);
+}
+
+TEST(AllOperations, NamesMatchTheRuleAndAreUnique) {
+  const std::regex rule("^[a-z0-9_]{1,48}$");
+  std::set<std::string_view> names;
+  for (const OperationSpec& spec : AllOperations()) {
+    EXPECT_TRUE(std::regex_match(std::string(spec.name), rule)) << spec.name;
+    EXPECT_TRUE(names.insert(spec.name).second) << "duplicate " << spec.name;
+  }
+}
+
+TEST(AllOperations, RoutesAreUnique) {
+  std::set<std::string> routes;
+  for (const OperationSpec& spec : AllOperations()) {
+    const std::string route =
+        std::string(core::MethodName(spec.method)) + " " +
+        std::regex_replace(std::string(spec.path), std::regex("\\{[^}]*\\}"), "{}");
+    EXPECT_TRUE(routes.insert(route).second) << route;
+  }
+}
+
+TEST(AllOperations, SchemasAreWellFormedAndHoldEveryPathParameter) {
+  for (const OperationSpec& spec : AllOperations()) {
+    SCOPED_TRACE(spec.name);
+    const json::value input = json::parse(spec.input_schema);
+    const json::value output = json::parse(spec.output_schema);
+    ASSERT_TRUE(input.is_object());
+    ASSERT_TRUE(output.is_object());
+    EXPECT_TRUE(CheckSchema(input.as_object()));
+    EXPECT_TRUE(CheckSchema(output.as_object()));
+    EXPECT_EQ(input.at("type"), "object");
+    EXPECT_TRUE(spec.path.starts_with("/"));
+    const std::vector<std::string> parameters = PathParameters(spec.path);
+    std::set<std::string> required;
+    for (const auto& name : input.at("required").as_array()) {
+      required.emplace(name.as_string());
+    }
+    for (const std::string& name : parameters) {
+      EXPECT_TRUE(input.at("properties").as_object().contains(name)) << name;
+      EXPECT_TRUE(required.contains(name)) << name << " must be required";
+      EXPECT_EQ(input.at("properties").at(name).at("type"), "string") << name;
+    }
+  }
+}
+
+TEST(AllOperations, GetIsReadOnlyAndEveryOperationHasAPermissionAndRun) {
+  std::set<std::string_view> catalog;
+  for (const auto& info : identity::AllPermissions()) catalog.insert(info.name);
+  for (const OperationSpec& spec : AllOperations()) {
+    SCOPED_TRACE(spec.name);
+    if (spec.method == HttpMethod::kGet) {
+      EXPECT_EQ(spec.effect, Effect::kReadOnly);
+    }
+    ASSERT_LT(static_cast<unsigned>(spec.permission),
+              static_cast<unsigned>(identity::Permission::kCount));
+    EXPECT_TRUE(catalog.contains(identity::PermissionName(spec.permission)));
+    EXPECT_NE(spec.run, nullptr);
+    EXPECT_FALSE(spec.summary.empty());
+    EXPECT_FALSE(spec.description.empty());
+    EXPECT_FALSE(spec.tag.empty());
+    EXPECT_NE(spec.credentials, identity::CredentialKind::kNone);
+    EXPECT_NE(spec.method, HttpMethod::kOther);
+  }
+}
+
+TEST(AllOperations, OpenApiListsEachOperationOnceUnderItsRoute) {
+  auto registry = Registry::Build(AllOperations());
+  ASSERT_TRUE(registry);
+  const json::value document = api::BuildOpenApi(*registry, {});
+  const json::object& paths = document.at("paths").as_object();
+  std::size_t listed = 0;
+  for (const auto& [path, item] : paths) {
+    for (const auto& [method, operation] : item.as_object()) {
+      (void)method;
+      (void)operation;
+      ++listed;
+    }
+  }
+  EXPECT_EQ(listed, registry->operations().size());
+  for (const RegisteredOperation& op : registry->operations()) {
+    SCOPED_TRACE(op.spec->name);
+    std::string method(core::MethodName(op.spec->method));
+    for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const json::value* item = paths.if_contains(op.spec->path);
+    ASSERT_NE(item, nullptr);
+    const json::value* operation = item->as_object().if_contains(method);
+    ASSERT_NE(operation, nullptr);
+    EXPECT_EQ(operation->at("operationId").as_string(), op.spec->name);
+    EXPECT_EQ(operation->at("summary").as_string(), op.spec->summary);
+    EXPECT_EQ(operation->at("x-sightline-permission").as_string(),
+              identity::PermissionName(op.spec->permission));
+    bool has_4xx = false;
+    for (const auto& [status, response] : operation->at("responses").as_object()) {
+      (void)response;
+      has_4xx = has_4xx || (status.size() == 3 && status[0] == '4');
+    }
+    EXPECT_TRUE(has_4xx);
+    EXPECT_TRUE(
+        operation->at("responses").as_object().contains(std::to_string(op.spec->success_status)));
+    ASSERT_TRUE(operation->as_object().contains("security"));
+    EXPECT_FALSE(operation->at("security").as_array().empty());
+    for (const auto& requirement : operation->at("security").as_array()) {
+      for (const auto& [scheme, scopes] : requirement.as_object()) {
+        (void)scopes;
+        EXPECT_TRUE(document.at("components").at("securitySchemes").as_object().contains(scheme))
+            << scheme;
+      }
+    }
+    std::set<std::string> in_path;
+    if (const json::value* parameters = operation->as_object().if_contains("parameters")) {
+      for (const auto& parameter : parameters->as_array()) {
+        if (parameter.at("in") == "path") in_path.emplace(parameter.at("name").as_string());
+      }
+    }
+    EXPECT_EQ(in_path.size(), op.path_parameters.size());
+  }
+}
+
+TEST(PathParameters, InTemplateOrder) {
+  EXPECT_EQ(PathParameters("/{orgSlug}/projects/{projectId}"),
+            (std::vector<std::string>{"orgSlug", "projectId"}));
+  EXPECT_TRUE(PathParameters("/users/me").empty());
+}
+
+TEST(RegisteredOperation, ArgumentLocations) {
+  const std::array specs = {
+      Fixture("read", HttpMethod::kGet, "/{orgSlug}/things"),
+      Fixture("write", HttpMethod::kPost, "/{orgSlug}/things"),
+  };
+  auto registry = Registry::Build(specs);
+  ASSERT_TRUE(registry) << registry.error().internal();
+  const RegisteredOperation* read = registry->Find("read");
+  const RegisteredOperation* write = registry->Find("write");
+  ASSERT_NE(read, nullptr);
+  ASSERT_NE(write, nullptr);
+  EXPECT_EQ(read->LocationOf("orgSlug"), ArgumentLocation::kPath);
+  EXPECT_EQ(read->LocationOf("limit"), ArgumentLocation::kQuery);
+  EXPECT_FALSE(read->HasBody());
+  EXPECT_EQ(write->LocationOf("orgSlug"), ArgumentLocation::kPath);
+  EXPECT_EQ(write->LocationOf("name"), ArgumentLocation::kBody);
+  EXPECT_TRUE(write->HasBody());
+  EXPECT_EQ(read->path_parameters, std::vector<std::string>{"orgSlug"});
+}
+
+TEST(RegistryBuild, FailsOnADuplicateName) {
+  const std::array specs = {
+      Fixture("list_things", HttpMethod::kGet, "/{orgSlug}/things"),
+      Fixture("list_things", HttpMethod::kGet, "/{orgSlug}/other-things"),
+  };
+  ExpectBuildFails(specs, "list_things", "duplicate name");
+}
+
+TEST(RegistryBuild, FailsOnARouteDifferingOnlyInParameterNames) {
+  OperationSpec first = Fixture("get_thing", HttpMethod::kGet, "/{orgSlug}/things/{thingId}");
+  OperationSpec second = Fixture("get_thing_too", HttpMethod::kGet, "/{org}/things/{id}");
+  first.input_schema = R"({"type": "object", "properties": {
+      "orgSlug": {"type": "string"}, "thingId": {"type": "string"}}})";
+  second.input_schema = R"({"type": "object", "properties": {
+      "org": {"type": "string"}, "id": {"type": "string"}}})";
+  const std::array specs = {first, second};
+  ExpectBuildFails(specs, "get_thing_too", "duplicate route GET /{}/things/{}");
+}
+
+TEST(RegistryBuild, SamePathWithAnotherMethodIsFine) {
+  const std::array specs = {
+      Fixture("get_thing", HttpMethod::kGet, "/{orgSlug}/thing"),
+      Fixture("delete_thing", HttpMethod::kDelete, "/{orgSlug}/thing"),
+  };
+  EXPECT_TRUE(Registry::Build(specs));
+}
+
+TEST(RegistryBuild, FailsOnAPathParameterMissingFromTheSchema) {
+  OperationSpec spec = Fixture("get_project_thing", HttpMethod::kGet, "/{orgSlug}/p/{projectId}");
+  const std::array specs = {spec};
+  ExpectBuildFails(specs, "get_project_thing", "path parameter {projectId} missing");
+
+  spec.input_schema = kOrgProjectInput;
+  const std::array fixed = {spec};
+  EXPECT_TRUE(Registry::Build(fixed));
+}
+
+TEST(RegistryBuild, FailsOnAGetThatWrites) {
+  for (Effect effect : {Effect::kWrite, Effect::kIdempotentWrite, Effect::kDestructive}) {
+    OperationSpec spec = Fixture("sneaky_write", HttpMethod::kGet, "/{orgSlug}/sneaky");
+    spec.effect = effect;
+    const std::array specs = {spec};
+    ExpectBuildFails(specs, "sneaky_write", "GET operations must be read-only");
+  }
+}
+
+TEST(RegistryBuild, FailsOnABadName) {
+  for (std::string_view name : {"getProject", "get-project", "", "get project", "get.project",
+                                "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghi"}) {
+    const std::array specs = {Fixture(name, HttpMethod::kGet, "/{orgSlug}/x")};
+    ExpectBuildFails(specs, name, "name must match");
+  }
+  const std::array longest = {Fixture("abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh",
+                                      HttpMethod::kGet, "/{orgSlug}/x")};
+  EXPECT_TRUE(Registry::Build(longest));
+}
+
+TEST(RegistryBuild, FailsOnMalformedSchemas) {
+  OperationSpec spec = Fixture("broken_schema", HttpMethod::kGet, "/{orgSlug}/x");
+  spec.input_schema = R"({"type": "object", "properties": {)";
+  std::array specs = {spec};
+  ExpectBuildFails(specs, "broken_schema", "input schema is not JSON");
+
+  specs[0].input_schema = "[]";
+  ExpectBuildFails(specs, "broken_schema", "input schema is not JSON");
+
+  specs[0].input_schema = kOrgInput;
+  specs[0].output_schema = R"({"type": "array"})";
+  ExpectBuildFails(specs, "broken_schema", "output schema");
+
+  specs[0].output_schema = kEmptyOutput;
+  specs[0].input_schema = R"({"type": "object", "required": ["orgSlug", "ghost"],
+      "properties": {"orgSlug": {"type": "string"}}})";
+  ExpectBuildFails(specs, "broken_schema", "input schema");
+
+  specs[0].input_schema = R"({"type": "string"})";
+  ExpectBuildFails(specs, "broken_schema", "input schema must be an object");
+}
+
+TEST(RegistryBuild, FailsWithoutARunFunction) {
+  OperationSpec spec = Fixture("no_run", HttpMethod::kGet, "/{orgSlug}/x");
+  spec.run = nullptr;
+  const std::array specs = {spec};
+  ExpectBuildFails(specs, "no_run", "no run function");
+}
+
+TEST(RegistryBuild, ErrorIsInternalWithAGenericMessage) {
+  const std::array specs = {Fixture("Bad", HttpMethod::kGet, "/{orgSlug}/x")};
+  auto registry = Registry::Build(specs);
+  ASSERT_FALSE(registry);
+  EXPECT_EQ(registry.error().code(), core::ErrorCode::kInternal);
+  EXPECT_EQ(registry.error().message().find("Bad"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sightline::tools
