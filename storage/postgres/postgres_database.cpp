@@ -36,6 +36,8 @@ class PgConnection final : public SqlSession {
   explicit PgConnection(const std::string& url) : connection_(url) {}
 
   Dialect dialect() const override { return Dialect::kPostgres; }
+  using SqlSession::Execute;  // keep the initializer-list conveniences visible
+  using SqlSession::Query;
   bool healthy() const { return healthy_ && connection_.is_open(); }
   pqxx::connection& raw() { return connection_; }
   void Begin(pqxx::transaction_base* tx) { tx_ = tx; }

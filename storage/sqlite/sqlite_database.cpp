@@ -45,6 +45,8 @@ class SqliteConnection final : public SqlSession {
   SqliteConnection& operator=(const SqliteConnection&) = delete;
 
   Dialect dialect() const override { return Dialect::kSqlite; }
+  using SqlSession::Execute;  // keep the initializer-list conveniences visible
+  using SqlSession::Query;
 
   Result<std::vector<SqlRow>> Query(std::string_view sql,
                                     std::span<const SqlValue> params) override {
@@ -193,22 +195,23 @@ class SqliteDatabase final : public SqlDatabase {
       ~Release() { self->Return(c); }
     } release{this, connection};
 
-    auto begun = connection->ExecuteScript(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+    // BEGIN/COMMIT/ROLLBACK go through the statement cache like any query: no re-parsing.
+    auto begun = connection->Execute(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
     if (!begun) return begun.error();
     Result<void> outcome = Error::Internal("transaction body threw");
     try {
       outcome = body(*connection);
     } catch (...) {
-      connection->ExecuteScript("ROLLBACK");
+      connection->Execute("ROLLBACK");
       throw;
     }
     if (!outcome) {
-      connection->ExecuteScript("ROLLBACK");
+      connection->Execute("ROLLBACK");
       return outcome;
     }
-    auto committed = connection->ExecuteScript("COMMIT");
+    auto committed = connection->Execute("COMMIT");
     if (!committed) {
-      connection->ExecuteScript("ROLLBACK");
+      connection->Execute("ROLLBACK");
       return committed.error();
     }
     return {};
