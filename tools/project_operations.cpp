@@ -1,6 +1,7 @@
 #include "tools/project_operations.h"
 
 #include "core/timezone.h"
+#include "tools/schema_fragments.h"
 
 namespace sightline::tools {
 namespace {
@@ -92,26 +93,14 @@ const OperationSpec kGetProject{
     .tag = "Projects",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}",
-    .input_schema = R"({
-      "type": "object",
-      "required": ["orgSlug", "projectId"],
-      "properties": {
-        "orgSlug": {"type": "string", "minLength": 1, "maxLength": 64,
-                    "description": "The organization's slug."},
-        "projectId": {"type": "string", "minLength": 1, "maxLength": 64,
-                      "description": "The project's id."}
-      }
-    })",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
     .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kPrivateApiKey,
     .run = RunGetProject,
 };
-
-}  // namespace sightline::tools
-
-namespace sightline::tools {
 
 const OperationSpec kUpdateProject{
     .name = "update_project",
@@ -123,14 +112,8 @@ const OperationSpec kUpdateProject{
     .tag = "Projects",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}",
-    .input_schema = R"({
-      "type": "object",
-      "required": ["orgSlug", "projectId"],
-      "properties": {
-        "orgSlug": {"type": "string", "minLength": 1, "maxLength": 64,
-                    "description": "The organization's slug."},
-        "projectId": {"type": "string", "minLength": 1, "maxLength": 64,
-                      "description": "The project's id."},
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+      "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
         "name": {"type": "string", "minLength": 1, "maxLength": 200},
         "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
           "description": "IANA time zone, e.g. Europe/Berlin."},

@@ -255,6 +255,14 @@ TEST_P(Api, SigtermFinishesAnInFlightRequestThenExitsCleanly) {
   EXPECT_NE(server_->Log().find(R"("msg":"stopped")"), std::string::npos);
 }
 
+TEST(Backends, PostgresRunsWhenRequired) {
+  // script/test sets SIGHTLINE_REQUIRE_PG so that CI can never pass on SQLite alone.
+  if (std::getenv("SIGHTLINE_REQUIRE_PG") == nullptr) GTEST_SKIP() << "PostgreSQL not required";
+  const auto backends = AvailableBackends();
+  ASSERT_EQ(backends.size(), 2u) << "SIGHTLINE_TEST_PG_DSN is unset";
+  EXPECT_EQ(backends.back().name, "postgres");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Api, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
