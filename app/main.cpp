@@ -1,6 +1,8 @@
 // The `sightline` executable: one binary, several subcommands.
 #include "app/commands.h"
 
+#include <sys/stat.h>
+
 #include <iostream>
 #include <span>
 #include <string_view>
@@ -20,6 +22,9 @@ constexpr std::string_view kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The store holds password and key hashes: whatever this process creates (the data
+  // directory, the SQLite file and its WAL) is readable by its owner only.
+  umask(077);
   std::span<char*> args(argv + 1, static_cast<std::size_t>(argc > 0 ? argc - 1 : 0));
   if (args.empty()) {
     std::cerr << kUsage;

@@ -46,8 +46,12 @@ core::Result<json::value> RunCreateSdkKey(tools::OperationContext&, const json::
   return json::value(json::object{{"created", true}});
 }
 
-const std::array<OperationSpec, 4>& Fixtures() {
-  static const std::array<OperationSpec, 4> specs = {{
+core::Result<json::value> RunSdkPing(tools::OperationContext& context, const json::object&) {
+  return json::value(json::object{{"project", *context.principal.project_id}});
+}
+
+const std::array<OperationSpec, 5>& Fixtures() {
+  static const std::array<OperationSpec, 5> specs = {{
       tools::kGetProject,
       tools::kUpdateProject,
       {.name = "get_legacy_status",
@@ -77,6 +81,18 @@ const std::array<OperationSpec, 4>& Fixtures() {
        .credentials = CredentialKind::kPrivateApiKey,
        .success_status = 201,
        .run = RunCreateSdkKey},
+      {.name = "sdk_ping",
+       .summary = "SDK ping",
+       .description = "Fixture for the SDK-key route kind (x-sdk-key or X-API-Key).",
+       .tag = "SDK",
+       .method = HttpMethod::kPost,
+       .path = "/sdk/v1/ping",
+       .input_schema = R"({"type": "object", "properties": {}})",
+       .output_schema = R"({"type": "object"})",
+       .permission = Permission::kEventsIngest,
+       .effect = Effect::kWrite,
+       .credentials = CredentialKind::kSdkKey,
+       .run = RunSdkPing},
   }};
   return specs;
 }
@@ -362,6 +378,39 @@ TEST_F(RestHandlerTest, BodyProblemsAreValidationErrors) {
   const json::object body = ExpectErrorResponse(Send(zone), 400, "VAL_003");
   EXPECT_EQ(body.at("error").at("details").at("field"), "reportingTimezone");
   EXPECT_EQ(body.at("error").at("details").at("value"), "Mars/Base");
+}
+
+}  // namespace
+}  // namespace sightline::api
+
+namespace sightline::api {
+namespace {
+
+TEST_F(RestHandlerTest, SdkRoutesTakeTheSdkKeyInXSdkKeyOrXApiKey) {
+  for (const char* header : {"x-sdk-key", "X-API-Key"}) {
+    HttpRequest request = Request(HttpMethod::kPost, "/sdk/v1/ping");
+    request.headers.Add(header, world_->keys.sdk_key);
+    const HttpResponse response = Send(request);
+    ASSERT_EQ(response.status, 200) << header << ": " << response.body;
+    EXPECT_EQ(json::parse(response.body).at("project").as_string(), world_->keys.project_id);
+  }
+}
+
+TEST_F(RestHandlerTest, SdkRoutesRefuseOtherCredentials) {
+  HttpRequest private_key = Request(HttpMethod::kPost, "/sdk/v1/ping");
+  private_key.headers.Add("x-sdk-key", world_->keys.private_api_key);
+  ExpectErrorResponse(Send(private_key), 401, "AUTH_005");
+  ExpectErrorResponse(Send(Request(HttpMethod::kPost, "/sdk/v1/ping")), 401, "AUTH_003");
+  HttpRequest unknown = Request(HttpMethod::kPost, "/sdk/v1/ping");
+  unknown.headers.Add("x-sdk-key", "pk_service_0123456789abcdefghijABCDEFGHIJ01");
+  ExpectErrorResponse(Send(unknown), 401, "AUTH_002");
+  // An SDK key can do nothing else: on a private route it is the wrong kind of credential.
+  HttpRequest on_private = Request(HttpMethod::kGet, ProjectPath());
+  on_private.headers.Add("x-sdk-key", world_->keys.sdk_key);
+  ExpectErrorResponse(Send(on_private), 401, "AUTH_003");
+  HttpRequest as_bearer = Request(HttpMethod::kGet, ProjectPath());
+  as_bearer.headers.Add("Authorization", "Bearer " + world_->keys.sdk_key);
+  ExpectErrorResponse(Send(as_bearer), 401, "AUTH_005");
 }
 
 }  // namespace
