@@ -5,6 +5,8 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
+#include "identity/api_keys.h"
+#include "identity/jwt.h"
 #include "tools/schema.h"
 
 #include <chrono>
@@ -188,15 +190,16 @@ struct RestHandler::Outcome {
   std::string error_code;
 };
 
-RestHandler::RestHandler(const tools::Registry& registry, tools::Dispatcher& dispatcher,
-                         identity::Authenticator& authenticator, const core::Clock& clock,
-                         const OpenApiOptions& openapi)
-    : registry_(registry),
-      router_(registry),
-      dispatcher_(dispatcher),
-      authenticator_(authenticator),
-      clock_(clock),
-      documents_(RenderOpenApi(registry, openapi)) {}
+RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
+    : registry_(d.registry),
+      router_(d.registry),
+      dispatcher_(d.dispatcher),
+      authenticator_(d.authenticator),
+      sessions_(d.sessions),
+      credential_limits_(d.credential_limits),
+      public_limits_(d.public_limits),
+      clock_(d.clock),
+      documents_(RenderOpenApi(d.registry, openapi)) {}
 
 void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpResponse& response) {
   if (!spec.deprecation) return;
@@ -273,23 +276,101 @@ HttpResponse RestHandler::Serve(const HttpRequest& request, std::string_view pat
   return ServeOperation(request, match, request_id, outcome);
 }
 
+Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request,
+                                                      const tools::OperationSpec& spec) {
+  if (spec.credentials == CredentialKind::kNone) return identity::Principal{};  // anonymous
+  auto secret = PresentedSecret(request, spec.credentials);
+  if (!secret) return secret.error();
+  auto wrong_kind = [] {
+    return core::Error(ErrorCode::kAuthWrongCredentialKind,
+                       "This operation does not accept this kind of credential.");
+  };
+  if (const auto kind = identity::ParseKeyKind(*secret)) {
+    if (*kind == storage::KeyKind::kSdk) {
+      if (!identity::Accepts(spec.credentials, CredentialKind::kSdkKey)) {
+        return core::Error(ErrorCode::kAuthWrongCredentialKind,
+                           "This route needs a private API key (sk_service_…) or a user "
+                           "session, not an SDK key.");
+      }
+      return authenticator_.AuthenticateSdkKey(*secret);
+    }
+    if (!identity::Accepts(spec.credentials, CredentialKind::kPrivateApiKey)) return wrong_kind();
+    return authenticator_.AuthenticatePrivateKey(*secret);
+  }
+  if (identity::LooksLikeJwt(*secret)) {
+    if (!identity::Accepts(spec.credentials, CredentialKind::kUserSession)) return wrong_kind();
+    return sessions_.AuthenticateAccessToken(*secret);
+  }
+  return core::Error(ErrorCode::kAuthMalformedCredential,
+                     "The credential is neither an API key nor an access token.");
+}
+
+Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
+    const HttpRequest& request, const identity::Principal& principal) {
+  switch (principal.kind) {
+    case CredentialKind::kPrivateApiKey:
+      return credential_limits_.Hit("key:" + principal.credential_id);
+    case CredentialKind::kUserSession:
+    case CredentialKind::kMcpToken:
+      return credential_limits_.Hit("user:" + *principal.user_id);
+    case CredentialKind::kSdkKey:
+      return std::optional<identity::RateDecision>();  // ingestion is exempt
+    case CredentialKind::kNone:
+      break;
+  }
+  return public_limits_.Hit("ip:" + request.remote_address);
+}
+
 HttpResponse RestHandler::ServeOperation(const HttpRequest& request, const RouteMatch& match,
                                          std::string_view request_id, Outcome& outcome) {
   const tools::RegisteredOperation& op = *match.operation;
   auto fail = [&](const core::Error& error) { return Fail(error, request_id, outcome); };
-  auto secret = PresentedSecret(request, op.spec->credentials);
-  if (!secret) return fail(secret.error());
-  auto principal = identity::Accepts(op.spec->credentials, CredentialKind::kSdkKey)
-                       ? authenticator_.AuthenticateSdkKey(*secret)
-                       : authenticator_.AuthenticatePrivateKey(*secret);
+  auto principal = Authenticate(request, *op.spec);
   if (!principal) return fail(principal.error());
   outcome.credential_kind = identity::CredentialKindName(principal->kind);
   outcome.credential_id = principal->credential_id;
+  auto counted = CountRequest(request, *principal);
+  if (!counted) return fail(counted.error());
+  HttpResponse response = AnswerOperation(request, match, *principal, *counted, request_id,
+                                          outcome);
+  if (*counted) AddRateLimitHeaders(**counted, principal->kind, response);
+  return response;
+}
+
+HttpResponse RestHandler::AnswerOperation(const HttpRequest& request, const RouteMatch& match,
+                                          const identity::Principal& principal,
+                                          const std::optional<identity::RateDecision>& counted,
+                                          std::string_view request_id, Outcome& outcome) {
+  const tools::RegisteredOperation& op = *match.operation;
+  auto fail = [&](const core::Error& error) { return Fail(error, request_id, outcome); };
+  if (counted && !counted->allowed) {
+    core::Error limited(ErrorCode::kAuthRateLimited,
+                        "Rate limit exceeded: " + std::to_string(counted->limit) +
+                            " requests per minute.");
+    limited.mutable_details()["retryAfterSeconds"] = counted->reset_seconds;
+    return fail(limited);
+  }
   auto args = BuildArguments(op, match, request);
   if (!args) return fail(args.error());
-  auto result = dispatcher_.Call(op, *principal, *args, request_id);
+  tools::RequestMeta meta{request_id, request.remote_address, std::nullopt};
+  if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
+  auto result = dispatcher_.Call(op, principal, *args, meta);
   if (!result) return fail(result.error());
   return JsonResponse(op.spec->success_status, *result);
+}
+
+void RestHandler::AddRateLimitHeaders(const identity::RateDecision& decision,
+                                      CredentialKind kind, HttpResponse& response) {
+  const identity::RateLimitPolicy& policy =
+      kind == CredentialKind::kNone ? public_limits_.policy() : credential_limits_.policy();
+  const std::string name = "\"" + policy.name + "\"";
+  response.headers.Set("RateLimit-Policy", name + ";q=" + std::to_string(policy.quota) +
+                                               ";w=" + std::to_string(policy.window_seconds));
+  response.headers.Set("RateLimit", name + ";r=" + std::to_string(decision.remaining) +
+                                        ";t=" + std::to_string(decision.reset_seconds));
+  response.headers.Set("X-RateLimit-Limit", std::to_string(decision.limit));
+  response.headers.Set("X-RateLimit-Remaining", std::to_string(decision.remaining));
+  response.headers.Set("X-RateLimit-Reset", std::to_string(decision.reset_seconds));
 }
 
 std::optional<HttpResponse> RestHandler::ServeBuiltIn(const HttpRequest& request,

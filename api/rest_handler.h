@@ -9,6 +9,8 @@
 #include "core/clock.h"
 #include "core/http_types.h"
 #include "identity/authenticator.h"
+#include "identity/rate_limiter.h"
+#include "identity/sessions.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -16,9 +18,16 @@ namespace sightline::api {
 
 class RestHandler final : public core::HttpHandler {
  public:
-  RestHandler(const tools::Registry& registry, tools::Dispatcher& dispatcher,
-              identity::Authenticator& authenticator, const core::Clock& clock,
-              const OpenApiOptions& openapi);
+  struct Dependencies {
+    const tools::Registry& registry;
+    tools::Dispatcher& dispatcher;
+    identity::Authenticator& authenticator;
+    identity::SessionService& sessions;
+    identity::RateLimiter& credential_limits;  // per user, per private API key
+    identity::RateLimiter& public_limits;      // per client IP, for anonymous operations
+    const core::Clock& clock;
+  };
+  RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
   core::HttpResponse Handle(const core::HttpRequest& request) override;
   core::HttpResponse RenderTransportError(int status, std::string_view reason) override;
@@ -34,6 +43,18 @@ class RestHandler final : public core::HttpHandler {
                            std::string_view request_id, Outcome& outcome);
   core::HttpResponse ServeOperation(const core::HttpRequest& request, const RouteMatch& match,
                                     std::string_view request_id, Outcome& outcome);
+  core::HttpResponse AnswerOperation(const core::HttpRequest& request, const RouteMatch& match,
+                                     const identity::Principal& principal,
+                                     const std::optional<identity::RateDecision>& counted,
+                                     std::string_view request_id, Outcome& outcome);
+  void AddRateLimitHeaders(const identity::RateDecision& decision,
+                           identity::CredentialKind kind, core::HttpResponse& response);
+  core::Result<identity::Principal> Authenticate(const core::HttpRequest& request,
+                                                 const tools::OperationSpec& spec);
+  // Counts the request against its credential's (or, anonymous, its IP's) window; nullopt for
+  // routes that are exempt (ingestion).
+  core::Result<std::optional<identity::RateDecision>> CountRequest(
+      const core::HttpRequest& request, const identity::Principal& principal);
   std::optional<core::HttpResponse> ServeBuiltIn(const core::HttpRequest& request,
                                                  std::string_view path,
                                                  std::string_view request_id, Outcome& outcome);
@@ -45,6 +66,9 @@ class RestHandler final : public core::HttpHandler {
   Router router_;
   tools::Dispatcher& dispatcher_;
   identity::Authenticator& authenticator_;
+  identity::SessionService& sessions_;
+  identity::RateLimiter& credential_limits_;
+  identity::RateLimiter& public_limits_;
   const core::Clock& clock_;
   OpenApiDocuments documents_;
 };

@@ -7,6 +7,8 @@
 #include "app/options.h"
 #include "core/logging.h"
 #include "identity/authenticator.h"
+#include "identity/rate_limiter.h"
+#include "identity/sessions.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -41,6 +43,11 @@ const OptionDef kServeOptions[] = {
     {"shutdown-grace", "SIGHTLINE_SHUTDOWN_GRACE", "20", "SECONDS",
      "On SIGTERM/SIGINT, how long in-flight requests may take to finish."},
     {"db-pool-size", "SIGHTLINE_DB_POOL_SIZE", "8", "N", "Database connections per process."},
+    {"rate-limit", "SIGHTLINE_RATE_LIMIT", "1000", "N",
+     "Requests per minute per credential (user, private API key); ingestion is exempt."},
+    {"public-rate-limit", "SIGHTLINE_PUBLIC_RATE_LIMIT", "60", "N",
+     "Requests per minute per client IP to the anonymous operations (sign-in, token refresh, "
+     "accepting an invitation)."},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -120,9 +127,19 @@ int Serve(const Options& options) {
   auto registry = tools::Registry::Build(tools::AllOperations());
   if (!registry) return ReportFailure(registry.error());
 
+  auto quota = options.GetInt("rate-limit", 1, 1000000000);
+  if (!quota) return ReportFailure(quota.error());
+  auto public_quota = options.GetInt("public-rate-limit", 1, 1000000000);
+  if (!public_quota) return ReportFailure(public_quota.error());
+
   core::SystemClock clock;
-  tools::Dispatcher dispatcher(**store, clock);
+  auto secret = identity::SessionService::LoadSigningSecret(**store, clock);
+  if (!secret) return ReportFailure(secret.error());
+  identity::SessionService sessions(**store, clock, std::move(*secret));
+  tools::Dispatcher dispatcher(**store, clock, sessions);
   identity::Authenticator authenticator(**store);
+  identity::RateLimiter credential_limits(**store, clock, {"per-minute", *quota, 60});
+  identity::RateLimiter public_limits(**store, clock, {"per-minute-per-ip", *public_quota, 60});
   transport::HttpServer server(*limits);
   auto bound = server.Listen(listen->host, listen->port);
   if (!bound) return ReportFailure(bound.error());
@@ -131,7 +148,9 @@ int Serve(const Options& options) {
   const std::string address = host_for_url + ":" + std::to_string(server.port());
   api::OpenApiOptions openapi;
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
-  api::RestHandler handler(*registry, dispatcher, authenticator, clock, openapi);
+  api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
+                            public_limits, clock},
+                           openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},
              {"port", server.port()},

@@ -61,6 +61,48 @@ std::string FormatRfc3339(std::int64_t unix_millis) {
   return buf;
 }
 
+std::optional<std::int64_t> ParseRfc3339(std::string_view s) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  char sep = 0;
+  int consumed = 0;
+  const std::string text(s);
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &year, &month, &day, &sep, &hour,
+                  &minute, &second, &consumed) != 7 ||
+      consumed != 19 || (sep != 'T' && sep != 't') || month < 1 || month > 12 || day < 1 ||
+      day > 31 || hour > 23 || minute > 59 || second > 60) {
+    return std::nullopt;
+  }
+  std::string_view rest = s.substr(19);
+  std::int64_t millis = 0;
+  if (!rest.empty() && rest.front() == '.') {
+    std::size_t digits = 1;
+    int scale = 100;
+    while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') {
+      millis += (rest[digits] - '0') * scale;
+      scale /= 10;
+      ++digits;
+    }
+    if (digits == 1) return std::nullopt;
+    rest.remove_prefix(digits);
+  }
+  std::int64_t offset_minutes = 0;
+  if (rest == "Z" || rest == "z") {
+  } else if (rest.size() == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':') {
+    int oh = 0, om = 0;
+    if (std::sscanf(std::string(rest.substr(1)).c_str(), "%2d:%2d", &oh, &om) != 2) {
+      return std::nullopt;
+    }
+    offset_minutes = (rest[0] == '+' ? 1 : -1) * (oh * 60 + om);
+  } else {
+    return std::nullopt;
+  }
+  const std::int64_t days = DaysFromCivil(year, static_cast<unsigned>(month),
+                                          static_cast<unsigned>(day));
+  const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second -
+                               offset_minutes * 60;
+  return seconds * 1000 + millis;
+}
+
 std::string FormatHttpDate(std::int64_t unix_seconds) {
   static constexpr std::array<const char*, 7> kWeekdays = {"Thu", "Fri", "Sat", "Sun",
                                                            "Mon", "Tue", "Wed"};

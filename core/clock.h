@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace sightline::core {
 
@@ -39,6 +41,9 @@ class ManualClock final : public Clock {
 std::string FormatRfc3339(std::int64_t unix_millis);
 // RFC 9110 IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT".
 std::string FormatHttpDate(std::int64_t unix_seconds);
+// Parses an RFC 3339 date-time ("2026-11-22T10:04:05Z", "…T10:04:05.123+05:30") to Unix
+// milliseconds; nullopt when malformed.
+std::optional<std::int64_t> ParseRfc3339(std::string_view text);
 // Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
 std::int64_t DaysFromCivil(int year, unsigned month, unsigned day);
 

@@ -21,6 +21,8 @@ constexpr std::array kErrorTable = {
               "Credential kind not accepted here",
               "A valid credential of a kind this route does not accept (an SDK key on a private "
               "route, for example)."},
+    ErrorInfo{ErrorCode::kAuthBadLogin, "AUTH_006", 401, "Invalid email or password",
+              "Sign-in with an unknown email or a wrong password (the two are not told apart)."},
     ErrorInfo{ErrorCode::kAuthRateLimited, "AUTH_014", 429, "Rate limit exceeded",
               "The credential used up its requests for the current window; `Retry-After` and "
               "`details.retryAfterSeconds` say when to retry."},
@@ -45,14 +47,29 @@ constexpr std::array kErrorTable = {
               "The HTTP request itself could not be parsed."},
     ErrorInfo{ErrorCode::kOrgNotFound, "ORG_001", 404, "Organization not found",
               "The organization does not exist or is not visible to this credential."},
+    ErrorInfo{ErrorCode::kOrgSlugTaken, "ORG_002", 409, "Organization slug taken",
+              "Another organization already uses this slug, or it is reserved; "
+              "`details.field` is `slug`."},
+    ErrorInfo{ErrorCode::kOrgLastOwner, "ORG_003", 409, "Last owner",
+              "The change would leave the organization without an owner."},
+    ErrorInfo{ErrorCode::kOrgAlreadyMember, "ORG_004", 409, "Already a member",
+              "The person is already a member of the organization."},
+    ErrorInfo{ErrorCode::kOrgInvitationNotPending, "ORG_005", 409, "Invitation not pending",
+              "The invitation was already accepted or revoked, or has expired."},
     ErrorInfo{ErrorCode::kProjectNotFound, "PROJECT_001", 404, "Project not found",
               "The project does not exist or is not visible to this credential."},
+    ErrorInfo{ErrorCode::kProjectNameTaken, "PROJECT_002", 409, "Project name taken",
+              "The organization already has a project with this name; `details.field` is "
+              "`name`."},
     ErrorInfo{ErrorCode::kRouteNotFound, "REQ_001", 404, "No such route",
               "No operation is served at this path."},
     ErrorInfo{ErrorCode::kMethodNotAllowed, "REQ_002", 405, "Method not allowed",
               "The path exists but not with this HTTP method; `Allow` lists the methods."},
     ErrorInfo{ErrorCode::kConflict, "REQ_003", 409, "Conflict",
               "The request conflicts with the current state of the resource."},
+    ErrorInfo{ErrorCode::kResourceNotFound, "REQ_004", 404, "Not found",
+              "The member, invitation or key does not exist or is not visible to this "
+              "credential; `details.resource` names the kind."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

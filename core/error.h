@@ -21,6 +21,7 @@ enum class ErrorCode : std::uint16_t {
   kAuthRequired,             // AUTH_003
   kAuthExpiredCredential,    // AUTH_004
   kAuthWrongCredentialKind,  // AUTH_005
+  kAuthBadLogin,             // AUTH_006
   kAuthRateLimited,          // AUTH_014
   kPermDenied,               // PERM_001
   kValComparison,            // VAL_001
@@ -31,10 +32,16 @@ enum class ErrorCode : std::uint16_t {
   kValUnsupportedMediaType,  // VAL_006
   kValBadRequest,            // VAL_007
   kOrgNotFound,              // ORG_001
+  kOrgSlugTaken,             // ORG_002
+  kOrgLastOwner,             // ORG_003
+  kOrgAlreadyMember,         // ORG_004
+  kOrgInvitationNotPending,  // ORG_005
   kProjectNotFound,          // PROJECT_001
+  kProjectNameTaken,         // PROJECT_002
   kRouteNotFound,            // REQ_001
   kMethodNotAllowed,         // REQ_002
   kConflict,                 // REQ_003
+  kResourceNotFound,         // REQ_004
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003

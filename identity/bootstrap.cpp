@@ -20,10 +20,12 @@ constexpr std::string_view kBootstrapKeyName = "bootstrap";
 constexpr std::size_t kMaxSlugLength = 48;
 
 // First path segments the server routes itself; an organization may not take them as a slug.
-constexpr std::array<std::string_view, 18> kReservedSlugs = {
-    "api",    "auth",    "users",   "bots",       "sdk",       "ingest",
-    "mcp",    "public",  "oauth",   "admin",      "healthz",   "openapi.json",
-    "openapi.yaml", ".well-known", "web-analytics", "static", "docs", "v2"};
+constexpr std::array<std::string_view, 21> kReservedSlugs = {
+    "api",          "auth",        "users",         "bots",          "sdk",
+    "ingest",       "mcp",         "public",        "oauth",         "admin",
+    "healthz",      "openapi.json", "openapi.yaml", ".well-known",   "web-analytics",
+    "static",       "docs",        "v2",            "organizations", "invitations",
+    "authorize"};
 
 std::string Lowercase(std::string_view text) {
   std::string out(text);

@@ -35,6 +35,11 @@ constexpr std::array kCatalog = {
     PermissionInfo{P::kWebhookCreate, "webhook.create", "Create webhooks."},
     PermissionInfo{P::kAiVisibilityManage, "aivisibility.manage", "Manage AI-visibility settings."},
     PermissionInfo{P::kAgentUse, "agent.use", "Use the in-dashboard agent assistant."},
+    PermissionInfo{P::kAccount, "account.manage",
+                   "Read and update your own profile, list and create organizations. Held by "
+                   "every user session; never by keys."},
+    PermissionInfo{P::kPublic, "auth.public",
+                   "Sign in, refresh a session, accept an invitation. Held by everyone."},
 };
 static_assert(kCatalog.size() == static_cast<std::size_t>(P::kCount));
 
@@ -97,10 +102,14 @@ std::optional<Role> ParseRole(std::string_view name) {
 
 PermissionSet RolePermissions(Role role) {
   switch (role) {
-    case Role::kOwner:
-      return PermissionSet::All();
-    case Role::kAdmin: {
+    case Role::kOwner: {
       PermissionSet set = PermissionSet::All();
+      set.Remove(P::kAccount);  // granted by the credential kind, not by a role
+      set.Remove(P::kPublic);
+      return set;
+    }
+    case Role::kAdmin: {
+      PermissionSet set = RolePermissions(Role::kOwner);
       set.Remove(P::kOrganizationDelete);
       return set;
     }

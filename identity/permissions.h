@@ -36,6 +36,11 @@ enum class Permission : unsigned {
   kWebhookCreate,
   kAiVisibilityManage,
   kAgentUse,
+  // Not granted by roles but by the kind of credential: every user session holds
+  // `account.manage` (its own profile and organizations); everyone, signed in or not, holds
+  // `auth.public` (sign-in, token refresh, accepting an invitation).
+  kAccount,
+  kPublic,
   kCount,  // not a permission: the size of the catalog
 };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace sightline::storage {
 
@@ -15,6 +16,7 @@ struct UserRecord {
   std::string last_name;
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
+  bool two_factor_enabled = false;  // set by the two-factor issue's enable/disable operations
 };
 
 struct OrganizationRecord {
@@ -59,6 +61,80 @@ struct ApiKeyRecord {
   std::optional<std::string> created_by;  // user id
   std::int64_t created_at = 0;
   std::optional<std::int64_t> revoked_at;
+};
+
+// A member of an organization: the user and their role.
+struct MemberRecord {
+  UserRecord user;
+  std::string role;
+  std::int64_t joined_at = 0;
+};
+
+// An organization seen from one of its members.
+struct MembershipOfUser {
+  OrganizationRecord organization;
+  std::string role;
+};
+
+// A sign-in: one refresh-token family. Access tokens (JWT) name it as "sid", so revoking the
+// session ends every token issued for it on the next request.
+struct SessionRecord {
+  std::string id;
+  std::string user_id;
+  std::string kind = "session";  // "session", or "two_factor_setup" for the setup token
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+  std::optional<std::int64_t> revoked_at;
+  std::optional<std::string> user_agent;
+};
+
+// One refresh token of a session, stored hashed. A token is used once: refreshing marks it used
+// and issues the next; presenting a used token again revokes the whole session (theft).
+struct RefreshTokenRecord {
+  std::string token_hash;
+  std::string session_id;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> used_at;
+};
+
+struct InvitationRecord {
+  std::string id;
+  std::string organization_id;
+  std::string email;  // lowercased
+  std::string role;
+  std::string token_hash;  // SHA-256 hex of the invitation token; the token is shown once
+  std::optional<std::string> invited_by;
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+  std::optional<std::int64_t> accepted_at;
+  std::optional<std::string> accepted_by;
+  std::optional<std::int64_t> revoked_at;
+};
+
+struct AuditRecord {
+  std::string id;
+  std::string organization_id;  // empty for account-level actions (stored as NULL)
+  std::optional<std::string> project_id;
+  std::optional<std::string> actor_user_id;
+  std::string credential_kind;  // "user_session", "private_api_key", "mcp_token", "system"
+  std::optional<std::string> credential_id;
+  std::string action;  // "project.update", "member.remove", ...
+  std::optional<std::string> target_type;
+  std::optional<std::string> target_id;
+  std::optional<std::string> request_id;
+  std::string details_json = "{}";
+  std::int64_t created_at = 0;
+};
+
+// Filters of the audit-log listing; newest first, `before` is the cursor of the last row seen.
+struct AuditQuery {
+  std::string organization_id;
+  std::optional<std::string> actor_user_id;
+  std::optional<std::string> action;
+  std::optional<std::int64_t> from;  // inclusive, ms
+  std::optional<std::int64_t> to;    // exclusive, ms
+  std::optional<std::pair<std::int64_t, std::string>> before;  // (created_at, id), exclusive
+  std::size_t limit = 50;
 };
 
 // A key with its creator's current role in the key's organization (nullopt when the creator

@@ -32,10 +32,50 @@ Result<void> ExecuteVoid(SqlSession& session, std::string_view sql,
   return {};
 }
 
+// Runs a statement and tells whether it changed any row.
+Result<bool> ExecuteChanged(SqlSession& session, std::string_view sql,
+                            std::initializer_list<SqlValue> params) {
+  auto changed = session.Execute(sql, params);
+  if (!changed) return changed.error();
+  return *changed > 0;
+}
+
+// Runs a query and maps every row with `map`.
+template <class T, class Map>
+Result<std::vector<T>> FindAll(SqlSession& session, std::string_view sql,
+                               std::initializer_list<SqlValue> params, Map map) {
+  auto rows = session.Query(sql, params);
+  if (!rows) return rows.error();
+  std::vector<T> out;
+  out.reserve(rows->size());
+  for (const auto& row : *rows) out.push_back(map(row));
+  return out;
+}
+
+constexpr std::size_t ColumnCount(std::string_view columns) {
+  std::size_t count = 1;
+  for (char c : columns) count += c == ',';
+  return count;
+}
+
+// "a.x, a.y" for the column list "x, y".
+std::string Aliased(std::string_view alias, std::string_view columns) {
+  std::string out;
+  for (std::size_t start = 0; start < columns.size();) {
+    std::size_t end = columns.find(", ", start);
+    if (end == std::string_view::npos) end = columns.size();
+    if (!out.empty()) out += ", ";
+    out.append(alias).append(".").append(columns.substr(start, end - start));
+    start = end + 2;
+  }
+  return out;
+}
+
 constexpr std::string_view kUserColumns =
-    "id, email, password_hash, first_name, last_name, created_at, updated_at";
+    "id, email, password_hash, first_name, last_name, created_at, updated_at, "
+    "two_factor_enabled";
 UserRecord MapUser(const SqlRow& r) {
-  return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Text(4), r.Int(5), r.Int(6)};
+  return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Text(4), r.Int(5), r.Int(6), r.Bool(7)};
 }
 
 constexpr std::string_view kOrgColumns =
@@ -43,8 +83,6 @@ constexpr std::string_view kOrgColumns =
 OrganizationRecord MapOrg(const SqlRow& r) {
   return {r.Text(0), r.Text(1), r.Text(2), r.Bool(3), r.Int(4), r.Int(5)};
 }
-constexpr std::string_view kOrgColumnsAliased =
-    "o.id, o.slug, o.name, o.require_two_factor, o.created_at, o.updated_at";
 
 constexpr std::string_view kProjectColumns =
     "id, organization_id, name, reporting_timezone, bot_detection, event_storage, ip_logging, "
@@ -53,10 +91,6 @@ ProjectRecord MapProject(const SqlRow& r, std::size_t o = 0) {
   return {r.Text(o + 0), r.Text(o + 1), r.Text(o + 2), r.Text(o + 3), r.Bool(o + 4),
           r.Bool(o + 5), r.Bool(o + 6), r.Int(o + 7),  r.Int(o + 8)};
 }
-constexpr std::string_view kProjectColumnsAliased =
-    "p.id, p.organization_id, p.name, p.reporting_timezone, p.bot_detection, p.event_storage, "
-    "p.ip_logging, p.created_at, p.updated_at";
-constexpr std::size_t kOrgColumnCount = 6;
 
 constexpr std::string_view kKeyColumns =
     "id, organization_id, project_id, kind, name, secret_hash, display_prefix, created_by, "
@@ -210,10 +244,36 @@ BotRequestRecord MapBot(const SqlRow& r) {
   return b;
 }
 
+constexpr std::string_view kSessionColumns =
+    "id, user_id, kind, created_at, expires_at, revoked_at, user_agent";
+SessionRecord MapSession(const SqlRow& r) {
+  return {r.Text(0), r.Text(1), r.Text(2), r.Int(3), r.Int(4), r.OptInt(5), r.OptText(6)};
+}
+
+constexpr std::string_view kRefreshTokenColumns = "token_hash, session_id, created_at, used_at";
+RefreshTokenRecord MapRefreshToken(const SqlRow& r) {
+  return {r.Text(0), r.Text(1), r.Int(2), r.OptInt(3)};
+}
+
+constexpr std::string_view kInvitationColumns =
+    "id, organization_id, email, role, token_hash, invited_by, created_at, expires_at, "
+    "accepted_at, accepted_by, revoked_at";
+InvitationRecord MapInvitation(const SqlRow& r) {
+  return {r.Text(0), r.Text(1), r.Text(2),   r.Text(3),    r.Text(4),   r.OptText(5),
+          r.Int(6),  r.Int(7),  r.OptInt(8), r.OptText(9), r.OptInt(10)};
+}
+
+constexpr std::string_view kAuditColumns =
+    "id, organization_id, project_id, actor_user_id, credential_kind, credential_id, action, "
+    "target_type, target_id, request_id, details, created_at";
+AuditRecord MapAudit(const SqlRow& r) {
+  return {r.Text(0), r.Text(1),    r.OptText(2), r.OptText(3), r.Text(4),  r.OptText(5),
+          r.Text(6), r.OptText(7), r.OptText(8), r.OptText(9), r.Text(10), r.Int(11)};
+}
+
 // "INSERT INTO table (cols) VALUES ($1, ..., $n)" for the given column list.
 std::string InsertStatement(std::string_view table, std::string_view columns) {
-  std::size_t count = 1;
-  for (char c : columns) count += c == ',';
+  const std::size_t count = ColumnCount(columns);
   std::string sql = "INSERT INTO ";
   sql += table;
   sql += " (";
@@ -237,16 +297,30 @@ Result<void> InsertAll(SqlSession& session, const std::string& sql, std::span<co
   return {};
 }
 
+// Events and bot requests carry a project id but no foreign key, so deletions name them
+// explicitly. `project_ids` is an SQL list over the parameter $1: "$1" itself, or a subquery.
+Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
+                            std::string_view id) {
+  for (std::string_view table : {"events", "bot_requests"}) {
+    auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
+                                    std::string(project_ids) + ")",
+                                {std::string(id)});
+    if (!done) return done.error();
+  }
+  return {};
+}
+
 }  // namespace
 
 const char* KeyKindName(KeyKind kind) { return kind == KeyKind::kPrivate ? "private" : "sdk"; }
 
+// ---- Users ----------------------------------------------------------------------------------
+
 Result<void> Repository::InsertUser(const UserRecord& u) {
-  return ExecuteVoid(session_,
-                     "INSERT INTO users (id, email, password_hash, first_name, last_name, "
-                     "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+  static const std::string sql = InsertStatement("users", kUserColumns);
+  return ExecuteVoid(session_, sql,
                      {u.id, u.email, u.password_hash, u.first_name, u.last_name, u.created_at,
-                      u.updated_at});
+                      u.updated_at, Flag(u.two_factor_enabled)});
 }
 
 Result<std::optional<UserRecord>> Repository::FindUserById(std::string_view id) {
@@ -259,12 +333,55 @@ Result<std::optional<UserRecord>> Repository::FindUserByEmail(std::string_view e
                              {std::string(email)}, MapUser);
 }
 
+Result<bool> Repository::UpdateUserNames(const UserRecord& u) {
+  return ExecuteChanged(session_,
+                        "UPDATE users SET first_name = $2, last_name = $3, updated_at = $4 "
+                        "WHERE id = $1",
+                        {u.id, u.first_name, u.last_name, u.updated_at});
+}
+
+Result<bool> Repository::UpdateUserTwoFactor(std::string_view user_id, bool enabled,
+                                             std::int64_t at) {
+  return ExecuteChanged(session_,
+                        "UPDATE users SET two_factor_enabled = $2, updated_at = $3 WHERE id = $1",
+                        {std::string(user_id), Flag(enabled), at});
+}
+
+// ---- Organizations and members --------------------------------------------------------------
+
 Result<void> Repository::InsertOrganization(const OrganizationRecord& o) {
-  return ExecuteVoid(session_,
-                     "INSERT INTO organizations (id, slug, name, require_two_factor, created_at, "
-                     "updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
-                     {o.id, o.slug, o.name, Flag(o.require_two_factor), o.created_at,
-                      o.updated_at});
+  static const std::string sql = InsertStatement("organizations", kOrgColumns);
+  return ExecuteVoid(
+      session_, sql,
+      {o.id, o.slug, o.name, Flag(o.require_two_factor), o.created_at, o.updated_at});
+}
+
+Result<bool> Repository::UpdateOrganization(const OrganizationRecord& o) {
+  return ExecuteChanged(session_,
+                        "UPDATE organizations SET name = $2, require_two_factor = $3, "
+                        "updated_at = $4 WHERE id = $1",
+                        {o.id, o.name, Flag(o.require_two_factor), o.updated_at});
+}
+
+// Memberships, invitations, projects (and with them keys) and the audit log go by cascade.
+Result<bool> Repository::DeleteOrganization(std::string_view organization_id) {
+  auto activity = DeleteActivity(session_, "SELECT id FROM projects WHERE organization_id = $1",
+                                 organization_id);
+  if (!activity) return activity.error();
+  return ExecuteChanged(session_, "DELETE FROM organizations WHERE id = $1",
+                        {std::string(organization_id)});
+}
+
+Result<std::vector<MembershipOfUser>> Repository::ListOrganizationsOfUser(
+    std::string_view user_id) {
+  return FindAll<MembershipOfUser>(
+      session_,
+      "SELECT " + Aliased("o", kOrgColumns) +
+          ", m.role FROM memberships m JOIN organizations o ON o.id = m.organization_id "
+          "WHERE m.user_id = $1 ORDER BY o.name, o.id",
+      {std::string(user_id)}, [](const SqlRow& r) {
+        return MembershipOfUser{MapOrg(r), r.Text(ColumnCount(kOrgColumns))};
+      });
 }
 
 Result<std::optional<OrganizationRecord>> Repository::FindOrganizationBySlug(
@@ -299,25 +416,67 @@ Result<std::optional<MembershipRecord>> Repository::FindMembership(
       });
 }
 
+Result<std::vector<MemberRecord>> Repository::ListMembers(std::string_view organization_id) {
+  return FindAll<MemberRecord>(
+      session_,
+      "SELECT " + Aliased("u", kUserColumns) +
+          ", m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id "
+          "WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id",
+      {std::string(organization_id)}, [](const SqlRow& r) {
+        constexpr std::size_t n = ColumnCount(kUserColumns);
+        return MemberRecord{MapUser(r), r.Text(n), r.Int(n + 1)};
+      });
+}
+
+Result<bool> Repository::DeleteMembership(std::string_view organization_id,
+                                          std::string_view user_id) {
+  return ExecuteChanged(session_,
+                        "DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2",
+                        {std::string(organization_id), std::string(user_id)});
+}
+
+Result<std::int64_t> Repository::CountMembersWithRole(std::string_view organization_id,
+                                                      std::string_view role) {
+  auto rows =
+      session_.Query("SELECT COUNT(*) FROM memberships WHERE organization_id = $1 AND role = $2",
+                     {std::string(organization_id), std::string(role)});
+  if (!rows) return rows.error();
+  return rows->front().Int(0);
+}
+
+// ---- Projects -------------------------------------------------------------------------------
+
 Result<void> Repository::InsertProject(const ProjectRecord& p) {
-  return ExecuteVoid(session_,
-                     "INSERT INTO projects (id, organization_id, name, reporting_timezone, "
-                     "bot_detection, event_storage, ip_logging, created_at, updated_at) "
-                     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                     {p.id, p.organization_id, p.name, p.reporting_timezone,
-                      Flag(p.bot_detection), Flag(p.event_storage), Flag(p.ip_logging),
-                      p.created_at, p.updated_at});
+  static const std::string sql = InsertStatement("projects", kProjectColumns);
+  return ExecuteVoid(session_, sql,
+                     {p.id, p.organization_id, p.name, p.reporting_timezone, Flag(p.bot_detection),
+                      Flag(p.event_storage), Flag(p.ip_logging), p.created_at, p.updated_at});
+}
+
+Result<std::vector<ProjectRecord>> Repository::ListProjects(std::string_view organization_id) {
+  return FindAll<ProjectRecord>(
+      session_,
+      Select(kProjectColumns, "FROM projects WHERE organization_id = $1 ORDER BY created_at, id"),
+      {std::string(organization_id)}, [](const SqlRow& r) { return MapProject(r); });
+}
+
+// The project's keys go by cascade.
+Result<bool> Repository::DeleteProject(std::string_view project_id) {
+  auto activity = DeleteActivity(session_, "$1", project_id);
+  if (!activity) return activity.error();
+  return ExecuteChanged(session_, "DELETE FROM projects WHERE id = $1", {std::string(project_id)});
 }
 
 Result<std::optional<ProjectRecord>> Repository::FindProject(std::string_view project_id) {
   return FindOne<ProjectRecord>(session_, Select(kProjectColumns, "FROM projects WHERE id = $1"),
-                                {std::string(project_id)}, [](const SqlRow& r) { return MapProject(r); });
+                                {std::string(project_id)},
+                                [](const SqlRow& r) { return MapProject(r); });
 }
 
 Result<std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>>>
 Repository::FindOrganizationAndProject(std::string_view slug, std::string_view project_id) {
   auto rows = session_.Query(
-      "SELECT " + std::string(kOrgColumnsAliased) + ", " + std::string(kProjectColumnsAliased) +
+      "SELECT " + Aliased("o", kOrgColumns) + ", " + Aliased("p", kProjectColumns) +
           " FROM organizations o LEFT JOIN projects p ON p.id = $2 AND p.organization_id = o.id "
           "WHERE o.slug = $1",
       {std::string(slug), std::string(project_id)});
@@ -325,19 +484,19 @@ Repository::FindOrganizationAndProject(std::string_view slug, std::string_view p
   std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>> found;
   if (rows->empty()) return found;
   const SqlRow& row = rows->front();
+  constexpr std::size_t kOrgColumnCount = ColumnCount(kOrgColumns);
   found.first = MapOrg(row);
   if (!row.IsNull(kOrgColumnCount)) found.second = MapProject(row, kOrgColumnCount);
   return found;
 }
 
 Result<bool> Repository::UpdateProject(const ProjectRecord& p) {
-  auto changed = session_.Execute(
+  return ExecuteChanged(
+      session_,
       "UPDATE projects SET name = $2, reporting_timezone = $3, bot_detection = $4, "
       "event_storage = $5, ip_logging = $6, updated_at = $7 WHERE id = $1",
       {p.id, p.name, p.reporting_timezone, Flag(p.bot_detection), Flag(p.event_storage),
        Flag(p.ip_logging), p.updated_at});
-  if (!changed) return changed.error();
-  return *changed > 0;
 }
 
 Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
@@ -346,17 +505,18 @@ Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
       session_,
       Select(kProjectColumns,
              "FROM projects WHERE organization_id = $1 AND name = $2 ORDER BY created_at, id"),
-      {std::string(organization_id), std::string(name)}, [](const SqlRow& r) { return MapProject(r); });
+      {std::string(organization_id), std::string(name)},
+      [](const SqlRow& r) { return MapProject(r); });
 }
 
+// ---- API keys -------------------------------------------------------------------------------
+
 Result<void> Repository::InsertApiKey(const ApiKeyRecord& k) {
-  return ExecuteVoid(session_,
-                     "INSERT INTO api_keys (id, organization_id, project_id, kind, name, "
-                     "secret_hash, display_prefix, created_by, created_at, revoked_at) "
-                     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+  static const std::string sql = InsertStatement("api_keys", kKeyColumns);
+  return ExecuteVoid(session_, sql,
                      {k.id, k.organization_id, k.project_id, std::string(KeyKindName(k.kind)),
-                      k.name, k.secret_hash, k.display_prefix, Nullable(k.created_by),
-                      k.created_at, Nullable(k.revoked_at)});
+                      k.name, k.secret_hash, k.display_prefix, Nullable(k.created_by), k.created_at,
+                      Nullable(k.revoked_at)});
 }
 
 Result<std::optional<ApiKeyRecord>> Repository::FindApiKeyByHash(std::string_view secret_hash) {
@@ -365,35 +525,189 @@ Result<std::optional<ApiKeyRecord>> Repository::FindApiKeyByHash(std::string_vie
       {std::string(secret_hash)}, [](const SqlRow& r) { return MapKey(r); });
 }
 
+Result<std::optional<ApiKeyRecord>> Repository::FindApiKey(std::string_view key_id) {
+  return FindOne<ApiKeyRecord>(session_, Select(kKeyColumns, "FROM api_keys WHERE id = $1"),
+                               {std::string(key_id)}, [](const SqlRow& r) { return MapKey(r); });
+}
+
 Result<std::optional<CredentialGrant>> Repository::FindCredentialGrant(
     std::string_view secret_hash) {
   return FindOne<CredentialGrant>(
       session_,
-      "SELECT m.role, k.id, k.organization_id, k.project_id, k.kind, k.name, k.secret_hash, "
-      "k.display_prefix, k.created_by, k.created_at, k.revoked_at FROM api_keys k "
-      "LEFT JOIN memberships m ON m.organization_id = k.organization_id "
-      "AND m.user_id = k.created_by WHERE k.secret_hash = $1",
-      {std::string(secret_hash)},
-      [](const SqlRow& r) { return CredentialGrant{MapKey(r, 1), r.OptText(0)}; });
+      "SELECT m.role, " + Aliased("k", kKeyColumns) +
+          " FROM api_keys k LEFT JOIN memberships m ON m.organization_id = k.organization_id "
+          "AND m.user_id = k.created_by WHERE k.secret_hash = $1",
+      {std::string(secret_hash)}, [](const SqlRow& r) {
+        return CredentialGrant{MapKey(r, 1), r.OptText(0)};
+      });
 }
 
 Result<std::vector<ApiKeyRecord>> Repository::ListApiKeys(std::string_view project_id) {
-  auto rows = session_.Query(
-      Select(kKeyColumns, "FROM api_keys WHERE project_id = $1 ORDER BY created_at, id"),
-      {std::string(project_id)});
-  if (!rows) return rows.error();
-  std::vector<ApiKeyRecord> keys;
-  for (const auto& row : *rows) keys.push_back(MapKey(row));
-  return keys;
+  return FindAll<ApiKeyRecord>(
+      session_, Select(kKeyColumns, "FROM api_keys WHERE project_id = $1 ORDER BY created_at, id"),
+      {std::string(project_id)}, [](const SqlRow& r) { return MapKey(r); });
 }
 
 Result<bool> Repository::RevokeApiKey(std::string_view key_id, std::int64_t at) {
-  auto changed = session_.Execute(
-      "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
-      {std::string(key_id), at});
-  if (!changed) return changed.error();
-  return *changed > 0;
+  return ExecuteChanged(session_,
+                        "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+                        {std::string(key_id), at});
 }
+
+// ---- Sessions and refresh tokens ------------------------------------------------------------
+
+Result<void> Repository::InsertSession(const SessionRecord& s) {
+  static const std::string sql = InsertStatement("sessions", kSessionColumns);
+  return ExecuteVoid(session_, sql,
+                     {s.id, s.user_id, s.kind, s.created_at, s.expires_at, Nullable(s.revoked_at),
+                      Nullable(s.user_agent)});
+}
+
+Result<std::optional<SessionRecord>> Repository::FindSession(std::string_view session_id) {
+  return FindOne<SessionRecord>(session_, Select(kSessionColumns, "FROM sessions WHERE id = $1"),
+                                {std::string(session_id)}, MapSession);
+}
+
+Result<bool> Repository::RevokeSession(std::string_view session_id, std::int64_t at) {
+  return ExecuteChanged(session_,
+                        "UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+                        {std::string(session_id), at});
+}
+
+Result<void> Repository::InsertRefreshToken(const RefreshTokenRecord& t) {
+  static const std::string sql = InsertStatement("refresh_tokens", kRefreshTokenColumns);
+  return ExecuteVoid(session_, sql,
+                     {t.token_hash, t.session_id, t.created_at, Nullable(t.used_at)});
+}
+
+Result<std::optional<RefreshTokenRecord>> Repository::FindRefreshToken(
+    std::string_view token_hash) {
+  return FindOne<RefreshTokenRecord>(
+      session_, Select(kRefreshTokenColumns, "FROM refresh_tokens WHERE token_hash = $1"),
+      {std::string(token_hash)}, MapRefreshToken);
+}
+
+// One conditional UPDATE: a concurrent claimer waits for the row lock (PostgreSQL) or the write
+// lock (SQLite), then finds used_at set and changes nothing.
+Result<bool> Repository::ClaimRefreshToken(std::string_view token_hash, std::int64_t at) {
+  return ExecuteChanged(
+      session_, "UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL",
+      {std::string(token_hash), at});
+}
+
+// ---- Invitations ----------------------------------------------------------------------------
+
+Result<void> Repository::InsertInvitation(const InvitationRecord& i) {
+  static const std::string sql = InsertStatement("invitations", kInvitationColumns);
+  return ExecuteVoid(
+      session_, sql,
+      {i.id, i.organization_id, i.email, i.role, i.token_hash, Nullable(i.invited_by), i.created_at,
+       i.expires_at, Nullable(i.accepted_at), Nullable(i.accepted_by), Nullable(i.revoked_at)});
+}
+
+Result<std::optional<InvitationRecord>> Repository::FindInvitation(std::string_view invitation_id) {
+  return FindOne<InvitationRecord>(session_,
+                                   Select(kInvitationColumns, "FROM invitations WHERE id = $1"),
+                                   {std::string(invitation_id)}, MapInvitation);
+}
+
+Result<std::optional<InvitationRecord>> Repository::FindInvitationByTokenHash(
+    std::string_view token_hash) {
+  return FindOne<InvitationRecord>(
+      session_, Select(kInvitationColumns, "FROM invitations WHERE token_hash = $1"),
+      {std::string(token_hash)}, MapInvitation);
+}
+
+Result<std::vector<InvitationRecord>> Repository::ListInvitations(
+    std::string_view organization_id) {
+  return FindAll<InvitationRecord>(
+      session_,
+      Select(kInvitationColumns,
+             "FROM invitations WHERE organization_id = $1 ORDER BY created_at DESC, id DESC"),
+      {std::string(organization_id)}, MapInvitation);
+}
+
+Result<bool> Repository::MarkInvitationAccepted(std::string_view invitation_id,
+                                                std::string_view user_id, std::int64_t at) {
+  return ExecuteChanged(session_,
+                        "UPDATE invitations SET accepted_at = $3, accepted_by = $2 WHERE id = $1 "
+                        "AND accepted_at IS NULL AND revoked_at IS NULL",
+                        {std::string(invitation_id), std::string(user_id), at});
+}
+
+Result<bool> Repository::RevokeInvitation(std::string_view invitation_id, std::int64_t at) {
+  return ExecuteChanged(session_,
+                        "UPDATE invitations SET revoked_at = $2 WHERE id = $1 "
+                        "AND accepted_at IS NULL AND revoked_at IS NULL",
+                        {std::string(invitation_id), at});
+}
+
+// ---- Audit log ------------------------------------------------------------------------------
+
+Result<void> Repository::InsertAudit(const AuditRecord& a) {
+  static const std::string sql = InsertStatement("audit_log", kAuditColumns);
+  return ExecuteVoid(
+      session_, sql,
+      {a.id, a.organization_id.empty() ? SqlValue(nullptr) : SqlValue(a.organization_id),
+       Nullable(a.project_id), Nullable(a.actor_user_id),
+       a.credential_kind, Nullable(a.credential_id), a.action, Nullable(a.target_type),
+       Nullable(a.target_id), Nullable(a.request_id), a.details_json, a.created_at});
+}
+
+// One statement for every combination of filters: an absent filter is a NULL parameter. The
+// CASTs give PostgreSQL a type for parameters that otherwise only appear in `IS NULL`.
+Result<std::vector<AuditRecord>> Repository::ListAudit(const AuditQuery& q) {
+  static const std::string sql =
+      Select(kAuditColumns,
+             "FROM audit_log WHERE organization_id = $1 "
+             "AND (CAST($2 AS TEXT) IS NULL OR actor_user_id = $2) "
+             "AND (CAST($3 AS TEXT) IS NULL OR action = $3) "
+             "AND (CAST($4 AS BIGINT) IS NULL OR created_at >= $4) "
+             "AND (CAST($5 AS BIGINT) IS NULL OR created_at < $5) "
+             "AND (CAST($6 AS BIGINT) IS NULL OR created_at < $6 OR (created_at = $6 AND id < $7)) "
+             "ORDER BY created_at DESC, id DESC LIMIT $8");
+  const std::optional<std::int64_t> before_time =
+      q.before ? std::optional(q.before->first) : std::nullopt;
+  const std::optional<std::string> before_id =
+      q.before ? std::optional(q.before->second) : std::nullopt;
+  return FindAll<AuditRecord>(session_, sql,
+                              {q.organization_id, Nullable(q.actor_user_id), Nullable(q.action),
+                               Nullable(q.from), Nullable(q.to), Nullable(before_time),
+                               Nullable(before_id), static_cast<std::int64_t>(q.limit)},
+                              MapAudit);
+}
+
+// ---- Rate limits and server secrets ---------------------------------------------------------
+
+Result<std::int64_t> Repository::HitRateLimit(std::string_view bucket, std::int64_t window_start) {
+  auto rows = session_.Query(
+      "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1) "
+      "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 "
+      "RETURNING count",
+      {std::string(bucket), window_start});
+  if (!rows) return rows.error();
+  return rows->front().Int(0);
+}
+
+Result<std::int64_t> Repository::PruneRateLimits(std::int64_t window_start) {
+  return session_.Execute("DELETE FROM rate_limit_windows WHERE window_start < $1", {window_start});
+}
+
+Result<std::string> Repository::GetOrCreateSecret(std::string_view name, std::string_view candidate,
+                                                  std::int64_t at) {
+  auto inserted = ExecuteVoid(session_,
+                              "INSERT INTO server_secrets (name, value, created_at) "
+                              "VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
+                              {std::string(name), std::string(candidate), at});
+  if (!inserted) return inserted.error();
+  auto value = FindOne<std::string>(session_, "SELECT value FROM server_secrets WHERE name = $1",
+                                    {std::string(name)}, [](const SqlRow& r) { return r.Text(0); });
+  if (!value) return value.error();
+  if (!*value) return core::Error::Internal("server secret missing right after its insert");
+  return std::move(**value);
+}
+
+// ---- Events and bot requests ----------------------------------------------------------------
 
 Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
   static const std::string sql = InsertStatement("events", kEventColumns);
@@ -402,14 +716,11 @@ Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
 
 Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view project_id,
                                                               std::size_t limit) {
-  auto rows = session_.Query(
+  return FindAll<EventRecord>(
+      session_,
       Select(kEventColumns,
              "FROM events WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2"),
-      {std::string(project_id), static_cast<std::int64_t>(limit)});
-  if (!rows) return rows.error();
-  std::vector<EventRecord> out;
-  for (const auto& row : *rows) out.push_back(MapEvent(row));
-  return out;
+      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapEvent);
 }
 
 Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
@@ -419,15 +730,12 @@ Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> row
 
 Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
     std::string_view project_id, std::size_t limit) {
-  auto rows = session_.Query(
+  return FindAll<BotRequestRecord>(
+      session_,
       Select(kBotColumns,
              "FROM bot_requests WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC "
              "LIMIT $2"),
-      {std::string(project_id), static_cast<std::int64_t>(limit)});
-  if (!rows) return rows.error();
-  std::vector<BotRequestRecord> out;
-  for (const auto& row : *rows) out.push_back(MapBot(row));
-  return out;
+      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapBot);
 }
 
 }  // namespace sightline::storage

@@ -1,7 +1,13 @@
 // The explicit list of every operation. Adding an operation = one spec in a *_operations.cpp
 // file + one line here; routes, OpenAPI, MCP tools and agent tools follow from it.
+#include "tools/audit_operations.h"
+#include "tools/auth_operations.h"
+#include "tools/key_operations.h"
+#include "tools/member_operations.h"
 #include "tools/operation.h"
+#include "tools/organization_operations.h"
 #include "tools/project_operations.h"
+#include "tools/user_operations.h"
 
 #include <array>
 #include <functional>
@@ -20,8 +26,20 @@ std::string_view EffectName(Effect effect) {
 
 std::span<const OperationSpec> AllOperations() {
   static const std::array kOperations = {
-      kGetProject,
-      kUpdateProject,
+      // Authentication and the signed-in user.
+      kLogin, kRefreshToken, kLogout,
+      kGetCurrentUser, kUpdateCurrentUser, kGetCurrentUserInOrganization,
+      // Organizations, members, invitations, roles.
+      kCreateOrganization, kListOrganizations, kGetOrganization, kUpdateOrganization,
+      kDeleteOrganization, kListRoles,
+      kListMembers, kUpdateMember, kRemoveMember,
+      kCreateInvitation, kListInvitations, kRevokeInvitation, kAcceptInvitation,
+      // Projects and their keys.
+      kCreateProject, kListProjects, kGetProject, kUpdateProject, kDeleteProject,
+      kCreateSdkKey, kListSdkKeys, kRevokeSdkKey,
+      kCreatePrivateApiKey, kListPrivateApiKeys, kRevokePrivateApiKey,
+      // Audit log.
+      kListAuditLog,
   };
   return kOperations;
 }

@@ -9,10 +9,12 @@ namespace json = boost::json;
 using core::Error;
 using core::ErrorCode;
 using core::Result;
+using identity::CredentialKind;
 
 struct Scope {
   std::optional<storage::OrganizationRecord> organization;
   std::optional<storage::ProjectRecord> project;
+  std::optional<std::string> role;  // a session user's role in `organization`
 };
 
 Error OrganizationNotFound() {
@@ -26,8 +28,56 @@ std::optional<std::string> StringArg(const json::object& args, std::string_view 
   return std::string(value->as_string());
 }
 
+Result<void> LoadRecords(storage::Repository& repo, const std::optional<std::string>& slug,
+                         const std::optional<std::string>& project_id, Scope& scope) {
+  if (slug && project_id) {  // the common case, in one query
+    auto found = repo.FindOrganizationAndProject(*slug, *project_id);
+    if (!found) return found.error();
+    scope.organization = std::move(found->first);
+    scope.project = std::move(found->second);
+  } else if (slug) {
+    auto org = repo.FindOrganizationBySlug(*slug);
+    if (!org) return org.error();
+    scope.organization = std::move(*org);
+  } else if (project_id) {
+    auto project = repo.FindProject(*project_id);
+    if (!project) return project.error();
+    scope.project = std::move(*project);
+  }
+  return {};
+}
+
+// A key sees only its own organization and project.
+Result<void> CheckKeyBinding(const identity::Principal& principal, bool wants_org,
+                             bool wants_project, const Scope& scope) {
+  if (wants_org && (!scope.organization || scope.organization->id != principal.organization_id)) {
+    return OrganizationNotFound();
+  }
+  if (wants_project) {
+    const bool visible = scope.project &&
+                         scope.project->organization_id == principal.organization_id &&
+                         (!principal.project_id || *principal.project_id == scope.project->id);
+    if (!visible) return ProjectNotFound();
+  }
+  return {};
+}
+
+// A user sees the organizations they are a member of, and their projects.
+Result<void> CheckMembership(storage::Repository& repo, const identity::Principal& principal,
+                             bool wants_org, bool wants_project, Scope& scope) {
+  if (wants_org && !scope.organization) return OrganizationNotFound();
+  if (wants_project && !scope.project) return ProjectNotFound();
+  const std::string organization_id =
+      scope.organization ? scope.organization->id : scope.project->organization_id;
+  auto membership = repo.FindMembership(organization_id, *principal.user_id);
+  if (!membership) return membership.error();
+  if (!*membership) return wants_org ? OrganizationNotFound() : ProjectNotFound();
+  scope.role = (*membership)->role;
+  return {};
+}
+
 // Loads the organization and project named by the arguments, answering 404 for anything the
-// principal is not bound to, exactly as for something that does not exist.
+// principal may not see, exactly as for something that does not exist.
 Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& principal,
                            const json::object& args) {
   const auto slug = StringArg(args, "orgSlug");
@@ -35,54 +85,60 @@ Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& pri
   if (!slug && !project_id) return Scope{};
   return store.Read([&](storage::Repository& repo) -> Result<Scope> {
     Scope scope;
-    if (slug && project_id) {  // the common case, in one query
-      auto found = repo.FindOrganizationAndProject(*slug, *project_id);
-      if (!found) return found.error();
-      scope.organization = std::move(found->first);
-      scope.project = std::move(found->second);
-    } else if (slug) {
-      auto org = repo.FindOrganizationBySlug(*slug);
-      if (!org) return org.error();
-      scope.organization = std::move(*org);
-    } else {
-      auto project = repo.FindProject(*project_id);
-      if (!project) return project.error();
-      scope.project = std::move(*project);
+    auto loaded = LoadRecords(repo, slug, project_id, scope);
+    if (!loaded) return loaded.error();
+    if (scope.organization && scope.project &&
+        scope.project->organization_id != scope.organization->id) {
+      return ProjectNotFound();
     }
-    if (slug && (!scope.organization || scope.organization->id != principal.organization_id)) {
-      return OrganizationNotFound();
-    }
-    if (project_id) {
-      const bool visible = scope.project &&
-                           scope.project->organization_id == principal.organization_id &&
-                           (!principal.project_id || *principal.project_id == scope.project->id);
-      if (!visible) return ProjectNotFound();
-    }
+    Result<void> visible = principal.kind == CredentialKind::kUserSession
+                               ? CheckMembership(repo, principal, slug.has_value(),
+                                                 project_id.has_value(), scope)
+                               : CheckKeyBinding(principal, slug.has_value(),
+                                                 project_id.has_value(), scope);
+    if (!visible) return visible.error();
     return scope;
   });
+}
+
+identity::PermissionSet EffectivePermissions(const identity::Principal& principal,
+                                             const Scope& scope) {
+  identity::PermissionSet permissions = principal.permissions;
+  if (principal.kind == CredentialKind::kUserSession && scope.role) {
+    if (auto role = identity::ParseRole(*scope.role)) {
+      for (const auto& info : identity::AllPermissions()) {
+        if (identity::RolePermissions(*role).Has(info.permission)) permissions.Add(info.permission);
+      }
+    }
+  }
+  permissions.Add(identity::Permission::kPublic);
+  return permissions;
+}
+
+Error Denied(identity::Permission needed) {
+  const std::string name(identity::PermissionName(needed));
+  json::object details;
+  details["reason"] = "missing permission " + name;
+  return Error(ErrorCode::kPermDenied, "This credential lacks the '" + name + "' permission.",
+               std::move(details));
 }
 
 }  // namespace
 
 Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,
                                      const identity::Principal& principal,
-                                     const json::object& args, std::string_view request_id) {
+                                     const json::object& args, const RequestMeta& request) {
   auto valid = Validate(operation.input_schema, args);
   if (!valid) return valid.error();
   auto scope = ResolveScope(store_, principal, args);
   if (!scope) return scope.error();
-  const identity::Permission needed = operation.spec->permission;
-  if (!principal.permissions.Has(needed)) {
-    json::object details;
-    details["reason"] = "missing permission " + std::string(identity::PermissionName(needed));
-    return Error(ErrorCode::kPermDenied,
-                 "This credential lacks the '" + std::string(identity::PermissionName(needed)) +
-                     "' permission.",
-                 std::move(details));
-  }
-  OperationContext context{store_, clock_, principal, request_id};
+  const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
+  if (!permissions.Has(operation.spec->permission)) return Denied(operation.spec->permission);
+  OperationContext context{store_, clock_, sessions_, principal, request};
   if (scope->organization) context.organization = &*scope->organization;
   if (scope->project) context.project = &*scope->project;
+  context.role = scope->role;
+  context.permissions = permissions;
   return operation.spec->run(context, args);
 }
 

@@ -1,6 +1,12 @@
 // The dispatcher: the one way into an operation, shared by REST, MCP and the agent.
 // validate arguments (VAL_003) → resolve and check the organization and project the arguments
-// name (404, never revealing what exists) → check the permission (PERM_001) → run.
+// name (404, never revealing what exists) → compute the caller's effective permissions there,
+// live → check the operation's permission (PERM_001) → run.
+//
+// Effective permissions: a user session holds its role's permissions in the organization the
+// arguments name (404 when not a member) plus `account`; a private API key its creator's live
+// role limited as the key rules say, in its own organization and project only; everyone holds
+// `public`.
 // Thread-safe.
 #pragma once
 
@@ -19,16 +25,18 @@ namespace sightline::tools {
 
 class Dispatcher {
  public:
-  Dispatcher(storage::Store& store, const core::Clock& clock) : store_(store), clock_(clock) {}
+  Dispatcher(storage::Store& store, const core::Clock& clock, identity::SessionService& sessions)
+      : store_(store), clock_(clock), sessions_(sessions) {}
 
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
                                         const boost::json::object& args,
-                                        std::string_view request_id);
+                                        const RequestMeta& request);
 
  private:
   storage::Store& store_;
   const core::Clock& clock_;
+  identity::SessionService& sessions_;
 };
 
 }  // namespace sightline::tools

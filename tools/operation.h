@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "identity/permissions.h"
 #include "identity/principal.h"
+#include "identity/sessions.h"
 #include "storage/records.h"
 #include "storage/store.h"
 
@@ -16,6 +17,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -33,15 +35,27 @@ struct Deprecation {
   std::string_view notes_url;   // → `Link: <url>; rel="deprecation"; type="text/html"`
 };
 
+// Who is asking, beyond the credential: for sign-in records and per-IP limits.
+struct RequestMeta {
+  std::string_view request_id;
+  std::string_view client_ip;
+  std::optional<std::string> user_agent;
+};
+
 struct OperationContext {
   storage::Store& store;
   const core::Clock& clock;
+  identity::SessionService& sessions;
   const identity::Principal& principal;
-  std::string_view request_id;
+  const RequestMeta& request;
   // Resolved by the dispatcher from the {orgSlug} and {projectId} path parameters, after
   // checking the caller may see them; null when the path has no such parameter.
   const storage::OrganizationRecord* organization = nullptr;
   const storage::ProjectRecord* project = nullptr;
+  // The caller's role in `organization` (a key's creator's role for API keys), when known.
+  std::optional<std::string> role;
+  // What the caller may do here, computed live for this call.
+  identity::PermissionSet permissions;
 };
 
 using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,

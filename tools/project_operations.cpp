@@ -1,7 +1,10 @@
 #include "tools/project_operations.h"
 
 #include "core/timezone.h"
+#include "tools/audit.h"
+#include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
+#include "core/crypto.h"
 
 namespace sightline::tools {
 namespace {
@@ -9,6 +12,8 @@ namespace {
 namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
+
+constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
 
 constexpr std::string_view kProjectSchema = R"({
   "type": "object",
@@ -38,6 +43,7 @@ Result<json::value> RunGetProject(OperationContext& context, const json::object&
 // Applies the settings present in `args` to `project`; VAL_003 for an unknown time zone.
 Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& project) {
   if (auto name = args.if_contains("name")) project.name = std::string(name->as_string());
+  if (project.name.empty()) return core::Error::Invalid("name", "'name' is required.");
   if (auto zone = args.if_contains("reportingTimezone")) {
     const std::string_view text = zone->as_string();
     if (!core::IsKnownTimeZone(text)) {
@@ -55,17 +61,80 @@ Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& pro
   return {};
 }
 
+// Settings in `args` other than the path parameters, for the audit entry.
+json::object Changes(const json::object& args) {
+  json::object changes = args;
+  changes.erase("orgSlug");
+  changes.erase("projectId");
+  return changes;
+}
+
+// The project's name must be unique within its organization (PROJECT_002).
+Result<void> RefuseTakenName(storage::Repository& repo, const storage::ProjectRecord& project) {
+  auto same = repo.FindProjectByName(project.organization_id, project.name);
+  if (!same) return same.error();
+  if (*same && (*same)->id != project.id) {
+    return FieldError(core::ErrorCode::kProjectNameTaken,
+                      "The organization already has a project named '" + project.name + "'.",
+                      "name");
+  }
+  return {};
+}
+
 Result<json::value> RunUpdateProject(OperationContext& context, const json::object& args) {
   storage::ProjectRecord project = *context.project;
   auto applied = ApplySettings(args, project);
   if (!applied) return applied.error();
   project.updated_at = context.clock.NowMillis();
-  auto written = context.store.Write([&](storage::Repository& repo) -> Result<bool> {
+  AuditEntry audit{"project.update", "project", project.id, Changes(args), {}};
+  auto written = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<bool> {
+    if (auto free = RefuseTakenName(repo, project); !free) return free.error();
     return repo.UpdateProject(project);
   });
   if (!written) return written.error();
   if (!*written) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
   return json::value(ProjectToJson(project, context.organization));
+}
+
+Result<json::value> RunCreateProject(OperationContext& context, const json::object& args) {
+  const std::int64_t now = context.clock.NowMillis();
+  storage::ProjectRecord project;
+  project.id = core::NewUuidV4();
+  project.organization_id = context.organization->id;
+  project.created_at = project.updated_at = now;
+  auto applied = ApplySettings(args, project);
+  if (!applied) return applied.error();
+  AuditEntry audit{"project.create", "project", project.id, Changes(args), {}};
+  auto created = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
+    if (auto free = RefuseTakenName(repo, project); !free) return free.error();
+    return repo.InsertProject(project);
+  });
+  if (!created) return created.error();
+  return json::value(ProjectToJson(project, context.organization));
+}
+
+Result<json::value> RunListProjects(OperationContext& context, const json::object&) {
+  auto projects = context.store.Read([&](storage::Repository& repo) {
+    return repo.ListProjects(context.organization->id);
+  });
+  if (!projects) return projects.error();
+  json::array out;
+  for (const auto& project : *projects) {
+    // A private API key sees only the project it is bound to.
+    if (context.principal.project_id && *context.principal.project_id != project.id) continue;
+    out.push_back(ProjectToJson(project, context.organization));
+  }
+  return json::value(json::object{{"projects", std::move(out)}});
+}
+
+Result<json::value> RunDeleteProject(OperationContext& context, const json::object&) {
+  AuditEntry audit{"project.delete", "project", context.project->id,
+                   {{"name", context.project->name}}, {}};
+  auto deleted = AuditedWrite(context, audit, [&](storage::Repository& repo) {
+    return repo.DeleteProject(context.project->id);
+  });
+  if (!deleted) return deleted.error();
+  return NoContent();
 }
 
 }  // namespace
@@ -98,7 +167,7 @@ const OperationSpec kGetProject{
     .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
-    .credentials = CredentialKind::kPrivateApiKey,
+    .credentials = kAnyAccount,
     .run = RunGetProject,
 };
 
@@ -125,8 +194,69 @@ const OperationSpec kUpdateProject{
     .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectManage,
     .effect = Effect::kIdempotentWrite,
-    .credentials = CredentialKind::kPrivateApiKey,
+    .credentials = kAnyAccount,
     .run = RunUpdateProject,
+};
+
+const OperationSpec kCreateProject{
+    .name = "create_project",
+    .summary = "Create a project",
+    .description = "Creates a project in the organization. The name must be unique in the "
+                   "organization (PROJECT_002); settings default to reportingTimezone UTC, "
+                   "botDetection on, eventStorage on, ipLogging off.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kPost,
+    .path = "/{orgSlug}/projects",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "name"], "properties": {)"
+        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
+        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
+          "description": "IANA time zone, e.g. Europe/Berlin."},
+        "botDetection": {"type": "boolean"},
+        "eventStorage": {"type": "boolean"},
+        "ipLogging": {"type": "boolean"}}})",
+    .output_schema = kProjectSchema,
+    .permission = identity::Permission::kProjectCreate,
+    .effect = Effect::kWrite,
+    .credentials = kAnyAccount,
+    .success_status = 201,
+    .run = RunCreateProject,
+};
+
+const OperationSpec kListProjects{
+    .name = "list_projects",
+    .summary = "List projects",
+    .description = "The organization's projects, oldest first (a private API key sees only its "
+                   "own project).",
+    .tag = "Projects",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects",
+    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
+        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+    .output_schema = R"({"type": "object", "required": ["projects"], "properties": {
+        "projects": {"type": "array", "items": {"type": "object"}}}})",
+    .permission = identity::Permission::kProjectView,
+    .effect = Effect::kReadOnly,
+    .credentials = kAnyAccount,
+    .run = RunListProjects,
+};
+
+const OperationSpec kDeleteProject{
+    .name = "delete_project",
+    .summary = "Delete a project",
+    .description = "Permanently deletes the project with its keys, events and bot requests.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kDelete,
+    .path = "/{orgSlug}/projects/{projectId}",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
+    .output_schema = kEmptyOutputSchema,
+    .permission = identity::Permission::kProjectDelete,
+    .effect = Effect::kDestructive,
+    .credentials = kAnyAccount,
+    .success_status = 204,
+    .mcp_exclusion_reason = "Deletes a project and all of its data.",
+    .run = RunDeleteProject,
 };
 
 }  // namespace sightline::tools

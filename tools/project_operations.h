@@ -1,4 +1,4 @@
-// Project operations (more arrive with the identity issue).
+// Projects: create, list, get, update settings, delete.
 #pragma once
 
 #include "tools/operation.h"
@@ -7,6 +7,9 @@ namespace sightline::tools {
 
 extern const OperationSpec kGetProject;
 extern const OperationSpec kUpdateProject;
+extern const OperationSpec kCreateProject;
+extern const OperationSpec kListProjects;
+extern const OperationSpec kDeleteProject;
 
 // The JSON shape of a project, shared by every operation that returns one.
 boost::json::object ProjectToJson(const storage::ProjectRecord& project,

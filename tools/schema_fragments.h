@@ -12,3 +12,81 @@
   SIGHTLINE_ORG_SLUG_PROPERTY                                                         \
   R"(, "projectId": {"type": "string", "minLength": 1, "maxLength": 64,)"            \
   R"( "description": "The project's id."})"
+
+// Resource shapes (OpenAPI 3.0 schema objects) used in output schemas.
+#define SIGHTLINE_DATE_TIME R"({"type": "string", "format": "date-time"})"
+
+#define SIGHTLINE_USER_SCHEMA                                                          \
+  R"({"type": "object", "required": ["id", "email", "firstName", "lastName"],)"        \
+  R"( "properties": {"id": {"type": "string", "format": "uuid"},)"                     \
+  R"( "email": {"type": "string", "format": "email"}, "firstName": {"type": "string"},)" \
+  R"( "lastName": {"type": "string"}, "twoFactorEnabled": {"type": "boolean"},)"        \
+  R"( "createdAt": )" SIGHTLINE_DATE_TIME R"(}})"
+
+#define SIGHTLINE_ORGANIZATION_SCHEMA                                                  \
+  R"({"type": "object", "required": ["id", "slug", "name"],)"                          \
+  R"( "properties": {"id": {"type": "string", "format": "uuid"},)"                     \
+  R"( "slug": {"type": "string"}, "name": {"type": "string"},)"                         \
+  R"( "requireTwoFactor": {"type": "boolean"},)"                                       \
+  R"( "role": {"type": "string", "description": "The caller's role, when known."},)"   \
+  R"( "createdAt": )" SIGHTLINE_DATE_TIME R"(, "updatedAt": )" SIGHTLINE_DATE_TIME R"(}})"
+
+#define SIGHTLINE_CURRENT_USER_SCHEMA                                                  \
+  R"({"type": "object", "required": ["id", "email", "organizations"],)"                \
+  R"( "properties": {"id": {"type": "string", "format": "uuid"},)"                     \
+  R"( "email": {"type": "string", "format": "email"}, "firstName": {"type": "string"},)" \
+  R"( "lastName": {"type": "string"}, "twoFactorEnabled": {"type": "boolean"},)"        \
+  R"( "createdAt": )" SIGHTLINE_DATE_TIME R"(,)"                                       \
+  R"( "organizations": {"type": "array", "items": )" SIGHTLINE_ORGANIZATION_SCHEMA R"(},)" \
+  R"( "currentOrganization": )" SIGHTLINE_ORGANIZATION_SCHEMA R"(,)"                   \
+  R"( "currentOrganizationRole": {"type": "string",)"                                  \
+  R"(   "enum": ["owner", "admin", "developer", "analyst", "support"]},)"              \
+  R"( "permissions": {"type": "array", "items": {"type": "string"}}}})"
+
+#define SIGHTLINE_MEMBER_SCHEMA                                                        \
+  R"({"type": "object", "required": ["userId", "email", "role"],)"                     \
+  R"( "properties": {"userId": {"type": "string", "format": "uuid"},)"                 \
+  R"( "email": {"type": "string", "format": "email"}, "firstName": {"type": "string"},)" \
+  R"( "lastName": {"type": "string"}, "role": {"type": "string"},)"                     \
+  R"( "joinedAt": )" SIGHTLINE_DATE_TIME R"(}})"
+
+#define SIGHTLINE_INVITATION_SCHEMA                                                    \
+  R"({"type": "object", "required": ["id", "email", "role", "status"],)"               \
+  R"( "properties": {"id": {"type": "string", "format": "uuid"},)"                     \
+  R"( "email": {"type": "string", "format": "email"}, "role": {"type": "string"},)"     \
+  R"( "status": {"type": "string", "enum": ["pending", "accepted", "revoked", "expired"]},)" \
+  R"( "invitedBy": {"type": "string"}, "createdAt": )" SIGHTLINE_DATE_TIME R"(,)"      \
+  R"( "expiresAt": )" SIGHTLINE_DATE_TIME R"(, "acceptedAt": )" SIGHTLINE_DATE_TIME R"(,)" \
+  R"( "token": {"type": "string",)"                                                    \
+  R"(   "description": "Only in the creation response: send it to the invitee."}}})"
+
+#define SIGHTLINE_KEY_SCHEMA                                                           \
+  R"({"type": "object", "required": ["id", "name", "kind", "displayPrefix"],)"         \
+  R"( "properties": {"id": {"type": "string", "format": "uuid"},)"                     \
+  R"( "name": {"type": "string"}, "kind": {"type": "string", "enum": ["sdk", "private"]},)" \
+  R"( "projectId": {"type": "string"}, "displayPrefix": {"type": "string"},)"           \
+  R"( "createdBy": {"type": "string"}, "createdAt": )" SIGHTLINE_DATE_TIME R"(,)"      \
+  R"( "revokedAt": )" SIGHTLINE_DATE_TIME R"(,)"                                        \
+  R"( "key": {"type": "string",)"                                                      \
+  R"(   "description": "The secret; only in the creation response, never again."}}})"
+
+#define SIGHTLINE_AUDIT_ENTRY_SCHEMA                                                   \
+  R"({"type": "object", "required": ["id", "action", "actor", "createdAt"],)"          \
+  R"( "properties": {"id": {"type": "string"}, "action": {"type": "string"},)"         \
+  R"( "actor": {"type": "object", "properties": {"userId": {"type": "string"},)"       \
+  R"(   "credentialKind": {"type": "string"}, "credentialId": {"type": "string"}}},)"  \
+  R"( "targetType": {"type": "string"}, "targetId": {"type": "string"},)"              \
+  R"( "projectId": {"type": "string"}, "requestId": {"type": "string"},)"              \
+  R"( "details": {"type": "object"}, "createdAt": )" SIGHTLINE_DATE_TIME R"(}})"
+
+#define SIGHTLINE_AUTH_RESPONSE_SCHEMA                                                 \
+  R"({"type": "object", "properties": {)"                                              \
+  R"( "accessToken": {"type": "string"}, "tokenType": {"type": "string"},)"            \
+  R"( "expiresIn": {"type": "integer", "description": "Access-token lifetime, seconds."},)" \
+  R"( "refreshToken": {"type": "string"},)"                                            \
+  R"( "refreshTokenExpiresIn": {"type": "integer"},)"                                  \
+  R"( "user": )" SIGHTLINE_CURRENT_USER_SCHEMA R"(,)"                                  \
+  R"( "twoFactorSetupRequired": {"type": "boolean"},)"                                 \
+  R"( "setupToken": {"type": "string",)"                                               \
+  R"(   "description": "Send as X-2FA-Setup-Token to the two-factor setup operations."},)" \
+  R"( "setupTokenExpiresIn": {"type": "integer"}}})"

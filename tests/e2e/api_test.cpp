@@ -132,9 +132,9 @@ TEST_P(Api, RevokedKeyIsRefusedOnTheNextRequest) {
 
 TEST_P(Api, UnknownRouteAndWrongMethod) {
   ExpectErrorResponse(server_->Request("GET", "/no/such/route/here/at/all"), 404, "REQ_001");
-  const Response wrong = server_->Request("DELETE", ProjectPath(creds_), Bearer(creds_.private_api_key));
+  const Response wrong = server_->Request("PUT", ProjectPath(creds_), Bearer(creds_.private_api_key));
   ExpectErrorResponse(wrong, 405, "REQ_002");
-  EXPECT_EQ(wrong.Header("allow"), "GET, PATCH, OPTIONS");
+  EXPECT_EQ(wrong.Header("allow"), "GET, PATCH, DELETE, OPTIONS");
   ExpectErrorResponse(server_->Request("POST", "/openapi.json"), 405, "REQ_002");
 }
 

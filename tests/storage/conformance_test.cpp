@@ -18,8 +18,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <latch>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <regex>
 #include <set>
@@ -59,7 +61,7 @@ testing::AssertionResult IsError(const Result<T>& result, ErrorCode code) {
 // Field-by-field views, so records compare (and print) without operator== in records.h.
 auto Fields(const UserRecord& u) {
   return std::tie(u.id, u.email, u.password_hash, u.first_name, u.last_name, u.created_at,
-                  u.updated_at);
+                  u.updated_at, u.two_factor_enabled);
 }
 auto Fields(const OrganizationRecord& o) {
   return std::tie(o.id, o.slug, o.name, o.require_two_factor, o.created_at, o.updated_at);
@@ -74,6 +76,27 @@ auto Fields(const ProjectRecord& p) {
 auto Fields(const ApiKeyRecord& k) {
   return std::tie(k.id, k.organization_id, k.project_id, k.kind, k.name, k.secret_hash,
                   k.display_prefix, k.created_by, k.created_at, k.revoked_at);
+}
+auto Fields(const MemberRecord& m) {
+  return std::tuple_cat(Fields(m.user), std::tie(m.role, m.joined_at));
+}
+auto Fields(const MembershipOfUser& m) {
+  return std::tuple_cat(Fields(m.organization), std::tie(m.role));
+}
+auto Fields(const SessionRecord& s) {
+  return std::tie(s.id, s.user_id, s.kind, s.created_at, s.expires_at, s.revoked_at, s.user_agent);
+}
+auto Fields(const RefreshTokenRecord& t) {
+  return std::tie(t.token_hash, t.session_id, t.created_at, t.used_at);
+}
+auto Fields(const InvitationRecord& i) {
+  return std::tie(i.id, i.organization_id, i.email, i.role, i.token_hash, i.invited_by,
+                  i.created_at, i.expires_at, i.accepted_at, i.accepted_by, i.revoked_at);
+}
+auto Fields(const AuditRecord& a) {
+  return std::tie(a.id, a.organization_id, a.project_id, a.actor_user_id, a.credential_kind,
+                  a.credential_id, a.action, a.target_type, a.target_id, a.request_id,
+                  a.details_json, a.created_at);
 }
 auto Fields(const EventRecord& e) {
   return std::tie(e.id, e.project_id, e.occurred_at, e.received_at, e.event, e.channel, e.user_id,
@@ -213,6 +236,29 @@ BotRequestRecord FullBot(std::string id, std::string project_id, std::int64_t oc
   return b;
 }
 
+InvitationRecord MakeInvitation(std::string id, std::string org_id, std::string token_hash,
+                                std::int64_t created_at) {
+  InvitationRecord i;
+  i.id = std::move(id);
+  i.organization_id = std::move(org_id);
+  i.email = "invitee-" + i.id + "@example.com";
+  i.role = "analyst";
+  i.token_hash = std::move(token_hash);
+  i.created_at = created_at;
+  i.expires_at = created_at + 7 * 24 * 3600 * 1000LL;
+  return i;
+}
+
+AuditRecord MakeAudit(std::string id, std::string org_id, std::int64_t created_at) {
+  AuditRecord a;
+  a.id = std::move(id);
+  a.organization_id = std::move(org_id);
+  a.credential_kind = "user_session";
+  a.action = "project.update";
+  a.created_at = created_at;
+  return a;
+}
+
 // What ListRecent* should return: newest first (occurred_at, then id), at most `limit`.
 template <class Row>
 std::vector<Row> NewestFirst(std::vector<Row> rows, std::string_view project_id,
@@ -299,6 +345,11 @@ class StoreConformance : public testing::TestWithParam<Backend> {
   auto ReadOk(Body&& body) {
     return storage::ReadOk(*store_, std::forward<Body>(body));
   }
+  // The value of a write that must succeed; an error throws, which fails the test with its text.
+  template <class Body>
+  auto WriteOk(Body&& body) {
+    return store_->Write(std::forward<Body>(body)).value();
+  }
 
   // An owner user u-1, organization o-1 and project p-1 for rows that reference them.
   void SeedProject() {
@@ -309,9 +360,61 @@ class StoreConformance : public testing::TestWithParam<Backend> {
     })));
   }
 
+  // Tenant n: organization o-n (slug org-n) with owner u-n, an invitation, an audit row, and
+  // projects p-n-a and p-n-b, each with a key, an event and a bot request.
+  void SeedTenant(const std::string& n) {
+    WriteOk([&](Repository& repo) -> Result<void> {
+      if (auto r = repo.InsertUser(MakeUser("u-" + n, "user-" + n + "@example.com")); !r) return r;
+      if (auto r = repo.InsertOrganization(MakeOrg("o-" + n, "org-" + n)); !r) return r;
+      if (auto r = repo.PutMembership({"o-" + n, "u-" + n, "owner", 1000}); !r) return r;
+      if (auto r = repo.InsertInvitation(MakeInvitation("i-" + n, "o-" + n, "tok-" + n, 2000));
+          !r) {
+        return r;
+      }
+      if (auto r = repo.InsertAudit(MakeAudit("a-" + n, "o-" + n, 3000)); !r) return r;
+      for (const std::string suffix : {"-a", "-b"}) {
+        const ProjectRecord p = MakeProject("p-" + n + suffix, "o-" + n, "Site" + suffix);
+        const EventRecord e = SparseEvent("e-" + n + suffix, p.id, 4000);
+        const BotRequestRecord b = MinimalBot("b-" + n + suffix, p.id, 4000);
+        if (auto r = repo.InsertProject(p); !r) return r;
+        if (auto r = repo.InsertApiKey(MakeKey("k-" + n + suffix, p, "h-" + n + suffix, 2000));
+            !r) {
+          return r;
+        }
+        if (auto r = repo.InsertEvents({&e, 1}); !r) return r;
+        if (auto r = repo.InsertBotRequests({&b, 1}); !r) return r;
+      }
+      return {};
+    });
+  }
+
+  // {organization found, members, invitations, audit rows, projects} of tenant n.
+  std::vector<std::size_t> OrganizationFootprint(const std::string& n) {
+    const std::string org = "o-" + n;
+    AuditQuery audit;
+    audit.organization_id = org;
+    return {ReadOk([&](Repository& r) { return r.FindOrganizationById(org); }).has_value(),
+            ReadOk([&](Repository& r) { return r.ListMembers(org); }).size(),
+            ReadOk([&](Repository& r) { return r.ListInvitations(org); }).size(),
+            ReadOk([&](Repository& r) { return r.ListAudit(audit); }).size(),
+            ReadOk([&](Repository& r) { return r.ListProjects(org); }).size()};
+  }
+  // {project found, its key found, events, bot requests} of project p-<name>.
+  std::vector<std::size_t> ProjectFootprint(const std::string& name) {
+    const std::string project = "p-" + name;
+    return {ReadOk([&](Repository& r) { return r.FindProject(project); }).has_value(),
+            ReadOk([&](Repository& r) { return r.FindApiKey("k-" + name); }).has_value(),
+            ReadOk([&](Repository& r) { return r.ListRecentEvents(project, 100); }).size(),
+            ReadOk([&](Repository& r) { return r.ListRecentBotRequests(project, 100); }).size()};
+  }
+
   std::filesystem::path temp_dir_;
   std::unique_ptr<Store> store_;
 };
+
+using Footprint = std::vector<std::size_t>;
+const Footprint kFullOrganization = {1, 1, 1, 1, 2};
+const Footprint kFullProject = {1, 1, 1, 1};
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreConformance, testing::Values(Backend::kSqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, StoreConformance, testing::Values(Backend::kPostgres));
@@ -482,6 +585,482 @@ TEST_P(StoreConformance, UpdateProjectWritesSettings) {
   ExpectSame(ReadOk([](Repository& repo) { return repo.FindProject("p-1"); }), std::optional(changed));
   changed.id = "p-missing";
   EXPECT_FALSE(Write([&](Repository& repo) { return repo.UpdateProject(changed); }).value());
+}
+
+TEST_P(StoreConformance, UserNamesAndTwoFactorFlagRoundTrip) {
+  UserRecord user = MakeUser("u-1", "ada@example.com");
+  user.two_factor_enabled = true;
+  WriteOk([&](Repository& repo) { return repo.InsertUser(user); });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }),
+             std::optional(user));
+
+  user.first_name = "Grace";
+  user.last_name = "Hopper ✓";
+  user.updated_at = 3000;
+  EXPECT_TRUE(WriteOk([&](Repository& repo) { return repo.UpdateUserNames(user); }));
+  EXPECT_TRUE(
+      WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-1", false, 4000); }));
+  user.two_factor_enabled = false;
+  user.updated_at = 4000;
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserByEmail("ada@example.com"); }),
+             std::optional(user));
+  EXPECT_TRUE(
+      WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-1", true, 5000); }));
+  EXPECT_TRUE(
+      ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
+
+  user.id = "u-missing";
+  EXPECT_FALSE(WriteOk([&](Repository& repo) { return repo.UpdateUserNames(user); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-9", true, 1); }));
+}
+
+TEST_P(StoreConformance, UpdateOrganizationKeepsTheSlug) {
+  WriteOk([](Repository& repo) { return repo.InsertOrganization(MakeOrg("o-1", "acme")); });
+  OrganizationRecord changed = MakeOrg("o-1", "ignored-slug");
+  changed.name = "Acme Renamed";
+  changed.require_two_factor = true;
+  changed.updated_at = 7000;
+  EXPECT_TRUE(WriteOk([&](Repository& repo) { return repo.UpdateOrganization(changed); }));
+  changed.slug = "acme";
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-1"); }),
+             std::optional(changed));
+  changed.id = "o-missing";
+  EXPECT_FALSE(WriteOk([&](Repository& repo) { return repo.UpdateOrganization(changed); }));
+}
+
+TEST_P(StoreConformance, OrganizationsOfUserAreOrderedByNameThenIdWithRoles) {
+  std::vector<OrganizationRecord> orgs = {MakeOrg("o-3", "c"), MakeOrg("o-2", "b"),
+                                          MakeOrg("o-1", "a"), MakeOrg("o-4", "d")};
+  orgs[0].name = "Beta";
+  orgs[1].name = orgs[2].name = "Alpha";  // equal names: ordered by id
+  orgs[3].name = "Aardvark";              // u-1 is not a member
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertUser(MakeUser("u-1", "one@example.com")); !r) return r;
+    if (auto r = repo.InsertUser(MakeUser("u-2", "two@example.com")); !r) return r;
+    for (const auto& org : orgs) {
+      if (auto r = repo.InsertOrganization(org); !r) return r;
+    }
+    if (auto r = repo.PutMembership({"o-3", "u-1", "owner", 1000}); !r) return r;
+    if (auto r = repo.PutMembership({"o-2", "u-1", "analyst", 1000}); !r) return r;
+    if (auto r = repo.PutMembership({"o-1", "u-1", "admin", 1000}); !r) return r;
+    return repo.PutMembership({"o-4", "u-2", "owner", 1000});
+  });
+  ExpectSame(
+      ReadOk([](Repository& repo) { return repo.ListOrganizationsOfUser("u-1"); }),
+      std::vector<MembershipOfUser>{{orgs[2], "admin"}, {orgs[1], "analyst"}, {orgs[0], "owner"}});
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListOrganizationsOfUser("u-9"); }).empty());
+}
+
+TEST_P(StoreConformance, MembersAreListedCountedAndDeleted) {
+  std::vector<UserRecord> users;
+  for (int i = 1; i <= 4; ++i) {
+    users.push_back(MakeUser("u-" + std::to_string(i), std::to_string(i) + "@example.com"));
+  }
+  users[2].two_factor_enabled = true;
+  WriteOk([&](Repository& repo) -> Result<void> {
+    for (const auto& user : users) {
+      if (auto r = repo.InsertUser(user); !r) return r;
+    }
+    if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
+    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = repo.PutMembership({"o-1", "u-3", "owner", 2000}); !r) return r;
+    if (auto r = repo.PutMembership({"o-1", "u-2", "owner", 1000}); !r) return r;
+    if (auto r = repo.PutMembership({"o-1", "u-1", "analyst", 2000}); !r) return r;
+    return repo.PutMembership({"o-2", "u-4", "owner", 500});
+  });
+  // joined_at, then user id.
+  ExpectSame(
+      ReadOk([](Repository& repo) { return repo.ListMembers("o-1"); }),
+      std::vector<MemberRecord>{
+          {users[1], "owner", 1000}, {users[0], "analyst", 2000}, {users[2], "owner", 2000}});
+  auto count = [&](const char* org, const char* role) {
+    return ReadOk([&](Repository& repo) { return repo.CountMembersWithRole(org, role); });
+  };
+  EXPECT_EQ(count("o-1", "owner"), 2);
+  EXPECT_EQ(count("o-1", "analyst"), 1);
+  EXPECT_EQ(count("o-1", "support"), 0);
+  EXPECT_EQ(count("o-2", "owner"), 1);
+
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-3"); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-3"); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-4"); }));
+  EXPECT_EQ(count("o-1", "owner"), 1);
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.ListMembers("o-1"); }).size(), 2u);
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-3"); }).has_value());
+}
+
+TEST_P(StoreConformance, ProjectsAreListedByCreationThenId) {
+  SeedProject();  // p-1 "Website" at 1000 in o-1
+  const std::vector<ProjectRecord> more = {MakeProject("p-3", "o-1", "Shop", 500),
+                                           MakeProject("p-0", "o-1", "Blog", 1000),
+                                           MakeProject("p-2", "o-1", "Docs", 3000)};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = repo.InsertProject(MakeProject("p-9", "o-2", "Other", 1)); !r) return r;
+    for (const auto& p : more) {
+      if (auto r = repo.InsertProject(p); !r) return r;
+    }
+    return {};
+  });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.ListProjects("o-1"); }),
+             std::vector{more[0], more[1], MakeProject("p-1", "o-1", "Website"), more[2]});
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListProjects("o-9"); }).empty());
+}
+
+TEST_P(StoreConformance, ApiKeyIsFoundById) {
+  SeedProject();
+  ApiKeyRecord key = MakeKey("k-1", MakeProject("p-1", "o-1", "Website"), "hash-1", 3000);
+  key.created_by = "u-1";
+  WriteOk([&](Repository& repo) { return repo.InsertApiKey(key); });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindApiKey("k-1"); }), std::optional(key));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKey("hash-1"); }));
+}
+
+TEST_P(StoreConformance, DeleteOrganizationRemovesEverythingItOwnsAndNothingElse) {
+  SeedTenant("1");
+  SeedTenant("2");
+  ASSERT_EQ(OrganizationFootprint("1"), kFullOrganization);
+  ASSERT_EQ(ProjectFootprint("1-a"), kFullProject);
+
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteOrganization("o-1"); }));
+  EXPECT_EQ(OrganizationFootprint("1"), (Footprint{0, 0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-b"), (Footprint{0, 0, 0, 0}));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-1"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("h-1-a"); }));
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }).has_value())
+      << "users outlive their organizations";
+
+  EXPECT_EQ(OrganizationFootprint("2"), kFullOrganization);
+  EXPECT_EQ(ProjectFootprint("2-a"), kFullProject);
+  EXPECT_EQ(ProjectFootprint("2-b"), kFullProject);
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteOrganization("o-1"); }));
+}
+
+TEST_P(StoreConformance, DeleteProjectRemovesItsKeysEventsAndBotRequestsOnly) {
+  SeedTenant("1");
+  SeedTenant("2");
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1-a"); }));
+  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-b"), kFullProject);
+  EXPECT_EQ(OrganizationFootprint("1"), (Footprint{1, 1, 1, 1, 1}));
+  EXPECT_EQ(OrganizationFootprint("2"), kFullOrganization);
+  EXPECT_EQ(ProjectFootprint("2-a"), kFullProject);
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1-a"); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteProject("o-1"); }));
+}
+
+// ---- Sessions and refresh tokens -----------------------------------------------------------
+
+TEST_P(StoreConformance, SessionsRoundTripAndRevokeOnce) {
+  SeedProject();
+  SessionRecord full{"s-1", "u-1", "session", 1000, 9000, std::nullopt, "Mozilla/5.0 ✓"};
+  SessionRecord setup{"s-2", "u-1", "two_factor_setup", 1000, 2000, std::nullopt, std::nullopt};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertSession(full); !r) return r;
+    return repo.InsertSession(setup);
+  });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-1"); }), std::optional(full));
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-2"); }),
+             std::optional(setup));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindSession("s-9"); }));
+
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-1", 5000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-1", 6000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-9", 6000); }));
+  full.revoked_at = 5000;
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-1"); }), std::optional(full));
+
+  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertSession(full); }),
+                      ErrorCode::kConflict));
+  const SessionRecord orphan{"s-3", "u-missing", "session", 1, 2, std::nullopt, std::nullopt};
+  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertSession(orphan); }))
+      << "a session of an unknown user was accepted";
+}
+
+TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
+  SeedProject();
+  const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r) return r;
+    return repo.InsertRefreshToken(token);
+  });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-hash-1"); }),
+             std::optional(token));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-hash-1", 2000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-hash-1", 3000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-none", 3000); }));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-hash-1"); })->used_at,
+            std::optional<std::int64_t>(2000));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-none"); }));
+  const RefreshTokenRecord orphan{"rt-hash-2", "s-missing", 1000, std::nullopt};
+  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertRefreshToken(orphan); }))
+      << "a token of an unknown session was accepted";
+}
+
+TEST_P(StoreConformance, ConcurrentRefreshTokenClaimsHaveOneWinner) {
+  SeedProject();
+  constexpr int kThreads = 4;
+  constexpr int kTokens = 20;
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r) return r;
+    for (int i = 0; i < kTokens; ++i) {
+      if (auto r = repo.InsertRefreshToken({"rt-" + std::to_string(i), "s-1", 1000, {}}); !r) {
+        return r;
+      }
+    }
+    return {};
+  });
+  std::mutex mutex;
+  std::vector<int> winners(kTokens, 0);
+  std::vector<std::string> errors;
+  std::latch start(kThreads);
+  {
+    std::vector<std::jthread> claimers;
+    for (int t = 0; t < kThreads; ++t) {
+      claimers.emplace_back([&, t] {
+        start.arrive_and_wait();
+        for (int i = 0; i < kTokens; ++i) {
+          auto won = Write([&](Repository& repo) {
+            return repo.ClaimRefreshToken("rt-" + std::to_string(i), 2000 + t);
+          });
+          std::lock_guard lock(mutex);
+          if (won) {
+            winners[i] += *won ? 1 : 0;
+          } else {
+            errors.push_back(Ok(won).message());
+          }
+        }
+      });
+    }
+  }
+  EXPECT_TRUE(errors.empty()) << errors.size() << " failed claims, first: " << errors.front();
+  EXPECT_EQ(winners, std::vector<int>(kTokens, 1));
+}
+
+// ---- Invitations ---------------------------------------------------------------------------
+
+TEST_P(StoreConformance, InvitationsRoundTripNewestFirst) {
+  SeedProject();
+  InvitationRecord first = MakeInvitation("i-1", "o-1", "tok-1", 1000);
+  first.invited_by = "u-1";
+  first.expires_at = 1500;
+  const InvitationRecord second = MakeInvitation("i-2", "o-1", "tok-2", 2000);
+  const InvitationRecord tied = MakeInvitation("i-3", "o-1", "tok-3", 2000);
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = repo.InsertInvitation(MakeInvitation("i-9", "o-2", "tok-9", 5000)); !r) return r;
+    for (const auto& i : {second, first, tied}) {
+      if (auto r = repo.InsertInvitation(i); !r) return r;
+    }
+    return {};
+  });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.ListInvitations("o-1"); }),
+             std::vector{tied, second, first});
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindInvitation("i-1"); }),
+             std::optional(first));
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-2"); }),
+             std::optional(second));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitation("i-0"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-0"); }));
+
+  const InvitationRecord clash = MakeInvitation("i-4", "o-1", "tok-1", 3000);
+  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertInvitation(clash); }),
+                      ErrorCode::kConflict));
+  const InvitationRecord orphan = MakeInvitation("i-5", "o-missing", "tok-5", 3000);
+  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertInvitation(orphan); }));
+}
+
+TEST_P(StoreConformance, InvitationsAreAcceptedOrRevokedOnlyOnce) {
+  SeedProject();
+  WriteOk([](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertInvitation(MakeInvitation("i-1", "o-1", "tok-1", 1000)); !r) return r;
+    return repo.InsertInvitation(MakeInvitation("i-2", "o-1", "tok-2", 1000));
+  });
+  auto accept = [&](const char* id, std::int64_t at) {
+    return WriteOk([&](Repository& repo) { return repo.MarkInvitationAccepted(id, "u-1", at); });
+  };
+  auto revoke = [&](const char* id, std::int64_t at) {
+    return WriteOk([&](Repository& repo) { return repo.RevokeInvitation(id, at); });
+  };
+  EXPECT_TRUE(accept("i-1", 2000));
+  EXPECT_FALSE(accept("i-1", 3000));
+  EXPECT_FALSE(revoke("i-1", 3000)) << "an accepted invitation cannot be revoked";
+  EXPECT_TRUE(revoke("i-2", 2500));
+  EXPECT_FALSE(revoke("i-2", 3000));
+  EXPECT_FALSE(accept("i-2", 3000)) << "a revoked invitation cannot be accepted";
+  EXPECT_FALSE(accept("i-9", 3000));
+  EXPECT_FALSE(revoke("i-9", 3000));
+
+  InvitationRecord accepted = MakeInvitation("i-1", "o-1", "tok-1", 1000);
+  accepted.accepted_at = 2000;
+  accepted.accepted_by = "u-1";
+  InvitationRecord revoked = MakeInvitation("i-2", "o-1", "tok-2", 1000);
+  revoked.revoked_at = 2500;
+  ExpectSame(ReadOk([](Repository& repo) { return repo.ListInvitations("o-1"); }),
+             std::vector{revoked, accepted});
+}
+
+// ---- Audit log -----------------------------------------------------------------------------
+
+// What ListAudit should return, computed over every row inserted.
+std::vector<AuditRecord> ExpectedAudit(std::vector<AuditRecord> rows, const AuditQuery& q) {
+  std::erase_if(rows, [&](const AuditRecord& a) {
+    return a.organization_id != q.organization_id ||
+           (q.actor_user_id && a.actor_user_id != q.actor_user_id) ||
+           (q.action && a.action != *q.action) || (q.from && a.created_at < *q.from) ||
+           (q.to && a.created_at >= *q.to) ||
+           (q.before &&
+            std::tie(a.created_at, a.id) >= std::tie(q.before->first, q.before->second));
+  });
+  std::sort(rows.begin(), rows.end(), [](const AuditRecord& a, const AuditRecord& b) {
+    return std::tie(a.created_at, a.id) > std::tie(b.created_at, b.id);
+  });
+  rows.resize(std::min(q.limit, rows.size()));
+  return rows;
+}
+
+std::vector<AuditRecord> AuditRows() {
+  std::vector<AuditRecord> rows;
+  for (int i = 0; i < 25; ++i) {
+    char id[8];
+    std::snprintf(id, sizeof id, "a-%02d", (i * 7) % 25);  // ids not in insertion order
+    AuditRecord a = MakeAudit(id, i == 24 ? "o-2" : "o-1", 1000 + (i % 9) * 10);  // time ties
+    if (i % 3 != 0) a.actor_user_id = i % 2 == 0 ? "u-1" : "u-2";
+    if (i % 4 == 0) a.action = "member.remove";
+    if (i % 5 == 0) {
+      a.project_id = "p-1", a.credential_kind = "private_api_key", a.credential_id = "k-1";
+      a.target_type = "project", a.target_id = "p-1", a.request_id = "req-" + std::to_string(i);
+      a.details_json = R"({"changed":["name"],"name":"Café ✓"})";
+    }
+    rows.push_back(std::move(a));
+  }
+  return rows;
+}
+
+TEST_P(StoreConformance, AuditLogFiltersOrdersAndPaginates) {
+  const std::vector<AuditRecord> rows = AuditRows();
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
+    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    for (const auto& a : rows) {
+      if (auto r = repo.InsertAudit(a); !r) return r;
+    }
+    return {};
+  });
+  AuditQuery all{.organization_id = "o-1"};
+  std::vector<AuditQuery> queries = {all, {.organization_id = "o-2"}};
+  queries.push_back({.organization_id = "o-1", .actor_user_id = "u-1"});
+  queries.push_back({.organization_id = "o-1", .action = "member.remove"});
+  queries.push_back({.organization_id = "o-1", .from = 1030, .to = 1060});
+  queries.push_back({.organization_id = "o-1", .actor_user_id = "u-2", .action = "project.update"});
+  queries.push_back(
+      {.organization_id = "o-1", .before = std::pair<std::int64_t, std::string>(1040, "a-13")});
+  queries.push_back({.organization_id = "o-1", .limit = 5});
+  queries.push_back({.organization_id = "o-9"});
+  for (const AuditQuery& q : queries) {
+    SCOPED_TRACE(q.organization_id + " " + q.actor_user_id.value_or("-") + " " +
+                 q.action.value_or("-") + " limit " + std::to_string(q.limit));
+    ExpectSame(ReadOk([&](Repository& repo) { return repo.ListAudit(q); }), ExpectedAudit(rows, q));
+  }
+  ASSERT_EQ(ExpectedAudit(rows, all).size(), 24u);
+
+  // Walking the cursor page by page visits every row once, in order, with or without a filter.
+  for (AuditQuery q : {all, AuditQuery{.organization_id = "o-1", .actor_user_id = "u-2"}}) {
+    const std::vector<AuditRecord> expected = ExpectedAudit(rows, q);
+    q.limit = 7;
+    std::vector<AuditRecord> walked;
+    for (int page = 0; page < 10; ++page) {
+      auto rows_of_page = ReadOk([&](Repository& repo) { return repo.ListAudit(q); });
+      if (rows_of_page.empty()) break;
+      q.before = {rows_of_page.back().created_at, rows_of_page.back().id};
+      walked.insert(walked.end(), rows_of_page.begin(), rows_of_page.end());
+    }
+    ExpectSame(walked, expected);
+  }
+}
+
+// ---- Rate limits and server secrets --------------------------------------------------------
+
+TEST_P(StoreConformance, RateLimitCountsPerBucketAndWindow) {
+  auto hit = [&](const char* bucket, std::int64_t window) {
+    return WriteOk([&](Repository& repo) { return repo.HitRateLimit(bucket, window); });
+  };
+  EXPECT_EQ(hit("ip:1", 60'000), 1);
+  EXPECT_EQ(hit("ip:1", 60'000), 2);
+  EXPECT_EQ(hit("ip:1", 60'000), 3);
+  EXPECT_EQ(hit("ip:2", 60'000), 1);
+  EXPECT_EQ(hit("ip:1", 120'000), 1);
+  EXPECT_EQ(hit("ip:1", 0), 1);
+
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.PruneRateLimits(120'000); }), 3);
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.PruneRateLimits(120'000); }), 0);
+  EXPECT_EQ(hit("ip:1", 120'000), 2) << "the current window survives pruning";
+  EXPECT_EQ(hit("ip:1", 60'000), 1) << "a pruned window starts over";
+}
+
+TEST_P(StoreConformance, RateLimitCountsEveryConcurrentHit) {
+  constexpr int kThreads = 4;
+  constexpr int kHitsPerThread = 50;
+  std::mutex mutex;
+  std::vector<std::int64_t> counts;
+  std::vector<std::string> errors;
+  std::latch start(kThreads);
+  {
+    std::vector<std::jthread> hitters;
+    for (int t = 0; t < kThreads; ++t) {
+      hitters.emplace_back([&] {
+        start.arrive_and_wait();
+        for (int i = 0; i < kHitsPerThread; ++i) {
+          auto count = Write([](Repository& repo) { return repo.HitRateLimit("key:k-1", 0); });
+          std::lock_guard lock(mutex);
+          if (count) {
+            counts.push_back(*count);
+          } else {
+            errors.push_back(Ok(count).message());
+          }
+        }
+      });
+    }
+  }
+  EXPECT_TRUE(errors.empty()) << errors.size() << " failed hits, first: " << errors.front();
+  // Each hit saw a distinct count, so none was lost: exactly 1..200.
+  std::sort(counts.begin(), counts.end());
+  std::vector<std::int64_t> expected(kThreads * kHitsPerThread);
+  std::iota(expected.begin(), expected.end(), 1);
+  EXPECT_EQ(counts, expected);
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.HitRateLimit("key:k-1", 0); }),
+            kThreads * kHitsPerThread + 1);
+}
+
+TEST_P(StoreConformance, ServerSecretKeepsTheFirstValue) {
+  auto get = [&](const char* name, const char* candidate) {
+    return WriteOk([&](Repository& repo) { return repo.GetOrCreateSecret(name, candidate, 1000); });
+  };
+  EXPECT_EQ(get("jwt_signing_key", "first"), "first");
+  EXPECT_EQ(get("jwt_signing_key", "second"), "first");
+  EXPECT_EQ(get("other", "third"), "third");
+
+  // Racing nodes all end up with one of the candidates, and the same one.
+  constexpr int kThreads = 4;
+  std::mutex mutex;
+  std::set<std::string> seen;
+  std::latch start(kThreads);
+  {
+    std::vector<std::jthread> nodes;
+    for (int t = 0; t < kThreads; ++t) {
+      nodes.emplace_back([&, t] {
+        start.arrive_and_wait();
+        auto value = Write([&](Repository& repo) {
+          return repo.GetOrCreateSecret("raced", "candidate-" + std::to_string(t), 2000);
+        });
+        std::lock_guard lock(mutex);
+        seen.insert(value ? *value : std::string("error: ") + Ok(value).message());
+      });
+    }
+  }
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_TRUE(seen.begin()->starts_with("candidate-")) << *seen.begin();
 }
 
 // ---- Transactions --------------------------------------------------------------------------
@@ -716,6 +1295,63 @@ struct ModelStore {
     });
     return out;
   }
+  std::vector<ProjectRecord> ListProjects(const std::string& org_id) const {
+    std::vector<ProjectRecord> out;
+    for (const auto& [id, p] : projects) {
+      if (p.organization_id == org_id) out.push_back(p);
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.created_at, a.id) < std::tie(b.created_at, b.id);
+    });
+    return out;
+  }
+  std::vector<MemberRecord> ListMembers(const std::string& org_id) const {
+    std::vector<MemberRecord> out;
+    for (const auto& [key, m] : members) {
+      if (key.first == org_id) out.push_back({users.at(key.second), m.role, m.created_at});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.joined_at, a.user.id) < std::tie(b.joined_at, b.user.id);
+    });
+    return out;
+  }
+  std::vector<MembershipOfUser> ListOrganizationsOfUser(const std::string& user_id) const {
+    std::vector<MembershipOfUser> out;
+    for (const auto& [key, m] : members) {
+      if (key.second == user_id) out.push_back({orgs.at(key.first), m.role});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.organization.name, a.organization.id) <
+             std::tie(b.organization.name, b.organization.id);
+    });
+    return out;
+  }
+  std::int64_t CountMembersWithRole(const std::string& org_id, const std::string& role) const {
+    return std::count_if(members.begin(), members.end(), [&](const auto& entry) {
+      return entry.first.first == org_id && entry.second.role == role;
+    });
+  }
+  // The deletes follow the schema's cascades: a project takes its keys, an organization its
+  // memberships and projects (and so their keys). Deleted ids are remembered in `gone`.
+  bool DeleteProject(const std::string& id) {
+    EraseIf(keys, [&](const ApiKeyRecord& k) { return k.project_id == id; });
+    return EraseIf(projects, [&](const ProjectRecord& p) { return p.id == id; });
+  }
+  bool DeleteOrganization(const std::string& id) {
+    std::erase_if(members, [&](const auto& entry) { return entry.first.first == id; });
+    EraseIf(keys, [&](const ApiKeyRecord& k) { return k.organization_id == id; });
+    EraseIf(projects, [&](const ProjectRecord& p) { return p.organization_id == id; });
+    return EraseIf(orgs, [&](const OrganizationRecord& o) { return o.id == id; });
+  }
+  template <class Map, class Pred>
+  bool EraseIf(Map& map, Pred pred) {
+    return std::erase_if(map, [&](const auto& entry) {
+             const bool erase = pred(entry.second);
+             if (erase) gone.insert(entry.first);
+             return erase;
+           }) > 0;
+  }
+  std::set<std::string> gone;
 };
 
 constexpr auto kFindUser = [](Repository& r, std::string_view id) { return r.FindUserById(id); };
@@ -732,12 +1368,15 @@ class RandomizedRun {
   void Step() {
     using Op = void (RandomizedRun::*)();
     static constexpr Op kOps[] = {
-        &RandomizedRun::InsertUser,      &RandomizedRun::InsertOrg,
-        &RandomizedRun::PutMembership,   &RandomizedRun::InsertProject,
-        &RandomizedRun::InsertKey,       &RandomizedRun::RevokeKey,
-        &RandomizedRun::FindUser,        &RandomizedRun::FindOrg,
-        &RandomizedRun::FindByUniqueKey, &RandomizedRun::FindProjectByName,
-        &RandomizedRun::ListKeys};
+        &RandomizedRun::InsertUser,        &RandomizedRun::InsertOrg,
+        &RandomizedRun::PutMembership,     &RandomizedRun::InsertProject,
+        &RandomizedRun::InsertKey,         &RandomizedRun::RevokeKey,
+        &RandomizedRun::FindUser,          &RandomizedRun::FindOrg,
+        &RandomizedRun::FindByUniqueKey,   &RandomizedRun::FindProjectByName,
+        &RandomizedRun::ListKeys,          &RandomizedRun::SetTwoFactor,
+        &RandomizedRun::DeleteMembership,  &RandomizedRun::ListMemberships,
+        &RandomizedRun::ListProjects,      &RandomizedRun::DeleteProject,
+        &RandomizedRun::DeleteOrganization};
     (this->*kOps[Uniform(std::size(kOps))])();
   }
 
@@ -746,6 +1385,14 @@ class RandomizedRun {
     for (const auto& [id, user] : model_.users) Check(id, model_.users, kFindUser);
     for (const auto& [id, org] : model_.orgs) Check(id, model_.orgs, kFindOrg);
     for (const auto& [id, p] : model_.projects) Check(id, model_.projects, kFindProject);
+    for (const auto& [id, k] : model_.keys) {
+      ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindApiKey(id); }), std::optional(k));
+    }
+    for (const std::string& id : model_.gone) {
+      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindOrganizationById(id); }));
+      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindProject(id); }));
+      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindApiKey(id); }));
+    }
     for (const auto& [key, m] : model_.members) {
       ExpectSame(
           ReadOk(store_, [&](Repository& r) { return r.FindMembership(key.first, key.second); }),
@@ -797,6 +1444,7 @@ class RandomizedRun {
   void InsertOrg() {
     OrganizationRecord org =
         MakeOrg(FreshOrTakenId(model_.orgs, "o"), "org-" + std::to_string(Uniform(15)));
+    org.name = "Org " + std::to_string(Uniform(3));  // shared names exercise the id tie-break
     org.require_two_factor = Uniform(2) == 1;
     ExpectInsert(store_.Write([&](Repository& r) { return r.InsertOrganization(org); }),
                  model_.InsertOrg(org));
@@ -874,6 +1522,62 @@ class RandomizedRun {
     const std::string project_id = PickId(model_.projects);
     ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListApiKeys(project_id); }),
                model_.ListKeys(project_id));
+  }
+
+  void SetTwoFactor() {
+    const std::string id = PickId(model_.users);
+    const bool enabled = Uniform(2) == 1;
+    const std::int64_t at = Time();
+    auto changed =
+        store_.Write([&](Repository& r) { return r.UpdateUserTwoFactor(id, enabled, at); });
+    ASSERT_TRUE(Ok(changed));
+    EXPECT_EQ(*changed, model_.users.contains(id)) << id;
+    if (!model_.users.contains(id)) return;
+    model_.users.at(id).two_factor_enabled = enabled;
+    model_.users.at(id).updated_at = at;
+  }
+
+  void DeleteMembership() {
+    const std::string org_id = PickId(model_.orgs);
+    const std::string user_id = PickId(model_.users);
+    auto deleted = store_.Write([&](Repository& r) { return r.DeleteMembership(org_id, user_id); });
+    ASSERT_TRUE(Ok(deleted));
+    EXPECT_EQ(*deleted, model_.members.erase({org_id, user_id}) > 0);
+  }
+
+  void ListMemberships() {
+    const std::string org_id = PickId(model_.orgs);
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListMembers(org_id); }),
+               model_.ListMembers(org_id));
+    const std::string user_id = PickId(model_.users);
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListOrganizationsOfUser(user_id); }),
+               model_.ListOrganizationsOfUser(user_id));
+    const std::string role = Uniform(2) == 0 ? "owner" : "analyst";
+    EXPECT_EQ(ReadOk(store_, [&](Repository& r) { return r.CountMembersWithRole(org_id, role); }),
+              model_.CountMembersWithRole(org_id, role));
+  }
+
+  void ListProjects() {
+    const std::string org_id = PickId(model_.orgs);
+    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListProjects(org_id); }),
+               model_.ListProjects(org_id));
+  }
+
+  // Rare, so that the maps keep growing.
+  void DeleteProject() {
+    if (Uniform(3) != 0) return ListProjects();
+    const std::string id = PickId(model_.projects);
+    auto deleted = store_.Write([&](Repository& r) { return r.DeleteProject(id); });
+    ASSERT_TRUE(Ok(deleted));
+    EXPECT_EQ(*deleted, model_.DeleteProject(id)) << id;
+  }
+
+  void DeleteOrganization() {
+    if (Uniform(4) != 0) return ListMemberships();
+    const std::string id = PickId(model_.orgs);
+    auto deleted = store_.Write([&](Repository& r) { return r.DeleteOrganization(id); });
+    ASSERT_TRUE(Ok(deleted));
+    EXPECT_EQ(*deleted, model_.DeleteOrganization(id)) << id;
   }
 
   Store& store_;

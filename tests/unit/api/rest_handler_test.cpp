@@ -103,8 +103,11 @@ struct World {
   core::ManualClock clock{kNowMillis};
   identity::BootstrapResult keys;
   tools::Registry registry;
+  std::unique_ptr<identity::SessionService> sessions;
   std::unique_ptr<tools::Dispatcher> dispatcher;
   std::unique_ptr<identity::Authenticator> authenticator;
+  std::unique_ptr<identity::RateLimiter> credential_limits;
+  std::unique_ptr<identity::RateLimiter> public_limits;
   std::unique_ptr<RestHandler> handler;
   std::string setup_error;
 
@@ -125,10 +128,17 @@ struct World {
       return;
     }
     registry = std::move(*built);
-    dispatcher = std::make_unique<tools::Dispatcher>(temp.store(), clock);
+    sessions = std::make_unique<identity::SessionService>(temp.store(), clock, "test-secret");
+    dispatcher = std::make_unique<tools::Dispatcher>(temp.store(), clock, *sessions);
     authenticator = std::make_unique<identity::Authenticator>(temp.store());
-    handler = std::make_unique<RestHandler>(registry, *dispatcher, *authenticator, clock,
-                                            OpenApiOptions{"https://api.sightline.example"});
+    credential_limits = std::make_unique<identity::RateLimiter>(
+        temp.store(), clock, identity::RateLimitPolicy{"per-minute", 1000000, 60});
+    public_limits = std::make_unique<identity::RateLimiter>(
+        temp.store(), clock, identity::RateLimitPolicy{"per-minute-per-ip", 1000000, 60});
+    handler = std::make_unique<RestHandler>(
+        RestHandler::Dependencies{registry, *dispatcher, *authenticator, *sessions,
+                                  *credential_limits, *public_limits, clock},
+        OpenApiOptions{"https://api.sightline.example"});
   }
 };
 

@@ -99,3 +99,22 @@ TEST(ConstantTimeEquals, ComparesWholeContentAndLength) {
 
 }  // namespace
 }  // namespace sightline::core
+
+namespace sightline::core {
+namespace {
+
+TEST(NewUuidV7, IsAVersion7UuidThatSortsInCreationOrder) {
+  std::string previous;
+  for (int i = 0; i < 5000; ++i) {  // far more than one millisecond's counter can hold
+    const std::string id = NewUuidV7(1767225600000);
+    ASSERT_TRUE(IsUuid(id)) << id;
+    EXPECT_EQ(id[14], '7') << id;
+    EXPECT_TRUE(id[19] == '8' || id[19] == '9' || id[19] == 'a' || id[19] == 'b') << id;
+    EXPECT_GT(id, previous);
+    previous = id;
+  }
+  EXPECT_EQ(NewUuidV7(1767225600000).substr(0, 8), "019b76da") << "the timestamp leads: 0x019b76daa800";
+}
+
+}  // namespace
+}  // namespace sightline::core

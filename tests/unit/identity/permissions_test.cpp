@@ -60,7 +60,10 @@ TEST(PermissionCatalog, NamesAreUniqueLowercaseDottedAndInEnumOrder) {
     }
   }
   EXPECT_EQ(index, static_cast<std::size_t>(Permission::kCount));
-  EXPECT_EQ(PermissionSet::All().Names(), kAll);
+  Names everything = kAll;
+  everything.push_back("account.manage");  // held by user sessions, not granted by roles
+  everything.push_back("auth.public");     // held by everyone
+  EXPECT_EQ(PermissionSet::All().Names(), everything);
 }
 
 TEST(PermissionCatalog, NamesRoundTrip) {
@@ -89,9 +92,10 @@ TEST(Roles, NamesRoundTrip) {
   EXPECT_EQ(ParseRole(""), std::nullopt);
 }
 
-TEST(RolePermissions, OwnerHoldsEverything) {
-  EXPECT_EQ(RolePermissions(Role::kOwner), PermissionSet::All());
+TEST(RolePermissions, OwnerHoldsEveryRolePermission) {
   EXPECT_EQ(RolePermissions(Role::kOwner).Names(), kAll);
+  EXPECT_FALSE(RolePermissions(Role::kOwner).Has(Permission::kAccount));
+  EXPECT_FALSE(RolePermissions(Role::kOwner).Has(Permission::kPublic));
 }
 
 TEST(RolePermissions, AdminIsOwnerWithoutOrganizationDelete) {

@@ -105,8 +105,8 @@ TEST(AllOperations, SchemasAreWellFormedAndHoldEveryPathParameter) {
     EXPECT_TRUE(spec.path.starts_with("/"));
     const std::vector<std::string> parameters = PathParameters(spec.path);
     std::set<std::string> required;
-    for (const auto& name : input.at("required").as_array()) {
-      required.emplace(name.as_string());
+    if (const json::value* names = input.as_object().if_contains("required")) {
+      for (const auto& name : names->as_array()) required.emplace(name.as_string());
     }
     for (const std::string& name : parameters) {
       EXPECT_TRUE(input.at("properties").as_object().contains(name)) << name;
@@ -131,7 +131,9 @@ TEST(AllOperations, GetIsReadOnlyAndEveryOperationHasAPermissionAndRun) {
     EXPECT_FALSE(spec.summary.empty());
     EXPECT_FALSE(spec.description.empty());
     EXPECT_FALSE(spec.tag.empty());
-    EXPECT_NE(spec.credentials, identity::CredentialKind::kNone);
+    // Anonymous operations exist (sign-in); they and only they hold the `auth.public` permission.
+    EXPECT_EQ(spec.credentials == identity::CredentialKind::kNone,
+              spec.permission == identity::Permission::kPublic);
     EXPECT_NE(spec.method, HttpMethod::kOther);
   }
 }
@@ -171,7 +173,9 @@ TEST(AllOperations, OpenApiListsEachOperationOnceUnderItsRoute) {
     EXPECT_TRUE(
         operation->at("responses").as_object().contains(std::to_string(op.spec->success_status)));
     ASSERT_TRUE(operation->as_object().contains("security"));
-    EXPECT_FALSE(operation->at("security").as_array().empty());
+    // `security: []` declares an anonymous operation.
+    EXPECT_EQ(operation->at("security").as_array().empty(),
+              op.spec->credentials == identity::CredentialKind::kNone);
     for (const auto& requirement : operation->at("security").as_array()) {
       for (const auto& [scheme, scopes] : requirement.as_object()) {
         (void)scopes;

@@ -1,0 +1,32 @@
+#include "identity/rate_limiter.h"
+
+namespace sightline::identity {
+
+namespace {
+// Old windows are deleted by whichever request happens to be the N-th: no timer thread, and
+// the table stays at about (active buckets × 2) rows.
+constexpr std::uint64_t kPruneEvery = 1000;
+}  // namespace
+
+core::Result<RateDecision> RateLimiter::Hit(const std::string& bucket) {
+  const std::int64_t now = clock_.NowMillis();
+  const std::int64_t window_ms = policy_.window_seconds * 1000;
+  const std::int64_t window_start = now - now % window_ms;
+  const bool prune = ++hits_ % kPruneEvery == 0;
+  auto count = store_.Write([&](storage::Repository& repo) -> core::Result<std::int64_t> {
+    if (prune) {
+      auto pruned = repo.PruneRateLimits(window_start - window_ms);
+      if (!pruned) return pruned.error();
+    }
+    return repo.HitRateLimit(bucket, window_start);
+  });
+  if (!count) return count.error();
+  RateDecision decision;
+  decision.limit = policy_.quota;
+  decision.allowed = *count <= policy_.quota;
+  decision.remaining = std::max<std::int64_t>(0, policy_.quota - *count);
+  decision.reset_seconds = std::max<std::int64_t>(1, (window_start + window_ms - now + 999) / 1000);
+  return decision;
+}
+
+}  // namespace sightline::identity

@@ -1,0 +1,210 @@
+#include "identity/sessions.h"
+
+#include "core/crypto.h"
+#include "identity/jwt.h"
+#include "identity/passwords.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sightline::identity {
+namespace {
+
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+using storage::Repository;
+
+constexpr std::string_view kRefreshPrefix = "srt_";
+constexpr std::string_view kAccessType = "access";
+constexpr std::string_view kSetupType = "2fa_setup";
+
+// A real argon2id hash of a random password: verifying against it when the email is unknown
+// makes a failed sign-in cost the same whether or not the account exists.
+const std::string& DecoyHash() {
+  static const std::string hash = HashPassword(core::RandomBase62(24)).value();
+  return hash;
+}
+
+std::string Lowercase(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+Error BadLogin() { return Error(ErrorCode::kAuthBadLogin, "Invalid email or password."); }
+Error BadRefresh(std::string message) {
+  return Error(ErrorCode::kAuthInvalidCredential, std::move(message));
+}
+
+struct Account {
+  storage::UserRecord user;
+  bool organization_requires_two_factor = false;
+};
+
+Result<std::optional<Account>> FindAccount(Repository& repo, const std::string& email) {
+  auto user = repo.FindUserByEmail(email);
+  if (!user) return user.error();
+  if (!*user) return std::optional<Account>();
+  auto organizations = repo.ListOrganizationsOfUser((*user)->id);
+  if (!organizations) return organizations.error();
+  const bool required = std::any_of(organizations->begin(), organizations->end(),
+                                    [](const auto& m) { return m.organization.require_two_factor; });
+  return std::optional<Account>(Account{std::move(**user), required});
+}
+
+// What a refresh attempt found; the session revocation on reuse must commit, so reuse is a
+// value here rather than an error that would roll the transaction back.
+enum class RefreshVerdict { kIssued, kUnknown, kReused, kRevoked, kExpired };
+
+}  // namespace
+
+SessionService::SessionService(storage::Store& store, const core::Clock& clock,
+                               std::string signing_secret, SessionPolicy policy)
+    : store_(store), clock_(clock), secret_(std::move(signing_secret)), policy_(policy) {}
+
+Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
+                                                      const core::Clock& clock) {
+  const std::string candidate = core::Base64UrlEncode(core::RandomBytes(32));
+  return store.Write([&](Repository& repo) {
+    return repo.GetOrCreateSecret("session_signing_key", candidate, clock.NowMillis());
+  });
+}
+
+Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string& user_id,
+                                            const std::string& session_id) {
+  const std::int64_t now = NowSeconds();
+  SessionTokens tokens;
+  tokens.access_token = SignToken(
+      {user_id, session_id, std::string(kAccessType), now, now + policy_.access_ttl.count()},
+      secret_);
+  tokens.access_expires_in = policy_.access_ttl.count();
+  tokens.refresh_token = std::string(kRefreshPrefix) + core::RandomBase62(43);
+  tokens.refresh_expires_in = policy_.refresh_ttl.count();
+  auto stored = repo.InsertRefreshToken(
+      {core::Sha256Hex(tokens.refresh_token), session_id, clock_.NowMillis(), std::nullopt});
+  if (!stored) return stored.error();
+  return tokens;
+}
+
+Result<SessionTokens> SessionService::Open(const storage::UserRecord& user,
+                                           std::optional<std::string> user_agent) {
+  const std::int64_t now = clock_.NowMillis();
+  return store_.Write([&](Repository& repo) -> Result<SessionTokens> {
+    storage::SessionRecord session{core::NewUuidV4(), user.id, "session", now,
+                                   now + policy_.refresh_ttl.count() * 1000, std::nullopt,
+                                   user_agent};
+    auto inserted = repo.InsertSession(session);
+    if (!inserted) return inserted.error();
+    return Issue(repo, user.id, session.id);
+  });
+}
+
+Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
+                                          std::optional<std::string> user_agent) {
+  auto account = store_.Read([&](Repository& repo) { return FindAccount(repo, Lowercase(email)); });
+  if (!account) return account.error();
+  if (!*account) {
+    VerifyPassword(DecoyHash(), password);
+    return BadLogin();
+  }
+  if (!VerifyPassword((*account)->user.password_hash, password)) return BadLogin();
+  LoginResult result;
+  result.user = (*account)->user;
+  if ((*account)->organization_requires_two_factor && !result.user.two_factor_enabled) {
+    const std::int64_t now = clock_.NowMillis();
+    storage::SessionRecord setup{core::NewUuidV4(), result.user.id, "two_factor_setup", now,
+                                 now + policy_.setup_ttl.count() * 1000, std::nullopt, user_agent};
+    auto stored = store_.Write([&](Repository& repo) { return repo.InsertSession(setup); });
+    if (!stored) return stored.error();
+    result.two_factor_setup_required = true;
+    result.setup_token = SignToken({result.user.id, setup.id, std::string(kSetupType),
+                                    now / 1000, now / 1000 + policy_.setup_ttl.count()},
+                                   secret_);
+    result.setup_expires_in = policy_.setup_ttl.count();
+    return result;
+  }
+  auto tokens = Open(result.user, std::move(user_agent));
+  if (!tokens) return tokens.error();
+  result.session = std::move(*tokens);
+  return result;
+}
+
+Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
+  const std::string hash = core::Sha256Hex(refresh_token);
+  const std::int64_t now = clock_.NowMillis();
+  RefreshVerdict verdict = RefreshVerdict::kUnknown;
+  auto issued = store_.Write([&](Repository& repo) -> Result<std::optional<SessionTokens>> {
+    auto token = repo.FindRefreshToken(hash);
+    if (!token) return token.error();
+    if (!*token) return std::optional<SessionTokens>();
+    auto session = repo.FindSession((*token)->session_id);
+    if (!session) return session.error();
+    if (!*session || (*session)->kind != "session") return std::optional<SessionTokens>();
+    auto claimed = repo.ClaimRefreshToken(hash, now);
+    if (!claimed) return claimed.error();
+    if (!*claimed) {
+      verdict = RefreshVerdict::kReused;
+      auto revoked = repo.RevokeSession((*session)->id, now);
+      if (!revoked) return revoked.error();
+      return std::optional<SessionTokens>();
+    }
+    if ((*session)->revoked_at) verdict = RefreshVerdict::kRevoked;
+    else if ((*session)->expires_at <= now) verdict = RefreshVerdict::kExpired;
+    if (verdict != RefreshVerdict::kUnknown) return std::optional<SessionTokens>();
+    auto tokens = Issue(repo, (*session)->user_id, (*session)->id);
+    if (!tokens) return tokens.error();
+    verdict = RefreshVerdict::kIssued;
+    return std::optional<SessionTokens>(std::move(*tokens));
+  });
+  if (!issued) return issued.error();
+  switch (verdict) {
+    case RefreshVerdict::kIssued: return std::move(**issued);
+    case RefreshVerdict::kReused:
+      return BadRefresh("This refresh token was already used; the session has been revoked.");
+    case RefreshVerdict::kRevoked: return BadRefresh("The session has been signed out.");
+    case RefreshVerdict::kExpired:
+      return Error(ErrorCode::kAuthExpiredCredential, "The session has expired; sign in again.");
+    case RefreshVerdict::kUnknown: break;
+  }
+  return BadRefresh("The refresh token is not valid.");
+}
+
+Result<void> SessionService::Logout(std::string_view refresh_token) {
+  const std::string hash = core::Sha256Hex(refresh_token);
+  return store_.Write([&](Repository& repo) -> Result<void> {
+    auto token = repo.FindRefreshToken(hash);
+    if (!token) return token.error();
+    if (!*token) return {};
+    auto revoked = repo.RevokeSession((*token)->session_id, clock_.NowMillis());
+    if (!revoked) return revoked.error();
+    return {};
+  });
+}
+
+Result<Principal> SessionService::AuthenticateAccessToken(std::string_view token) {
+  auto claims = VerifyToken(token, secret_, NowSeconds());
+  if (!claims) return claims.error();
+  if (claims->type != kAccessType) {
+    return Error(ErrorCode::kAuthWrongCredentialKind,
+                 "A two-factor setup token only works for the two-factor setup operations.");
+  }
+  auto session = store_.Read([&](Repository& repo) { return repo.FindSession(claims->session_id); });
+  if (!session) return session.error();
+  if (!*session || (*session)->revoked_at || (*session)->user_id != claims->user_id) {
+    return Error(ErrorCode::kAuthInvalidCredential, "The session has been signed out.");
+  }
+  if ((*session)->expires_at <= clock_.NowMillis()) {
+    return Error(ErrorCode::kAuthExpiredCredential, "The session has expired; sign in again.");
+  }
+  Principal principal;
+  principal.kind = CredentialKind::kUserSession;
+  principal.credential_id = claims->session_id;
+  principal.user_id = claims->user_id;
+  principal.permissions.Add(Permission::kAccount);
+  principal.permissions.Add(Permission::kPublic);
+  return principal;
+}
+
+}  // namespace sightline::identity

@@ -1,0 +1,41 @@
+// Every mutating operation records who did what to which target, in the same transaction as the
+// change itself: both commit, or neither does.
+#pragma once
+
+#include "core/crypto.h"
+#include "tools/operation.h"
+
+#include <boost/json/object.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace sightline::tools {
+
+struct AuditEntry {
+  std::string action;  // "project.update"
+  std::string target_type;
+  std::string target_id;
+  boost::json::object details;
+  // Defaults to the operation's organization; set when there is none yet (organization.create).
+  std::string organization_id;
+};
+
+storage::AuditRecord MakeAuditRecord(const OperationContext& context, AuditEntry entry);
+
+// Runs `body(Repository&) -> Result<T>` and inserts the audit record in one write transaction.
+// `entry` may be completed by `body` (e.g. with the id of what it created).
+template <class Body>
+auto AuditedWrite(OperationContext& context, AuditEntry& entry, Body&& body)
+    -> std::invoke_result_t<Body, storage::Repository&> {
+  using R = std::invoke_result_t<Body, storage::Repository&>;
+  return context.store.Write([&](storage::Repository& repo) -> R {
+    R result = body(repo);
+    if (!result) return result;
+    auto logged = repo.InsertAudit(MakeAuditRecord(context, entry));
+    if (!logged) return R(boost::system::in_place_error, logged.error());
+    return result;
+  });
+}
+
+}  // namespace sightline::tools

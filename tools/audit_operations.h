@@ -1,0 +1,10 @@
+// The organization's audit log.
+#pragma once
+
+#include "tools/operation.h"
+
+namespace sightline::tools {
+
+extern const OperationSpec kListAuditLog;
+
+}  // namespace sightline::tools

@@ -1,0 +1,120 @@
+// Sign-in, token refresh and sign-out. Anonymous operations (permission `public`, limited per
+// client IP); not MCP tools: an assistant never handles a user's password or tokens.
+#include "tools/auth_operations.h"
+
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+#include "tools/views.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+
+constexpr std::string_view kNotATool = "Handles passwords and session tokens.";
+
+Result<json::object> CurrentUserOf(storage::Store& store, const storage::UserRecord& user) {
+  auto memberships = store.Read([&](storage::Repository& repo) {
+    return repo.ListOrganizationsOfUser(user.id);
+  });
+  if (!memberships) return memberships.error();
+  return CurrentUserView(user, *memberships);
+}
+
+Result<json::value> RunLogin(OperationContext& context, const json::object& args) {
+  auto login = context.sessions.Login(RequiredString(args, "email"),
+                                      RequiredString(args, "password"),
+                                      context.request.user_agent);
+  if (!login) return login.error();
+  if (login->two_factor_setup_required) {
+    return json::value(json::object{{"twoFactorSetupRequired", true},
+                                    {"setupToken", login->setup_token},
+                                    {"setupTokenExpiresIn", login->setup_expires_in}});
+  }
+  auto user = CurrentUserOf(context.store, login->user);
+  if (!user) return user.error();
+  return json::value(AuthView(*login->session, std::move(*user)));
+}
+
+Result<json::value> RunRefresh(OperationContext& context, const json::object& args) {
+  auto tokens = context.sessions.Refresh(RequiredString(args, "refreshToken"));
+  if (!tokens) return tokens.error();
+  json::object out = AuthView(*tokens, {});
+  out.erase("user");
+  return json::value(std::move(out));
+}
+
+Result<json::value> RunLogout(OperationContext& context, const json::object& args) {
+  auto done = context.sessions.Logout(RequiredString(args, "refreshToken"));
+  if (!done) return done.error();
+  return NoContent();
+}
+
+constexpr std::string_view kRefreshInput = R"({"type": "object", "required": ["refreshToken"],
+  "properties": {"refreshToken": {"type": "string", "minLength": 1, "maxLength": 256}}})";
+
+}  // namespace
+
+const OperationSpec kLogin{
+    .name = "login",
+    .summary = "Sign in with email and password",
+    .description =
+        "Opens a session: a 15-minute access token (send it as `Authorization: Bearer`) and a "
+        "30-day refresh token. When an organization of the user requires two-factor "
+        "authentication and the user has none, no session is opened: the answer is "
+        "`twoFactorSetupRequired` with a 10-minute `setupToken` for the two-factor setup "
+        "operations. A wrong email and a wrong password are indistinguishable (AUTH_006).",
+    .tag = "Authentication",
+    .method = core::HttpMethod::kPost,
+    .path = "/auth/login",
+    .input_schema = R"({"type": "object", "required": ["email", "password"], "properties": {
+        "email": {"type": "string", "minLength": 3, "maxLength": 254},
+        "password": {"type": "string", "minLength": 1, "maxLength": 1024}}})",
+    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
+    .permission = identity::Permission::kPublic,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kNone,
+    .mcp_exclusion_reason = kNotATool,
+    .run = RunLogin,
+};
+
+const OperationSpec kRefreshToken{
+    .name = "refresh_token",
+    .summary = "Exchange a refresh token for new tokens",
+    .description =
+        "Rotates the refresh token: the one sent is used up and a new pair is returned. Sending "
+        "a used refresh token again revokes the whole session (it was copied), so every token "
+        "of that session stops working.",
+    .tag = "Authentication",
+    .method = core::HttpMethod::kPost,
+    .path = "/auth/refresh-token",
+    .input_schema = kRefreshInput,
+    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
+    .permission = identity::Permission::kPublic,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kNone,
+    .mcp_exclusion_reason = kNotATool,
+    .run = RunRefresh,
+};
+
+const OperationSpec kLogout{
+    .name = "logout",
+    .summary = "Sign out",
+    .description = "Revokes the session of the refresh token: its access tokens stop working on "
+                   "their next request. Unknown tokens are accepted silently.",
+    .tag = "Authentication",
+    .method = core::HttpMethod::kPost,
+    .path = "/auth/logout",
+    .input_schema = kRefreshInput,
+    .output_schema = kEmptyOutputSchema,
+    .permission = identity::Permission::kPublic,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = CredentialKind::kNone,
+    .success_status = 204,
+    .mcp_exclusion_reason = kNotATool,
+    .run = RunLogout,
+};
+
+}  // namespace sightline::tools

@@ -1,0 +1,61 @@
+// Small helpers shared by the *_operations.cpp files: argument access (arguments are already
+// validated against the schema, so types are known) and the common errors.
+#pragma once
+
+#include "core/result.h"
+#include "tools/operation.h"
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sightline::tools {
+
+inline std::optional<std::string> OptionalString(const boost::json::object& args,
+                                                 std::string_view name) {
+  const boost::json::value* value = args.if_contains(name);
+  if (!value || !value->is_string()) return std::nullopt;
+  return std::string(value->as_string());
+}
+
+inline std::string RequiredString(const boost::json::object& args, std::string_view name) {
+  return OptionalString(args, name).value_or(std::string());
+}
+
+inline std::optional<bool> OptionalBool(const boost::json::object& args, std::string_view name) {
+  const boost::json::value* value = args.if_contains(name);
+  if (!value || !value->is_bool()) return std::nullopt;
+  return value->as_bool();
+}
+
+// 404 REQ_004 naming the kind of thing that was not found (or not visible).
+inline core::Error NotFound(std::string_view resource) {
+  core::Error error(core::ErrorCode::kResourceNotFound,
+                    "The " + std::string(resource) + " was not found.");
+  error.mutable_details()["resource"] = resource;
+  return error;
+}
+
+// An error naming the offending field, for 409s such as ORG_002 and PROJECT_002.
+inline core::Error FieldError(core::ErrorCode code, std::string message, std::string_view field) {
+  core::Error error(code, std::move(message));
+  error.mutable_details()["field"] = field;
+  return error;
+}
+
+// 403 PERM_001 for a rule beyond the permission catalog (e.g. only owners grant "owner").
+inline core::Error Forbidden(std::string reason) {
+  core::Error error(core::ErrorCode::kPermDenied, reason);
+  error.mutable_details()["reason"] = std::move(reason);
+  return error;
+}
+
+// The 204 answer of a deletion (the REST adapter sends no body for 204).
+inline core::Result<boost::json::value> NoContent() { return boost::json::value(nullptr); }
+
+constexpr std::string_view kEmptyOutputSchema = R"({"type": "object", "properties": {}})";
+
+}  // namespace sightline::tools

@@ -1,0 +1,130 @@
+#include "tools/user_operations.h"
+
+#include "tools/audit.h"
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+#include "tools/views.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+
+struct Me {
+  storage::UserRecord user;
+  std::vector<storage::MembershipOfUser> memberships;
+};
+
+Result<Me> LoadMe(storage::Repository& repo, const std::string& user_id) {
+  auto user = repo.FindUserById(user_id);
+  if (!user) return user.error();
+  if (!*user) return core::Error(core::ErrorCode::kAuthInvalidCredential, "The user no longer exists.");
+  auto memberships = repo.ListOrganizationsOfUser(user_id);
+  if (!memberships) return memberships.error();
+  return Me{std::move(**user), std::move(*memberships)};
+}
+
+Result<json::value> RunGetCurrentUser(OperationContext& context, const json::object&) {
+  auto me = context.store.Read([&](storage::Repository& repo) {
+    return LoadMe(repo, *context.principal.user_id);
+  });
+  if (!me) return me.error();
+  return json::value(CurrentUserView(me->user, me->memberships));
+}
+
+Result<json::value> RunUpdateCurrentUser(OperationContext& context, const json::object& args) {
+  const std::string& user_id = *context.principal.user_id;
+  AuditEntry audit{"user.update", "user", user_id, {}, {}};
+  auto me = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<Me> {
+    auto me = LoadMe(repo, user_id);
+    if (!me) return me.error();
+    if (auto first = OptionalString(args, "firstName")) me->user.first_name = *first;
+    if (auto last = OptionalString(args, "lastName")) me->user.last_name = *last;
+    me->user.updated_at = context.clock.NowMillis();
+    auto written = repo.UpdateUserNames(me->user);
+    if (!written) return written.error();
+    return me;
+  });
+  if (!me) return me.error();
+  return json::value(CurrentUserView(me->user, me->memberships));
+}
+
+Result<json::value> RunGetCurrentUserInOrganization(OperationContext& context,
+                                                    const json::object&) {
+  auto me = context.store.Read([&](storage::Repository& repo) {
+    return LoadMe(repo, *context.principal.user_id);
+  });
+  if (!me) return me.error();
+  json::object out = CurrentUserView(me->user, me->memberships);
+  const std::string role = context.role.value_or("");
+  out["currentOrganization"] = OrganizationView(*context.organization, role);
+  out["currentOrganizationRole"] = role;
+  json::array permissions;
+  if (auto parsed = identity::ParseRole(role)) {
+    for (auto name : identity::RolePermissions(*parsed).Names()) permissions.push_back(json::string(name));
+  }
+  out["permissions"] = std::move(permissions);
+  return json::value(std::move(out));
+}
+
+constexpr std::string_view kAccountOnly =
+    "The operation is about the signed-in user's own account.";
+
+}  // namespace
+
+const OperationSpec kGetCurrentUser{
+    .name = "get_current_user",
+    .summary = "Get the signed-in user",
+    .description = "The user's profile and the organizations they belong to, with their role in "
+                   "each.",
+    .tag = "Users",
+    .method = core::HttpMethod::kGet,
+    .path = "/users/me",
+    .input_schema = R"({"type": "object", "properties": {}})",
+    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
+    .permission = identity::Permission::kAccount,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession,
+    .run = RunGetCurrentUser,
+};
+
+const OperationSpec kUpdateCurrentUser{
+    .name = "update_current_user",
+    .summary = "Update the signed-in user's name",
+    .description = "Changes the first and/or last name (UpdateUserRequest). Only sent fields "
+                   "change.",
+    .tag = "Users",
+    .method = core::HttpMethod::kPatch,
+    .path = "/users/me",
+    .input_schema = R"({"type": "object", "properties": {
+        "firstName": {"type": "string", "maxLength": 100},
+        "lastName": {"type": "string", "maxLength": 100}}})",
+    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
+    .permission = identity::Permission::kAccount,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kAccountOnly,
+    .run = RunUpdateCurrentUser,
+};
+
+const OperationSpec kGetCurrentUserInOrganization{
+    .name = "get_current_user_in_organization",
+    .summary = "Get the signed-in user within an organization",
+    .description = "Like get_current_user, plus `currentOrganization`, "
+                   "`currentOrganizationRole` and the role's permissions in that organization. "
+                   "404 when the user is not a member.",
+    .tag = "Users",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/users/me",
+    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
+        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
+    .permission = identity::Permission::kAccount,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession,
+    .run = RunGetCurrentUserInOrganization,
+};
+
+}  // namespace sightline::tools

@@ -1,0 +1,39 @@
+// The JSON shapes of the identity resources, shared by every operation that returns them.
+#pragma once
+
+#include "identity/sessions.h"
+#include "storage/records.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <string_view>
+#include <vector>
+
+namespace sightline::tools {
+
+boost::json::object UserView(const storage::UserRecord& user);
+// CurrentUserResponse: the user with their organizations and roles.
+boost::json::object CurrentUserView(const storage::UserRecord& user,
+                                    const std::vector<storage::MembershipOfUser>& memberships);
+boost::json::object OrganizationView(const storage::OrganizationRecord& org,
+                                     std::string_view caller_role = {});
+boost::json::object MemberView(const storage::MemberRecord& member);
+boost::json::object InvitationView(const storage::InvitationRecord& invitation,
+                                   std::int64_t now_millis);
+boost::json::object KeyView(const storage::ApiKeyRecord& key);
+boost::json::object AuditView(const storage::AuditRecord& entry);
+// AuthResponse: tokens plus the signed-in user.
+boost::json::object AuthView(const identity::SessionTokens& tokens, boost::json::object user);
+
+// JSON Schema texts of those shapes, for the operations' output schemas.
+extern const std::string_view kUserSchema;
+extern const std::string_view kCurrentUserSchema;
+extern const std::string_view kOrganizationSchema;
+extern const std::string_view kMemberSchema;
+extern const std::string_view kInvitationSchema;
+extern const std::string_view kKeySchema;
+extern const std::string_view kAuditEntrySchema;
+extern const std::string_view kAuthResponseSchema;
+
+}  // namespace sightline::tools
