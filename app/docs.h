@@ -6,5 +6,6 @@
 namespace sightline::app {
 
 std::string ErrorCodesMarkdown();
+std::string PermissionsMarkdown();
 
 }  // namespace sightline::app

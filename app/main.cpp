@@ -15,7 +15,7 @@ constexpr std::string_view kUsage =
     "Commands:\n"
     "  serve     Run the HTTP server (REST API, ingestion, OpenAPI).\n"
     "  admin     Operator commands on the store: bootstrap, migrate.\n"
-    "  docs      Print generated documents: errors, openapi.\n"
+    "  docs      Print generated documents: errors, permissions, openapi.\n"
     "  version   Print the version.\n\n"
     "Run 'sightline <command> --help' for a command's options.\n";
 

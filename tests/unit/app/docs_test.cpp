@@ -37,3 +37,27 @@ TEST(ErrorCodesMarkdown, HasOneRowPerCode) {
 
 }  // namespace
 }  // namespace sightline::app
+
+namespace sightline::app {
+namespace {
+
+TEST(PermissionsMarkdown, CommittedDocsMatchTheCode) {
+  const std::string path = std::string(SIGHTLINE_SOURCE_DIR) + "/docs/permissions.md";
+  std::ifstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << "cannot read " << path;
+  std::stringstream committed;
+  committed << file.rdbuf();
+  EXPECT_TRUE(committed.str() == PermissionsMarkdown())
+      << path << " is out of date; regenerate it with "
+      << "`build/sightline docs permissions > docs/permissions.md` and commit the result.";
+}
+
+TEST(PermissionsMarkdown, ListsEveryOperationWithItsPermission) {
+  const std::string text = PermissionsMarkdown();
+  EXPECT_NE(text.find("| `get_project` | `GET /{orgSlug}/projects/{projectId}` | `project.view` |"),
+            std::string::npos);
+  EXPECT_NE(text.find("| `sdk_key.create` |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sightline::app
