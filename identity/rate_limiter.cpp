@@ -12,12 +12,14 @@ core::Result<RateDecision> RateLimiter::Hit(const std::string& bucket) {
   const std::int64_t now = clock_.NowMillis();
   const std::int64_t window_ms = policy_.window_seconds * 1000;
   const std::int64_t window_start = now - now % window_ms;
-  const bool prune = ++hits_ % kPruneEvery == 0;
-  auto count = store_.Write([&](storage::Repository& repo) -> core::Result<std::int64_t> {
-    if (prune) {
-      auto pruned = repo.PruneRateLimits(window_start - window_ms);
-      if (!pruned) return pruned.error();
-    }
+  if (++hits_ % kPruneEvery == 0) {
+    auto pruned = store_.WriteOne([&](storage::Repository& repo) {
+      return repo.PruneRateLimits(window_start - window_ms);
+    });
+    if (!pruned) return pruned.error();
+  }
+  // One UPSERT, atomic by itself: no transaction around it.
+  auto count = store_.WriteOne([&](storage::Repository& repo) {
     return repo.HitRateLimit(bucket, window_start);
   });
   if (!count) return count.error();

@@ -72,8 +72,10 @@ class SqlSession {
 };
 
 enum class TxMode {
-  kRead,   // a consistent read-only snapshot (or a single autocommit statement)
-  kWrite,  // a read-write transaction that takes the write lock up front on SQLite
+  kRead,        // a consistent read-only snapshot (or a single autocommit statement)
+  kWrite,       // a read-write transaction that takes the write lock up front on SQLite
+  kAutocommit,  // no explicit transaction: each statement commits alone. For one statement that
+                // is atomic by itself (an UPSERT): one round trip instead of three.
 };
 
 // A pool of connections to one database. Thread-safe.

@@ -45,6 +45,11 @@ class Store {
   auto Write(Body&& body) {
     return Run(TxMode::kWrite, std::forward<Body>(body));
   }
+  // For a body of one statement that is atomic by itself: no BEGIN/COMMIT around it.
+  template <class Body>
+  auto WriteOne(Body&& body) {
+    return Run(TxMode::kAutocommit, std::forward<Body>(body));
+  }
 
  private:
   template <class Body>

@@ -152,7 +152,7 @@ class PostgresDatabase final : public SqlDatabase {
   static Result<void> RunIn(PgConnection& connection, TxMode mode,
                             const std::function<Result<void>(SqlSession&)>& body) {
     try {
-      if (mode == TxMode::kRead) {
+      if (mode == TxMode::kRead || mode == TxMode::kAutocommit) {
         pqxx::nontransaction tx(connection.raw());
         connection.Begin(&tx);
         return body(connection);

@@ -195,6 +195,7 @@ class SqliteDatabase final : public SqlDatabase {
       ~Release() { self->Return(c); }
     } release{this, connection};
 
+    if (mode == TxMode::kAutocommit) return body(*connection);
     // BEGIN/COMMIT/ROLLBACK go through the statement cache like any query: no re-parsing.
     auto begun = connection->Execute(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
     if (!begun) return begun.error();
