@@ -2,6 +2,7 @@
 
 #include "api/yaml.h"
 #include "core/crypto.h"
+#include "core/text.h"
 #include "core/error.h"
 #include "core/json_util.h"
 
@@ -17,11 +18,6 @@ using identity::CredentialKind;
 using tools::ArgumentLocation;
 using tools::RegisteredOperation;
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 json::object Ref(std::string_view where) {
   return json::object{{"$ref", std::string(where)}};
@@ -231,7 +227,7 @@ json::value BuildOpenApi(const tools::Registry& registry, const OpenApiOptions& 
   for (const auto& op : registry.operations()) {
     json::value& item = paths[op.spec->path];
     if (!item.is_object()) item.emplace_object();
-    item.as_object()[Lowercase(core::MethodName(op.spec->method))] = Operation(op);
+    item.as_object()[core::ToLowerAscii(core::MethodName(op.spec->method))] = Operation(op);
   }
   json::object info{
       {"title", "Sightline API"},

@@ -1,6 +1,7 @@
 #include "identity/bootstrap.h"
 
 #include "core/crypto.h"
+#include "core/text.h"
 #include "identity/api_keys.h"
 #include "identity/passwords.h"
 
@@ -27,16 +28,10 @@ constexpr std::array<std::string_view, 21> kReservedSlugs = {
     "static",       "docs",        "v2",            "organizations", "invitations",
     "authorize"};
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 Result<storage::UserRecord> FindOrCreateUser(Repository& repo, const BootstrapRequest& request,
                                              std::int64_t now, bool* created) {
-  const std::string email = Lowercase(request.email);
+  const std::string email = core::ToLowerAscii(request.email);
   auto existing = repo.FindUserByEmail(email);
   if (!existing) return existing.error();
   if (*existing) return std::move(**existing);

@@ -1,6 +1,7 @@
 #include "identity/sessions.h"
 
 #include "core/crypto.h"
+#include "core/text.h"
 #include "identity/jwt.h"
 #include "identity/passwords.h"
 
@@ -26,12 +27,6 @@ const std::string& DecoyHash() {
   return hash;
 }
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 Error BadLogin() { return Error(ErrorCode::kAuthBadLogin, "Invalid email or password."); }
 Error BadRefresh(std::string message) {
@@ -103,7 +98,7 @@ Result<SessionTokens> SessionService::Open(const storage::UserRecord& user,
 
 Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
                                           std::optional<std::string> user_agent) {
-  auto account = store_.Read([&](Repository& repo) { return FindAccount(repo, Lowercase(email)); });
+  auto account = store_.Read([&](Repository& repo) { return FindAccount(repo, core::ToLowerAscii(email)); });
   if (!account) return account.error();
   if (!*account) {
     VerifyPassword(DecoyHash(), password);

@@ -1,6 +1,7 @@
 #include "tools/member_operations.h"
 
 #include "core/crypto.h"
+#include "core/text.h"
 #include "identity/bootstrap.h"
 #include "identity/passwords.h"
 #include "tools/audit.h"
@@ -24,12 +25,6 @@ using storage::Repository;
 constexpr std::int64_t kInvitationLifetimeMs = 7LL * 24 * 3600 * 1000;
 constexpr std::string_view kOwner = "owner";
 
-std::string Lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool CallerIsOwner(const OperationContext& context) { return context.role == kOwner; }
 
@@ -127,7 +122,7 @@ Result<void> RefuseExistingMember(Repository& repo, const std::string& org_id,
 Result<json::value> RunCreateInvitation(OperationContext& context, const json::object& args) {
   const std::string role = RequiredString(args, "role");
   if (auto rule = CheckOwnerRule(context, "", role); !rule) return rule.error();
-  const std::string email = Lowercase(RequiredString(args, "email"));
+  const std::string email = core::ToLowerAscii(RequiredString(args, "email"));
   if (!identity::IsValidEmail(email)) return Error::Invalid("email", "'email' must be an email address.");
   const std::string token = "inv_" + core::RandomBase62(40);
   const std::int64_t now = context.clock.NowMillis();
