@@ -13,6 +13,7 @@ void LogAccess(const AccessRecord& r) {
   if (!r.credential_kind.empty()) fields["credential"] = r.credential_kind;
   if (!r.credential_id.empty()) fields["credentialId"] = r.credential_id;
   if (!r.error_code.empty()) fields["errorCode"] = r.error_code;
+  if (!r.client_request_id.empty()) fields["clientRequestId"] = r.client_request_id;
   core::Log(r.status >= 500 ? core::LogLevel::kError : core::LogLevel::kInfo, "access", fields);
 }
 

@@ -16,6 +16,7 @@ struct AccessRecord {
   std::string_view credential_kind;  // empty when anonymous
   std::string_view credential_id;    // a key's id, never its secret
   std::string_view error_code;       // the ErrorResponse code, when there is one
+  std::string_view client_request_id;  // the caller's own X-Request-Id, if sane
 };
 
 void LogAccess(const AccessRecord& record);

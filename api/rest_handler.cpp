@@ -24,15 +24,15 @@ using identity::CredentialKind;
 
 constexpr std::string_view kUnmatchedRoute = "(unmatched)";
 
-// Keeps a caller's request id when it is a sane token (useful behind proxies), else mints one.
-std::string RequestIdFor(const HttpRequest& request) {
-  if (auto given = request.headers.Get("X-Request-Id")) {
-    const bool sane = !given->empty() && given->size() <= 128 &&
-                      given->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-                                               "WXYZ0123456789-_.:") == std::string_view::npos;
-    if (sane) return std::string(*given);
-  }
-  return core::HexEncode(core::RandomBytes(12));
+// A caller's own X-Request-Id, when it is a sane token, is logged beside ours (so a proxy's id
+// can be followed) but never replaces it: request ids in the audit log are the server's.
+std::string ClientRequestId(const HttpRequest& request) {
+  const auto given = request.headers.Get("X-Request-Id");
+  if (!given) return {};
+  const bool sane = !given->empty() && given->size() <= 128 &&
+                    given->find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                                             "WXYZ0123456789-_.:") == std::string_view::npos;
+  return sane ? std::string(*given) : std::string();
 }
 
 // The API is served at the root and, for proxies that map it there, under /api as well.
@@ -224,7 +224,7 @@ HttpResponse RestHandler::Fail(const core::Error& error, std::string_view reques
 
 HttpResponse RestHandler::Handle(const HttpRequest& request) {
   const auto started = std::chrono::steady_clock::now();
-  const std::string request_id = RequestIdFor(request);
+  const std::string request_id = core::HexEncode(core::RandomBytes(12));
   Outcome outcome;
   HttpResponse response;
   try {
@@ -237,9 +237,10 @@ HttpResponse RestHandler::Handle(const HttpRequest& request) {
   if (outcome.operation) AddDeprecationHeaders(*outcome.operation, response);
   const double elapsed_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  const std::string client_request_id = ClientRequestId(request);
   LogAccess({request.method_name, outcome.route, response.status, elapsed_ms, request_id,
-             outcome.credential_kind, outcome.credential_id,
-             outcome.error_code});
+             outcome.credential_kind, outcome.credential_id, outcome.error_code,
+             client_request_id});
   return response;
 }
 
@@ -294,8 +295,15 @@ Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request
       }
       return authenticator_.AuthenticateSdkKey(*secret);
     }
-    if (!identity::Accepts(spec.credentials, CredentialKind::kPrivateApiKey)) return wrong_kind();
-    return authenticator_.AuthenticatePrivateKey(*secret);
+    // SDK routes are the one place private keys are not accepted at all (the spec's table).
+    if (identity::Accepts(spec.credentials, CredentialKind::kSdkKey)) return wrong_kind();
+    auto principal = authenticator_.AuthenticatePrivateKey(*secret);
+    if (!principal || identity::Accepts(spec.credentials, CredentialKind::kPrivateApiKey)) {
+      return principal;
+    }
+    // A valid key is an accepted credential (spec rule 4): it is forbidden here, not unknown.
+    return core::Error(ErrorCode::kPermDenied,
+                       "This operation is for signed-in users; private API keys cannot use it.");
   }
   if (identity::LooksLikeJwt(*secret)) {
     if (!identity::Accepts(spec.credentials, CredentialKind::kUserSession)) return wrong_kind();
@@ -306,15 +314,17 @@ Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request
 }
 
 Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
-    const HttpRequest& request, const identity::Principal& principal) {
+    const HttpRequest& request, const tools::OperationSpec& spec,
+    const identity::Principal& principal) {
+  if (!spec.rate_limited) return std::optional<identity::RateDecision>();  // ingestion
   switch (principal.kind) {
     case CredentialKind::kPrivateApiKey:
       return credential_limits_.Hit("key:" + principal.credential_id);
     case CredentialKind::kUserSession:
     case CredentialKind::kMcpToken:
       return credential_limits_.Hit("user:" + *principal.user_id);
-    case CredentialKind::kSdkKey:
-      return std::optional<identity::RateDecision>();  // ingestion is exempt
+    case CredentialKind::kSdkKey:  // SDK keys only reach ingestion, which is exempt
+      return std::optional<identity::RateDecision>();
     case CredentialKind::kNone:
       break;
   }
@@ -329,7 +339,7 @@ HttpResponse RestHandler::ServeOperation(const HttpRequest& request, const Route
   if (!principal) return fail(principal.error());
   outcome.credential_kind = identity::CredentialKindName(principal->kind);
   outcome.credential_id = principal->credential_id;
-  auto counted = CountRequest(request, *principal);
+  auto counted = CountRequest(request, *op.spec, *principal);
   if (!counted) return fail(counted.error());
   HttpResponse response = AnswerOperation(request, match, *principal, *counted, request_id,
                                           outcome);

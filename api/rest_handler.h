@@ -54,7 +54,8 @@ class RestHandler final : public core::HttpHandler {
   // Counts the request against its credential's (or, anonymous, its IP's) window; nullopt for
   // routes that are exempt (ingestion).
   core::Result<std::optional<identity::RateDecision>> CountRequest(
-      const core::HttpRequest& request, const identity::Principal& principal);
+      const core::HttpRequest& request, const tools::OperationSpec& spec,
+      const identity::Principal& principal);
   std::optional<core::HttpResponse> ServeBuiltIn(const core::HttpRequest& request,
                                                  std::string_view path,
                                                  std::string_view request_id, Outcome& outcome);

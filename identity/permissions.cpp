@@ -130,10 +130,14 @@ PermissionSet RolePermissions(Role role) {
 }
 
 PermissionSet LimitForPrivateApiKey(const PermissionSet& creator_permissions) {
+  // A key is bound to one project: it never manages credentials (spec rule 1), and nothing it
+  // holds reaches beyond its project — not the organization's settings, members, invitations
+  // or organization-wide audit log, nor the creation or deletion of projects.
   PermissionSet set = creator_permissions;
   for (P p : {P::kSdkKeyView, P::kSdkKeyCreate, P::kSdkKeyRevoke, P::kPrivateApiKeyView,
-              P::kPrivateApiKeyCreate, P::kPrivateApiKeyRevoke, P::kOrganizationDelete,
-              P::kProjectDelete, P::kProjectCreate}) {
+              P::kPrivateApiKeyCreate, P::kPrivateApiKeyRevoke, P::kOrganizationManage,
+              P::kOrganizationDelete, P::kMemberView, P::kMemberInvite, P::kMemberManage,
+              P::kAuditLogView, P::kProjectDelete, P::kProjectCreate, P::kAccount}) {
     set.Remove(p);
   }
   return set;

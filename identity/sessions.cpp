@@ -33,25 +33,18 @@ Error BadRefresh(std::string message) {
   return Error(ErrorCode::kAuthInvalidCredential, std::move(message));
 }
 
-struct Account {
-  storage::UserRecord user;
-  bool organization_requires_two_factor = false;
-};
-
-Result<std::optional<Account>> FindAccount(Repository& repo, const std::string& email) {
-  auto user = repo.FindUserByEmail(email);
-  if (!user) return user.error();
-  if (!*user) return std::optional<Account>();
-  auto organizations = repo.ListOrganizationsOfUser((*user)->id);
+// Whether an organization of the user requires two-factor authentication the user lacks.
+Result<bool> NeedsTwoFactorSetup(Repository& repo, const storage::UserRecord& user) {
+  if (user.two_factor_enabled) return false;
+  auto organizations = repo.ListOrganizationsOfUser(user.id);
   if (!organizations) return organizations.error();
-  const bool required = std::any_of(organizations->begin(), organizations->end(),
-                                    [](const auto& m) { return m.organization.require_two_factor; });
-  return std::optional<Account>(Account{std::move(**user), required});
+  return std::any_of(organizations->begin(), organizations->end(),
+                     [](const auto& m) { return m.organization.require_two_factor; });
 }
 
 // What a refresh attempt found; the session revocation on reuse must commit, so reuse is a
 // value here rather than an error that would roll the transaction back.
-enum class RefreshVerdict { kIssued, kUnknown, kReused, kRevoked, kExpired };
+enum class RefreshVerdict { kIssued, kUnknown, kReused, kRevoked, kExpired, kNeedsTwoFactor };
 
 }  // namespace
 
@@ -68,7 +61,8 @@ Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
 }
 
 Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string& user_id,
-                                            const std::string& session_id) {
+                                            const std::string& session_id,
+                                            std::int64_t expires_at) {
   const std::int64_t now = NowSeconds();
   SessionTokens tokens;
   tokens.access_token = SignToken(
@@ -76,7 +70,8 @@ Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string&
       secret_);
   tokens.access_expires_in = policy_.access_ttl.count();
   tokens.refresh_token = std::string(kRefreshPrefix) + core::RandomBase62(43);
-  tokens.refresh_expires_in = policy_.refresh_ttl.count();
+  // The session's end is fixed when it opens; refreshing does not extend it.
+  tokens.refresh_expires_in = std::max<std::int64_t>(0, expires_at / 1000 - now);
   auto stored = repo.InsertRefreshToken(
       {core::Sha256Hex(tokens.refresh_token), session_id, clock_.NowMillis(), std::nullopt});
   if (!stored) return stored.error();
@@ -92,35 +87,44 @@ Result<SessionTokens> SessionService::Open(const storage::UserRecord& user,
                                    user_agent};
     auto inserted = repo.InsertSession(session);
     if (!inserted) return inserted.error();
-    return Issue(repo, user.id, session.id);
+    return Issue(repo, user.id, session.id, session.expires_at);
   });
 }
 
 Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
                                           std::optional<std::string> user_agent) {
-  auto account = store_.Read([&](Repository& repo) { return FindAccount(repo, core::ToLowerAscii(email)); });
-  if (!account) return account.error();
-  if (!*account) {
+  auto user = store_.Read([&](Repository& repo) {
+    return repo.FindUserByEmail(core::ToLowerAscii(email));
+  });
+  if (!user) return user.error();
+  if (!*user) {
     VerifyPassword(DecoyHash(), password);
     return BadLogin();
   }
-  if (!VerifyPassword((*account)->user.password_hash, password)) return BadLogin();
+  if (!VerifyPassword((*user)->password_hash, password)) return BadLogin();
+  return SignIn(**user, std::move(user_agent));
+}
+
+Result<LoginResult> SessionService::SignIn(const storage::UserRecord& user,
+                                           std::optional<std::string> user_agent) {
+  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
+  if (!needs_setup) return needs_setup.error();
   LoginResult result;
-  result.user = (*account)->user;
-  if ((*account)->organization_requires_two_factor && !result.user.two_factor_enabled) {
+  result.user = user;
+  if (*needs_setup) {
     const std::int64_t now = clock_.NowMillis();
-    storage::SessionRecord setup{core::NewUuidV4(), result.user.id, "two_factor_setup", now,
+    storage::SessionRecord setup{core::NewUuidV4(), user.id, "two_factor_setup", now,
                                  now + policy_.setup_ttl.count() * 1000, std::nullopt, user_agent};
     auto stored = store_.Write([&](Repository& repo) { return repo.InsertSession(setup); });
     if (!stored) return stored.error();
     result.two_factor_setup_required = true;
-    result.setup_token = SignToken({result.user.id, setup.id, std::string(kSetupType),
-                                    now / 1000, now / 1000 + policy_.setup_ttl.count()},
+    result.setup_token = SignToken({user.id, setup.id, std::string(kSetupType), now / 1000,
+                                    now / 1000 + policy_.setup_ttl.count()},
                                    secret_);
     result.setup_expires_in = policy_.setup_ttl.count();
     return result;
   }
-  auto tokens = Open(result.user, std::move(user_agent));
+  auto tokens = Open(user, std::move(user_agent));
   if (!tokens) return tokens.error();
   result.session = std::move(*tokens);
   return result;
@@ -148,7 +152,19 @@ Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
     if ((*session)->revoked_at) verdict = RefreshVerdict::kRevoked;
     else if ((*session)->expires_at <= now) verdict = RefreshVerdict::kExpired;
     if (verdict != RefreshVerdict::kUnknown) return std::optional<SessionTokens>();
-    auto tokens = Issue(repo, (*session)->user_id, (*session)->id);
+    // A requirement switched on after sign-in applies at the next refresh.
+    auto user = repo.FindUserById((*session)->user_id);
+    if (!user) return user.error();
+    if (!*user) return std::optional<SessionTokens>();
+    auto needs_setup = NeedsTwoFactorSetup(repo, **user);
+    if (!needs_setup) return needs_setup.error();
+    if (*needs_setup) {
+      verdict = RefreshVerdict::kNeedsTwoFactor;
+      auto revoked = repo.RevokeSession((*session)->id, now);
+      if (!revoked) return revoked.error();
+      return std::optional<SessionTokens>();
+    }
+    auto tokens = Issue(repo, (*session)->user_id, (*session)->id, (*session)->expires_at);
     if (!tokens) return tokens.error();
     verdict = RefreshVerdict::kIssued;
     return std::optional<SessionTokens>(std::move(*tokens));
@@ -161,6 +177,9 @@ Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
     case RefreshVerdict::kRevoked: return BadRefresh("The session has been signed out.");
     case RefreshVerdict::kExpired:
       return Error(ErrorCode::kAuthExpiredCredential, "The session has expired; sign in again.");
+    case RefreshVerdict::kNeedsTwoFactor:
+      return BadRefresh("An organization now requires two-factor authentication; sign in again "
+                        "to set it up.");
     case RefreshVerdict::kUnknown: break;
   }
   return BadRefresh("The refresh token is not valid.");

@@ -50,10 +50,13 @@ class SessionService {
   // AUTH_006 for an unknown email or a wrong password (indistinguishable, also by timing).
   core::Result<LoginResult> Login(std::string_view email, std::string_view password,
                                   std::optional<std::string> user_agent);
-  // Opens a session for a user who just proved who they are (e.g. by accepting an invitation).
-  core::Result<SessionTokens> Open(const storage::UserRecord& user,
+  // Signs in a user who just proved who they are (a password, an accepted invitation): a
+  // session, or only a setup token when an organization of theirs requires two-factor
+  // authentication they have not set up. Every sign-in path goes through here.
+  core::Result<LoginResult> SignIn(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent);
-  // AUTH_002 for an unknown, used (the session is then revoked) or revoked refresh token;
+  // AUTH_002 for an unknown, used (the session is then revoked) or revoked refresh token, or
+  // when an organization of the user now requires two-factor authentication the user lacks;
   // AUTH_004 when the session has expired.
   core::Result<SessionTokens> Refresh(std::string_view refresh_token);
   // Revokes the session the refresh token belongs to; unknown tokens are ignored.
@@ -63,8 +66,10 @@ class SessionService {
   core::Result<Principal> AuthenticateAccessToken(std::string_view token);
 
  private:
+  core::Result<SessionTokens> Open(const storage::UserRecord& user,
+                                   std::optional<std::string> user_agent);
   core::Result<SessionTokens> Issue(storage::Repository& repo, const std::string& user_id,
-                                    const std::string& session_id);
+                                    const std::string& session_id, std::int64_t expires_at);
   std::int64_t NowSeconds() const { return clock_.NowMillis() / 1000; }
 
   storage::Store& store_;

@@ -137,6 +137,49 @@ struct AuditQuery {
   std::size_t limit = 50;
 };
 
+// Links a visitor's anonymous id to an identified user (identify).
+struct IdentityRecord {
+  std::string project_id;
+  std::string anonymous_id;
+  std::string user_id;
+  std::string traits_json = "{}";
+  std::int64_t created_at = 0;
+  std::int64_t updated_at = 0;
+};
+
+// Events counted for a project in one calendar month (UTC), for usage and billing figures.
+struct UsageRecord {
+  std::string project_id;
+  std::string month;  // "2026-11"
+  std::int64_t human_events = 0;
+  std::int64_t bot_events = 0;
+};
+
+// A real-time notification raised by an event sent with `notify: true`.
+struct NotificationRecord {
+  std::string id;
+  std::string project_id;
+  std::string event_id;
+  std::string event;
+  std::string channel;
+  std::optional<std::string> icon;
+  std::optional<std::string> description;
+  std::optional<std::string> user_id;
+  std::int64_t created_at = 0;
+};
+
+// Filters of the events feed; newest first, `before` is the cursor of the last row seen.
+struct EventQuery {
+  std::string project_id;
+  std::optional<std::string> channel;
+  std::optional<std::string> event;
+  std::optional<std::string> user_id;
+  std::optional<std::int64_t> from;  // inclusive, ms
+  std::optional<std::int64_t> to;    // exclusive, ms
+  std::optional<std::pair<std::int64_t, std::string>> before;  // (occurred_at, id), exclusive
+  std::size_t limit = 50;
+};
+
 // A key with its creator's current role in the key's organization (nullopt when the creator
 // is no longer a member): everything authentication needs, read in one query.
 struct CredentialGrant {

@@ -1,75 +1,12 @@
 #include "storage/repository.h"
 
+#include "storage/sql_helpers.h"
+
 namespace sightline::storage {
 namespace {
 
 using core::Result;
-
-SqlValue Opt(const std::optional<double>& v) {
-  if (!v) return nullptr;
-  return *v;
-}
-SqlValue Flag(bool v) { return static_cast<std::int64_t>(v ? 1 : 0); }
-std::optional<double> OptDouble(const SqlRow& row, std::size_t i) {
-  if (row.IsNull(i)) return std::nullopt;
-  return row.Double(i);
-}
-
-// Runs a single-row lookup and maps the row with `map` when there is one.
-template <class T, class Map>
-Result<std::optional<T>> FindOne(SqlSession& session, std::string_view sql,
-                                 std::initializer_list<SqlValue> params, Map map) {
-  auto rows = session.Query(sql, params);
-  if (!rows) return rows.error();
-  if (rows->empty()) return std::optional<T>();
-  return std::optional<T>(map(rows->front()));
-}
-
-Result<void> ExecuteVoid(SqlSession& session, std::string_view sql,
-                         std::initializer_list<SqlValue> params) {
-  auto done = session.Execute(sql, params);
-  if (!done) return done.error();
-  return {};
-}
-
-// Runs a statement and tells whether it changed any row.
-Result<bool> ExecuteChanged(SqlSession& session, std::string_view sql,
-                            std::initializer_list<SqlValue> params) {
-  auto changed = session.Execute(sql, params);
-  if (!changed) return changed.error();
-  return *changed > 0;
-}
-
-// Runs a query and maps every row with `map`.
-template <class T, class Map>
-Result<std::vector<T>> FindAll(SqlSession& session, std::string_view sql,
-                               std::initializer_list<SqlValue> params, Map map) {
-  auto rows = session.Query(sql, params);
-  if (!rows) return rows.error();
-  std::vector<T> out;
-  out.reserve(rows->size());
-  for (const auto& row : *rows) out.push_back(map(row));
-  return out;
-}
-
-constexpr std::size_t ColumnCount(std::string_view columns) {
-  std::size_t count = 1;
-  for (char c : columns) count += c == ',';
-  return count;
-}
-
-// "a.x, a.y" for the column list "x, y".
-std::string Aliased(std::string_view alias, std::string_view columns) {
-  std::string out;
-  for (std::size_t start = 0; start < columns.size();) {
-    std::size_t end = columns.find(", ", start);
-    if (end == std::string_view::npos) end = columns.size();
-    if (!out.empty()) out += ", ";
-    out.append(alias).append(".").append(columns.substr(start, end - start));
-    start = end + 2;
-  }
-  return out;
-}
+using namespace internal;  // NOLINT: the SQL helpers of this folder
 
 constexpr std::string_view kUserColumns =
     "id, email, password_hash, first_name, last_name, created_at, updated_at, "
@@ -111,139 +48,6 @@ ApiKeyRecord MapKey(const SqlRow& r, std::size_t offset = 0) {
   return key;
 }
 
-std::string Select(std::string_view columns, std::string_view rest) {
-  std::string sql = "SELECT ";
-  sql += columns;
-  sql += " ";
-  sql += rest;
-  return sql;
-}
-
-constexpr std::string_view kEventColumns =
-    "id, project_id, occurred_at, received_at, event, channel, user_id, anonymous_id, "
-    "session_id, icon, description, notify, tags, ip, user_agent, browser, browser_version, os, "
-    "os_version, device, brand, model, device_confidence, signal_source, in_app, country, "
-    "region, city, path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "
-    "is_bot, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
-    "verification_method, actor_confidence, is_ai";
-
-std::vector<SqlValue> EventParams(const EventRecord& e) {
-  return {e.id,          e.project_id,     e.occurred_at,  e.received_at,
-          e.event,       e.channel,        Nullable(e.user_id),
-          Nullable(e.anonymous_id),        Nullable(e.session_id),
-          Nullable(e.icon),                Nullable(e.description),
-          Flag(e.notify),                  e.tags_json,
-          Nullable(e.ip),                  Nullable(e.user_agent),
-          Nullable(e.browser),             Nullable(e.browser_version),
-          Nullable(e.os),                  Nullable(e.os_version),
-          Nullable(e.device),              Nullable(e.brand),
-          Nullable(e.model),               Opt(e.device_confidence),
-          Nullable(e.signal_source),       Flag(e.in_app),
-          Nullable(e.country),             Nullable(e.region),
-          Nullable(e.city),                Nullable(e.path),
-          Nullable(e.referrer),            Nullable(e.utm_source),
-          Nullable(e.utm_medium),          Nullable(e.utm_campaign),
-          Nullable(e.utm_term),            Nullable(e.utm_content),
-          Flag(e.is_bot),                  Nullable(e.actor_type),
-          Nullable(e.bot_name),            Nullable(e.bot_vendor),
-          Nullable(e.actor_category),      Flag(e.actor_verified),
-          Nullable(e.verification_method), Opt(e.actor_confidence),
-          Flag(e.is_ai)};
-}
-
-EventRecord MapEvent(const SqlRow& r) {
-  EventRecord e;
-  std::size_t i = 0;
-  e.id = r.Text(i++);
-  e.project_id = r.Text(i++);
-  e.occurred_at = r.Int(i++);
-  e.received_at = r.Int(i++);
-  e.event = r.Text(i++);
-  e.channel = r.Text(i++);
-  for (auto* field : {&e.user_id, &e.anonymous_id, &e.session_id, &e.icon, &e.description}) {
-    *field = r.OptText(i++);
-  }
-  e.notify = r.Bool(i++);
-  e.tags_json = r.Text(i++);
-  for (auto* field : {&e.ip, &e.user_agent, &e.browser, &e.browser_version, &e.os, &e.os_version,
-                      &e.device, &e.brand, &e.model}) {
-    *field = r.OptText(i++);
-  }
-  e.device_confidence = OptDouble(r, i++);
-  e.signal_source = r.OptText(i++);
-  e.in_app = r.Bool(i++);
-  for (auto* field : {&e.country, &e.region, &e.city, &e.path, &e.referrer, &e.utm_source,
-                      &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content}) {
-    *field = r.OptText(i++);
-  }
-  e.is_bot = r.Bool(i++);
-  for (auto* field : {&e.actor_type, &e.bot_name, &e.bot_vendor, &e.actor_category}) {
-    *field = r.OptText(i++);
-  }
-  e.actor_verified = r.Bool(i++);
-  e.verification_method = r.OptText(i++);
-  e.actor_confidence = OptDouble(r, i++);
-  e.is_ai = r.Bool(i++);
-  return e;
-}
-
-constexpr std::string_view kBotColumns =
-    "id, project_id, occurred_at, received_at, event, source, ip, user_agent, method, host, "
-    "path, referrer, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
-    "verification_method, actor_confidence, is_ai, country, counts_toward_usage";
-
-std::vector<SqlValue> BotParams(const BotRequestRecord& b) {
-  return {b.id,
-          b.project_id,
-          b.occurred_at,
-          b.received_at,
-          b.event,
-          b.source,
-          Nullable(b.ip),
-          b.user_agent,
-          Nullable(b.method),
-          Nullable(b.host),
-          Nullable(b.path),
-          Nullable(b.referrer),
-          b.actor_type,
-          Nullable(b.bot_name),
-          Nullable(b.bot_vendor),
-          Nullable(b.actor_category),
-          Flag(b.actor_verified),
-          b.verification_method,
-          b.actor_confidence,
-          Flag(b.is_ai),
-          Nullable(b.country),
-          Flag(b.counts_toward_usage)};
-}
-
-BotRequestRecord MapBot(const SqlRow& r) {
-  BotRequestRecord b;
-  b.id = r.Text(0);
-  b.project_id = r.Text(1);
-  b.occurred_at = r.Int(2);
-  b.received_at = r.Int(3);
-  b.event = r.Text(4);
-  b.source = r.Text(5);
-  b.ip = r.OptText(6);
-  b.user_agent = r.Text(7);
-  b.method = r.OptText(8);
-  b.host = r.OptText(9);
-  b.path = r.OptText(10);
-  b.referrer = r.OptText(11);
-  b.actor_type = r.Text(12);
-  b.bot_name = r.OptText(13);
-  b.bot_vendor = r.OptText(14);
-  b.actor_category = r.OptText(15);
-  b.actor_verified = r.Bool(16);
-  b.verification_method = r.Text(17);
-  b.actor_confidence = r.Double(18);
-  b.is_ai = r.Bool(19);
-  b.country = r.OptText(20);
-  b.counts_toward_usage = r.Bool(21);
-  return b;
-}
-
 constexpr std::string_view kSessionColumns =
     "id, user_id, kind, created_at, expires_at, revoked_at, user_agent";
 SessionRecord MapSession(const SqlRow& r) {
@@ -269,32 +73,6 @@ constexpr std::string_view kAuditColumns =
 AuditRecord MapAudit(const SqlRow& r) {
   return {r.Text(0), r.Text(1),    r.OptText(2), r.OptText(3), r.Text(4),  r.OptText(5),
           r.Text(6), r.OptText(7), r.OptText(8), r.OptText(9), r.Text(10), r.Int(11)};
-}
-
-// "INSERT INTO table (cols) VALUES ($1, ..., $n)" for the given column list.
-std::string InsertStatement(std::string_view table, std::string_view columns) {
-  const std::size_t count = ColumnCount(columns);
-  std::string sql = "INSERT INTO ";
-  sql += table;
-  sql += " (";
-  sql += columns;
-  sql += ") VALUES (";
-  for (std::size_t i = 1; i <= count; ++i) {
-    sql += (i > 1 ? ", $" : "$") + std::to_string(i);
-  }
-  sql += ")";
-  return sql;
-}
-
-template <class Row, class Params>
-Result<void> InsertAll(SqlSession& session, const std::string& sql, std::span<const Row> rows,
-                       Params params) {
-  for (const Row& row : rows) {
-    const std::vector<SqlValue> values = params(row);
-    auto done = session.Execute(sql, std::span<const SqlValue>(values));
-    if (!done) return done.error();
-  }
-  return {};
 }
 
 // Events and bot requests carry a project id but no foreign key, so deletions name them
@@ -395,6 +173,14 @@ Result<std::optional<OrganizationRecord>> Repository::FindOrganizationById(std::
   return FindOne<OrganizationRecord>(
       session_, Select(kOrgColumns, "FROM organizations WHERE id = $1"), {std::string(id)},
       MapOrg);
+}
+
+Result<void> Repository::LockOrganization(std::string_view organization_id) {
+  if (session_.dialect() != Dialect::kPostgres) return {};
+  auto locked = session_.Query("SELECT id FROM organizations WHERE id = $1 FOR UPDATE",
+                               {std::string(organization_id)});
+  if (!locked) return locked.error();
+  return {};
 }
 
 Result<void> Repository::PutMembership(const MembershipRecord& m) {
@@ -705,37 +491,6 @@ Result<std::string> Repository::GetOrCreateSecret(std::string_view name, std::st
   if (!value) return value.error();
   if (!*value) return core::Error::Internal("server secret missing right after its insert");
   return std::move(**value);
-}
-
-// ---- Events and bot requests ----------------------------------------------------------------
-
-Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
-  static const std::string sql = InsertStatement("events", kEventColumns);
-  return InsertAll(session_, sql, events, EventParams);
-}
-
-Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view project_id,
-                                                              std::size_t limit) {
-  return FindAll<EventRecord>(
-      session_,
-      Select(kEventColumns,
-             "FROM events WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2"),
-      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapEvent);
-}
-
-Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
-  static const std::string sql = InsertStatement("bot_requests", kBotColumns);
-  return InsertAll(session_, sql, rows, BotParams);
-}
-
-Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
-    std::string_view project_id, std::size_t limit) {
-  return FindAll<BotRequestRecord>(
-      session_,
-      Select(kBotColumns,
-             "FROM bot_requests WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC "
-             "LIMIT $2"),
-      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapBot);
 }
 
 }  // namespace sightline::storage

@@ -45,6 +45,10 @@ class Repository {
   core::Result<std::optional<MembershipRecord>> FindMembership(std::string_view organization_id,
                                                                std::string_view user_id);
 
+  // Holds the organization's row lock until the transaction ends, so that checks over its
+  // members (the last-owner rule) and the writes they guard are serialized. SQLite's write
+  // transactions are serialized already; PostgreSQL takes SELECT … FOR UPDATE.
+  core::Result<void> LockOrganization(std::string_view organization_id);
   // Members ordered by joined_at, then user id.
   core::Result<std::vector<MemberRecord>> ListMembers(std::string_view organization_id);
   core::Result<bool> DeleteMembership(std::string_view organization_id, std::string_view user_id);
@@ -108,6 +112,29 @@ class Repository {
   // value: the first writer wins.
   core::Result<std::string> GetOrCreateSecret(std::string_view name, std::string_view candidate,
                                               std::int64_t at);
+
+  // The visitor's session at `at`: the current one when the visitor was last seen less than
+  // `inactivity_ms` before, else `candidate_session_id`, which becomes current. One atomic
+  // UPSERT, so concurrent writers (any process) agree.
+  core::Result<std::string> TouchVisitorSession(std::string_view project_id,
+                                                std::string_view visitor_key,
+                                                std::string_view candidate_session_id,
+                                                std::int64_t at, std::int64_t inactivity_ms);
+  // Inserts or replaces the link of an anonymous id (last identify wins).
+  core::Result<void> PutIdentity(const IdentityRecord& identity);
+  core::Result<std::optional<IdentityRecord>> FindIdentity(std::string_view project_id,
+                                                           std::string_view anonymous_id);
+  // Adds to the month's counters (creating them at zero).
+  core::Result<void> AddUsage(const UsageRecord& delta);
+  // Newest month first.
+  core::Result<std::vector<UsageRecord>> ListUsage(std::string_view project_id);
+  core::Result<void> InsertNotifications(std::span<const NotificationRecord> notifications);
+  // Newest first; `before` (created_at, id) pages.
+  core::Result<std::vector<NotificationRecord>> ListNotifications(
+      std::string_view project_id, std::optional<std::pair<std::int64_t, std::string>> before,
+      std::size_t limit);
+  // The events feed: filters, newest first (occurred_at, then id).
+  core::Result<std::vector<EventRecord>> ListEvents(const EventQuery& query);
 
   core::Result<void> InsertEvents(std::span<const EventRecord> events);
   // Newest first (occurred_at, then id, descending).

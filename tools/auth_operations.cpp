@@ -28,14 +28,7 @@ Result<json::value> RunLogin(OperationContext& context, const json::object& args
                                       RequiredString(args, "password"),
                                       context.request.user_agent);
   if (!login) return login.error();
-  if (login->two_factor_setup_required) {
-    return json::value(json::object{{"twoFactorSetupRequired", true},
-                                    {"setupToken", login->setup_token},
-                                    {"setupTokenExpiresIn", login->setup_expires_in}});
-  }
-  auto user = CurrentUserOf(context.store, login->user);
-  if (!user) return user.error();
-  return json::value(AuthView(*login->session, std::move(*user)));
+  return AuthResponseFor(context.store, *login);
 }
 
 Result<json::value> RunRefresh(OperationContext& context, const json::object& args) {
@@ -56,6 +49,17 @@ constexpr std::string_view kRefreshInput = R"({"type": "object", "required": ["r
   "properties": {"refreshToken": {"type": "string", "minLength": 1, "maxLength": 256}}})";
 
 }  // namespace
+
+Result<json::value> AuthResponseFor(storage::Store& store, const identity::LoginResult& login) {
+  if (login.two_factor_setup_required) {
+    return json::value(json::object{{"twoFactorSetupRequired", true},
+                                    {"setupToken", login.setup_token},
+                                    {"setupTokenExpiresIn", login.setup_expires_in}});
+  }
+  auto user = CurrentUserOf(store, login.user);
+  if (!user) return user.error();
+  return json::value(AuthView(*login.session, std::move(*user)));
+}
 
 const OperationSpec kLogin{
     .name = "login",

@@ -6,6 +6,10 @@
 namespace sightline::tools {
 
 extern const OperationSpec kLogin;
+
+// The AuthResponse of a sign-in: tokens and the user, or the two-factor setup variant.
+core::Result<boost::json::value> AuthResponseFor(storage::Store& store,
+                                                 const identity::LoginResult& login);
 extern const OperationSpec kRefreshToken;
 extern const OperationSpec kLogout;
 

@@ -5,6 +5,7 @@
 #include "identity/bootstrap.h"
 #include "identity/passwords.h"
 #include "tools/audit.h"
+#include "tools/auth_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
@@ -41,6 +42,8 @@ Result<void> CheckOwnerRule(const OperationContext& context, std::string_view cu
 Result<void> KeepAnOwner(Repository& repo, const std::string& organization_id,
                          std::string_view current_role, std::string_view new_role) {
   if (current_role != kOwner || new_role == kOwner) return {};
+  // Two owners demoting each other at once must not both see "two owners left".
+  if (auto locked = repo.LockOrganization(organization_id); !locked) return locked.error();
   auto owners = repo.CountMembersWithRole(organization_id, kOwner);
   if (!owners) return owners.error();
   if (*owners <= 1) {
@@ -208,13 +211,17 @@ Result<json::value> RunAcceptInvitation(OperationContext& context, const json::o
     }
     auto user = InviteeAccount(repo, args, inv.email, now);
     if (!user) return user.error();
+    // Claim the invitation first: a concurrent accept or revoke makes this one fail whole.
+    auto marked = repo.MarkInvitationAccepted(inv.id, user->id, now);
+    if (!marked) return marked.error();
+    if (!*marked) {
+      return Error(ErrorCode::kOrgInvitationNotPending, "The invitation is no longer pending.");
+    }
     if (auto fresh = RefuseExistingMember(repo, inv.organization_id, inv.email); !fresh) {
       return fresh.error();
     }
     auto member = repo.PutMembership({inv.organization_id, user->id, inv.role, now});
     if (!member) return member.error();
-    auto marked = repo.MarkInvitationAccepted(inv.id, user->id, now);
-    if (!marked) return marked.error();
     storage::AuditRecord record = MakeAuditRecord(context, {"invitation.accept", "invitation",
                                                             inv.id, {{"role", inv.role}},
                                                             inv.organization_id});
@@ -225,13 +232,10 @@ Result<json::value> RunAcceptInvitation(OperationContext& context, const json::o
     return user;
   });
   if (!accepted) return accepted.error();
-  auto tokens = context.sessions.Open(*accepted, context.request.user_agent);
-  if (!tokens) return tokens.error();
-  auto memberships = context.store.Read([&](Repository& repo) {
-    return repo.ListOrganizationsOfUser(accepted->id);
-  });
-  if (!memberships) return memberships.error();
-  return json::value(AuthView(*tokens, CurrentUserView(*accepted, *memberships)));
+  // The same decision as a sign-in: an organization requiring 2FA gets a setup token.
+  auto signed_in = context.sessions.SignIn(*accepted, context.request.user_agent);
+  if (!signed_in) return signed_in.error();
+  return AuthResponseFor(context.store, *signed_in);
 }
 
 constexpr std::string_view kMembershipChanges = "Changes who may access the organization.";

@@ -76,6 +76,8 @@ struct OperationSpec {
   Effect effect;
   identity::CredentialKind credentials;
   int success_status = 200;
+  // Ingestion operations are exempt from the per-credential rate limit (spec: Limits).
+  bool rate_limited = true;
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;

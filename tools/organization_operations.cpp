@@ -90,11 +90,18 @@ Result<json::value> RunUpdateOrganization(OperationContext& context, const json:
 
 Result<json::value> RunDeleteOrganization(OperationContext& context, const json::object&) {
   const storage::OrganizationRecord& org = *context.organization;
-  auto deleted = context.store.Write([&](storage::Repository& repo) {
-    return repo.DeleteOrganization(org.id);
+  // The organization's audit log goes with it; the deletion itself is kept as an entry without
+  // an organization (like account-level changes), naming what was deleted.
+  storage::AuditRecord record = MakeAuditRecord(
+      context, {"organization.delete", "organization", org.id,
+                {{"organizationId", org.id}, {"slug", org.slug}, {"name", org.name}}, {}});
+  record.organization_id.clear();
+  auto deleted = context.store.Write([&](storage::Repository& repo) -> Result<void> {
+    auto gone = repo.DeleteOrganization(org.id);
+    if (!gone) return gone.error();
+    return repo.InsertAudit(record);
   });
   if (!deleted) return deleted.error();
-  // The organization's audit log goes with it, so the deletion is recorded in the server log.
   core::Log(core::LogLevel::kInfo, "organization deleted",
             {{"organizationId", org.id},
              {"slug", org.slug},

@@ -61,23 +61,34 @@ Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& pro
   return {};
 }
 
-// Settings in `args` other than the path parameters, for the audit entry.
+// The settings `args` changes, for the audit entry (only the known fields: a body may carry
+// anything else, and that must not reach the audit log).
 json::object Changes(const json::object& args) {
-  json::object changes = args;
-  changes.erase("orgSlug");
-  changes.erase("projectId");
+  json::object changes;
+  for (std::string_view field :
+       {"name", "reportingTimezone", "botDetection", "eventStorage", "ipLogging"}) {
+    if (const json::value* value = args.if_contains(field)) changes[field] = *value;
+  }
   return changes;
+}
+
+// The database's unique index decides races the pre-check cannot; both answer PROJECT_002.
+core::Error NameTaken(const std::string& name) {
+  return FieldError(core::ErrorCode::kProjectNameTaken,
+                    "The organization already has a project named '" + name + "'.", "name");
+}
+
+template <class T>
+Result<T> NameConflictAsTaken(Result<T> result, const std::string& name) {
+  if (!result && result.error().code() == core::ErrorCode::kConflict) return NameTaken(name);
+  return result;
 }
 
 // The project's name must be unique within its organization (PROJECT_002).
 Result<void> RefuseTakenName(storage::Repository& repo, const storage::ProjectRecord& project) {
   auto same = repo.FindProjectByName(project.organization_id, project.name);
   if (!same) return same.error();
-  if (*same && (*same)->id != project.id) {
-    return FieldError(core::ErrorCode::kProjectNameTaken,
-                      "The organization already has a project named '" + project.name + "'.",
-                      "name");
-  }
+  if (*same && (*same)->id != project.id) return NameTaken(project.name);
   return {};
 }
 
@@ -89,7 +100,7 @@ Result<json::value> RunUpdateProject(OperationContext& context, const json::obje
   AuditEntry audit{"project.update", "project", project.id, Changes(args), {}};
   auto written = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<bool> {
     if (auto free = RefuseTakenName(repo, project); !free) return free.error();
-    return repo.UpdateProject(project);
+    return NameConflictAsTaken(repo.UpdateProject(project), project.name);
   });
   if (!written) return written.error();
   if (!*written) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
@@ -107,7 +118,7 @@ Result<json::value> RunCreateProject(OperationContext& context, const json::obje
   AuditEntry audit{"project.create", "project", project.id, Changes(args), {}};
   auto created = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
     if (auto free = RefuseTakenName(repo, project); !free) return free.error();
-    return repo.InsertProject(project);
+    return NameConflictAsTaken(repo.InsertProject(project), project.name);
   });
   if (!created) return created.error();
   return json::value(ProjectToJson(project, context.organization));

@@ -126,8 +126,8 @@ TEST_P(Identity, CurrentUserInAndOutOfAnOrganization) {
 
   const Credentials other = Bootstrap(GetParam(), Unique("globex"), "Shop");
   EXPECT_ERROR(Call("GET", "/" + other.org_slug + "/users/me", token), 404, "ORG_001");
-  // A key is not a user session.
-  EXPECT_ERROR(Call("GET", "/users/me", owner_.private_api_key), 401, "AUTH_005");
+  // A valid key is an accepted credential, forbidden on an operation only for users.
+  EXPECT_ERROR(Call("GET", "/users/me", owner_.private_api_key), 403, "PERM_001");
 }
 
 TEST_P(Identity, RefreshRotatesAndAReusedTokenRevokesTheSession) {
@@ -369,6 +369,75 @@ TEST_P(Identity, DeletingAnOrganizationTakesItsProjectsAndKeys) {
   ASSERT_EQ(Call("DELETE", "/" + org_, owner).status, 204);
   EXPECT_ERROR(Call("GET", Project(), owner_.private_api_key), 401, "AUTH_002");
   EXPECT_TRUE(Call("GET", "/organizations", owner).Json().at("organizations").as_array().empty());
+}
+
+TEST_P(Identity, AKeyNeverReachesBeyondItsProject) {
+  const std::string key = owner_.private_api_key;
+  EXPECT_ERROR(Call("POST", "/" + org_ + "/invitations", key,
+                    R"({"email":"attacker@evil.test","role":"admin"})"),
+               403, "PERM_001");
+  EXPECT_ERROR(Call("GET", "/" + org_ + "/members", key), 403, "PERM_001");
+  EXPECT_ERROR(Call("PATCH", "/" + org_, key, R"({"requireTwoFactor":true})"), 403, "PERM_001");
+  EXPECT_ERROR(Call("GET", "/" + org_ + "/audit-log", key), 403, "PERM_001");
+  EXPECT_ERROR(Call("POST", "/" + org_ + "/projects", key, R"({"name":"Other"})"), 403, "PERM_001");
+  EXPECT_EQ(Call("GET", Project(), key).status, 200);
+}
+
+TEST_P(Identity, EverySignInPathHonoursARequiredSecondFactor) {
+  const std::string owner = OwnerToken();
+  const json::object before = Login(owner_email_, "correct horse");  // a session from before
+  const std::string refresh(before.at("refreshToken").as_string());
+  const Response invited = Call("POST", "/" + org_ + "/invitations", owner,
+                                R"({"email":"new@example.test","role":"analyst"})");
+  ASSERT_EQ(invited.status, 201);
+  ASSERT_EQ(Call("PATCH", "/" + org_, owner, R"({"requireTwoFactor":true})").status, 200);
+  const Response accepted =
+      Call("POST", "/invitations/accept", "",
+           R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
+               R"(","password":"new person pw"})");
+  ASSERT_EQ(accepted.status, 200) << accepted.body;
+  EXPECT_TRUE(accepted.Json().at("twoFactorSetupRequired").as_bool());
+  EXPECT_FALSE(accepted.Json().as_object().contains("accessToken"));
+  EXPECT_ERROR(Call("POST", "/auth/refresh-token", "", R"({"refreshToken":")" + refresh + R"("})"),
+               401, "AUTH_002");
+}
+
+TEST_P(Identity, AuditDetailsKeepOnlyTheKnownSettings) {
+  const std::string owner = OwnerToken();
+  ASSERT_EQ(Call("PATCH", Project(), owner, R"({"ipLogging":true,"junk":"x"})").status, 200);
+  const json::value log = Call("GET", "/" + org_ + "/audit-log?action=project.update", owner).Json();
+  const auto& details = log.at("entries").as_array().at(0).at("details").as_object();
+  EXPECT_TRUE(details.contains("ipLogging"));
+  EXPECT_FALSE(details.contains("junk"));
+}
+
+TEST_P(Identity, ConcurrentDemotionsNeverLeaveAnOrganizationWithoutAnOwner) {
+  const std::string first = OwnerToken();
+  const std::string second = Join(first, Unique("co") + "@example.test", "owner");
+  auto my_id = [&](const std::string& token) {
+    return std::string(Call("GET", "/users/me", token).Json().at("id").as_string());
+  };
+  const std::string first_id = my_id(first), second_id = my_id(second);
+  for (int round = 0; round < 3; ++round) {
+    Response a, b;
+    std::thread t1([&] {
+      a = Call("PATCH", "/" + org_ + "/members/" + first_id, first, R"({"role":"admin"})");
+    });
+    std::thread t2([&] {
+      b = Call("PATCH", "/" + org_ + "/members/" + second_id, second, R"({"role":"admin"})");
+    });
+    t1.join();
+    t2.join();
+    EXPECT_FALSE(a.status == 200 && b.status == 200) << "both owners demoted themselves";
+    // Whoever is still owner promotes the other back for the next round.
+    const std::string& owner = a.status == 200 ? second : first;
+    const std::string& demoted_id = a.status == 200 ? first_id : second_id;
+    if (a.status == 200 || b.status == 200) {
+      ASSERT_EQ(Call("PATCH", "/" + org_ + "/members/" + demoted_id, owner, R"({"role":"owner"})")
+                    .status,
+                200);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Identity, ::testing::ValuesIn(AvailableBackends()),

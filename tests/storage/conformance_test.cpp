@@ -1466,7 +1466,14 @@ class RandomizedRun {
         MakeProject(NextId("p"), org_id, "site-" + std::to_string(Uniform(3)), Time());
     p.ip_logging = Uniform(2) == 1;
     auto inserted = store_.Write([&](Repository& r) { return r.InsertProject(p); });
-    if (model_.orgs.contains(org_id)) {
+    const bool name_taken = std::any_of(model_.projects.begin(), model_.projects.end(),
+                                        [&](const auto& entry) {
+                                          return entry.second.organization_id == org_id &&
+                                                 entry.second.name == p.name;
+                                        });
+    if (model_.orgs.contains(org_id) && name_taken) {
+      EXPECT_TRUE(IsError(inserted, ErrorCode::kConflict)) << "a duplicate project name";
+    } else if (model_.orgs.contains(org_id)) {
       EXPECT_TRUE(Ok(inserted));
       model_.projects.emplace(p.id, p);
     } else {

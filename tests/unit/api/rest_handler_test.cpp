@@ -262,12 +262,14 @@ TEST_F(RestHandlerTest, WrongMethodIsReq002WithAllow) {
   EXPECT_EQ(Header(response, "Allow"), "GET, OPTIONS");
 }
 
-TEST_F(RestHandlerTest, KeepsASaneCallerRequestId) {
+TEST_F(RestHandlerTest, RequestIdsAreAlwaysTheServers) {
+  // A caller's id is only logged beside ours: audit entries must carry ids nobody can forge.
   HttpRequest request = Request(HttpMethod::kGet, "/nowhere");
   request.headers.Add("X-Request-Id", "trace-123.abc");
-  EXPECT_EQ(Header(Send(request), "X-Request-Id"), "trace-123.abc");
-  request.headers.Set("X-Request-Id", "bad id\r\ninjected");
-  EXPECT_NE(Header(Send(request), "X-Request-Id"), "bad id\r\ninjected");
+  const std::string first = Header(Send(request), "X-Request-Id");
+  EXPECT_NE(first, "trace-123.abc");
+  EXPECT_EQ(first.size(), 24u);
+  EXPECT_NE(Header(Send(request), "X-Request-Id"), first);
 }
 
 TEST_F(RestHandlerTest, OpenApiDocumentsAreServedWithETags) {

@@ -1,0 +1,132 @@
+#include "ingest/event_writer.h"
+
+#include "core/crypto.h"
+#include "core/logging.h"
+
+#include <map>
+
+namespace sightline::ingest {
+
+using core::Result;
+
+std::size_t IngestBatch::RowCount() const {
+  return events.size() + bot_requests.size() + notifications.size() + identities.size() + 1;
+}
+
+EventWriter::EventWriter(storage::Store& store, WriterOptions options)
+    : store_(store), options_(options), thread_([this] { Run(); }) {}
+
+EventWriter::~EventWriter() { Stop(); }
+
+void EventWriter::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::size_t EventWriter::queued_rows() const {
+  std::lock_guard lock(mutex_);
+  return queued_rows_;
+}
+
+bool EventWriter::Submit(IngestBatch batch, CommitCallback done) {
+  const std::size_t rows = batch.RowCount();
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || queued_rows_ + rows > options_.max_queued_rows) return false;
+    queued_rows_ += rows;
+    queue_.push_back({std::move(batch), std::move(done)});
+  }
+  wake_.notify_one();
+  return true;
+}
+
+// Everything queued now, up to the per-commit bound: under load a commit carries many
+// requests, when idle it carries one and adds no delay.
+std::vector<EventWriter::Item> EventWriter::TakeNext() {
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+  std::vector<Item> items;
+  std::size_t rows = 0;
+  while (!queue_.empty() && (items.empty() || rows < options_.max_rows_per_commit)) {
+    rows += queue_.front().batch.RowCount();
+    items.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  }
+  queued_rows_ -= rows;
+  return items;
+}
+
+void EventWriter::Run() {
+  for (;;) {
+    std::vector<Item> items = TakeNext();
+    if (items.empty()) return;  // stopping and drained
+    std::vector<Item*> all;
+    for (auto& item : items) all.push_back(&item);
+    Result<void> outcome = Commit(all);
+    if (!outcome && items.size() > 1) {
+      // One bad request must not fail the others: commit each on its own.
+      for (auto& item : items) {
+        std::vector<Item*> one{&item};
+        item.done(Commit(one));
+      }
+      continue;
+    }
+    if (!outcome) {
+      core::Log(core::LogLevel::kError, "ingestion commit failed",
+                {{"code", outcome.error().info().id}, {"internal", outcome.error().internal()}});
+    }
+    for (auto& item : items) item.done(outcome);
+  }
+}
+
+Result<void> EventWriter::AssignSessions(storage::Repository& repo, storage::EventRecord& event) {
+  const auto& key = event.anonymous_id ? event.anonymous_id : event.user_id;
+  if (!key) return {};
+  auto session = repo.TouchVisitorSession(event.project_id, *key, core::NewUuidV4(),
+                                          event.occurred_at, options_.session_inactivity_ms);
+  if (!session) return session.error();
+  event.session_id = std::move(*session);
+  return {};
+}
+
+Result<void> EventWriter::Commit(std::vector<Item*>& items) {
+  return store_.Write([&](storage::Repository& repo) -> Result<void> {
+    std::vector<storage::EventRecord> events;
+    std::vector<storage::BotRequestRecord> bots;
+    std::vector<storage::NotificationRecord> notifications;
+    std::map<std::pair<std::string, std::string>, storage::UsageRecord> usage;
+    for (Item* item : items) {
+      for (auto& event : item->batch.events) {
+        if (auto assigned = AssignSessions(repo, event); !assigned) return assigned;
+        events.push_back(event);
+      }
+      bots.insert(bots.end(), item->batch.bot_requests.begin(), item->batch.bot_requests.end());
+      notifications.insert(notifications.end(), item->batch.notifications.begin(),
+                           item->batch.notifications.end());
+      for (const auto& identity : item->batch.identities) {
+        if (auto put = repo.PutIdentity(identity); !put) return put;
+      }
+      for (const auto& delta : item->batch.usage) {
+        auto& total = usage[{delta.project_id, delta.month}];
+        total.project_id = delta.project_id;
+        total.month = delta.month;
+        total.human_events += delta.human_events;
+        total.bot_events += delta.bot_events;
+      }
+    }
+    if (auto r = repo.InsertEvents(events); !r) return r;
+    if (auto r = repo.InsertBotRequests(bots); !r) return r;
+    if (auto r = repo.InsertNotifications(notifications); !r) return r;
+    for (const auto& [key, total] : usage) {
+      if (auto r = repo.AddUsage(total); !r) return r;
+    }
+    return {};
+  });
+}
+
+}  // namespace sightline::ingest

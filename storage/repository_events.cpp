@@ -1,0 +1,291 @@
+// Data access for tracked events, crawler requests and the ingestion pipeline's state
+// (sessions, identities, usage counters, notifications). See repository.h for the contracts.
+#include "storage/repository.h"
+
+#include "storage/sql_helpers.h"
+
+namespace sightline::storage {
+namespace {
+
+using core::Result;
+using namespace internal;  // NOLINT: the SQL helpers of this folder
+
+constexpr std::string_view kEventColumns =
+    "id, project_id, occurred_at, received_at, event, channel, user_id, anonymous_id, "
+    "session_id, icon, description, notify, tags, ip, user_agent, browser, browser_version, os, "
+    "os_version, device, brand, model, device_confidence, signal_source, in_app, country, "
+    "region, city, path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "
+    "is_bot, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
+    "verification_method, actor_confidence, is_ai";
+
+std::vector<SqlValue> EventParams(const EventRecord& e) {
+  return {e.id,          e.project_id,     e.occurred_at,  e.received_at,
+          e.event,       e.channel,        Nullable(e.user_id),
+          Nullable(e.anonymous_id),        Nullable(e.session_id),
+          Nullable(e.icon),                Nullable(e.description),
+          Flag(e.notify),                  e.tags_json,
+          Nullable(e.ip),                  Nullable(e.user_agent),
+          Nullable(e.browser),             Nullable(e.browser_version),
+          Nullable(e.os),                  Nullable(e.os_version),
+          Nullable(e.device),              Nullable(e.brand),
+          Nullable(e.model),               Opt(e.device_confidence),
+          Nullable(e.signal_source),       Flag(e.in_app),
+          Nullable(e.country),             Nullable(e.region),
+          Nullable(e.city),                Nullable(e.path),
+          Nullable(e.referrer),            Nullable(e.utm_source),
+          Nullable(e.utm_medium),          Nullable(e.utm_campaign),
+          Nullable(e.utm_term),            Nullable(e.utm_content),
+          Flag(e.is_bot),                  Nullable(e.actor_type),
+          Nullable(e.bot_name),            Nullable(e.bot_vendor),
+          Nullable(e.actor_category),      Flag(e.actor_verified),
+          Nullable(e.verification_method), Opt(e.actor_confidence),
+          Flag(e.is_ai)};
+}
+
+EventRecord MapEvent(const SqlRow& r) {
+  EventRecord e;
+  std::size_t i = 0;
+  e.id = r.Text(i++);
+  e.project_id = r.Text(i++);
+  e.occurred_at = r.Int(i++);
+  e.received_at = r.Int(i++);
+  e.event = r.Text(i++);
+  e.channel = r.Text(i++);
+  for (auto* field : {&e.user_id, &e.anonymous_id, &e.session_id, &e.icon, &e.description}) {
+    *field = r.OptText(i++);
+  }
+  e.notify = r.Bool(i++);
+  e.tags_json = r.Text(i++);
+  for (auto* field : {&e.ip, &e.user_agent, &e.browser, &e.browser_version, &e.os, &e.os_version,
+                      &e.device, &e.brand, &e.model}) {
+    *field = r.OptText(i++);
+  }
+  e.device_confidence = OptDouble(r, i++);
+  e.signal_source = r.OptText(i++);
+  e.in_app = r.Bool(i++);
+  for (auto* field : {&e.country, &e.region, &e.city, &e.path, &e.referrer, &e.utm_source,
+                      &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content}) {
+    *field = r.OptText(i++);
+  }
+  e.is_bot = r.Bool(i++);
+  for (auto* field : {&e.actor_type, &e.bot_name, &e.bot_vendor, &e.actor_category}) {
+    *field = r.OptText(i++);
+  }
+  e.actor_verified = r.Bool(i++);
+  e.verification_method = r.OptText(i++);
+  e.actor_confidence = OptDouble(r, i++);
+  e.is_ai = r.Bool(i++);
+  return e;
+}
+
+constexpr std::string_view kBotColumns =
+    "id, project_id, occurred_at, received_at, event, source, ip, user_agent, method, host, "
+    "path, referrer, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
+    "verification_method, actor_confidence, is_ai, country, counts_toward_usage";
+
+std::vector<SqlValue> BotParams(const BotRequestRecord& b) {
+  return {b.id,
+          b.project_id,
+          b.occurred_at,
+          b.received_at,
+          b.event,
+          b.source,
+          Nullable(b.ip),
+          b.user_agent,
+          Nullable(b.method),
+          Nullable(b.host),
+          Nullable(b.path),
+          Nullable(b.referrer),
+          b.actor_type,
+          Nullable(b.bot_name),
+          Nullable(b.bot_vendor),
+          Nullable(b.actor_category),
+          Flag(b.actor_verified),
+          b.verification_method,
+          b.actor_confidence,
+          Flag(b.is_ai),
+          Nullable(b.country),
+          Flag(b.counts_toward_usage)};
+}
+
+BotRequestRecord MapBot(const SqlRow& r) {
+  BotRequestRecord b;
+  b.id = r.Text(0);
+  b.project_id = r.Text(1);
+  b.occurred_at = r.Int(2);
+  b.received_at = r.Int(3);
+  b.event = r.Text(4);
+  b.source = r.Text(5);
+  b.ip = r.OptText(6);
+  b.user_agent = r.Text(7);
+  b.method = r.OptText(8);
+  b.host = r.OptText(9);
+  b.path = r.OptText(10);
+  b.referrer = r.OptText(11);
+  b.actor_type = r.Text(12);
+  b.bot_name = r.OptText(13);
+  b.bot_vendor = r.OptText(14);
+  b.actor_category = r.OptText(15);
+  b.actor_verified = r.Bool(16);
+  b.verification_method = r.Text(17);
+  b.actor_confidence = r.Double(18);
+  b.is_ai = r.Bool(19);
+  b.country = r.OptText(20);
+  b.counts_toward_usage = r.Bool(21);
+  return b;
+}
+
+}  // namespace
+
+// ---- Events and bot requests ----------------------------------------------------------------
+
+Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
+  return InsertRows(session_, "events", kEventColumns, events, EventParams);
+}
+
+Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view project_id,
+                                                              std::size_t limit) {
+  return FindAll<EventRecord>(
+      session_,
+      Select(kEventColumns,
+             "FROM events WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2"),
+      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapEvent);
+}
+
+Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
+  return InsertRows(session_, "bot_requests", kBotColumns, rows, BotParams);
+}
+
+Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
+    std::string_view project_id, std::size_t limit) {
+  return FindAll<BotRequestRecord>(
+      session_,
+      Select(kBotColumns,
+             "FROM bot_requests WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC "
+             "LIMIT $2"),
+      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapBot);
+}
+
+
+// ---- Sessions, identities, usage, notifications, the events feed -----------------------------
+
+Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
+                                                    std::string_view visitor_key,
+                                                    std::string_view candidate_session_id,
+                                                    std::int64_t at, std::int64_t inactivity_ms) {
+  // The decision happens inside the UPSERT, so it is atomic whichever process runs it.
+  auto session = FindOne<std::string>(
+      session_,
+      "INSERT INTO visitor_sessions (project_id, visitor_key, session_id, last_seen_at) "
+      "VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, visitor_key) DO UPDATE SET "
+      "session_id = CASE WHEN excluded.last_seen_at - visitor_sessions.last_seen_at >= $5 "
+      "THEN excluded.session_id ELSE visitor_sessions.session_id END, "
+      "last_seen_at = CASE WHEN excluded.last_seen_at > visitor_sessions.last_seen_at "
+      "THEN excluded.last_seen_at ELSE visitor_sessions.last_seen_at END "
+      "RETURNING session_id",
+      {std::string(project_id), std::string(visitor_key), std::string(candidate_session_id), at,
+       inactivity_ms},
+      [](const SqlRow& r) { return r.Text(0); });
+  if (!session) return session.error();
+  return session->value_or(std::string(candidate_session_id));
+}
+
+Result<void> Repository::PutIdentity(const IdentityRecord& i) {
+  return ExecuteVoid(session_,
+                     "INSERT INTO identities (project_id, anonymous_id, user_id, traits, "
+                     "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                     "ON CONFLICT (project_id, anonymous_id) DO UPDATE SET "
+                     "user_id = excluded.user_id, traits = excluded.traits, "
+                     "updated_at = excluded.updated_at",
+                     {i.project_id, i.anonymous_id, i.user_id, i.traits_json, i.created_at,
+                      i.updated_at});
+}
+
+Result<std::optional<IdentityRecord>> Repository::FindIdentity(std::string_view project_id,
+                                                               std::string_view anonymous_id) {
+  return FindOne<IdentityRecord>(
+      session_,
+      "SELECT project_id, anonymous_id, user_id, traits, created_at, updated_at FROM identities "
+      "WHERE project_id = $1 AND anonymous_id = $2",
+      {std::string(project_id), std::string(anonymous_id)}, [](const SqlRow& r) {
+        return IdentityRecord{r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Int(4), r.Int(5)};
+      });
+}
+
+Result<void> Repository::AddUsage(const UsageRecord& d) {
+  return ExecuteVoid(session_,
+                     "INSERT INTO usage_counters (project_id, month, human_events, bot_events) "
+                     "VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, month) DO UPDATE SET "
+                     "human_events = usage_counters.human_events + excluded.human_events, "
+                     "bot_events = usage_counters.bot_events + excluded.bot_events",
+                     {d.project_id, d.month, d.human_events, d.bot_events});
+}
+
+Result<std::vector<UsageRecord>> Repository::ListUsage(std::string_view project_id) {
+  return FindAll<UsageRecord>(
+      session_,
+      "SELECT project_id, month, human_events, bot_events FROM usage_counters "
+      "WHERE project_id = $1 ORDER BY month DESC",
+      {std::string(project_id)},
+      [](const SqlRow& r) { return UsageRecord{r.Text(0), r.Text(1), r.Int(2), r.Int(3)}; });
+}
+
+namespace {
+constexpr std::string_view kNotificationColumns =
+    "id, project_id, event_id, event, channel, icon, description, user_id, created_at";
+std::vector<SqlValue> NotificationParams(const NotificationRecord& n) {
+  return {n.id,          n.project_id,          n.event_id,        n.event,
+          n.channel,     Nullable(n.icon),      Nullable(n.description),
+          Nullable(n.user_id), n.created_at};
+}
+NotificationRecord MapNotification(const SqlRow& r) {
+  return {r.Text(0),    r.Text(1),    r.Text(2),    r.Text(3), r.Text(4),
+          r.OptText(5), r.OptText(6), r.OptText(7), r.Int(8)};
+}
+}  // namespace
+
+Result<void> Repository::InsertNotifications(std::span<const NotificationRecord> rows) {
+  return InsertRows(session_, "notifications", kNotificationColumns, rows, NotificationParams);
+}
+
+Result<std::vector<NotificationRecord>> Repository::ListNotifications(
+    std::string_view project_id, std::optional<std::pair<std::int64_t, std::string>> before,
+    std::size_t limit) {
+  static const std::string sql = Select(
+      kNotificationColumns,
+      "FROM notifications WHERE project_id = $1 "
+      "AND (CAST($2 AS BIGINT) IS NULL OR created_at < $2 OR (created_at = $2 AND id < $3)) "
+      "ORDER BY created_at DESC, id DESC LIMIT $4");
+  return FindAll<NotificationRecord>(
+      session_, sql,
+      {std::string(project_id), Nullable(before ? std::optional(before->first) : std::nullopt),
+       Nullable(before ? std::optional(before->second) : std::nullopt),
+       static_cast<std::int64_t>(limit)},
+      MapNotification);
+}
+
+// One statement for every combination of filters: an absent filter is a NULL parameter (the
+// CASTs type the parameters for PostgreSQL).
+Result<std::vector<EventRecord>> Repository::ListEvents(const EventQuery& q) {
+  static const std::string sql =
+      Select(kEventColumns,
+             "FROM events WHERE project_id = $1 "
+             "AND (CAST($2 AS TEXT) IS NULL OR channel = $2) "
+             "AND (CAST($3 AS TEXT) IS NULL OR event = $3) "
+             "AND (CAST($4 AS TEXT) IS NULL OR user_id = $4) "
+             "AND (CAST($5 AS BIGINT) IS NULL OR occurred_at >= $5) "
+             "AND (CAST($6 AS BIGINT) IS NULL OR occurred_at < $6) "
+             "AND (CAST($7 AS BIGINT) IS NULL OR occurred_at < $7 "
+             "     OR (occurred_at = $7 AND id < $8)) "
+             "ORDER BY occurred_at DESC, id DESC LIMIT $9");
+  return FindAll<EventRecord>(
+      session_, sql,
+      {q.project_id, Nullable(q.channel), Nullable(q.event), Nullable(q.user_id),
+       Nullable(q.from), Nullable(q.to),
+       Nullable(q.before ? std::optional(q.before->first) : std::nullopt),
+       Nullable(q.before ? std::optional(q.before->second) : std::nullopt),
+       static_cast<std::int64_t>(q.limit)},
+      MapEvent);
+}
+
+}  // namespace sightline::storage

@@ -1,0 +1,98 @@
+// Helpers for writing the repository's SQL, shared by the storage/repository*.cpp files only
+// (an internal header of this folder).
+#pragma once
+
+#include "core/result.h"
+#include "storage/sql.h"
+
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sightline::storage::internal {
+
+inline SqlValue Opt(const std::optional<double>& v) {
+  if (!v) return nullptr;
+  return *v;
+}
+inline SqlValue Flag(bool v) { return static_cast<std::int64_t>(v ? 1 : 0); }
+inline std::optional<double> OptDouble(const SqlRow& row, std::size_t i) {
+  if (row.IsNull(i)) return std::nullopt;
+  return row.Double(i);
+}
+
+// Runs a single-row lookup and maps the row with `map` when there is one.
+template <class T, class Map>
+core::Result<std::optional<T>> FindOne(SqlSession& session, std::string_view sql,
+                                       std::initializer_list<SqlValue> params, Map map) {
+  auto rows = session.Query(sql, params);
+  if (!rows) return rows.error();
+  if (rows->empty()) return std::optional<T>();
+  return std::optional<T>(map(rows->front()));
+}
+
+// Runs a query and maps every row with `map`.
+template <class T, class Map>
+core::Result<std::vector<T>> FindAll(SqlSession& session, std::string_view sql,
+                                     std::initializer_list<SqlValue> params, Map map) {
+  auto rows = session.Query(sql, params);
+  if (!rows) return rows.error();
+  std::vector<T> out;
+  out.reserve(rows->size());
+  for (const auto& row : *rows) out.push_back(map(row));
+  return out;
+}
+
+core::Result<void> ExecuteVoid(SqlSession& session, std::string_view sql,
+                               std::initializer_list<SqlValue> params);
+// Runs a statement and tells whether it changed any row.
+core::Result<bool> ExecuteChanged(SqlSession& session, std::string_view sql,
+                                  std::initializer_list<SqlValue> params);
+
+constexpr std::size_t ColumnCount(std::string_view columns) {
+  std::size_t count = 1;
+  for (char c : columns) count += c == ',';
+  return count;
+}
+
+// "a.x, a.y" for the column list "x, y".
+std::string Aliased(std::string_view alias, std::string_view columns);
+std::string Select(std::string_view columns, std::string_view rest);
+// "INSERT INTO table (cols) VALUES ($1, ..., $n), (...)" for `rows` rows of the column list.
+std::string InsertStatement(std::string_view table, std::string_view columns,
+                            std::size_t rows = 1);
+
+// Inserts `rows` with multi-row INSERT statements of 128, then 32, 8 and 1 rows, so a batch
+// costs a few statements instead of one per row, and each backend prepares at most four
+// statement shapes per table.
+template <class Row, class Params>
+core::Result<void> InsertRows(SqlSession& session, std::string_view table,
+                              std::string_view columns, std::span<const Row> rows,
+                              Params params) {
+  std::vector<SqlValue> values;
+  while (!rows.empty()) {
+    std::size_t chunk = 1;
+    for (std::size_t size : {128, 32, 8}) {
+      if (rows.size() >= size) {
+        chunk = size;
+        break;
+      }
+    }
+    values.clear();
+    for (const Row& row : rows.first(chunk)) {
+      std::vector<SqlValue> one = params(row);
+      values.insert(values.end(), std::make_move_iterator(one.begin()),
+                    std::make_move_iterator(one.end()));
+    }
+    auto done = session.Execute(InsertStatement(table, columns, chunk),
+                                std::span<const SqlValue>(values));
+    if (!done) return done.error();
+    rows = rows.subspan(chunk);
+  }
+  return {};
+}
+
+}  // namespace sightline::storage::internal
