@@ -182,7 +182,15 @@ HttpResponse JsonResponse(int status, const json::value& body) {
 
 }  // namespace
 
+// One request/response exchange: what the access log and the final headers need, kept alive
+// until an asynchronous operation answers.
 struct RestHandler::Outcome {
+  std::string request_id;
+  std::string method_name;
+  std::string client_request_id;
+  std::chrono::steady_clock::time_point started;
+  core::Responder respond;
+  std::atomic<bool> finished{false};
   std::string_view route = kUnmatchedRoute;
   const tools::OperationSpec* operation = nullptr;  // the matched operation, if any
   std::string_view credential_kind;
@@ -222,30 +230,41 @@ HttpResponse RestHandler::Fail(const core::Error& error, std::string_view reques
   return RenderErrorResponse(error, clock_.NowMillis(), request_id);
 }
 
-HttpResponse RestHandler::Handle(const HttpRequest& request) {
-  const auto started = std::chrono::steady_clock::now();
-  const std::string request_id = core::HexEncode(core::RandomBytes(12));
-  Outcome outcome;
-  HttpResponse response;
+void RestHandler::HandleAsync(const HttpRequest& request, core::Responder respond) {
+  auto exchange = std::make_shared<Outcome>();
+  exchange->started = std::chrono::steady_clock::now();
+  exchange->request_id = core::HexEncode(core::RandomBytes(12));
+  exchange->method_name = request.method_name;
+  exchange->client_request_id = ClientRequestId(request);
+  exchange->respond = std::move(respond);
+  std::optional<HttpResponse> now;
   try {
-    response = Serve(request, StripApiPrefix(request.path()), request_id, outcome);
+    now = Serve(request, StripApiPrefix(request.path()), exchange);
   } catch (const std::exception& e) {
-    response = Fail(core::Error::Internal(std::string("unhandled exception: ") + e.what()),
-                    request_id, outcome);
+    now = Fail(core::Error::Internal(std::string("unhandled exception: ") + e.what()),
+               exchange->request_id, *exchange);
   }
-  response.headers.Set("X-Request-Id", request_id);
-  if (outcome.operation) AddDeprecationHeaders(*outcome.operation, response);
-  const double elapsed_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  const std::string client_request_id = ClientRequestId(request);
-  LogAccess({request.method_name, outcome.route, response.status, elapsed_ms, request_id,
-             outcome.credential_kind, outcome.credential_id, outcome.error_code,
-             client_request_id});
-  return response;
+  if (now) Finish(*exchange, std::move(*now));
 }
 
-HttpResponse RestHandler::Serve(const HttpRequest& request, std::string_view path,
-                                std::string_view request_id, Outcome& outcome) {
+void RestHandler::Finish(Outcome& exchange, HttpResponse response) {
+  if (exchange.finished.exchange(true)) return;  // answered already
+  response.headers.Set("X-Request-Id", exchange.request_id);
+  if (exchange.operation) AddDeprecationHeaders(*exchange.operation, response);
+  const double elapsed_ms = std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - exchange.started)
+                                .count();
+  LogAccess({exchange.method_name, exchange.route, response.status, elapsed_ms,
+             exchange.request_id, exchange.credential_kind, exchange.credential_id,
+             exchange.error_code, exchange.client_request_id});
+  exchange.respond(std::move(response));
+}
+
+std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
+                                               std::string_view path,
+                                               const std::shared_ptr<Outcome>& exchange) {
+  Outcome& outcome = *exchange;
+  const std::string_view request_id = outcome.request_id;
   if (auto built_in = ServeBuiltIn(request, path, request_id, outcome)) {
     return std::move(*built_in);
   }
@@ -274,7 +293,7 @@ HttpResponse RestHandler::Serve(const HttpRequest& request, std::string_view pat
   }
   outcome.route = match.operation->spec->path;
   outcome.operation = match.operation->spec;
-  return ServeOperation(request, match, request_id, outcome);
+  return ServeOperation(request, match, exchange);
 }
 
 Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request,
@@ -331,42 +350,48 @@ Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
   return public_limits_.Hit("ip:" + request.remote_address);
 }
 
-HttpResponse RestHandler::ServeOperation(const HttpRequest& request, const RouteMatch& match,
-                                         std::string_view request_id, Outcome& outcome) {
+std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& request,
+                                                        const RouteMatch& match,
+                                                        const std::shared_ptr<Outcome>& exchange) {
   const tools::RegisteredOperation& op = *match.operation;
-  auto fail = [&](const core::Error& error) { return Fail(error, request_id, outcome); };
+  Outcome& outcome = *exchange;
+  auto fail = [&](const core::Error& error) {
+    return Fail(error, outcome.request_id, outcome);
+  };
   auto principal = Authenticate(request, *op.spec);
   if (!principal) return fail(principal.error());
   outcome.credential_kind = identity::CredentialKindName(principal->kind);
   outcome.credential_id = principal->credential_id;
   auto counted = CountRequest(request, *op.spec, *principal);
   if (!counted) return fail(counted.error());
-  HttpResponse response = AnswerOperation(request, match, *principal, *counted, request_id,
-                                          outcome);
-  if (*counted) AddRateLimitHeaders(**counted, principal->kind, response);
-  return response;
-}
-
-HttpResponse RestHandler::AnswerOperation(const HttpRequest& request, const RouteMatch& match,
-                                          const identity::Principal& principal,
-                                          const std::optional<identity::RateDecision>& counted,
-                                          std::string_view request_id, Outcome& outcome) {
-  const tools::RegisteredOperation& op = *match.operation;
-  auto fail = [&](const core::Error& error) { return Fail(error, request_id, outcome); };
-  if (counted && !counted->allowed) {
+  const CredentialKind kind = principal->kind;
+  auto answer = [this, exchange, kind, decision = *counted](HttpResponse response) {
+    if (decision) AddRateLimitHeaders(*decision, kind, response);
+    Finish(*exchange, std::move(response));
+  };
+  if (*counted && !(*counted)->allowed) {
     core::Error limited(ErrorCode::kAuthRateLimited,
-                        "Rate limit exceeded: " + std::to_string(counted->limit) +
+                        "Rate limit exceeded: " + std::to_string((*counted)->limit) +
                             " requests per minute.");
-    limited.mutable_details()["retryAfterSeconds"] = counted->reset_seconds;
-    return fail(limited);
+    limited.mutable_details()["retryAfterSeconds"] = (*counted)->reset_seconds;
+    answer(fail(limited));
+    return std::nullopt;
   }
   auto args = BuildArguments(op, match, request);
-  if (!args) return fail(args.error());
-  tools::RequestMeta meta{request_id, request.remote_address, std::nullopt};
+  if (!args) {
+    answer(fail(args.error()));
+    return std::nullopt;
+  }
+  tools::RequestMeta meta{outcome.request_id, request.remote_address, std::nullopt,
+                          &request.headers};
   if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
-  auto result = dispatcher_.Call(op, principal, *args, meta);
-  if (!result) return fail(result.error());
-  return JsonResponse(op.spec->success_status, *result);
+  const int success_status = op.spec->success_status;
+  dispatcher_.CallAsync(op, *principal, *args, meta,
+                        [this, exchange, answer, success_status](Result<json::value> result) {
+                          answer(result ? JsonResponse(success_status, *result)
+                                        : Fail(result.error(), exchange->request_id, *exchange));
+                        });
+  return std::nullopt;
 }
 
 void RestHandler::AddRateLimitHeaders(const identity::RateDecision& decision,

@@ -4,6 +4,9 @@
 // access log. Contains no business logic. Thread-safe.
 #pragma once
 
+#include <memory>
+#include <optional>
+
 #include "api/openapi.h"
 #include "api/router.h"
 #include "core/clock.h"
@@ -29,7 +32,7 @@ class RestHandler final : public core::HttpHandler {
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
-  core::HttpResponse Handle(const core::HttpRequest& request) override;
+  void HandleAsync(const core::HttpRequest& request, core::Responder respond) override;
   core::HttpResponse RenderTransportError(int status, std::string_view reason) override;
 
   // Turns a finished operation's result into a response (exposed for the registry fixtures in
@@ -39,14 +42,15 @@ class RestHandler final : public core::HttpHandler {
 
  private:
   struct Outcome;
-  core::HttpResponse Serve(const core::HttpRequest& request, std::string_view path,
-                           std::string_view request_id, Outcome& outcome);
-  core::HttpResponse ServeOperation(const core::HttpRequest& request, const RouteMatch& match,
-                                    std::string_view request_id, Outcome& outcome);
-  core::HttpResponse AnswerOperation(const core::HttpRequest& request, const RouteMatch& match,
-                                     const identity::Principal& principal,
-                                     const std::optional<identity::RateDecision>& counted,
-                                     std::string_view request_id, Outcome& outcome);
+  // Each returns the response when it is ready now, or nullopt when Finish will be (or was)
+  // called with it.
+  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, std::string_view path,
+                                          const std::shared_ptr<Outcome>& exchange);
+  std::optional<core::HttpResponse> ServeOperation(const core::HttpRequest& request,
+                                                   const RouteMatch& match,
+                                                   const std::shared_ptr<Outcome>& exchange);
+  // Adds the request id and deprecation headers, writes the access log and responds; once.
+  void Finish(Outcome& exchange, core::HttpResponse response);
   void AddRateLimitHeaders(const identity::RateDecision& decision,
                            identity::CredentialKind kind, core::HttpResponse& response);
   core::Result<identity::Principal> Authenticate(const core::HttpRequest& request,

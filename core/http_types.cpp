@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <future>
 
 namespace sightline::core {
 namespace {
@@ -25,6 +26,13 @@ int HexValue(char c) {
 }
 
 }  // namespace
+
+HttpResponse HttpHandler::Handle(const HttpRequest& request) {
+  std::promise<HttpResponse> answered;
+  auto future = answered.get_future();
+  HandleAsync(request, [&answered](HttpResponse response) { answered.set_value(std::move(response)); });
+  return future.get();
+}
 
 std::string_view MethodName(HttpMethod method) {
   for (const auto& [m, name] : kMethodNames) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,12 +51,19 @@ struct HttpResponse {
   std::string body;
 };
 
+// Delivers a response; called exactly once, from any thread.
+using Responder = std::function<void(HttpResponse)>;
+
 // The server's request-handling entry point, implemented by api/ and called by the transport.
 // Must be safe to call from several threads at once.
 class HttpHandler {
  public:
   virtual ~HttpHandler() = default;
-  virtual HttpResponse Handle(const HttpRequest& request) = 0;
+  // Answers now or later (ingestion answers once its rows are committed). The request is only
+  // valid during the call: an implementation that answers later copies what it needs.
+  virtual void HandleAsync(const HttpRequest& request, Responder respond) = 0;
+  // Answers synchronously, waiting for a later answer if there is one (tests, tools).
+  HttpResponse Handle(const HttpRequest& request);
   // The transport's own failures (oversized body, unparsable request, connection cap) are
   // rendered by the handler too, so that every error body has the same shape.
   virtual HttpResponse RenderTransportError(int status, std::string_view reason) = 0;

@@ -2,6 +2,8 @@
 
 #include "tools/schema.h"
 
+#include <future>
+
 namespace sightline::tools {
 namespace {
 
@@ -125,21 +127,33 @@ Error Denied(identity::Permission needed) {
 
 }  // namespace
 
-Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,
-                                     const identity::Principal& principal,
-                                     const json::object& args, const RequestMeta& request) {
+void Dispatcher::CallAsync(const RegisteredOperation& operation,
+                           const identity::Principal& principal, const json::object& args,
+                           const RequestMeta& request, ResultCallback done) {
   auto valid = Validate(operation.input_schema, args);
-  if (!valid) return valid.error();
+  if (!valid) return done(valid.error());
   auto scope = ResolveScope(store_, principal, args);
-  if (!scope) return scope.error();
+  if (!scope) return done(scope.error());
   const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
-  if (!permissions.Has(operation.spec->permission)) return Denied(operation.spec->permission);
+  if (!permissions.Has(operation.spec->permission)) return done(Denied(operation.spec->permission));
   OperationContext context{store_, clock_, sessions_, principal, request};
+  context.ingest = ingest_;
   if (scope->organization) context.organization = &*scope->organization;
   if (scope->project) context.project = &*scope->project;
   context.role = scope->role;
   context.permissions = permissions;
-  return operation.spec->run(context, args);
+  if (operation.spec->run_async) return operation.spec->run_async(context, args, std::move(done));
+  done(operation.spec->run(context, args));
+}
+
+Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,
+                                     const identity::Principal& principal,
+                                     const json::object& args, const RequestMeta& request) {
+  std::promise<Result<json::value>> answered;
+  auto future = answered.get_future();
+  CallAsync(operation, principal, args, request,
+            [&answered](Result<json::value> result) { answered.set_value(std::move(result)); });
+  return future.get();
 }
 
 }  // namespace sightline::tools

@@ -25,9 +25,16 @@ namespace sightline::tools {
 
 class Dispatcher {
  public:
-  Dispatcher(storage::Store& store, const core::Clock& clock, identity::SessionService& sessions)
-      : store_(store), clock_(clock), sessions_(sessions) {}
+  Dispatcher(storage::Store& store, const core::Clock& clock, identity::SessionService& sessions,
+             ingest::IngestService* ingest = nullptr)
+      : store_(store), clock_(clock), sessions_(sessions), ingest_(ingest) {}
 
+  // Checks and runs the operation; `done` gets its result, now or (for asynchronous
+  // operations) later, from another thread.
+  void CallAsync(const RegisteredOperation& operation, const identity::Principal& principal,
+                 const boost::json::object& args, const RequestMeta& request,
+                 ResultCallback done);
+  // The same, waiting for the result.
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
                                         const boost::json::object& args,
@@ -37,6 +44,7 @@ class Dispatcher {
   storage::Store& store_;
   const core::Clock& clock_;
   identity::SessionService& sessions_;
+  ingest::IngestService* ingest_;
 };
 
 }  // namespace sightline::tools

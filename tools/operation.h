@@ -17,9 +17,14 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
+
+namespace sightline::ingest {
+class IngestService;
+}
 
 namespace sightline::tools {
 
@@ -40,6 +45,7 @@ struct RequestMeta {
   std::string_view request_id;
   std::string_view client_ip;
   std::optional<std::string> user_agent;
+  const core::HttpHeaders* headers = nullptr;  // the request's headers, valid during the call
 };
 
 struct OperationContext {
@@ -56,10 +62,18 @@ struct OperationContext {
   std::optional<std::string> role;
   // What the caller may do here, computed live for this call.
   identity::PermissionSet permissions;
+  // The ingestion pipeline, for the ingestion operations (null where there is none).
+  ingest::IngestService* ingest = nullptr;
 };
 
 using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,
                                                           const boost::json::object& args);
+// Delivers an operation's result; called exactly once, from any thread.
+using ResultCallback = std::function<void(core::Result<boost::json::value>)>;
+// An operation that answers later (ingestion answers once its rows are committed). The context
+// and arguments are only valid during the call: copy what is needed before returning.
+using AsyncRunFunction = void (*)(OperationContext& context, const boost::json::object& args,
+                                  ResultCallback done);
 
 struct OperationSpec {
   std::string_view name;  // OpenAPI operationId == MCP tool name; ^[a-z0-9_]{1,48}$
@@ -81,7 +95,9 @@ struct OperationSpec {
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;
+  // Exactly one of the two.
   RunFunction run = nullptr;
+  AsyncRunFunction run_async = nullptr;
 };
 
 // Every operation of the product, in one explicit list (tools/all_operations.cpp).

@@ -36,7 +36,9 @@ Result<RegisteredOperation> Register(const OperationSpec& spec) {
   if (!std::regex_match(spec.name.begin(), spec.name.end(), kName)) {
     return Bad(spec, "name must match ^[a-z0-9_]{1,48}$");
   }
-  if (spec.run == nullptr) return Bad(spec, "no run function");
+  if ((spec.run == nullptr) == (spec.run_async == nullptr)) {
+    return Bad(spec, "needs exactly one of run and run_async");
+  }
   if (spec.method == core::HttpMethod::kGet && spec.effect != Effect::kReadOnly) {
     return Bad(spec, "GET operations must be read-only");
   }

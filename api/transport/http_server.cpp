@@ -265,14 +265,31 @@ class HttpServer::Impl {
     }
   }
 
-  // Runs the handler inline, or on the worker pool while this coroutine waits without holding
-  // its I/O thread.
+  // Asks the handler and waits for its answer without holding the I/O thread: an answer that
+  // comes later (ingestion, after its commit) is posted back to this connection's strand.
+  asio::awaitable<core::HttpResponse> AwaitAnswer(const core::HttpRequest& request) {
+    co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&,
+                                            void(core::HttpResponse)>(
+        [this, &request](auto handler) {
+          auto pending = std::make_shared<decltype(handler)>(std::move(handler));
+          handler_->HandleAsync(request, [pending](core::HttpResponse response) {
+            auto executor = asio::get_associated_executor(*pending);
+            asio::post(executor, [pending, response = std::move(response)]() mutable {
+              (*pending)(std::move(response));
+            });
+          });
+        },
+        asio::use_awaitable);
+  }
+
+  // Runs the handler on the I/O thread, or on the worker pool when the store blocks (a
+  // database round trip must never stall the connections an I/O thread serves).
   asio::awaitable<core::HttpResponse> Answer(core::HttpRequest request) {
-    if (!workers_) co_return handler_->Handle(request);
+    if (!workers_) co_return co_await AwaitAnswer(request);
     co_return co_await asio::co_spawn(
         workers_->get_executor(),
         [this, &request]() -> asio::awaitable<core::HttpResponse> {
-          co_return handler_->Handle(request);
+          co_return co_await AwaitAnswer(request);
         },
         asio::use_awaitable);
   }

@@ -302,7 +302,16 @@ TEST(RegistryBuild, FailsWithoutARunFunction) {
   OperationSpec spec = Fixture("no_run", HttpMethod::kGet, "/{orgSlug}/x");
   spec.run = nullptr;
   const std::array specs = {spec};
-  ExpectBuildFails(specs, "no_run", "no run function");
+  ExpectBuildFails(specs, "no_run", "exactly one of run and run_async");
+}
+
+TEST(RegistryBuild, FailsWithBothRunFunctions) {
+  OperationSpec spec = Fixture("both_runs", HttpMethod::kGet, "/{orgSlug}/x");
+  spec.run_async = [](OperationContext&, const json::object&, ResultCallback done) {
+    done(json::value(nullptr));
+  };
+  const std::array specs = {spec};
+  ExpectBuildFails(specs, "both_runs", "exactly one of run and run_async");
 }
 
 TEST(RegistryBuild, ErrorIsInternalWithAGenericMessage) {
