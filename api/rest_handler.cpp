@@ -156,6 +156,20 @@ HttpResponse Preflight(const HttpRequest& request) {
   return response;
 }
 
+// Browsers post events from any site: the SDK routes answer preflights and carry CORS headers
+// on every response (errors too, so the page's script can read them).
+constexpr std::string_view kSdkPrefix = "/sdk/v1/";
+
+HttpResponse SdkPreflight(const HttpRequest& request) {
+  HttpResponse response = Preflight(request);
+  response.headers.Set("Access-Control-Allow-Methods", "POST, OPTIONS");
+  if (!request.headers.Has("Access-Control-Request-Headers")) {
+    response.headers.Set("Access-Control-Allow-Headers",
+                         "Content-Type, x-sdk-key, X-API-Key, Authorization");
+  }
+  return response;
+}
+
 HttpResponse Document(const HttpRequest& request, const RenderedDocument& document) {
   HttpResponse response;
   AddPublicCors(response);
@@ -251,6 +265,7 @@ void RestHandler::Finish(Outcome& exchange, HttpResponse response) {
   if (exchange.finished.exchange(true)) return;  // answered already
   response.headers.Set("X-Request-Id", exchange.request_id);
   if (exchange.operation) AddDeprecationHeaders(*exchange.operation, response);
+  if (exchange.operation && exchange.operation->browser_cors) AddPublicCors(response);
   const double elapsed_ms = std::chrono::duration<double, std::milli>(
                                 std::chrono::steady_clock::now() - exchange.started)
                                 .count();
@@ -267,6 +282,10 @@ std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
   const std::string_view request_id = outcome.request_id;
   if (auto built_in = ServeBuiltIn(request, path, request_id, outcome)) {
     return std::move(*built_in);
+  }
+  if (request.method == HttpMethod::kOptions && path.starts_with(kSdkPrefix)) {
+    outcome.route = "/sdk/v1/* (preflight)";
+    return SdkPreflight(request);
   }
   const HttpMethod method = request.method == HttpMethod::kHead ? HttpMethod::kGet : request.method;
   const RouteMatch match = router_.Route(method, path);

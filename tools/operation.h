@@ -92,6 +92,8 @@ struct OperationSpec {
   int success_status = 200;
   // Ingestion operations are exempt from the per-credential rate limit (spec: Limits).
   bool rate_limited = true;
+  // Called by browsers from any site (the SDK): permissive CORS, preflight included.
+  bool browser_cors = false;
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;

@@ -39,6 +39,7 @@ class TempStore {
   TempStore& operator=(const TempStore&) = delete;
 
   bool ok() const { return store_ != nullptr; }
+  std::string sqlite_path() const { return (dir_ / "sightline.db").string(); }
   storage::Store& store() { return *store_; }
 
  private:

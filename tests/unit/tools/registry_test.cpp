@@ -127,7 +127,7 @@ TEST(AllOperations, GetIsReadOnlyAndEveryOperationHasAPermissionAndRun) {
     ASSERT_LT(static_cast<unsigned>(spec.permission),
               static_cast<unsigned>(identity::Permission::kCount));
     EXPECT_TRUE(catalog.contains(identity::PermissionName(spec.permission)));
-    EXPECT_NE(spec.run, nullptr);
+    EXPECT_TRUE((spec.run != nullptr) != (spec.run_async != nullptr)) << "exactly one run";
     EXPECT_FALSE(spec.summary.empty());
     EXPECT_FALSE(spec.description.empty());
     EXPECT_FALSE(spec.tag.empty());

@@ -1,0 +1,46 @@
+// IP addresses and CIDR ranges (IPv4 and IPv6), for trusted proxies and, later, vendor IP
+// ranges. IPv4 is held as an IPv4-mapped IPv6 address so one comparison serves both.
+// Value types; thread-safe.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sightline::core {
+
+class IpAddress {
+ public:
+  // "203.0.113.7", "2001:db8::1", "[2001:db8::1]"; nullopt for anything else.
+  static std::optional<IpAddress> Parse(std::string_view text);
+  bool is_v4() const;
+  std::string ToString() const;
+  const std::array<std::uint8_t, 16>& bytes() const { return bytes_; }
+  auto operator<=>(const IpAddress&) const = default;
+
+ private:
+  std::array<std::uint8_t, 16> bytes_{};
+};
+
+class CidrRange {
+ public:
+  // "10.0.0.0/8", "2001:db8::/32", or a bare address (a /32 or /128).
+  static std::optional<CidrRange> Parse(std::string_view text);
+  bool Contains(const IpAddress& address) const;
+
+ private:
+  IpAddress network_;
+  int prefix_bits_ = 128;  // over the 128-bit (mapped) form
+};
+
+// A comma-separated list of ranges; nullopt names the first entry that does not parse.
+struct CidrList {
+  std::vector<CidrRange> ranges;
+  bool Contains(const IpAddress& address) const;
+};
+std::optional<CidrList> ParseCidrList(std::string_view text, std::string* bad_entry);
+
+}  // namespace sightline::core

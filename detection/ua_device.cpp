@@ -1,0 +1,241 @@
+#include "detection/ua_device.h"
+
+#include <array>
+
+#include "detection/ua_model_classes.h"
+
+namespace sightline::detection::ua {
+namespace {
+
+using enum DeviceType;
+
+struct TokenRule {
+  std::string_view token;  // lower-case substring of the whole UA
+  DeviceType type;
+  bool word_start = false;  // must not follow a letter ("tivo" is not in "Positivo")
+};
+
+// Tokens that settle the class wherever they appear, ahead of the model name. Consoles and
+// headsets come first because their UAs also carry desktop or Android platform tokens.
+constexpr std::array kClassTokens = std::to_array<TokenRule>({
+    {"xbox", kGameConsole},
+    {"playstation vita", kHandheldGameConsole},
+    {"playstation portable", kHandheldGameConsole},
+    {"(psp", kHandheldGameConsole},
+    {"playstation", kGameConsole},
+    {"(ps3", kGameConsole},
+    {"(ps4", kGameConsole},
+    {"(ps5", kGameConsole},
+    {"nintendo switch", kHandheldGameConsole},
+    {"nintendo 3ds", kHandheldGameConsole},
+    {"nintendo dsi", kHandheldGameConsole},
+    {"nintendo ds", kHandheldGameConsole},
+    {"nintendo", kGameConsole},
+    {"oculusbrowser", kXr},
+    {"picobrowser", kXr},
+    {"mobile vr", kXr},
+    {" vr safari", kXr},
+    {"wolvic", kXr},
+    {"visionos", kXr},
+    {"watchos", kWearable},
+    {"watch os", kWearable},
+    {"apple watch", kWearable},
+    {"wear os", kWearable},
+    {"tesla/", kAutomotive},
+    {"qtcarbrowser", kAutomotive},
+    {"android automotive", kAutomotive},
+    {"crkey", kSetTopBox},
+    {"roku", kSetTopBox},
+    {"appletv", kSetTopBox},
+    {"apple tv", kSetTopBox},
+    {"tvos", kSetTopBox},
+    {"kreatv", kSetTopBox},
+    {"stbapp", kSetTopBox},
+    {";aft", kSetTopBox},  // "Amazon;AFTSS;…": Fire TV apps name the device code
+    {"firetv", kSetTopBox},
+    {"tivimate", kSetTopBox},  // an IPTV player made for Android TV boxes
+    {"googletv", kSmartTv},
+    {"google tv", kSmartTv},
+    {"android tv", kSmartTv},
+    {"androidtv", kSmartTv},
+    {"smarttv", kSmartTv},
+    {"smart-tv", kSmartTv},
+    {"smart tv", kSmartTv},
+    {"hbbtv", kSmartTv},
+    {"netcast", kSmartTv},
+    {"nettv", kSmartTv},
+    {"vidaa", kSmartTv},
+    {"opera tv", kSmartTv},
+    {"omi/", kSmartTv, true},  // Opera's TV SDK, not "XiaoMi/"
+    {"maple", kSmartTv, true},
+    {"viera", kSmartTv},
+    {"bravia", kSmartTv},
+    {"aquos", kSmartTv},
+    {"tizen tv", kSmartTv},
+    {"tv safari", kSmartTv},
+    {"(tv;", kSmartTv},
+    {"; tv)", kSmartTv},
+    {"espial", kSmartTv},
+    {"tivo", kSmartTv, true},
+    {"ce-html", kSmartTv},
+    {"vizio", kSmartTv},
+    {"brightsign", kSmartTv},  // signage players drive screens like TVs
+    {", wired)", kSmartTv},    // Opera's TV SDK: "(Vendor, Model, wired)"
+    {", wireless)", kSmartTv},
+    {"kindle/", kEReader},
+    {"kobo", kEReader},
+    {"tolino", kEReader},
+    {"pocketbook", kEReader},
+});
+
+// Tokens that only hint at the class: the model name, when it says more, wins over them.
+constexpr std::array kHintTokens = std::to_array<TokenRule>({
+    {"/apad", kTablet},    // Yandex apps' tablet builds
+    {"dv(ipad", kTablet},  // UC Browser's compact iOS form
+    {"dv(iph", kMobile},
+    {"fb4a", kMobile},     // Facebook for Android, phone build
+    {"docomo/", kMobile},  // Japanese i-mode handsets
+    // Speaker makers' controller apps run on phones and say so.
+    {"ipad", kTablet},
+    {"iphone", kMobile},
+    {"alexamediaplayer", kVoice},
+    {"sonos", kVoice},
+    {"echo_dot", kVoice},
+});
+
+bool HasToken(const UaText& ua, const TokenRule& rule) {
+  if (!rule.word_start) return ua.Has(rule.token);
+  for (std::size_t at = ua.Find(rule.token); at != UaText::npos; at = ua.Find(rule.token, at + 1)) {
+    if (at == 0 || !IsAlpha(ua.lower()[at - 1])) return true;
+  }
+  return false;
+}
+
+template <std::size_t N>
+DeviceType FromTokens(const UaText& ua, const std::array<TokenRule, N>& rules) {
+  for (const TokenRule& rule : rules) {
+    if (HasToken(ua, rule)) return rule.type;
+  }
+  return kUnknown;
+}
+
+bool IsAndroidFamily(std::string_view os) {
+  return os == "Android" || os == "HarmonyOS" || os == "Fire OS";
+}
+
+// Android's convention: phones' browsers say "Mobile", tablets' do not. Apps that are not
+// browsers ("Dalvik/2.1.0 (Linux; U; Android 10; …)") rarely follow it, and most Android
+// devices are phones, so those count as mobile.
+DeviceType AndroidClass(const UaText& ua, const OsGuess& os) {
+  if (ua.Has("; tablet;") || ua.Has("(tablet;")) return kTablet;  // Firefox for Android
+  if (ua.Has("mobile") || ua.Has("elibom")) return kMobile;
+  if (LeadingInt(os.version) == 3) return kTablet;  // Honeycomb shipped on tablets only
+  const bool browser = ua.FindProduct("chrome") != nullptr || ua.FindProduct("safari") != nullptr ||
+                       ua.FindProduct("firefox") != nullptr;
+  return browser ? kTablet : kMobile;
+}
+
+DeviceType AppleClass(const UaText& ua, const OsGuess& os) {
+  if (os.name == "watchOS") return kWearable;
+  if (ua.Has("ipad")) return kTablet;
+  if (ua.Has("iphone") || ua.Has("ipod")) return kMobile;
+  return kUnknown;
+}
+
+bool IsPhoneOs(std::string_view os) {
+  for (std::string_view name : {"Windows Phone", "Windows Mobile", "KaiOS", "Symbian",
+                                "BlackBerry OS", "Bada", "Java ME", "Brew"}) {
+    if (os == name) return true;
+  }
+  return false;
+}
+
+DeviceType DesktopClass(const UaText& ua, const OsGuess& os) {
+  for (std::string_view name : {"Windows", "macOS", "ChromeOS", "FreeBSD", "OpenBSD", "NetBSD"}) {
+    if (os.name == name) return kDesktop;
+  }
+  // Linux counts as a desktop only with a desktop display server; embedded Linux (TVs,
+  // players, kiosks) names none.
+  if (os.name == "Linux") return ua.Has("x11") || ua.Has("wayland") ? kDesktop : kUnknown;
+  return kUnknown;
+}
+
+// Handsets without a recognised OS: WAP/MIDP stacks, their browsers, and the "Mobi" token
+// that browsers add on phones.
+bool LooksLikeHandset(const UaText& ua) {
+  for (std::string_view token :
+       {"midp", "cldc", "up.browser", "wap", "netfront", "obigo", "maui", "opera mini", "ucweb",
+        "nokia", "sonyericsson", "iemobile", "mobi"}) {
+    if (ua.Has(token)) return true;
+  }
+  return false;
+}
+
+DeviceType ClassFromOs(const UaText& ua, const OsGuess& os) {
+  if (IsAndroidFamily(os.name)) return AndroidClass(ua, os);
+  if (os.name == "iOS" || os.name == "iPadOS" || os.name == "watchOS") return AppleClass(ua, os);
+  if (IsPhoneOs(os.name)) return ua.Has("playbook") ? kTablet : kMobile;
+  if (os.name == "Firefox OS" || os.name == "Tizen" || os.name == "webOS") {
+    if (ua.Has("tablet")) return kTablet;
+    return ua.Has("mobile") ? kMobile : kUnknown;
+  }
+  const DeviceType desktop = DesktopClass(ua, os);
+  if (desktop != kUnknown) return desktop;
+  if (ua.Has("tablet")) return kTablet;
+  return LooksLikeHandset(ua) ? kMobile : kUnknown;
+}
+
+// Strongest evidence first: class tokens, then the model's naming, then weaker hints, then the
+// platform's own conventions.
+DeviceType DeviceClass(const UaText& ua, const OsGuess& os, std::string_view model,
+                       std::string_view lower_model) {
+  DeviceType type = FromTokens(ua, kClassTokens);
+  if (type == kUnknown) type = ClassifyModel(model, lower_model);
+  if (type == kUnknown) type = FromTokens(ua, kHintTokens);
+  // Yandex's TV builds end with a bare " TV" product.
+  if (type == kUnknown && ua.lower().ends_with(" tv")) type = kSmartTv;
+  if (type == kUnknown) type = ClassFromOs(ua, os);
+  return type;
+}
+
+std::string_view AppleModel(const UaText& ua) {
+  if (ua.Has("ipad")) return "iPad";
+  if (ua.Has("iphone")) return "iPhone";
+  if (ua.Has("ipod")) return "iPod";
+  if (ua.Has("macintosh")) return "Mac";
+  return {};
+}
+
+// "SAMSUNG SM-G991B" → "SM-G991B" once the brand is known.
+std::string_view WithoutBrandWord(std::string_view model, std::string_view brand) {
+  if (brand.empty() || model.size() <= brand.size() + 1) return model;
+  for (std::size_t i = 0; i < brand.size(); ++i) {
+    if (ToLower(model[i]) != ToLower(brand[i])) return model;
+  }
+  const char separator = model[brand.size()];
+  if (separator != ' ' && separator != '-' && separator != '_') return model;
+  return Trim(model.substr(brand.size() + 1));
+}
+
+}  // namespace
+
+DeviceGuess DetectDevice(const UaText& ua, const OsGuess& os, const ModelSpan& model) {
+  std::array<char, 64> buffer{};
+  const std::size_t length = std::min(model.text.size(), buffer.size());
+  for (std::size_t i = 0; i < length; ++i) buffer[i] = ToLower(model.text[i]);
+  const std::string_view lower_model(buffer.data(), length);
+
+  DeviceGuess guess;
+  guess.type = DeviceClass(ua, os, model.text.substr(0, length), lower_model);
+  const std::string_view apple = AppleModel(ua);
+  if (!apple.empty() && (os.name == "iOS" || os.name == "iPadOS" || os.name == "macOS")) {
+    guess.brand = "Apple";
+    guess.model = apple;
+  } else {
+    guess.brand = BrandOfModel(lower_model);
+    guess.model = WithoutBrandWord(model.text, guess.brand);
+  }
+  return guess;
+}
+
+}  // namespace sightline::detection::ua

@@ -1,0 +1,93 @@
+#include "ingest/enrichment.h"
+
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "ingest/attribution.h"
+
+namespace sightline::ingest {
+namespace {
+
+std::string TagText(const boost::json::object& tags, std::string_view name) {
+  const boost::json::value* value = tags.if_contains(name);
+  return value && value->is_string() ? std::string(value->as_string()) : std::string();
+}
+
+std::optional<std::string> NonEmpty(const std::string& text) {
+  if (text.empty() || text == "unknown") return std::nullopt;
+  return text;
+}
+
+void AddDevice(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
+  row.browser = ua.browser;
+  row.browser_version = NonEmpty(ua.browser_version);
+  row.os = ua.os;
+  row.os_version = NonEmpty(ua.os_version);
+  row.device = std::string(detection::DeviceTypeName(ua.device));
+  row.brand = NonEmpty(ua.brand);
+  row.model = NonEmpty(ua.model);
+  row.device_confidence = ua.device_confidence;
+  row.signal_source = std::string(detection::SignalSourceName(ua.signal_source));
+  row.in_app = ua.in_app;
+}
+
+// User-Agent-level attribution only: verification (signatures, IP ranges, reverse DNS) and the
+// bot catalog belong to crawler detection, so a UA-only match is a suspected bot.
+void AddActor(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
+  row.is_bot = ua.is_bot;
+  row.actor_type = ua.is_bot ? "suspected_bot" : "human";
+  row.actor_verified = false;
+  row.verification_method = "none";
+  row.actor_confidence = ua.is_bot ? 0.75 : ua.device_confidence;
+  if (ua.is_bot) {
+    row.bot_name = NonEmpty(ua.bot_name);
+    row.actor_category = "automation";
+  }
+}
+
+}  // namespace
+
+std::string UsageMonth(std::int64_t unix_millis) {
+  return core::FormatRfc3339(unix_millis).substr(0, 7);
+}
+
+storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& signals,
+                            const storage::ProjectRecord& project, std::int64_t now) {
+  storage::EventRecord row;
+  row.id = core::NewUuidV4();
+  row.project_id = project.id;
+  row.received_at = now;
+  row.occurred_at = event.timestamp_ms.value_or(now);
+  row.event = event.event;
+  row.channel = event.channel;
+  row.user_id = event.user_id;
+  row.anonymous_id = event.anonymous_id;
+  row.icon = event.icon;
+  row.description = event.description;
+  row.notify = event.notify;
+  row.tags_json = core::ToJson(event.tags);
+  if (project.ip_logging && !signals.client_ip.empty()) row.ip = signals.client_ip;
+  row.user_agent = signals.user_agent;
+  const detection::UserAgentInfo ua =
+      detection::ParseUserAgent(signals.user_agent.value_or(""), signals.hints);
+  AddDevice(row, ua);
+  AddActor(row, ua);
+  if (signals.location) {
+    row.country = NonEmpty(signals.location->country);
+    row.region = NonEmpty(signals.location->region);
+    row.city = NonEmpty(signals.location->city);
+  }
+  std::string page = TagText(event.tags, "$url");
+  if (page.empty()) page = signals.referer.value_or("");
+  const Attribution attribution = ParseAttribution(page, TagText(event.tags, "$referrer"));
+  row.path = attribution.path;
+  row.referrer = attribution.referrer;
+  row.utm_source = attribution.utm_source;
+  row.utm_medium = attribution.utm_medium;
+  row.utm_campaign = attribution.utm_campaign;
+  row.utm_term = attribution.utm_term;
+  row.utm_content = attribution.utm_content;
+  return row;
+}
+
+}  // namespace sightline::ingest

@@ -1,0 +1,18 @@
+// Turns a validated tracked event and its request's signals into the stored row, with every
+// enrichment field the spec lists (browser and device, page and attribution, bot attribution).
+// Pure; thread-safe.
+#pragma once
+
+#include "ingest/ingest_service.h"
+#include "ingest/tracked_event.h"
+#include "storage/records.h"
+
+namespace sightline::ingest {
+
+storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& signals,
+                            const storage::ProjectRecord& project, std::int64_t now_millis);
+
+// "2026-11" for a time in Unix milliseconds (UTC): the usage-counter month.
+std::string UsageMonth(std::int64_t unix_millis);
+
+}  // namespace sightline::ingest

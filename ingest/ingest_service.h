@@ -1,0 +1,72 @@
+// SDK ingestion: validates tracked events, enriches them (browser, OS and device from the
+// User-Agent and client hints; page and UTM attribution; UA-level bot attribution), applies the
+// project's switches (event storage, bot detection, IP logging), counts usage, raises
+// notifications, and hands the rows to the group-committing writer. Callbacks run once the
+// rows are committed — or at once, for requests that store nothing. Thread-safe.
+#pragma once
+
+#include "core/clock.h"
+#include "core/http_types.h"
+#include "core/ip_address.h"
+#include "core/result.h"
+#include "detection/geo.h"
+#include "detection/user_agent.h"
+#include "ingest/event_writer.h"
+#include "storage/records.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace sightline::ingest {
+
+constexpr std::size_t kMaxBatchEvents = 500;
+
+// What enrichment needs from the HTTP request, copied so it outlives the request.
+struct RequestSignals {
+  std::string client_ip;
+  std::optional<std::string> user_agent;
+  std::optional<std::string> referer;  // the Referer header: the page, for browser SDKs
+  detection::ClientHints hints;
+  std::optional<detection::GeoLocation> location;
+};
+
+struct IngestOptions {
+  core::CidrList trusted_proxies;
+  const detection::GeoDatabase* geo = nullptr;  // null: geolocation tags stay empty
+};
+
+using JsonCallback = std::function<void(core::Result<boost::json::value>)>;
+
+class IngestService {
+ public:
+  IngestService(const core::Clock& clock, EventWriter& writer, IngestOptions options)
+      : clock_(clock), writer_(writer), options_(std::move(options)) {}
+
+  // Copies what enrichment needs from the request, and geolocates the client IP.
+  RequestSignals ReadSignals(const core::HttpHeaders& headers, std::string_view peer) const;
+
+  // POST /sdk/v1/logs → {id, event, timestamp}.
+  void TrackOne(const storage::ProjectRecord& project, const boost::json::object& body,
+                const RequestSignals& signals, JsonCallback done);
+  // POST /sdk/v1/logs/batch → {accepted, total, errors: [{index, error}]}; invalid items are
+  // reported, the valid ones stored.
+  void TrackBatch(const storage::ProjectRecord& project, const boost::json::array& events,
+                  const RequestSignals& signals, JsonCallback done);
+  // POST /sdk/v1/identify → {success: true}.
+  void Identify(const storage::ProjectRecord& project, const boost::json::object& body,
+                JsonCallback done);
+
+ private:
+  void Submit(IngestBatch batch, boost::json::value answer, JsonCallback done);
+
+  const core::Clock& clock_;
+  EventWriter& writer_;
+  const IngestOptions options_;
+};
+
+}  // namespace sightline::ingest

@@ -1,0 +1,329 @@
+// End-to-end: SDK ingestion against the real binary on every available backend — the tracked
+// event and its variant, batches with per-item errors, identify, enrichment, sessions (also
+// across two processes), the project switches, usage counters, CORS, the rate-limit exemption,
+// and durability: every acknowledged event survives `kill -9`.
+#include "harness.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+using Headers = std::map<std::string, std::string>;
+
+constexpr char kIphone[] =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like "
+    "Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
+constexpr char kVisitor[] = "8b0c4a3e-5f1d-4c2a-9b7e-1f2d3c4b5a69";
+
+std::string Unique(const std::string& prefix) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  return prefix + std::to_string(rng() % 1000000000);
+}
+
+std::string Code(const Response& r) {
+  const json::value body = r.Json();
+  return std::string(body.at("error").at("code").as_string());
+}
+
+class Ingest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    creds_ = Bootstrap(GetParam(), Unique("shop"), "Web");
+    server_ = std::make_unique<ServerProcess>(GetParam(), ExtraArgs());
+  }
+  virtual std::vector<std::string> ExtraArgs() { return {}; }
+
+  Response Track(const std::string& body, Headers extra = {}, ServerProcess* server = nullptr) {
+    extra["x-sdk-key"] = creds_.sdk_key;
+    extra["Content-Type"] = "application/json";
+    if (!extra.contains("User-Agent")) extra["User-Agent"] = kIphone;
+    return (server ? server : server_.get())->Request("POST", "/sdk/v1/logs", extra, body);
+  }
+  Response Private(const std::string& method, const std::string& path, const std::string& body = "") {
+    Headers headers{{"Authorization", "Bearer " + creds_.private_api_key}};
+    if (!body.empty()) headers["Content-Type"] = "application/json";
+    return server_->Request(method, "/" + creds_.org_slug + "/projects/" + creds_.project_id + path,
+                            headers, body);
+  }
+  json::array Events(const std::string& query = "") {
+    const Response r = Private("GET", "/events?limit=500" + query);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("events").as_array();
+  }
+
+  Credentials creds_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_P(Ingest, ATrackedEventIsCommittedAndEnriched) {
+  const Response r = Track(R"({"event":"signup","channel":"users","anonymous_id":")" +
+                           std::string(kVisitor) +
+                           R"(","user_id":"u-1","icon":"🎉","tags":{"plan":"pro","seats":3,)"
+                           R"("$url":"https://shop.test/pricing/%C3%A9t%C3%A9?utm_source=news&utm_medium=email&utm_campaign=fall#top",)"
+                           R"("$referrer":"https://news.test/article"}})");
+  ASSERT_EQ(r.status, 202) << r.body;
+  const json::object ack = r.Json().as_object();
+  EXPECT_EQ(ack.at("event").as_string(), "signup");
+  const std::string id(ack.at("id").as_string());
+  EXPECT_EQ(id.size(), 36u);
+  EXPECT_EQ(ack.at("timestamp").as_string().size(), 24u);
+
+  const json::array events = Events();
+  ASSERT_EQ(events.size(), 1u);
+  const json::object& e = events[0].as_object();
+  EXPECT_EQ(e.at("id").as_string(), id);
+  EXPECT_EQ(e.at("userId").as_string(), "u-1");
+  const json::object& tags = e.at("tags").as_object();
+  EXPECT_EQ(tags.at("plan").as_string(), "pro");
+  EXPECT_EQ(tags.at("seats").as_int64(), 3);
+  EXPECT_EQ(tags.at("__os").as_string(), "iOS");
+  EXPECT_EQ(tags.at("__device").as_string(), "mobile");
+  EXPECT_EQ(tags.at("__brand").as_string(), "Apple");
+  EXPECT_EQ(tags.at("__path").as_string(), "/pricing/\xC3\xA9t\xC3\xA9");
+  EXPECT_EQ(tags.at("__utm_source").as_string(), "news");
+  EXPECT_EQ(tags.at("__utm_medium").as_string(), "email");
+  EXPECT_EQ(tags.at("__utm_campaign").as_string(), "fall");
+  EXPECT_EQ(tags.at("__referrer").as_string(), "https://news.test/article");
+  EXPECT_EQ(tags.at("__actor_type").as_string(), "human");
+  EXPECT_FALSE(tags.contains("__is_bot"));
+  EXPECT_EQ(tags.at("__session_id").as_string().size(), 36u);
+  EXPECT_FALSE(e.contains("ip")) << "IP logging is off by default";
+}
+
+TEST_P(Ingest, TheGuidesVariantAndTheRefererFallbackWork) {
+  const Response r = Track(R"({"event":"view","properties":{"channel":"pages","tags":{"k":"v"}}})",
+                           {{"Referer", "https://shop.test/cart?utm_source=ads"}});
+  ASSERT_EQ(r.status, 202) << r.body;
+  const json::array events = Events();
+  const json::object& tags = events.at(0).at("tags").as_object();
+  EXPECT_EQ(tags.at("k").as_string(), "v");
+  EXPECT_EQ(tags.at("__path").as_string(), "/cart");
+  EXPECT_EQ(tags.at("__utm_source").as_string(), "ads");
+}
+
+TEST_P(Ingest, InvalidEventsAreRefusedWithTheField) {
+  auto field = [&](const std::string& body) {
+    const Response r = Track(body);
+    EXPECT_EQ(r.status, 400) << r.body;
+    return std::string(r.Json().at("error").at("details").at("field").as_string());
+  };
+  EXPECT_EQ(field(R"({"channel":"c"})"), "event");
+  EXPECT_EQ(field(R"({"event":"e"})"), "channel");
+  EXPECT_EQ(field(R"({"event":5,"channel":"c"})"), "event");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","tags":{"x":[1]}})"), "tags.x");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","notify":"yes"})"), "notify");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","anonymous_id":"nope"})"), "anonymous_id");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","timestamp":-5})"), "timestamp");
+  EXPECT_EQ(field(R"({"event":")" + std::string(201, 'x') + R"(","channel":"c"})"), "event");
+  EXPECT_EQ(Code(Track(R"({"event":)")), "VAL_002");
+  EXPECT_TRUE(Events().empty()) << "nothing of a refused request is stored";
+}
+
+TEST_P(Ingest, SdkRoutesTakeOnlyTheSdkKey) {
+  Headers none{{"Content-Type", "application/json"}};
+  const std::string body = R"({"event":"e","channel":"c"})";
+  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", none, body)), "AUTH_003");
+  Headers wrong = none;
+  wrong["x-sdk-key"] = "pk_service_0123456789abcdefghijABCDEFGHIJ01";
+  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", wrong, body)), "AUTH_002");
+  Headers secret = none;
+  secret["Authorization"] = "Bearer " + creds_.private_api_key;
+  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", secret, body)), "AUTH_005");
+  Headers api_key = none;
+  api_key["X-API-Key"] = creds_.sdk_key;
+  EXPECT_EQ(server_->Request("POST", "/sdk/v1/logs", api_key, body).status, 202);
+}
+
+TEST_P(Ingest, ABatchStoresTheValidEventsAndReportsTheOthers) {
+  const Response r = server_->Request(
+      "POST", "/sdk/v1/logs/batch",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}, {"User-Agent", kIphone}},
+      R"({"events":[{"event":"a","channel":"c"},{"event":"b"},{"event":"c","channel":"c"}]})");
+  ASSERT_EQ(r.status, 202) << r.body;
+  EXPECT_EQ(r.Json().at("accepted").as_int64(), 2);
+  EXPECT_EQ(r.Json().at("total").as_int64(), 3);
+  const json::value answer = r.Json();
+  const json::array& errors = answer.at("errors").as_array();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].at("index").as_int64(), 1);
+  EXPECT_EQ(errors[0].at("error").at("details").at("field").as_string(), "events[1].channel");
+  EXPECT_EQ(Events().size(), 2u);
+
+  std::string big = R"({"events":[)";
+  for (int i = 0; i < 501; ++i) big += std::string(i ? "," : "") + R"({"event":"e","channel":"c"})";
+  big += "]}";
+  const Response too_many = server_->Request(
+      "POST", "/sdk/v1/logs/batch", {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, big);
+  EXPECT_EQ(too_many.status, 400);
+  EXPECT_EQ(Code(too_many), "VAL_003");
+}
+
+TEST_P(Ingest, IdentifyLinksTheVisitor) {
+  const Headers sdk{{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}};
+  const Response ok = server_->Request(
+      "POST", "/sdk/v1/identify", sdk,
+      R"({"anonymous_id":")" + std::string(kVisitor) + R"(","user_id":"u-7","traits":{"plan":"pro"}})");
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_TRUE(ok.Json().at("success").as_bool());
+  EXPECT_EQ(server_->Request("POST", "/sdk/v1/identify", sdk, R"({"user_id":"u"})").status, 400);
+}
+
+TEST_P(Ingest, SessionsFollowThirtyMinutesOfInactivityAcrossProcesses) {
+  const std::int64_t start = 1767225600000;  // fixed client times drive the session clock
+  auto at = [&](std::int64_t offset_ms, ServerProcess* server) {
+    const Response r = Track(R"({"event":"e","channel":"c","anonymous_id":")" + std::string(kVisitor) +
+                                 R"(","timestamp":)" + std::to_string(start + offset_ms) + "}",
+                             {}, server);
+    EXPECT_EQ(r.status, 202) << r.body;
+  };
+  ServerProcess other(GetParam());
+  at(0, server_.get());
+  at(10 * 60 * 1000, &other);  // 10 minutes later, on another node: same session
+  at(45 * 60 * 1000, server_.get());  // 35 minutes of inactivity: a new session
+  const json::array events = Events();  // newest first
+  ASSERT_EQ(events.size(), 3u);
+  auto session = [&](std::size_t i) {
+    return std::string(events[i].at("tags").at("__session_id").as_string());
+  };
+  EXPECT_EQ(session(2), session(1));
+  EXPECT_NE(session(1), session(0));
+}
+
+TEST_P(Ingest, ProjectSwitchesDecideWhatIsKeptAndCounted) {
+  const std::string curl = R"({"event":"ping","channel":"c"})";
+  ASSERT_EQ(Track(curl, {{"User-Agent", "curl/8.5.0"}}).status, 202);  // a bot, stored flagged
+  ASSERT_EQ(Track(R"({"event":"human","channel":"c"})").status, 202);
+  ASSERT_EQ(Private("PATCH", "", R"({"botDetection":false})").status, 200);
+  ASSERT_EQ(Track(curl, {{"User-Agent", "python-requests/2.31"}}).status, 202);  // dropped
+  ASSERT_EQ(Private("PATCH", "", R"({"eventStorage":false})").status, 200);
+  ASSERT_EQ(Track(R"({"event":"discarded","channel":"c"})").status, 202);  // accepted, not kept
+
+  const json::array events = Events();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].at("event").as_string(), "human");
+  EXPECT_EQ(events[1].at("tags").at("__is_bot").as_int64(), 1);
+  const json::value usage = Private("GET", "/usage").Json();
+  EXPECT_EQ(usage.at("months").at(0).at("humanEvents").as_int64(), 1);
+  EXPECT_EQ(usage.at("months").at(0).at("botEvents").as_int64(), 1);
+}
+
+TEST_P(Ingest, IpsAreKeptOnlyWhenLoggingIsOnAndProxyHeadersOnlyFromTrustedProxies) {
+  ASSERT_EQ(Private("PATCH", "", R"({"ipLogging":true})").status, 200);
+  ASSERT_EQ(Track(R"({"event":"e","channel":"c"})", {{"X-Forwarded-For", "203.0.113.9"}}).status, 202);
+  EXPECT_EQ(Events()[0].at("ip").as_string(), "127.0.0.1") << "the header came from an untrusted peer";
+  ServerProcess trusting(GetParam(), {"--trusted-proxies", "127.0.0.1/32, ::1"});
+  ASSERT_EQ(Track(R"({"event":"e","channel":"c"})",
+                  {{"X-Forwarded-For", "203.0.113.9, 10.0.0.1"}}, &trusting)
+                .status,
+            202);
+  EXPECT_EQ(Events()[0].at("ip").as_string(), "203.0.113.9");
+  // With the geolocation database installed (script/test), a public visitor IP is placed.
+  if (std::getenv("SIGHTLINE_GEOIP") != nullptr) {
+    ASSERT_EQ(Track(R"({"event":"e","channel":"c"})", {{"CF-Connecting-IP", "8.8.8.8"}}, &trusting)
+                  .status,
+              202);
+    const json::array events = Events();
+    EXPECT_EQ(events.at(0).at("tags").at("__country").as_string(), "US");
+    EXPECT_FALSE(events.at(0).at("tags").at("__city").as_string().empty());
+  }
+}
+
+TEST_P(Ingest, NotifyRaisesANotificationAndBrowsersGetCors) {
+  ASSERT_EQ(Track(R"({"event":"sale","channel":"payments","notify":true,"icon":"💰"})").status, 202);
+  const json::value notes = Private("GET", "/notifications").Json();
+  ASSERT_EQ(notes.at("notifications").as_array().size(), 1u);
+  EXPECT_EQ(notes.at("notifications").at(0).at("event").as_string(), "sale");
+
+  const Response preflight = server_->Request(
+      "OPTIONS", "/sdk/v1/logs/batch",
+      {{"Origin", "https://shop.test"}, {"Access-Control-Request-Method", "POST"},
+       {"Access-Control-Request-Headers", "content-type, x-sdk-key"}});
+  EXPECT_EQ(preflight.status, 204);
+  EXPECT_EQ(preflight.Header("access-control-allow-origin"), "*");
+  EXPECT_EQ(preflight.Header("access-control-allow-headers"), "content-type, x-sdk-key");
+  const Response refused = Track(R"({"event":"e"})", {{"Origin", "https://shop.test"}});
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_EQ(refused.Header("access-control-allow-origin"), "*") << "errors are readable too";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Ingest, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+class IngestUnlimited : public Ingest {
+ protected:
+  std::vector<std::string> ExtraArgs() override { return {"--rate-limit", "2"}; }
+};
+
+TEST_P(IngestUnlimited, IngestionIsNotRateLimited) {
+  for (int i = 0; i < 6; ++i) {
+    const Response r = Track(R"({"event":"e","channel":"c"})");
+    ASSERT_EQ(r.status, 202) << r.body;
+    EXPECT_TRUE(r.Header("x-ratelimit-limit").empty());
+  }
+}
+
+// Acknowledged events survive a crash: load from several connections, kill -9 mid-stream,
+// restart, and every id that got a 202 is stored.
+TEST_P(IngestUnlimited, EveryAcknowledgedEventSurvivesKill9) {
+  std::mutex mutex;
+  std::set<std::string> acknowledged;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> senders;
+  for (int t = 0; t < 4; ++t) {
+    senders.emplace_back([&] {
+      try {
+        HttpConnection connection(server_->port());
+        while (!stop) {
+          const Response r = connection.Send(
+              "POST", "/sdk/v1/logs",
+              {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}},
+              R"({"event":"load","channel":"c"})");
+          if (r.status != 202) break;
+          std::lock_guard lock(mutex);
+          acknowledged.insert(std::string(r.Json().at("id").as_string()));
+        }
+      } catch (const std::exception&) {
+        // the server died under us: expected
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  server_->SendSignal(SIGKILL);
+  stop = true;
+  for (auto& t : senders) t.join();
+  server_->WaitForExit(std::chrono::seconds(10));
+  ASSERT_GT(acknowledged.size(), 20u);
+
+  server_ = std::make_unique<ServerProcess>(GetParam());  // reading back needs no low limit
+  std::set<std::string> stored;
+  std::string cursor;
+  for (;;) {
+    const Response page = Private("GET", "/events?limit=500" + (cursor.empty() ? "" : "&cursor=" + cursor));
+    ASSERT_EQ(page.status, 200);
+    const json::value body = page.Json();
+    for (const auto& e : body.at("events").as_array()) stored.insert(std::string(e.at("id").as_string()));
+    if (body.at("nextCursor").is_null()) break;
+    cursor = std::string(body.at("nextCursor").as_string());
+  }
+  std::size_t missing = 0;
+  for (const auto& id : acknowledged) missing += stored.contains(id) ? 0 : 1;
+  EXPECT_EQ(missing, 0u) << "of " << acknowledged.size() << " acknowledged events";
+  std::cout << "[ kill -9 ] " << acknowledged.size() << " acknowledged, " << stored.size()
+            << " stored, " << missing << " missing\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, IngestUnlimited, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace sightline::e2e

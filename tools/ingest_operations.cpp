@@ -1,0 +1,300 @@
+#include "tools/ingest_operations.h"
+
+#include "core/crypto.h"
+#include "ingest/ingest_service.h"
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+#include "tools/event_views.h"
+
+#include <charconv>
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+
+// The SDK key's project, read live (its switches apply to the very next event).
+Result<storage::ProjectRecord> KeyProject(OperationContext& context) {
+  auto project = context.store.Read([&](storage::Repository& repo) {
+    return repo.FindProject(*context.principal.project_id);
+  });
+  if (!project) return project.error();
+  if (!*project) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
+  return std::move(**project);
+}
+
+void RunTrackEvent(OperationContext& context, const json::object& args, ResultCallback done) {
+  auto project = KeyProject(context);
+  if (!project) return done(project.error());
+  const auto signals = context.ingest->ReadSignals(*context.request.headers,
+                                                   context.request.client_ip);
+  context.ingest->TrackOne(*project, args, signals, std::move(done));
+}
+
+void RunTrackEvents(OperationContext& context, const json::object& args, ResultCallback done) {
+  auto project = KeyProject(context);
+  if (!project) return done(project.error());
+  const auto signals = context.ingest->ReadSignals(*context.request.headers,
+                                                   context.request.client_ip);
+  context.ingest->TrackBatch(*project, args.at("events").as_array(), signals, std::move(done));
+}
+
+void RunIdentify(OperationContext& context, const json::object& args, ResultCallback done) {
+  auto project = KeyProject(context);
+  if (!project) return done(project.error());
+  context.ingest->Identify(*project, args, std::move(done));
+}
+
+// Cursors are opaque to clients: base64url of "<time>:<id>" of the last row seen.
+std::string EncodeCursor(std::int64_t at, const std::string& id) {
+  return core::Base64UrlEncode(std::to_string(at) + ":" + id);
+}
+
+Result<std::optional<std::pair<std::int64_t, std::string>>> CursorArg(const json::object& args) {
+  const auto cursor = OptionalString(args, "cursor");
+  if (!cursor) return std::optional<std::pair<std::int64_t, std::string>>();
+  const auto text = core::Base64UrlDecode(*cursor);
+  const auto colon = text ? text->find(':') : std::string::npos;
+  std::int64_t at = 0;
+  if (colon != std::string::npos &&
+      std::from_chars(text->data(), text->data() + colon, at).ec == std::errc()) {
+    return std::optional(std::make_pair(at, text->substr(colon + 1)));
+  }
+  return core::Error::Invalid("cursor", "'cursor' is not a cursor this API gave out.");
+}
+
+Result<std::optional<std::int64_t>> TimeArg(const json::object& args, std::string_view name) {
+  const auto text = OptionalString(args, name);
+  if (!text) return std::optional<std::int64_t>();
+  if (auto millis = core::ParseRfc3339(*text)) return std::optional(*millis);
+  return core::Error::Invalid(std::string(name),
+                              "'" + std::string(name) + "' must be an RFC 3339 date-time.");
+}
+
+std::size_t LimitArg(const json::object& args) {
+  const json::value* limit = args.if_contains("limit");
+  return limit ? static_cast<std::size_t>(limit->to_number<std::int64_t>()) : 50;
+}
+
+Result<json::value> RunListEvents(OperationContext& context, const json::object& args) {
+  storage::EventQuery query;
+  query.project_id = context.project->id;
+  query.channel = OptionalString(args, "channel");
+  query.event = OptionalString(args, "event");
+  query.user_id = OptionalString(args, "userId");
+  auto from = TimeArg(args, "from");
+  if (!from) return from.error();
+  auto to = TimeArg(args, "to");
+  if (!to) return to.error();
+  auto cursor = CursorArg(args);
+  if (!cursor) return cursor.error();
+  query.from = *from;
+  query.to = *to;
+  query.before = *cursor;
+  query.limit = LimitArg(args) + 1;  // one more tells whether there is a next page
+  auto events = context.store.Read([&](storage::Repository& repo) { return repo.ListEvents(query); });
+  if (!events) return events.error();
+  const bool more = events->size() > query.limit - 1;
+  if (more) events->pop_back();
+  json::array out;
+  for (const auto& event : *events) out.push_back(EventView(event));
+  json::object page{{"events", std::move(out)}};
+  page["nextCursor"] = more ? json::value(EncodeCursor(events->back().occurred_at, events->back().id))
+                            : json::value(nullptr);
+  return json::value(std::move(page));
+}
+
+Result<json::value> RunGetUsage(OperationContext& context, const json::object&) {
+  auto usage = context.store.Read([&](storage::Repository& repo) {
+    return repo.ListUsage(context.project->id);
+  });
+  if (!usage) return usage.error();
+  json::array months;
+  for (const auto& month : *usage) {
+    months.push_back(json::object{{"month", month.month},
+                                  {"humanEvents", month.human_events},
+                                  {"botEvents", month.bot_events}});
+  }
+  return json::value(json::object{{"months", std::move(months)}});
+}
+
+Result<json::value> RunListNotifications(OperationContext& context, const json::object& args) {
+  auto cursor = CursorArg(args);
+  if (!cursor) return cursor.error();
+  const std::size_t limit = LimitArg(args);
+  auto rows = context.store.Read([&](storage::Repository& repo) {
+    return repo.ListNotifications(context.project->id, *cursor, limit + 1);
+  });
+  if (!rows) return rows.error();
+  const bool more = rows->size() > limit;
+  if (more) rows->pop_back();
+  json::array out;
+  for (const auto& n : *rows) out.push_back(NotificationView(n));
+  json::object page{{"notifications", std::move(out)}};
+  page["nextCursor"] = more ? json::value(EncodeCursor(rows->back().created_at, rows->back().id))
+                            : json::value(nullptr);
+  return json::value(std::move(page));
+}
+
+#define SIGHTLINE_TRACKED_EVENT_PROPERTIES                                                       \
+  R"("event": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Event name."},)" \
+  R"( "channel": {"type": "string", "minLength": 1, "maxLength": 100,)"                          \
+  R"(   "description": "Category, e.g. payments; revenue events use __analytics."},)"          \
+  R"( "user_id": {"type": "string", "maxLength": 200}, "anonymous_id": {"type": "string",)"     \
+  R"(   "format": "uuid"}, "icon": {"type": "string", "maxLength": 64},)"                        \
+  R"( "notify": {"type": "boolean", "description": "Raise a real-time notification."},)"        \
+  R"( "description": {"type": "string", "maxLength": 2000},)"                                    \
+  R"( "timestamp": {"type": "number", "description": "Unix time in milliseconds."},)"           \
+  R"( "tags": {"type": "object", "description": "String, number or boolean values; $url and)"   \
+  R"( $referrer are read for page attribution."},)"                                              \
+  R"( "properties": {"type": "object", "description": "The guide's variant: channel and tags)" \
+  R"( inside properties."})"
+
+constexpr std::string_view kAcceptedEventSchema = R"({"type": "object",
+    "required": ["id", "event", "timestamp"], "properties": {
+      "id": {"type": "string", "format": "uuid"}, "event": {"type": "string"},
+      "timestamp": {"type": "string", "format": "date-time"}}})";
+constexpr std::string_view kIngestionOnly = "Ingestion is for SDKs, not for tools.";
+
+#define SIGHTLINE_FEED_QUERY                                                            \
+  R"("limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 50."},)" \
+  R"( "cursor": {"type": "string", "maxLength": 200, "description": "The previous page's nextCursor."})"
+
+}  // namespace
+
+const OperationSpec kSdkTrackEvent{
+    .name = "sdk_track_event",
+    .summary = "Track an event (SDK)",
+    .description = "Stores one tracked event with server-side enrichment. 202 means the event "
+                   "is committed. Takes the project's SDK key in x-sdk-key (or X-API-Key).",
+    .tag = "Ingestion",
+    .method = core::HttpMethod::kPost,
+    .path = "/sdk/v1/logs",
+    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_TRACKED_EVENT_PROPERTIES R"(}})",
+    .output_schema = kAcceptedEventSchema,
+    .permission = identity::Permission::kEventsIngest,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kSdkKey,
+    .success_status = 202,
+    .rate_limited = false,
+    .browser_cors = true,
+    .mcp_exclusion_reason = kIngestionOnly,
+    .run_async = RunTrackEvent,
+};
+
+const OperationSpec kSdkTrackEvents{
+    .name = "sdk_track_events",
+    .summary = "Track a batch of events (SDK)",
+    .description = "Up to 500 tracked events. Valid events are stored (committed before the "
+                   "answer) and invalid ones reported by index in `errors`, each with its "
+                   "ErrorResponse error; one bad event never rejects the others.",
+    .tag = "Ingestion",
+    .method = core::HttpMethod::kPost,
+    .path = "/sdk/v1/logs/batch",
+    .input_schema = R"({"type": "object", "required": ["events"], "properties": {
+        "events": {"type": "array", "maxItems": 500, "items": {"type": "object",
+          "properties": {)" SIGHTLINE_TRACKED_EVENT_PROPERTIES R"(}}}}})",
+    .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
+        "accepted": {"type": "integer"}, "total": {"type": "integer"},
+        "errors": {"type": "array", "items": {"type": "object", "properties": {
+          "index": {"type": "integer"}, "error": {"type": "object"}}}}}})",
+    .permission = identity::Permission::kEventsIngest,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kSdkKey,
+    .success_status = 202,
+    .rate_limited = false,
+    .browser_cors = true,
+    .mcp_exclusion_reason = kIngestionOnly,
+    .run_async = RunTrackEvents,
+};
+
+const OperationSpec kSdkIdentify{
+    .name = "sdk_identify",
+    .summary = "Identify a visitor (SDK)",
+    .description = "Links an anonymous id to a user id with traits; reports attribute the "
+                   "anonymous history to the user. The last identify of an anonymous id wins.",
+    .tag = "Ingestion",
+    .method = core::HttpMethod::kPost,
+    .path = "/sdk/v1/identify",
+    .input_schema = R"({"type": "object", "required": ["anonymous_id", "user_id"], "properties": {
+        "anonymous_id": {"type": "string", "format": "uuid"},
+        "user_id": {"type": "string", "minLength": 1, "maxLength": 200},
+        "traits": {"type": "object"}}})",
+    .output_schema = R"({"type": "object", "required": ["success"], "properties": {
+        "success": {"type": "boolean"}}})",
+    .permission = identity::Permission::kEventsIngest,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = CredentialKind::kSdkKey,
+    .rate_limited = false,
+    .browser_cors = true,
+    .mcp_exclusion_reason = kIngestionOnly,
+    .run_async = RunIdentify,
+};
+
+const OperationSpec kListEvents{
+    .name = "list_events",
+    .summary = "List stored events",
+    .description = "The project's events feed, newest first, with every enrichment tag "
+                   "(`__browser`, `__device`, `__session_id`, …). Filter by channel, event, user "
+                   "and time; page with `cursor`.",
+    .tag = "Events",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects/{projectId}/events",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
+        "channel": {"type": "string", "maxLength": 100},
+        "event": {"type": "string", "maxLength": 200},
+        "userId": {"type": "string", "maxLength": 200},
+        "from": {"type": "string", "format": "date-time", "description": "Inclusive."},
+        "to": {"type": "string", "format": "date-time", "description": "Exclusive."}, )"
+        SIGHTLINE_FEED_QUERY R"(}})",
+    .output_schema = R"({"type": "object", "required": ["events"], "properties": {
+        "events": {"type": "array", "items": {"type": "object"}},
+        "nextCursor": {"type": "string", "nullable": true}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunListEvents,
+};
+
+const OperationSpec kGetUsage{
+    .name = "get_usage",
+    .summary = "Get monthly usage",
+    .description = "Events counted per calendar month (UTC): humanEvents (billed) and botEvents "
+                   "(stored when bot detection is on, never billed).",
+    .tag = "Events",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects/{projectId}/usage",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
+    .output_schema = R"({"type": "object", "required": ["months"], "properties": {
+        "months": {"type": "array", "items": {"type": "object", "properties": {
+          "month": {"type": "string"}, "humanEvents": {"type": "integer"},
+          "botEvents": {"type": "integer"}}}}}})",
+    .permission = identity::Permission::kProjectView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunGetUsage,
+};
+
+const OperationSpec kListNotifications{
+    .name = "list_notifications",
+    .summary = "List notifications",
+    .description = "Notifications raised by events sent with `notify: true`, newest first.",
+    .tag = "Events",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects/{projectId}/notifications",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_FEED_QUERY R"(}})",
+    .output_schema = R"({"type": "object", "required": ["notifications"], "properties": {
+        "notifications": {"type": "array", "items": {"type": "object"}},
+        "nextCursor": {"type": "string", "nullable": true}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunListNotifications,
+};
+
+}  // namespace sightline::tools
