@@ -3,6 +3,7 @@
 #include "core/crypto.h"
 #include "core/logging.h"
 
+#include <algorithm>
 #include <map>
 
 namespace sightline::ingest {
@@ -84,13 +85,33 @@ void EventWriter::Run() {
   }
 }
 
-Result<void> EventWriter::AssignSessions(storage::Repository& repo, storage::EventRecord& event) {
-  const auto& key = event.anonymous_id ? event.anonymous_id : event.user_id;
-  if (!key) return {};
-  auto session = repo.TouchVisitorSession(event.project_id, *key, core::NewUuidV4(),
-                                          event.occurred_at, options_.session_inactivity_ms);
-  if (!session) return session.error();
-  event.session_id = std::move(*session);
+Result<void> EventWriter::AssignSessions(storage::Repository& repo,
+                                         std::vector<storage::EventRecord>& events) {
+  std::map<std::pair<std::string, std::string>, std::vector<storage::EventRecord*>> visitors;
+  for (auto& event : events) {
+    const auto& key = event.anonymous_id ? event.anonymous_id : event.user_id;
+    if (key) visitors[{event.project_id, *key}].push_back(&event);
+  }
+  const std::int64_t gap = options_.session_inactivity_ms;
+  for (auto& [visitor, list] : visitors) {
+    std::stable_sort(list.begin(), list.end(), [](auto* a, auto* b) {
+      return a->occurred_at < b->occurred_at;
+    });
+    auto first = repo.TouchVisitorSession(visitor.first, visitor.second, core::NewUuidV4(),
+                                          list.front()->occurred_at, gap);
+    if (!first) return first.error();
+    std::string session = std::move(*first);
+    std::int64_t last_seen = list.front()->occurred_at;
+    for (auto* event : list) {
+      if (event->occurred_at - last_seen >= gap) session = core::NewUuidV4();
+      last_seen = std::max(last_seen, event->occurred_at);
+      event->session_id = session;
+    }
+    if (list.size() > 1) {
+      auto stored = repo.PutVisitorSession(visitor.first, visitor.second, session, last_seen);
+      if (!stored) return stored.error();
+    }
+  }
   return {};
 }
 
@@ -101,10 +122,7 @@ Result<void> EventWriter::Commit(std::vector<Item*>& items) {
     std::vector<storage::NotificationRecord> notifications;
     std::map<std::pair<std::string, std::string>, storage::UsageRecord> usage;
     for (Item* item : items) {
-      for (auto& event : item->batch.events) {
-        if (auto assigned = AssignSessions(repo, event); !assigned) return assigned;
-        events.push_back(event);
-      }
+      events.insert(events.end(), item->batch.events.begin(), item->batch.events.end());
       bots.insert(bots.end(), item->batch.bot_requests.begin(), item->batch.bot_requests.end());
       notifications.insert(notifications.end(), item->batch.notifications.begin(),
                            item->batch.notifications.end());
@@ -119,6 +137,7 @@ Result<void> EventWriter::Commit(std::vector<Item*>& items) {
         total.bot_events += delta.bot_events;
       }
     }
+    if (auto r = AssignSessions(repo, events); !r) return r;
     if (auto r = repo.InsertEvents(events); !r) return r;
     if (auto r = repo.InsertBotRequests(bots); !r) return r;
     if (auto r = repo.InsertNotifications(notifications); !r) return r;

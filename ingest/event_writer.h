@@ -61,7 +61,11 @@ class EventWriter {
   void Run();
   std::vector<Item> TakeNext();
   core::Result<void> Commit(std::vector<Item*>& items);
-  core::Result<void> AssignSessions(storage::Repository& repo, storage::EventRecord& event);
+  // Gives every event with a visitor key its session, visitor by visitor in time order: one
+  // atomic upsert decides the first event's session (and locks the visitor's row), the rest are
+  // decided here, and one write stores the visitor's final state.
+  core::Result<void> AssignSessions(storage::Repository& repo,
+                                    std::vector<storage::EventRecord>& events);
 
   storage::Store& store_;
   const WriterOptions options_;

@@ -120,6 +120,10 @@ class Repository {
                                                 std::string_view visitor_key,
                                                 std::string_view candidate_session_id,
                                                 std::int64_t at, std::int64_t inactivity_ms);
+  // Sets the visitor's session state outright (after TouchVisitorSession in the same
+  // transaction has locked the row).
+  core::Result<void> PutVisitorSession(std::string_view project_id, std::string_view visitor_key,
+                                       std::string_view session_id, std::int64_t last_seen_at);
   // Inserts or replaces the link of an anonymous id (last identify wins).
   core::Result<void> PutIdentity(const IdentityRecord& identity);
   core::Result<std::optional<IdentityRecord>> FindIdentity(std::string_view project_id,

@@ -190,6 +190,19 @@ Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
   return session->value_or(std::string(candidate_session_id));
 }
 
+Result<void> Repository::PutVisitorSession(std::string_view project_id,
+                                           std::string_view visitor_key,
+                                           std::string_view session_id,
+                                           std::int64_t last_seen_at) {
+  return ExecuteVoid(session_,
+                     "INSERT INTO visitor_sessions (project_id, visitor_key, session_id, "
+                     "last_seen_at) VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, visitor_key) "
+                     "DO UPDATE SET session_id = excluded.session_id, "
+                     "last_seen_at = excluded.last_seen_at",
+                     {std::string(project_id), std::string(visitor_key), std::string(session_id),
+                      last_seen_at});
+}
+
 Result<void> Repository::PutIdentity(const IdentityRecord& i) {
   return ExecuteVoid(session_,
                      "INSERT INTO identities (project_id, anonymous_id, user_id, traits, "

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <unordered_map>
@@ -38,7 +39,7 @@ class SqliteConnection final : public SqlSession {
  public:
   explicit SqliteConnection(sqlite3* db) : db_(db) {}
   ~SqliteConnection() override {
-    for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+    for (auto& [sql, prepared] : statements_) sqlite3_finalize(prepared.stmt);
     sqlite3_close_v2(db_);
   }
   SqliteConnection(const SqliteConnection&) = delete;
@@ -77,22 +78,36 @@ class SqliteConnection final : public SqlSession {
   sqlite3* handle() { return db_; }
 
  private:
-  Result<sqlite3_stmt*> Prepare(std::string_view sql) {
-    auto found = statements_.find(std::string(sql));
-    if (found != statements_.end()) return found->second;
+  // A prepared statement and, for each parameter number N of "$N", SQLite's bind index (0 when
+  // the statement does not use it). SQLite treats "$N" as a name, and looking names up is a
+  // linear search, so the map is built once per statement, not per bind.
+  struct Prepared {
     sqlite3_stmt* stmt = nullptr;
+    std::vector<int> index_of;  // index_of[N - 1]
+  };
+
+  Result<Prepared*> Prepare(std::string_view sql) {
+    auto found = statements_.find(std::string(sql));
+    if (found != statements_.end()) return &found->second;
+    Prepared prepared;
     const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                                      SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+                                      SQLITE_PREPARE_PERSISTENT, &prepared.stmt, nullptr);
     if (rc != SQLITE_OK) return SqliteError(db_, rc, "prepare");
-    statements_.emplace(std::string(sql), stmt);
-    return stmt;
+    for (int i = 1; i <= sqlite3_bind_parameter_count(prepared.stmt); ++i) {
+      const char* name = sqlite3_bind_parameter_name(prepared.stmt, i);
+      if (name == nullptr || name[0] != '$') continue;
+      const std::size_t number = std::strtoul(name + 1, nullptr, 10);
+      if (number == 0) continue;
+      if (prepared.index_of.size() < number) prepared.index_of.resize(number, 0);
+      prepared.index_of[number - 1] = i;
+    }
+    return &statements_.emplace(std::string(sql), std::move(prepared)).first->second;
   }
 
-  Result<void> Bind(sqlite3_stmt* stmt, std::span<const SqlValue> params) {
+  Result<void> Bind(const Prepared& prepared, std::span<const SqlValue> params) {
+    sqlite3_stmt* stmt = prepared.stmt;
     for (std::size_t i = 0; i < params.size(); ++i) {
-      // Placeholders are "$1".."$n"; SQLite treats them as named, so bind by name.
-      const std::string name = "$" + std::to_string(i + 1);
-      const int index = sqlite3_bind_parameter_index(stmt, name.c_str());
+      const int index = i < prepared.index_of.size() ? prepared.index_of[i] : 0;
       if (index == 0) continue;  // a statement need not use every parameter
       int rc = SQLITE_OK;
       const SqlValue& value = params[i];
@@ -128,7 +143,7 @@ class SqliteConnection final : public SqlSession {
                    std::vector<SqlRow>* rows) {
     auto prepared = Prepare(sql);
     if (!prepared) return prepared.error();
-    sqlite3_stmt* stmt = *prepared;
+    sqlite3_stmt* stmt = (*prepared)->stmt;
     struct Reset {
       sqlite3_stmt* s;
       ~Reset() {
@@ -136,7 +151,7 @@ class SqliteConnection final : public SqlSession {
         sqlite3_clear_bindings(s);
       }
     } reset{stmt};
-    auto bound = Bind(stmt, params);
+    auto bound = Bind(**prepared, params);
     if (!bound) return bound.error();
     const int columns = sqlite3_column_count(stmt);
     for (;;) {
@@ -152,7 +167,7 @@ class SqliteConnection final : public SqlSession {
   }
 
   sqlite3* db_;
-  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+  std::unordered_map<std::string, Prepared> statements_;
 };
 
 Result<std::unique_ptr<SqliteConnection>> Connect(const std::string& path) {
