@@ -177,7 +177,10 @@ json::object DeprecationHeaders() {
 json::object Responses(const RegisteredOperation& op) {
   const tools::OperationSpec& spec = *op.spec;
   json::object success{{"description", std::string(spec.summary)}};
-  if (spec.success_status != 204) {
+  if (spec.open_stream) {
+    success["content"] =
+        json::object{{"text/event-stream", json::object{{"schema", op.output_schema}}}};
+  } else if (spec.success_status != 204) {
     success["content"] =
         json::object{{"application/json", json::object{{"schema", op.output_schema}}}};
   }

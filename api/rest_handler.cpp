@@ -404,6 +404,20 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
   tools::RequestMeta meta{outcome.request_id, request.remote_address, std::nullopt,
                           &request.headers};
   if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
+  if (op.spec->open_stream) {
+    auto stream = dispatcher_.OpenStream(op, *principal, *args, meta);
+    if (!stream) {
+      answer(fail(stream.error()));
+      return std::nullopt;
+    }
+    HttpResponse response;
+    response.headers.Set("Content-Type", "text/event-stream");
+    response.headers.Set("Cache-Control", "no-store");
+    response.headers.Set("X-Accel-Buffering", "no");  // proxies must not buffer the stream
+    response.stream = std::move(*stream);
+    answer(std::move(response));
+    return std::nullopt;
+  }
   const int success_status = op.spec->success_status;
   dispatcher_.CallAsync(op, *principal, *args, meta,
                         [this, exchange, answer, success_status](Result<json::value> result) {

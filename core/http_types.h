@@ -2,7 +2,9 @@
 // server. No I/O here: routers and operations are tested with these structs and no sockets.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <string>
@@ -45,10 +47,22 @@ struct HttpRequest {
   std::string_view query() const;  // after '?', may be empty
 };
 
+// A response body that goes on (Server-Sent Events). The transport sends the headers, then
+// calls Poll() every poll_interval() and writes what it returns, until Poll() returns nullopt,
+// the client goes away or the server shuts down.
+class ResponseStream {
+ public:
+  virtual ~ResponseStream() = default;
+  virtual std::chrono::milliseconds poll_interval() const = 0;
+  // The next bytes to send (possibly none), or nullopt to end the response.
+  virtual std::optional<std::string> Poll() = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   HttpHeaders headers;
   std::string body;
+  std::shared_ptr<ResponseStream> stream;  // set: `body` is ignored and the stream is sent
 };
 
 // Delivers a response; called exactly once, from any thread.

@@ -137,6 +137,9 @@ class Repository {
   core::Result<std::vector<NotificationRecord>> ListNotifications(
       std::string_view project_id, std::optional<std::pair<std::int64_t, std::string>> before,
       std::size_t limit);
+  // Notifications after the cursor (created_at, id), oldest first: what a stream sends next.
+  core::Result<std::vector<NotificationRecord>> ListNotificationsAfter(
+      std::string_view project_id, std::pair<std::int64_t, std::string> after, std::size_t limit);
   // The events feed: filters, newest first (occurred_at, then id).
   core::Result<std::vector<EventRecord>> ListEvents(const EventQuery& query);
 

@@ -277,6 +277,19 @@ Result<std::vector<NotificationRecord>> Repository::ListNotifications(
       MapNotification);
 }
 
+Result<std::vector<NotificationRecord>> Repository::ListNotificationsAfter(
+    std::string_view project_id, std::pair<std::int64_t, std::string> after, std::size_t limit) {
+  static const std::string sql = Select(
+      kNotificationColumns,
+      "FROM notifications WHERE project_id = $1 "
+      "AND (created_at > $2 OR (created_at = $2 AND id > $3)) "
+      "ORDER BY created_at, id LIMIT $4");
+  return FindAll<NotificationRecord>(
+      session_, sql,
+      {std::string(project_id), after.first, after.second, static_cast<std::int64_t>(limit)},
+      MapNotification);
+}
+
 // One statement for every combination of filters: an absent filter is a NULL parameter (the
 // CASTs type the parameters for PostgreSQL).
 Result<std::vector<EventRecord>> Repository::ListEvents(const EventQuery& q) {

@@ -43,7 +43,7 @@ std::span<const OperationSpec> AllOperations() {
       kListAuditLog,
       // Event ingestion and what it stored.
       kSdkTrackEvent, kSdkTrackEvents, kSdkIdentify,
-      kListEvents, kGetUsage, kListNotifications,
+      kListEvents, kGetUsage, kListNotifications, kStreamNotifications,
   };
   return kOperations;
 }

@@ -127,23 +127,50 @@ Error Denied(identity::Permission needed) {
 
 }  // namespace
 
+// The scope records live here so the context's pointers into them stay valid.
+struct Dispatcher::Checked {
+  Scope scope;
+  std::optional<OperationContext> context;
+};
+
+Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
+    const RegisteredOperation& operation, const identity::Principal& principal,
+    const json::object& args, const RequestMeta& request) {
+  auto valid = Validate(operation.input_schema, args);
+  if (!valid) return valid.error();
+  auto scope = ResolveScope(store_, principal, args);
+  if (!scope) return scope.error();
+  const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
+  if (!permissions.Has(operation.spec->permission)) return Denied(operation.spec->permission);
+  auto checked = std::make_unique<Checked>();
+  checked->scope = std::move(*scope);
+  OperationContext& context =
+      checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
+  context.ingest = ingest_;
+  if (checked->scope.organization) context.organization = &*checked->scope.organization;
+  if (checked->scope.project) context.project = &*checked->scope.project;
+  context.role = checked->scope.role;
+  context.permissions = permissions;
+  return checked;
+}
+
 void Dispatcher::CallAsync(const RegisteredOperation& operation,
                            const identity::Principal& principal, const json::object& args,
                            const RequestMeta& request, ResultCallback done) {
-  auto valid = Validate(operation.input_schema, args);
-  if (!valid) return done(valid.error());
-  auto scope = ResolveScope(store_, principal, args);
-  if (!scope) return done(scope.error());
-  const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
-  if (!permissions.Has(operation.spec->permission)) return done(Denied(operation.spec->permission));
-  OperationContext context{store_, clock_, sessions_, principal, request};
-  context.ingest = ingest_;
-  if (scope->organization) context.organization = &*scope->organization;
-  if (scope->project) context.project = &*scope->project;
-  context.role = scope->role;
-  context.permissions = permissions;
+  auto checked = Check(operation, principal, args, request);
+  if (!checked) return done(checked.error());
+  OperationContext& context = *(*checked)->context;
   if (operation.spec->run_async) return operation.spec->run_async(context, args, std::move(done));
+  if (!operation.spec->run) return done(core::Error::Internal("a stream called as a value"));
   done(operation.spec->run(context, args));
+}
+
+Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
+    const RegisteredOperation& operation, const identity::Principal& principal,
+    const json::object& args, const RequestMeta& request) {
+  auto checked = Check(operation, principal, args, request);
+  if (!checked) return checked.error();
+  return operation.spec->open_stream(*(*checked)->context, args);
 }
 
 Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,

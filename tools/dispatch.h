@@ -19,6 +19,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <memory>
 #include <string_view>
 
 namespace sightline::tools {
@@ -34,6 +35,10 @@ class Dispatcher {
   void CallAsync(const RegisteredOperation& operation, const identity::Principal& principal,
                  const boost::json::object& args, const RequestMeta& request,
                  ResultCallback done);
+  // For operations with open_stream: the same checks, then the stream.
+  core::Result<std::shared_ptr<core::ResponseStream>> OpenStream(
+      const RegisteredOperation& operation, const identity::Principal& principal,
+      const boost::json::object& args, const RequestMeta& request);
   // The same, waiting for the result.
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
@@ -41,6 +46,14 @@ class Dispatcher {
                                         const RequestMeta& request);
 
  private:
+  struct Checked;
+  // Validates the arguments, resolves the scope and checks the permission: the context to run
+  // the operation in, or the error to answer with.
+  core::Result<std::unique_ptr<Checked>> Check(const RegisteredOperation& operation,
+                                               const identity::Principal& principal,
+                                               const boost::json::object& args,
+                                               const RequestMeta& request);
+
   storage::Store& store_;
   const core::Clock& clock_;
   identity::SessionService& sessions_;

@@ -5,6 +5,7 @@
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/event_views.h"
+#include "tools/notification_stream.h"
 
 #include <charconv>
 
@@ -136,6 +137,20 @@ Result<json::value> RunListNotifications(OperationContext& context, const json::
   page["nextCursor"] = more ? json::value(EncodeCursor(rows->back().created_at, rows->back().id))
                             : json::value(nullptr);
   return json::value(std::move(page));
+}
+
+Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationContext& context,
+                                                                     const json::object&) {
+  // A reconnecting EventSource resumes after the last event it saw; otherwise only what is
+  // raised from now on is sent.
+  std::pair<std::int64_t, std::string> after{context.clock.NowMillis(), ""};
+  if (context.request.headers) {
+    if (auto last = context.request.headers->Get("Last-Event-ID")) {
+      if (auto decoded = NotificationStream::DecodeId(*last)) after = *decoded;
+    }
+  }
+  return std::shared_ptr<core::ResponseStream>(
+      std::make_shared<NotificationStream>(context.store, context.project->id, after));
 }
 
 #define SIGHTLINE_TRACKED_EVENT_PROPERTIES                                                       \
@@ -295,6 +310,29 @@ const OperationSpec kListNotifications{
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
     .run = RunListNotifications,
+};
+
+}  // namespace sightline::tools
+
+namespace sightline::tools {
+
+const OperationSpec kStreamNotifications{
+    .name = "stream_notifications",
+    .summary = "Stream notifications (Server-Sent Events)",
+    .description = "A text/event-stream of `notification` events (the NotificationView JSON as "
+                   "data) raised from now on, across every node; keep-alive comments every 15 "
+                   "seconds. Reconnect with Last-Event-ID to resume where the stream stopped.",
+    .tag = "Events",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects/{projectId}/notifications/stream",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
+    .output_schema = R"({"type": "string", "description": "text/event-stream"})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = identity::CredentialKind::kUserSession | identity::CredentialKind::kPrivateApiKey,
+    .mcp_exclusion_reason = "A stream, not a call with a result.",
+    .open_stream = OpenNotificationStream,
 };
 
 }  // namespace sightline::tools

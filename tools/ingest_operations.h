@@ -12,5 +12,6 @@ extern const OperationSpec kSdkIdentify;
 extern const OperationSpec kListEvents;
 extern const OperationSpec kGetUsage;
 extern const OperationSpec kListNotifications;
+extern const OperationSpec kStreamNotifications;
 
 }  // namespace sightline::tools

@@ -70,6 +70,10 @@ using RunFunction = core::Result<boost::json::value> (*)(OperationContext& conte
                                                           const boost::json::object& args);
 // Delivers an operation's result; called exactly once, from any thread.
 using ResultCallback = std::function<void(core::Result<boost::json::value>)>;
+// An operation whose answer is a stream (Server-Sent Events); errors are for the checks made
+// before the stream opens.
+using StreamFunction = core::Result<std::shared_ptr<core::ResponseStream>> (*)(
+    OperationContext& context, const boost::json::object& args);
 // An operation that answers later (ingestion answers once its rows are committed). The context
 // and arguments are only valid during the call: copy what is needed before returning.
 using AsyncRunFunction = void (*)(OperationContext& context, const boost::json::object& args,
@@ -97,9 +101,10 @@ struct OperationSpec {
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;
-  // Exactly one of the two.
+  // Exactly one of the three.
   RunFunction run = nullptr;
   AsyncRunFunction run_async = nullptr;
+  StreamFunction open_stream = nullptr;
 };
 
 // Every operation of the product, in one explicit list (tools/all_operations.cpp).

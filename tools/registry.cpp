@@ -36,9 +36,9 @@ Result<RegisteredOperation> Register(const OperationSpec& spec) {
   if (!std::regex_match(spec.name.begin(), spec.name.end(), kName)) {
     return Bad(spec, "name must match ^[a-z0-9_]{1,48}$");
   }
-  if ((spec.run == nullptr) == (spec.run_async == nullptr)) {
-    return Bad(spec, "needs exactly one of run and run_async");
-  }
+  const int bodies = (spec.run != nullptr) + (spec.run_async != nullptr) +
+                     (spec.open_stream != nullptr);
+  if (bodies != 1) return Bad(spec, "needs exactly one of run, run_async and open_stream");
   if (spec.method == core::HttpMethod::kGet && spec.effect != Effect::kReadOnly) {
     return Bad(spec, "GET operations must be read-only");
   }

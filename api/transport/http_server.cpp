@@ -13,6 +13,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -256,6 +257,10 @@ class HttpServer::Impl {
       }
       const Request& request = parser.get();
       core::HttpResponse answer = co_await Answer(ToPlain(request, remote));
+      if (answer.stream) {
+        co_await WriteStream(stream, std::move(answer), request.version());
+        co_return;  // a streamed response ends its connection
+      }
       const bool keep_alive = request.keep_alive() && !stopping_;
       Response response = ToBeast(std::move(answer), request.version(), keep_alive,
                                   request.method() == http::verb::head);
@@ -292,6 +297,38 @@ class HttpServer::Impl {
           co_return co_await AwaitAnswer(request);
         },
         asio::use_awaitable);
+  }
+
+  // Sends a streaming response with chunked encoding: the headers, then whatever the stream
+  // yields at its poll interval, until it ends, the client leaves or the server shuts down.
+  asio::awaitable<void> WriteStream(beast::tcp_stream& stream, core::HttpResponse answer,
+                                    unsigned version) {
+    http::response<http::empty_body> head{static_cast<http::status>(answer.status), version};
+    head.set(http::field::server, "sightline");
+    for (auto& [name, value] : answer.headers.fields()) head.insert(name, value);
+    head.keep_alive(false);
+    head.chunked(true);
+    http::response_serializer<http::empty_body> serializer{head};
+    beast::error_code ec;
+    stream.expires_after(limits_.read_timeout);
+    co_await http::async_write_header(stream, serializer,
+                                      asio::redirect_error(asio::use_awaitable, ec));
+    asio::steady_timer timer(stream.get_executor());
+    while (!ec && !stopping_) {
+      timer.expires_after(answer.stream->poll_interval());
+      co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      if (ec || stopping_) break;
+      const std::optional<std::string> chunk = answer.stream->Poll();
+      if (!chunk) break;
+      if (chunk->empty()) continue;
+      stream.expires_after(limits_.read_timeout);
+      co_await asio::async_write(stream, http::make_chunk(asio::buffer(*chunk)),
+                                 asio::redirect_error(asio::use_awaitable, ec));
+    }
+    beast::error_code ignored;
+    stream.expires_after(std::chrono::seconds(5));
+    co_await asio::async_write(stream, http::make_chunk_last(),
+                               asio::redirect_error(asio::use_awaitable, ignored));
   }
 
   asio::awaitable<void> AnswerReadFailure(beast::tcp_stream& stream, const beast::error_code& ec) {

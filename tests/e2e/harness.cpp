@@ -187,6 +187,21 @@ void HttpConnection::Write(const std::string& bytes) {
   asio::write(impl_->stream.socket(), asio::buffer(bytes));
 }
 
+std::string HttpConnection::ReadUntil(const std::string& needle, std::chrono::milliseconds limit) {
+  std::string received = beast::buffers_to_string(impl_->buffer.data());
+  impl_->buffer.consume(impl_->buffer.size());
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  char chunk[4096];
+  while (received.find(needle) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    impl_->stream.expires_at(deadline);
+    beast::error_code ec;
+    const std::size_t n = impl_->stream.read_some(asio::buffer(chunk), ec);
+    if (ec) break;
+    received.append(chunk, n);
+  }
+  return received;
+}
+
 Response HttpConnection::ReadResponse() {
   impl_->stream.expires_after(std::chrono::seconds(30));
   http::response<http::string_body> response;

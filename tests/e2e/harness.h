@@ -62,6 +62,8 @@ class HttpConnection {
   // Writes raw bytes without waiting for an answer; ReadResponse() reads it later.
   void Write(const std::string& bytes);
   Response ReadResponse();
+  // Reads raw bytes until `needle` has arrived or `limit` passes; returns all that arrived.
+  std::string ReadUntil(const std::string& needle, std::chrono::milliseconds limit);
   bool IsOpen() const;
 
  private:

@@ -256,6 +256,29 @@ TEST_P(Ingest, NotifyRaisesANotificationAndBrowsersGetCors) {
   EXPECT_EQ(refused.Header("access-control-allow-origin"), "*") << "errors are readable too";
 }
 
+TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
+  ServerProcess other(GetParam());  // the subscriber's node; events arrive through server_
+  HttpConnection stream(other.port());
+  stream.Write("GET /" + creds_.org_slug + "/projects/" + creds_.project_id +
+               "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+               creds_.private_api_key + "\r\n\r\n");
+  const std::string head = stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5));
+  ASSERT_NE(head.find("200 OK"), std::string::npos) << head;
+  ASSERT_NE(head.find("text/event-stream"), std::string::npos) << head;
+  ASSERT_EQ(Track(R"({"event":"quiet","channel":"c"})").status, 202);  // no notify: not streamed
+  ASSERT_EQ(Track(R"({"event":"sale","channel":"payments","notify":true})").status, 202);
+  const std::string body = stream.ReadUntil("\"sale\"", std::chrono::seconds(5));
+  EXPECT_NE(body.find("event: notification"), std::string::npos) << body;
+  EXPECT_NE(body.find("\"event\":\"sale\""), std::string::npos) << body;
+  EXPECT_EQ(body.find("quiet"), std::string::npos) << body;
+  // A key of another tenant cannot subscribe.
+  const Credentials other_tenant = Bootstrap(GetParam(), Unique("rival"), "Web");
+  const Response refused = other.Request(
+      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/notifications/stream",
+      {{"Authorization", "Bearer " + other_tenant.private_api_key}});
+  EXPECT_EQ(refused.status, 404);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Ingest, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 

@@ -127,7 +127,8 @@ TEST(AllOperations, GetIsReadOnlyAndEveryOperationHasAPermissionAndRun) {
     ASSERT_LT(static_cast<unsigned>(spec.permission),
               static_cast<unsigned>(identity::Permission::kCount));
     EXPECT_TRUE(catalog.contains(identity::PermissionName(spec.permission)));
-    EXPECT_TRUE((spec.run != nullptr) != (spec.run_async != nullptr)) << "exactly one run";
+    EXPECT_EQ((spec.run != nullptr) + (spec.run_async != nullptr) + (spec.open_stream != nullptr), 1)
+        << "exactly one of run, run_async and open_stream";
     EXPECT_FALSE(spec.summary.empty());
     EXPECT_FALSE(spec.description.empty());
     EXPECT_FALSE(spec.tag.empty());
@@ -302,7 +303,7 @@ TEST(RegistryBuild, FailsWithoutARunFunction) {
   OperationSpec spec = Fixture("no_run", HttpMethod::kGet, "/{orgSlug}/x");
   spec.run = nullptr;
   const std::array specs = {spec};
-  ExpectBuildFails(specs, "no_run", "exactly one of run and run_async");
+  ExpectBuildFails(specs, "no_run", "exactly one of run, run_async and open_stream");
 }
 
 TEST(RegistryBuild, FailsWithBothRunFunctions) {
@@ -311,7 +312,7 @@ TEST(RegistryBuild, FailsWithBothRunFunctions) {
     done(json::value(nullptr));
   };
   const std::array specs = {spec};
-  ExpectBuildFails(specs, "both_runs", "exactly one of run and run_async");
+  ExpectBuildFails(specs, "both_runs", "exactly one of run, run_async and open_stream");
 }
 
 TEST(RegistryBuild, ErrorIsInternalWithAGenericMessage) {

@@ -1,0 +1,56 @@
+#include "tools/notification_stream.h"
+
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "tools/event_views.h"
+
+#include <charconv>
+
+namespace sightline::tools {
+
+namespace {
+constexpr int kKeepAliveEvery = 15;  // polls, i.e. seconds
+constexpr std::size_t kMaxPerPoll = 100;
+}  // namespace
+
+NotificationStream::NotificationStream(storage::Store& store, std::string project_id,
+                                       std::pair<std::int64_t, std::string> after)
+    : store_(store), project_id_(std::move(project_id)), after_(std::move(after)) {}
+
+std::string NotificationStream::EncodeId(std::int64_t created_at, const std::string& id) {
+  return core::Base64UrlEncode(std::to_string(created_at) + ":" + id);
+}
+
+std::optional<std::pair<std::int64_t, std::string>> NotificationStream::DecodeId(
+    std::string_view text) {
+  const auto decoded = core::Base64UrlDecode(text);
+  const auto colon = decoded ? decoded->find(':') : std::string::npos;
+  std::int64_t at = 0;
+  if (colon == std::string::npos ||
+      std::from_chars(decoded->data(), decoded->data() + colon, at).ec != std::errc()) {
+    return std::nullopt;
+  }
+  return std::make_pair(at, decoded->substr(colon + 1));
+}
+
+std::optional<std::string> NotificationStream::Poll() {
+  auto rows = store_.Read([&](storage::Repository& repo) {
+    return repo.ListNotificationsAfter(project_id_, after_, kMaxPerPoll);
+  });
+  if (!rows) return std::string(": the store is unavailable; retrying\n\n");
+  std::string out;
+  for (const auto& n : *rows) {
+    after_ = {n.created_at, n.id};
+    out += "id: " + EncodeId(n.created_at, n.id) + "\nevent: notification\ndata: " +
+           core::ToJson(NotificationView(n)) + "\n\n";
+  }
+  if (!out.empty()) {
+    quiet_polls_ = 0;
+  } else if (++quiet_polls_ >= kKeepAliveEvery) {
+    quiet_polls_ = 0;
+    out = ": keep-alive\n\n";
+  }
+  return out;
+}
+
+}  // namespace sightline::tools

@@ -1,0 +1,35 @@
+// The live notification feed as Server-Sent Events. It polls the store (once a second) for
+// notifications after the last one sent, so a notification raised on any node reaches a
+// subscriber connected to any other node; between notifications it sends a keep-alive comment
+// every 15 seconds. Each event's id is a cursor, so a reconnecting EventSource resumes with
+// Last-Event-ID. Not thread-safe: one transport coroutine polls it.
+#pragma once
+
+#include "core/http_types.h"
+#include "storage/store.h"
+
+#include <chrono>
+#include <string>
+#include <utility>
+
+namespace sightline::tools {
+
+class NotificationStream final : public core::ResponseStream {
+ public:
+  NotificationStream(storage::Store& store, std::string project_id,
+                     std::pair<std::int64_t, std::string> after);
+
+  std::chrono::milliseconds poll_interval() const override { return std::chrono::seconds(1); }
+  std::optional<std::string> Poll() override;
+
+  static std::string EncodeId(std::int64_t created_at, const std::string& id);
+  static std::optional<std::pair<std::int64_t, std::string>> DecodeId(std::string_view text);
+
+ private:
+  storage::Store& store_;
+  const std::string project_id_;
+  std::pair<std::int64_t, std::string> after_;
+  int quiet_polls_ = 0;
+};
+
+}  // namespace sightline::tools
