@@ -1,6 +1,8 @@
 #include "api/rest_handler.h"
 
 #include "api/error_response.h"
+#include "api/public_documents.h"
+#include "api/request_arguments.h"
 #include "api/request_log.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
@@ -51,139 +53,9 @@ std::string JoinMethods(const std::vector<HttpMethod>& methods) {
   return out;
 }
 
-// The secret presented for `accepted` kinds: `x-sdk-key` for SDK routes, otherwise
-// `Authorization: Bearer` or `X-API-Key`.
-Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind accepted) {
-  if (identity::Accepts(accepted, CredentialKind::kSdkKey)) {
-    if (auto key = request.headers.Get("x-sdk-key")) return std::string(*key);
-  }
-  if (auto authorization = request.headers.Get("Authorization")) {
-    constexpr std::string_view kBearer = "bearer ";
-    const std::string_view value = *authorization;
-    if (value.size() <= kBearer.size() ||
-        !core::EqualsIgnoreCase(value.substr(0, kBearer.size()), kBearer)) {
-      return core::Error(ErrorCode::kAuthMalformedCredential,
-                         "The Authorization header must be 'Bearer <credential>'.");
-    }
-    return std::string(value.substr(kBearer.size()));
-  }
-  if (auto key = request.headers.Get("X-API-Key")) return std::string(*key);
-  return core::Error(ErrorCode::kAuthRequired, "Authentication required.");
-}
-
-bool IsJsonContentType(std::string_view type) {
-  const std::string_view media = type.substr(0, type.find(';'));
-  const std::string_view trimmed = media.substr(0, media.find_last_not_of(" \t") + 1);
-  return core::EqualsIgnoreCase(trimmed, "application/json") ||
-         (trimmed.size() > 5 && core::EqualsIgnoreCase(trimmed.substr(trimmed.size() - 5), "+json"));
-}
-
-const json::object* PropertySchema(const tools::RegisteredOperation& op, std::string_view name) {
-  const json::value* properties = op.input_schema.if_contains("properties");
-  if (!properties) return nullptr;
-  const json::value* schema = properties->as_object().if_contains(name);
-  return schema ? &schema->as_object() : nullptr;
-}
-
-Result<void> AddStringArgument(const tools::RegisteredOperation& op, json::object& args,
-                               const std::string& name, const std::string& text) {
-  const json::object* schema = PropertySchema(op, name);
-  if (!schema) return {};  // unknown query parameters are ignored
-  auto value = tools::CoerceFromString(*schema, name, text);
-  if (!value) return value.error();
-  args[name] = std::move(*value);
-  return {};
-}
-
-Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
-                                    const HttpRequest& request) {
-  json::object args;
-  if (op.HasBody()) {
-    const auto type = request.headers.Get("Content-Type");
-    const bool has_body = request.body.find_first_not_of(" \t\r\n") != std::string::npos;
-    if (has_body && (!type || !IsJsonContentType(*type))) {
-      return core::Error(ErrorCode::kValUnsupportedMediaType,
-                         "Send the body as JSON with 'Content-Type: application/json'.");
-    }
-    auto body = core::ParseJsonObject(request.body);
-    if (!body) return body.error();
-    args = std::move(*body);
-  } else {
-    for (auto& [name, value] : core::ParseQuery(request.query())) {
-      if (op.LocationOf(name) != tools::ArgumentLocation::kQuery) continue;
-      auto added = AddStringArgument(op, args, name, value);
-      if (!added) return added.error();
-    }
-  }
-  // Path parameters last: a body can never override what the URL names.
-  for (const auto& [name, value] : match.path_parameters) {
-    auto added = AddStringArgument(op, args, name, value);
-    if (!added) return added.error();
-  }
-  return args;
-}
-
-bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
-  // Weak comparison, as RFC 9110 prescribes for If-None-Match.
-  std::size_t at = 0;
-  while (at < if_none_match.size()) {
-    std::size_t end = if_none_match.find(',', at);
-    if (end == std::string_view::npos) end = if_none_match.size();
-    std::string_view tag = if_none_match.substr(at, end - at);
-    tag.remove_prefix(std::min(tag.find_first_not_of(" \t"), tag.size()));
-    tag = tag.substr(0, tag.find_last_not_of(" \t") + 1);
-    if (tag.starts_with("W/")) tag.remove_prefix(2);
-    if (tag == "*" || tag == etag) return true;
-    at = end + 1;
-  }
-  return false;
-}
-
-void AddPublicCors(HttpResponse& response) {
-  response.headers.Set("Access-Control-Allow-Origin", "*");
-  response.headers.Set("Access-Control-Expose-Headers", "ETag, X-Request-Id");
-}
-
-HttpResponse Preflight(const HttpRequest& request) {
-  HttpResponse response;
-  response.status = 204;
-  AddPublicCors(response);
-  response.headers.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-  const auto requested = request.headers.Get("Access-Control-Request-Headers");
-  response.headers.Set("Access-Control-Allow-Headers",
-                       requested ? std::string(*requested) : std::string("*"));
-  response.headers.Set("Access-Control-Max-Age", "86400");
-  return response;
-}
-
 // Browsers post events from any site: the SDK routes answer preflights and carry CORS headers
 // on every response (errors too, so the page's script can read them).
 constexpr std::string_view kSdkPrefix = "/sdk/v1/";
-
-HttpResponse SdkPreflight(const HttpRequest& request) {
-  HttpResponse response = Preflight(request);
-  response.headers.Set("Access-Control-Allow-Methods", "POST, OPTIONS");
-  if (!request.headers.Has("Access-Control-Request-Headers")) {
-    response.headers.Set("Access-Control-Allow-Headers",
-                         "Content-Type, x-sdk-key, X-API-Key, Authorization");
-  }
-  return response;
-}
-
-HttpResponse Document(const HttpRequest& request, const RenderedDocument& document) {
-  HttpResponse response;
-  AddPublicCors(response);
-  response.headers.Set("Cache-Control", "public, max-age=3600");
-  response.headers.Set("ETag", document.etag);
-  response.headers.Set("Vary", "Accept-Encoding");
-  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, document.etag)) {
-    response.status = 304;
-    return response;
-  }
-  response.headers.Set("Content-Type", document.content_type);
-  response.body = document.body;
-  return response;
-}
 
 HttpResponse JsonResponse(int status, const json::value& body) {
   HttpResponse response;

@@ -54,7 +54,8 @@ std::string UsageMonth(std::int64_t unix_millis) {
 storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& signals,
                             const storage::ProjectRecord& project, std::int64_t now) {
   storage::EventRecord row;
-  row.id = core::NewUuidV4();
+  // Time-ordered ids: the feed lists events received in the same millisecond in arrival order.
+  row.id = core::NewUuidV7(now);
   row.project_id = project.id;
   row.received_at = now;
   row.occurred_at = event.timestamp_ms.value_or(now);

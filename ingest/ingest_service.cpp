@@ -33,7 +33,7 @@ bool Keep(const storage::ProjectRecord& project, storage::EventRecord row, Inges
   if (row.is_bot && !project.bot_detection) return false;  // bot traffic dropped entirely
   (row.is_bot ? usage.bot_events : usage.human_events) += 1;
   if (row.notify && !row.is_bot) {
-    batch.notifications.push_back({core::NewUuidV4(), row.project_id, row.id, row.event,
+    batch.notifications.push_back({core::NewUuidV7(row.received_at), row.project_id, row.id, row.event,
                                    row.channel, row.icon, row.description, row.user_id,
                                    row.received_at});
   }

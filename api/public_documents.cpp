@@ -1,0 +1,66 @@
+#include "api/public_documents.h"
+
+namespace sightline::api {
+
+using core::HttpRequest;
+using core::HttpResponse;
+
+bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
+  // Weak comparison, as RFC 9110 prescribes for If-None-Match.
+  std::size_t at = 0;
+  while (at < if_none_match.size()) {
+    std::size_t end = if_none_match.find(',', at);
+    if (end == std::string_view::npos) end = if_none_match.size();
+    std::string_view tag = if_none_match.substr(at, end - at);
+    tag.remove_prefix(std::min(tag.find_first_not_of(" \t"), tag.size()));
+    tag = tag.substr(0, tag.find_last_not_of(" \t") + 1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == "*" || tag == etag) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+void AddPublicCors(HttpResponse& response) {
+  response.headers.Set("Access-Control-Allow-Origin", "*");
+  response.headers.Set("Access-Control-Expose-Headers", "ETag, X-Request-Id");
+}
+
+HttpResponse Preflight(const HttpRequest& request) {
+  HttpResponse response;
+  response.status = 204;
+  AddPublicCors(response);
+  response.headers.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+  const auto requested = request.headers.Get("Access-Control-Request-Headers");
+  response.headers.Set("Access-Control-Allow-Headers",
+                       requested ? std::string(*requested) : std::string("*"));
+  response.headers.Set("Access-Control-Max-Age", "86400");
+  return response;
+}
+
+HttpResponse SdkPreflight(const HttpRequest& request) {
+  HttpResponse response = Preflight(request);
+  response.headers.Set("Access-Control-Allow-Methods", "POST, OPTIONS");
+  if (!request.headers.Has("Access-Control-Request-Headers")) {
+    response.headers.Set("Access-Control-Allow-Headers",
+                         "Content-Type, x-sdk-key, X-API-Key, Authorization");
+  }
+  return response;
+}
+
+HttpResponse Document(const HttpRequest& request, const RenderedDocument& document) {
+  HttpResponse response;
+  AddPublicCors(response);
+  response.headers.Set("Cache-Control", "public, max-age=3600");
+  response.headers.Set("ETag", document.etag);
+  response.headers.Set("Vary", "Accept-Encoding");
+  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, document.etag)) {
+    response.status = 304;
+    return response;
+  }
+  response.headers.Set("Content-Type", document.content_type);
+  response.body = document.body;
+  return response;
+}
+
+}  // namespace sightline::api

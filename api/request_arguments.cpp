@@ -1,0 +1,88 @@
+#include "api/request_arguments.h"
+
+#include "core/json_util.h"
+#include "tools/schema.h"
+
+namespace sightline::api {
+
+namespace json = boost::json;
+using core::ErrorCode;
+using core::HttpRequest;
+using core::Result;
+using identity::CredentialKind;
+
+namespace {
+
+bool IsJsonContentType(std::string_view type) {
+  const std::string_view media = type.substr(0, type.find(';'));
+  const std::string_view trimmed = media.substr(0, media.find_last_not_of(" \t") + 1);
+  return core::EqualsIgnoreCase(trimmed, "application/json") ||
+         (trimmed.size() > 5 && core::EqualsIgnoreCase(trimmed.substr(trimmed.size() - 5), "+json"));
+}
+
+const json::object* PropertySchema(const tools::RegisteredOperation& op, std::string_view name) {
+  const json::value* properties = op.input_schema.if_contains("properties");
+  if (!properties) return nullptr;
+  const json::value* schema = properties->as_object().if_contains(name);
+  return schema ? &schema->as_object() : nullptr;
+}
+
+Result<void> AddStringArgument(const tools::RegisteredOperation& op, json::object& args,
+                               const std::string& name, const std::string& text) {
+  const json::object* schema = PropertySchema(op, name);
+  if (!schema) return {};  // unknown query parameters are ignored
+  auto value = tools::CoerceFromString(*schema, name, text);
+  if (!value) return value.error();
+  args[name] = std::move(*value);
+  return {};
+}
+
+}  // namespace
+
+Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind accepted) {
+  if (identity::Accepts(accepted, CredentialKind::kSdkKey)) {
+    if (auto key = request.headers.Get("x-sdk-key")) return std::string(*key);
+  }
+  if (auto authorization = request.headers.Get("Authorization")) {
+    constexpr std::string_view kBearer = "bearer ";
+    const std::string_view value = *authorization;
+    if (value.size() <= kBearer.size() ||
+        !core::EqualsIgnoreCase(value.substr(0, kBearer.size()), kBearer)) {
+      return core::Error(ErrorCode::kAuthMalformedCredential,
+                         "The Authorization header must be 'Bearer <credential>'.");
+    }
+    return std::string(value.substr(kBearer.size()));
+  }
+  if (auto key = request.headers.Get("X-API-Key")) return std::string(*key);
+  return core::Error(ErrorCode::kAuthRequired, "Authentication required.");
+}
+
+Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
+                                    const HttpRequest& request) {
+  json::object args;
+  if (op.HasBody()) {
+    const auto type = request.headers.Get("Content-Type");
+    const bool has_body = request.body.find_first_not_of(" \t\r\n") != std::string::npos;
+    if (has_body && (!type || !IsJsonContentType(*type))) {
+      return core::Error(ErrorCode::kValUnsupportedMediaType,
+                         "Send the body as JSON with 'Content-Type: application/json'.");
+    }
+    auto body = core::ParseJsonObject(request.body);
+    if (!body) return body.error();
+    args = std::move(*body);
+  } else {
+    for (auto& [name, value] : core::ParseQuery(request.query())) {
+      if (op.LocationOf(name) != tools::ArgumentLocation::kQuery) continue;
+      auto added = AddStringArgument(op, args, name, value);
+      if (!added) return added.error();
+    }
+  }
+  // Path parameters last: a body can never override what the URL names.
+  for (const auto& [name, value] : match.path_parameters) {
+    auto added = AddStringArgument(op, args, name, value);
+    if (!added) return added.error();
+  }
+  return args;
+}
+
+}  // namespace sightline::api
