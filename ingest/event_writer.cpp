@@ -97,11 +97,13 @@ Result<void> EventWriter::AssignSessions(storage::Repository& repo,
     std::stable_sort(list.begin(), list.end(), [](auto* a, auto* b) {
       return a->occurred_at < b->occurred_at;
     });
+    // The stored last_seen may be later than this batch (events arriving out of order): the
+    // walk starts from it, so it never moves back and a straddling batch continues correctly.
+    std::int64_t last_seen = 0;
     auto first = repo.TouchVisitorSession(visitor.first, visitor.second, core::NewUuidV4(),
-                                          list.front()->occurred_at, gap);
+                                          list.front()->occurred_at, gap, &last_seen);
     if (!first) return first.error();
     std::string session = std::move(*first);
-    std::int64_t last_seen = list.front()->occurred_at;
     for (auto* event : list) {
       if (event->occurred_at - last_seen >= gap) session = core::NewUuidV4();
       last_seen = std::max(last_seen, event->occurred_at);

@@ -115,11 +115,13 @@ class Repository {
 
   // The visitor's session at `at`: the current one when the visitor was last seen less than
   // `inactivity_ms` before, else `candidate_session_id`, which becomes current. One atomic
-  // UPSERT, so concurrent writers (any process) agree.
+  // UPSERT, so concurrent writers (any process) agree. When `last_seen_after` is given, it
+  // receives the visitor's last_seen_at after the upsert (never earlier than before it).
   core::Result<std::string> TouchVisitorSession(std::string_view project_id,
                                                 std::string_view visitor_key,
                                                 std::string_view candidate_session_id,
-                                                std::int64_t at, std::int64_t inactivity_ms);
+                                                std::int64_t at, std::int64_t inactivity_ms,
+                                                std::int64_t* last_seen_after = nullptr);
   // Sets the visitor's session state outright (after TouchVisitorSession in the same
   // transaction has locked the row).
   core::Result<void> PutVisitorSession(std::string_view project_id, std::string_view visitor_key,

@@ -172,9 +172,10 @@ Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
 Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
                                                     std::string_view visitor_key,
                                                     std::string_view candidate_session_id,
-                                                    std::int64_t at, std::int64_t inactivity_ms) {
+                                                    std::int64_t at, std::int64_t inactivity_ms,
+                                                    std::int64_t* last_seen_after) {
   // The decision happens inside the UPSERT, so it is atomic whichever process runs it.
-  auto session = FindOne<std::string>(
+  auto session = FindOne<std::pair<std::string, std::int64_t>>(
       session_,
       "INSERT INTO visitor_sessions (project_id, visitor_key, session_id, last_seen_at) "
       "VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, visitor_key) DO UPDATE SET "
@@ -182,12 +183,14 @@ Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
       "THEN excluded.session_id ELSE visitor_sessions.session_id END, "
       "last_seen_at = CASE WHEN excluded.last_seen_at > visitor_sessions.last_seen_at "
       "THEN excluded.last_seen_at ELSE visitor_sessions.last_seen_at END "
-      "RETURNING session_id",
+      "RETURNING session_id, last_seen_at",
       {std::string(project_id), std::string(visitor_key), std::string(candidate_session_id), at,
        inactivity_ms},
-      [](const SqlRow& r) { return r.Text(0); });
+      [](const SqlRow& r) { return std::make_pair(r.Text(0), r.Int(1)); });
   if (!session) return session.error();
-  return session->value_or(std::string(candidate_session_id));
+  if (!*session) return core::Error::Internal("visitor session upsert returned no row");
+  if (last_seen_after) *last_seen_after = (*session)->second;
+  return std::move((*session)->first);
 }
 
 Result<void> Repository::PutVisitorSession(std::string_view project_id,

@@ -114,6 +114,17 @@ auto Fields(const BotRequestRecord& b) {
                   b.bot_vendor, b.actor_category, b.actor_verified, b.verification_method,
                   b.actor_confidence, b.is_ai, b.country, b.counts_toward_usage);
 }
+auto Fields(const IdentityRecord& i) {
+  return std::tie(i.project_id, i.anonymous_id, i.user_id, i.traits_json, i.created_at,
+                  i.updated_at);
+}
+auto Fields(const UsageRecord& u) {
+  return std::tie(u.project_id, u.month, u.human_events, u.bot_events);
+}
+auto Fields(const NotificationRecord& n) {
+  return std::tie(n.id, n.project_id, n.event_id, n.event, n.channel, n.icon, n.description,
+                  n.user_id, n.created_at);
+}
 
 template <class T>
 void ExpectSame(const std::optional<T>& actual, const std::optional<T>& expected) {
@@ -357,6 +368,13 @@ class StoreConformance : public testing::TestWithParam<Backend> {
       if (auto r = repo.InsertUser(MakeUser("u-1", "owner@example.com")); !r) return r;
       if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
       return repo.InsertProject(MakeProject("p-1", "o-1", "Website"));
+    })));
+  }
+  // SeedProject plus a second project p-2 "Shop" of o-1, for rows that must stay per project.
+  void SeedTwoProjects() {
+    SeedProject();
+    ASSERT_TRUE(Ok(Write([](Repository& repo) {
+      return repo.InsertProject(MakeProject("p-2", "o-1", "Shop", 2000));
     })));
   }
 
@@ -1162,6 +1180,500 @@ TEST_P(StoreConformance, BotRequestsRoundTripEveryFieldNewestFirst) {
     ASSERT_TRUE(Ok(listed));
     ExpectSame(*listed, NewestFirst(rows, "p-1", limit));
   }
+}
+
+// ---- Sessions, identities, usage, notifications, the events feed ---------------------------
+
+constexpr std::int64_t kInactivityMs = 30 * 60 * 1000;
+
+TEST_P(StoreConformance, VisitorSessionContinuesWithinTheWindowAndRestartsAfterIt) {
+  SeedTwoProjects();
+  auto touch = [&](const char* project, const char* visitor, const char* candidate,
+                   std::int64_t at) {
+    return WriteOk([&](Repository& repo) {
+      return repo.TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
+    });
+  };
+  const std::int64_t t0 = 1'763'000'000'000;
+  EXPECT_EQ(touch("p-1", "v-1", "s-1", t0), "s-1") << "a first touch starts the candidate";
+  EXPECT_EQ(touch("p-1", "v-1", "s-2", t0 + kInactivityMs - 1), "s-1");
+  // Within the window of the previous touch but not of t0: last_seen moved forward.
+  const std::int64_t later = t0 + 2 * kInactivityMs - 2;
+  EXPECT_EQ(touch("p-1", "v-1", "s-3", later), "s-1") << "last_seen did not move forward";
+  // A gap of exactly the inactivity window is inactivity: the candidate takes over.
+  const std::int64_t restart = later + kInactivityMs;
+  EXPECT_EQ(touch("p-1", "v-1", "s-4", restart), "s-4");
+  EXPECT_EQ(touch("p-1", "v-1", "s-5", restart), "s-4") << "the same instant continues it";
+
+  // Out of order: older touches (one far older than the window) keep the current session...
+  EXPECT_EQ(touch("p-1", "v-1", "s-6", restart - 1), "s-4");
+  EXPECT_EQ(touch("p-1", "v-1", "s-7", restart - 5 * kInactivityMs), "s-4");
+  // ...and leave last_seen where it was: measured from `restart - 1` this gap would be a window.
+  EXPECT_EQ(touch("p-1", "v-1", "s-8", restart + kInactivityMs - 1), "s-4")
+      << "an out-of-order touch moved last_seen backwards";
+
+  // Other visitors (keys compare bytewise) and other projects have their own sessions.
+  const std::int64_t now = restart + kInactivityMs;
+  EXPECT_EQ(touch("p-1", "v-2", "s-9", now), "s-9");
+  EXPECT_EQ(touch("p-1", "V-1", "s-10", now), "s-10");
+  EXPECT_EQ(touch("p-2", "v-1", "s-11", now), "s-11");
+  EXPECT_EQ(touch("p-2", "v-1", "s-12", now + 1), "s-11");
+  EXPECT_EQ(touch("p-1", "v-2", "s-13", now + 2), "s-9");
+  EXPECT_EQ(touch("p-1", "v-1", "s-14", now), "s-4") << "the other touches disturbed v-1";
+}
+
+TEST_P(StoreConformance, PutVisitorSessionOverwritesSessionAndLastSeen) {
+  SeedTwoProjects();
+  auto touch = [&](const char* project, const char* visitor, const char* candidate,
+                   std::int64_t at) {
+    return WriteOk([&](Repository& repo) {
+      return repo.TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
+    });
+  };
+  auto put = [&](const char* visitor, const char* session, std::int64_t last_seen) {
+    EXPECT_TRUE(Ok(Write([&](Repository& repo) {
+      return repo.PutVisitorSession("p-1", visitor, session, last_seen);
+    })));
+  };
+
+  put("v-1", "forced-1", 10'000);  // a visitor never touched: inserted
+  EXPECT_EQ(touch("p-1", "v-1", "c-1", 10'000 + kInactivityMs - 1), "forced-1");
+
+  // As the event writer does it: touch, then set the outcome, in one transaction.
+  auto touched = Write([&](Repository& repo) -> Result<std::string> {
+    auto session = repo.TouchVisitorSession("p-1", "v-1", "c-2", 20'000, kInactivityMs);
+    if (!session) return session;
+    if (auto r = repo.PutVisitorSession("p-1", "v-1", "forced-2", 500'000); !r) return r.error();
+    return session;
+  });
+  ASSERT_TRUE(Ok(touched));
+  EXPECT_EQ(*touched, "forced-1");
+  EXPECT_EQ(touch("p-1", "v-1", "c-3", 500'000 + kInactivityMs - 1), "forced-2");
+  EXPECT_EQ(touch("p-1", "v-1", "c-4", 500'000 + 2 * kInactivityMs - 1), "c-4")
+      << "the window counts from the last touch";
+
+  // Outright, even backwards in time: the next touch measures from the value put.
+  put("v-1", "forced-3", 1'000);
+  EXPECT_EQ(touch("p-1", "v-1", "c-5", 1'000 + kInactivityMs), "c-5");
+  put("v-1", "forced-4", 1'000);
+  EXPECT_EQ(touch("p-1", "v-1", "c-6", 1'000 + kInactivityMs - 1), "forced-4");
+
+  // Per visitor and per project.
+  put("v-2", "forced-5", 1'000);
+  EXPECT_EQ(touch("p-2", "v-2", "c-7", 1'000), "c-7");
+  EXPECT_EQ(touch("p-1", "v-2", "c-8", 1'000), "forced-5");
+}
+
+TEST_P(StoreConformance, ConcurrentTouchesOfOneVisitorAgreeOnTheSession) {
+  SeedProject();
+  constexpr int kThreads = 4;
+  constexpr int kVisitors = 25;
+  std::mutex mutex;
+  // seen[v]: the sessions returned for visitor v, through Write and through WriteOne.
+  std::vector<std::set<std::string>> seen(kVisitors), seen_autocommit(kVisitors);
+  std::vector<std::string> errors;
+  std::latch start(kThreads);
+  {
+    std::vector<std::jthread> touchers;
+    for (int t = 0; t < kThreads; ++t) {
+      touchers.emplace_back([&, t] {
+        start.arrive_and_wait();
+        for (int v = 0; v < kVisitors; ++v) {
+          const std::string candidate = "s-" + std::to_string(v) + "-" + std::to_string(t);
+          auto body = [&](const std::string& visitor) {
+            return [&, visitor](Repository& repo) {
+              return repo.TouchVisitorSession("p-1", visitor, candidate, 1000 + t, kInactivityMs);
+            };
+          };
+          auto session = Write(body("v-" + std::to_string(v)));
+          auto autocommit = store().WriteOne(body("w-" + std::to_string(v)));
+          std::lock_guard lock(mutex);
+          for (auto [result, sessions] :
+               {std::pair(&session, &seen), {&autocommit, &seen_autocommit}}) {
+            if (*result) {
+              (*sessions)[v].insert(**result);
+            } else {
+              errors.push_back(Ok(*result).message());
+            }
+          }
+        }
+      });
+    }
+  }
+  ASSERT_TRUE(errors.empty()) << errors.size() << " failed touches, first: " << errors.front();
+  for (int v = 0; v < kVisitors; ++v) {
+    for (const auto* sessions : {&seen, &seen_autocommit}) {
+      const std::string visitor = (sessions == &seen ? "v-" : "w-") + std::to_string(v);
+      SCOPED_TRACE(visitor);
+      ASSERT_EQ((*sessions)[v].size(), 1u) << "the touches disagree";
+      const std::string session = *(*sessions)[v].begin();
+      EXPECT_TRUE(session.starts_with("s-" + std::to_string(v) + "-")) << session;
+      EXPECT_EQ(WriteOk([&](Repository& repo) {
+                  return repo.TouchVisitorSession("p-1", visitor, "later", 2000, kInactivityMs);
+                }),
+                session);
+    }
+  }
+}
+
+TEST_P(StoreConformance, IdentityLastWriteWinsPerProject) {
+  SeedTwoProjects();
+  auto put = [&](const IdentityRecord& identity) {
+    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.PutIdentity(identity); })));
+  };
+  auto find = [&](const char* project, const char* anonymous_id) {
+    return ReadOk([&](Repository& repo) { return repo.FindIdentity(project, anonymous_id); });
+  };
+  const IdentityRecord first{"p-1", "anon-1", "user-1", R"({"plan":"free","name":"Zoë ✓"})",
+                             1000, 1000};
+  const IdentityRecord elsewhere{"p-2", "anon-1", "user-9", R"({"plan":"team"})", 1500, 1500};
+  IdentityRecord defaults;  // traits keep the record's "{}"
+  defaults.project_id = "p-1", defaults.anonymous_id = "anon-2", defaults.user_id = "user-2";
+  defaults.created_at = defaults.updated_at = 1200;
+  put(first);
+  put(elsewhere);
+  put(defaults);
+  ExpectSame(find("p-1", "anon-1"), std::optional(first));
+  ExpectSame(find("p-2", "anon-1"), std::optional(elsewhere));
+  ExpectSame(find("p-1", "anon-2"), std::optional(defaults));
+  EXPECT_EQ(find("p-1", "anon-2")->traits_json, "{}");
+
+  // The link is replaced (user_id, traits, updated_at); the row keeps its first created_at.
+  const IdentityRecord second{"p-1", "anon-1", "user-3", R"({"plan":"pro"})", 5000, 5000};
+  put(second);
+  IdentityRecord expected = second;
+  expected.created_at = first.created_at;
+  ExpectSame(find("p-1", "anon-1"), std::optional(expected));
+  // The last write wins even with an older timestamp: the store does not compare them.
+  const IdentityRecord third{"p-1", "anon-1", "user-4", "{}", 4000, 4000};
+  put(third);
+  expected = third;
+  expected.created_at = first.created_at;
+  ExpectSame(find("p-1", "anon-1"), std::optional(expected));
+
+  ExpectSame(find("p-2", "anon-1"), std::optional(elsewhere));  // another project's identity
+  ExpectSame(find("p-1", "anon-2"), std::optional(defaults));
+  EXPECT_FALSE(find("p-1", "anon-3"));
+  EXPECT_FALSE(find("p-1", "ANON-1"));
+  EXPECT_FALSE(find("p-9", "anon-1"));
+  EXPECT_FALSE(find("p-2", "anon-2"));
+}
+
+TEST_P(StoreConformance, UsageAccumulatesPerProjectAndMonthNewestFirst) {
+  SeedTwoProjects();
+  auto add = [&](const UsageRecord& delta) {
+    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.AddUsage(delta); })));
+  };
+  auto list = [&](const char* project) {
+    return ReadOk([&](Repository& repo) { return repo.ListUsage(project); });
+  };
+  EXPECT_TRUE(list("p-1").empty());
+  add({"p-1", "2026-11", 3, 1});
+  add({"p-1", "2026-11", 2, 5});
+  add({"p-1", "2026-09", 1, 0});
+  add({"p-2", "2026-11", 10, 20});
+  add({"p-1", "2027-01", 0, 0});  // creates the month at zero
+  add({"p-1", "2026-12", 0, 7});
+  add({"p-1", "2026-11", 0, 0});
+  // Several deltas in one transaction add up too.
+  ASSERT_TRUE(Ok(Write([](Repository& repo) -> Result<void> {
+    if (auto r = repo.AddUsage({"p-1", "2026-09", 4, 4}); !r) return r;
+    return repo.AddUsage({"p-1", "2026-09", 5, 0});
+  })));
+
+  ExpectSame(list("p-1"), std::vector<UsageRecord>{{"p-1", "2027-01", 0, 0},
+                                                   {"p-1", "2026-12", 0, 7},
+                                                   {"p-1", "2026-11", 5, 6},
+                                                   {"p-1", "2026-09", 10, 4}});
+  ExpectSame(list("p-2"), std::vector<UsageRecord>{{"p-2", "2026-11", 10, 20}});
+  EXPECT_TRUE(list("p-9").empty());
+}
+
+NotificationRecord MakeNotification(std::string id, std::string project_id,
+                                    std::int64_t created_at) {
+  NotificationRecord n;
+  n.id = std::move(id);
+  n.project_id = std::move(project_id);
+  n.event_id = "e-" + n.id;
+  n.event = "Signed Up";
+  n.channel = "signups";
+  n.created_at = created_at;
+  return n;
+}
+
+// What ListNotifications (newest first, before the cursor) should return.
+std::vector<NotificationRecord> ExpectedNotifications(
+    std::vector<NotificationRecord> rows, std::string_view project_id,
+    std::optional<std::pair<std::int64_t, std::string>> before, std::size_t limit) {
+  std::erase_if(rows, [&](const NotificationRecord& n) {
+    return n.project_id != project_id ||
+           (before && std::tie(n.created_at, n.id) >= std::tie(before->first, before->second));
+  });
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.created_at, a.id) > std::tie(b.created_at, b.id);
+  });
+  rows.resize(std::min(limit, rows.size()));
+  return rows;
+}
+
+// What ListNotificationsAfter (oldest first, after the cursor) should return.
+std::vector<NotificationRecord> ExpectedNotificationsAfter(
+    std::vector<NotificationRecord> rows, std::string_view project_id,
+    const std::pair<std::int64_t, std::string>& after, std::size_t limit) {
+  std::erase_if(rows, [&](const NotificationRecord& n) {
+    return n.project_id != project_id ||
+           std::tie(n.created_at, n.id) <= std::tie(after.first, after.second);
+  });
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.created_at, a.id) < std::tie(b.created_at, b.id);
+  });
+  rows.resize(std::min(limit, rows.size()));
+  return rows;
+}
+
+std::vector<std::string> Ids(const auto& rows) {
+  std::vector<std::string> ids;
+  for (const auto& row : rows) ids.push_back(row.id);
+  return ids;
+}
+
+TEST_P(StoreConformance, NotificationsPageNewestFirstAndStreamOldestFirst) {
+  SeedTwoProjects();
+  // Seven in p-1 with ties on created_at (ids not in time order), two in p-2: nine rows, so
+  // the insert takes an 8-row and a 1-row statement.
+  std::vector<NotificationRecord> rows = {
+      MakeNotification("n-4", "p-1", 1000), MakeNotification("n-2", "p-1", 2000),
+      MakeNotification("n-7", "p-1", 2000), MakeNotification("n-8", "p-2", 2500),
+      MakeNotification("n-1", "p-1", 2000), MakeNotification("n-5", "p-1", 3000),
+      MakeNotification("n-3", "p-1", 1000), MakeNotification("n-9", "p-2", 5000),
+      MakeNotification("n-6", "p-1", 4000)};
+  rows[1].icon = "🚀", rows[1].description = "Ünïcode \"quoted\"\nline";
+  rows[1].user_id = "u-7";
+  rows[4].user_id = "u-8";
+  rows[6].channel = "payments", rows[6].event = "Checkout ✓";
+  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertNotifications(rows); })));
+
+  using Cursor = std::pair<std::int64_t, std::string>;
+  auto list = [&](const char* project, std::optional<Cursor> before, std::size_t limit) {
+    return ReadOk([&](Repository& repo) { return repo.ListNotifications(project, before, limit); });
+  };
+  auto after = [&](const char* project, const Cursor& cursor, std::size_t limit) {
+    return ReadOk(
+        [&](Repository& repo) { return repo.ListNotificationsAfter(project, cursor, limit); });
+  };
+
+  const auto newest_first = ExpectedNotifications(rows, "p-1", std::nullopt, 100);
+  ASSERT_EQ(Ids(newest_first),
+            (std::vector<std::string>{"n-6", "n-5", "n-7", "n-2", "n-1", "n-4", "n-3"}));
+  ExpectSame(list("p-1", std::nullopt, 100), newest_first);
+  ExpectSame(list("p-2", std::nullopt, 100), ExpectedNotifications(rows, "p-2", std::nullopt, 100));
+  EXPECT_TRUE(list("p-9", std::nullopt, 100).empty());
+  ExpectSame(list("p-1", std::nullopt, 3), ExpectedNotifications(rows, "p-1", std::nullopt, 3));
+
+  // Paging by 3 splits the 2000 and the 1000 ties across pages and visits each row once.
+  std::vector<NotificationRecord> walked;
+  std::vector<std::size_t> page_sizes;
+  std::optional<Cursor> before;
+  for (int page = 0; page < 10; ++page) {
+    auto rows_of_page = list("p-1", before, 3);
+    ExpectSame(rows_of_page, ExpectedNotifications(rows, "p-1", before, 3));
+    page_sizes.push_back(rows_of_page.size());
+    if (rows_of_page.empty()) break;
+    before = Cursor{rows_of_page.back().created_at, rows_of_page.back().id};
+    walked.insert(walked.end(), rows_of_page.begin(), rows_of_page.end());
+  }
+  EXPECT_EQ(page_sizes, (std::vector<std::size_t>{3, 3, 1, 0}));
+  ExpectSame(walked, newest_first);
+  // A cursor between rows of equal created_at, and one that is no row at all.
+  ExpectSame(list("p-1", Cursor{2000, "n-2"}, 100),
+             ExpectedNotifications(rows, "p-1", Cursor{2000, "n-2"}, 100));
+  EXPECT_EQ(Ids(list("p-1", Cursor{2000, "n-3"}, 100)),
+            (std::vector<std::string>{"n-2", "n-1", "n-4", "n-3"}));
+
+  // The stream: oldest first, strictly after (created_at, id).
+  const auto oldest_first = ExpectedNotificationsAfter(rows, "p-1", {0, ""}, 100);
+  ASSERT_EQ(Ids(oldest_first),
+            (std::vector<std::string>{"n-3", "n-4", "n-1", "n-2", "n-7", "n-5", "n-6"}));
+  ExpectSame(after("p-1", {0, ""}, 100), oldest_first);
+  EXPECT_EQ(Ids(after("p-1", {2000, "n-1"}, 3)), (std::vector<std::string>{"n-2", "n-7", "n-5"}));
+  EXPECT_EQ(Ids(after("p-1", {2000, "n-7"}, 100)), (std::vector<std::string>{"n-5", "n-6"}));
+  EXPECT_EQ(Ids(after("p-1", {1500, "zzz"}, 100)),
+            (std::vector<std::string>{"n-1", "n-2", "n-7", "n-5", "n-6"}));
+  EXPECT_TRUE(after("p-1", {4000, "n-6"}, 100).empty());
+  ExpectSame(after("p-2", {0, ""}, 100), ExpectedNotificationsAfter(rows, "p-2", {0, ""}, 100));
+  EXPECT_TRUE(after("p-9", {0, ""}, 100).empty());
+  Cursor cursor{0, ""};
+  walked.clear();
+  for (int poll = 0; poll < 10; ++poll) {
+    auto next = after("p-1", cursor, 3);
+    ExpectSame(next, ExpectedNotificationsAfter(rows, "p-1", cursor, 3));
+    if (next.empty()) break;
+    cursor = {next.back().created_at, next.back().id};
+    walked.insert(walked.end(), next.begin(), next.end());
+  }
+  ExpectSame(walked, oldest_first);
+
+  // Notification ids are unique; a clash fails the whole batch.
+  const std::vector<NotificationRecord> clash = {MakeNotification("n-10", "p-1", 6000),
+                                                 MakeNotification("n-1", "p-1", 6000)};
+  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertNotifications(clash); }),
+                      ErrorCode::kConflict));
+  ExpectSame(list("p-1", std::nullopt, 100), newest_first);
+}
+
+// What ListEvents should return, computed over every row inserted.
+std::vector<EventRecord> ExpectedEvents(std::vector<EventRecord> rows, const EventQuery& q) {
+  std::erase_if(rows, [&](const EventRecord& e) {
+    return e.project_id != q.project_id || (q.channel && e.channel != *q.channel) ||
+           (q.event && e.event != *q.event) || (q.user_id && e.user_id != q.user_id) ||
+           (q.from && e.occurred_at < *q.from) || (q.to && e.occurred_at >= *q.to) ||
+           (q.before &&
+            std::tie(e.occurred_at, e.id) >= std::tie(q.before->first, q.before->second));
+  });
+  return NewestFirst(std::move(rows), q.project_id, q.limit);
+}
+
+// 30 events with tied times, two channels and event names, some users: 27 in p-1 and 3 in
+// p-2 of the same shapes (one of p-2's with a user no p-1 event has).
+std::vector<EventRecord> FeedRows() {
+  std::vector<EventRecord> rows;
+  for (int i = 0; i < 30; ++i) {
+    char id[8];
+    // Ids not in time order, some upper case: ties order bytewise ("E-.." before "e-..").
+    std::snprintf(id, sizeof id, i % 4 == 1 ? "E-%02d" : "e-%02d", (i * 11) % 30);
+    const std::string project = i % 10 == 9 ? "p-2" : "p-1";
+    const std::int64_t at = 1000 + (i % 7) * 10;
+    EventRecord e = i % 5 == 0 ? FullEvent(id, project, at) : SparseEvent(id, project, at);
+    e.channel = i % 3 == 0 ? "payments" : "signups";
+    e.event = i % 2 == 0 ? "Upgraded" : "Signed Up";
+    e.user_id = i % 4 == 0 ? std::nullopt : std::optional("u-" + std::to_string(i % 3));
+    if (i == 29) e.user_id = "u-elsewhere";
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
+std::string QueryText(const EventQuery& q) {
+  std::string out = q.project_id;
+  for (const auto& [name, value] : {std::pair("channel", q.channel), {"event", q.event},
+                                    {"user_id", q.user_id}}) {
+    if (value) out += std::string(" ") + name + "=" + *value;
+  }
+  if (q.from) out += " from=" + std::to_string(*q.from);
+  if (q.to) out += " to=" + std::to_string(*q.to);
+  if (q.before) out += " before=" + std::to_string(q.before->first) + "/" + q.before->second;
+  return out + " limit=" + std::to_string(q.limit);
+}
+
+TEST_P(StoreConformance, EventsFeedFiltersOrdersAndPaginates) {
+  SeedTwoProjects();
+  const std::vector<EventRecord> rows = FeedRows();
+  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  using Cursor = std::pair<std::int64_t, std::string>;
+  const EventQuery all{.project_id = "p-1"};
+  std::vector<EventQuery> queries = {all, {.project_id = "p-2"}, {.project_id = "p-9"}};
+  queries.push_back({.project_id = "p-1", .channel = "payments"});
+  queries.push_back({.project_id = "p-1", .event = "Signed Up"});
+  queries.push_back({.project_id = "p-1", .user_id = "u-1"});
+  queries.push_back({.project_id = "p-1", .user_id = "u-elsewhere"});  // only in p-2
+  queries.push_back({.project_id = "p-2", .user_id = "u-elsewhere"});
+  queries.push_back({.project_id = "p-1", .channel = "nope"});
+  queries.push_back({.project_id = "p-1", .from = 1030});  // inclusive: rows at 1030 exist
+  queries.push_back({.project_id = "p-1", .to = 1030});    // exclusive
+  queries.push_back({.project_id = "p-1", .from = 1010, .to = 1050});
+  queries.push_back({.project_id = "p-1", .from = 1030, .to = 1030});
+  queries.push_back({.project_id = "p-1", .before = Cursor(1030, "e-11")});
+  queries.push_back({.project_id = "p-1", .before = Cursor(1030, "a")});  // "E-07" < "a"
+  queries.push_back({.project_id = "p-1", .limit = 5});
+  queries.push_back({.project_id = "p-1", .channel = "signups", .event = "Upgraded"});
+  queries.push_back({.project_id = "p-1",
+                     .channel = "signups",
+                     .event = "Signed Up",
+                     .user_id = "u-2",
+                     .from = 1010,
+                     .to = 1060,
+                     .before = Cursor(1050, "e-99"),
+                     .limit = 3});
+  queries.push_back(
+      {.project_id = "p-1", .channel = "payments", .before = Cursor(1030, "e-11"), .limit = 2});
+  for (const EventQuery& q : queries) {
+    SCOPED_TRACE(QueryText(q));
+    ExpectSame(ReadOk([&](Repository& repo) { return repo.ListEvents(q); }),
+               ExpectedEvents(rows, q));
+  }
+  // The model itself: the filters select what they say (and the queries are not vacuous).
+  ASSERT_EQ(ExpectedEvents(rows, all).size(), 27u);
+  auto count = [&](EventQuery q) { return ExpectedEvents(rows, q).size(); };
+  EXPECT_GT(count({.project_id = "p-1", .from = 1030, .to = 1040}), 0u) << "no row at 1030";
+  EXPECT_EQ(count({.project_id = "p-1", .user_id = "u-elsewhere"}), 0u);
+  EXPECT_EQ(count({.project_id = "p-2", .user_id = "u-elsewhere"}), 1u);
+  EXPECT_GT(count({.project_id = "p-1",
+                   .channel = "signups",
+                   .event = "Signed Up",
+                   .user_id = "u-2",
+                   .from = 1010,
+                   .to = 1060}),
+            1u);
+
+  // Walking the cursor visits every row once, in order, with or without filters; the pages
+  // end inside groups of equal occurred_at.
+  for (EventQuery q : {all, EventQuery{.project_id = "p-1", .channel = "signups"},
+                       EventQuery{.project_id = "p-1", .user_id = "u-1", .from = 1010}}) {
+    SCOPED_TRACE(QueryText(q));
+    const std::vector<EventRecord> expected = ExpectedEvents(rows, q);
+    q.limit = 4;
+    std::vector<EventRecord> walked;
+    for (int page = 0; page < 20; ++page) {
+      auto rows_of_page = ReadOk([&](Repository& repo) { return repo.ListEvents(q); });
+      if (rows_of_page.empty()) break;
+      q.before = Cursor{rows_of_page.back().occurred_at, rows_of_page.back().id};
+      walked.insert(walked.end(), rows_of_page.begin(), rows_of_page.end());
+    }
+    ExpectSame(walked, expected);
+  }
+}
+
+TEST_P(StoreConformance, InsertEventsWritesEveryRowOfALargeBatch) {
+  SeedTwoProjects();
+  // 300 = 2×128 + 32 + 8 + 4×1: every statement shape of the multi-row insert, rows of both
+  // projects mixed, full and sparse rows alternating.
+  constexpr int kRows = 300;
+  std::vector<EventRecord> rows;
+  for (int i = 0; i < kRows; ++i) {
+    char id[8];
+    std::snprintf(id, sizeof id, "e-%03d", (i * 7) % kRows);
+    const std::string project = i % 10 == 0 ? "p-2" : "p-1";
+    const std::int64_t at = 1000 + i % 50;
+    rows.push_back(i % 2 == 1 ? FullEvent(id, project, at) : SparseEvent(id, project, at));
+  }
+  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+
+  auto list = [&](const char* project) {
+    return ReadOk([&](Repository& repo) {
+      return repo.ListEvents({.project_id = project, .limit = 10'000});
+    });
+  };
+  const std::vector<EventRecord> listed = list("p-1");
+  EXPECT_EQ(listed.size(), 270u);
+  EXPECT_EQ(list("p-2").size(), 30u);
+  ExpectSame(listed, NewestFirst(rows, "p-1", 10'000));  // every field of every row
+  // The last row went in alone (the 1-row statement): a full one, every field as written.
+  const EventRecord& last = rows.back();
+  ASSERT_EQ(last.ip, std::optional<std::string>("2001:db8::1")) << "not a FullEvent";
+  auto stored = std::find_if(listed.begin(), listed.end(),
+                             [&](const EventRecord& e) { return e.id == last.id; });
+  ASSERT_NE(stored, listed.end());
+  ExpectSame(std::optional(*stored), std::optional(FullEvent(last.id, "p-1", last.occurred_at)));
+
+  // A batch that clashes in its last (1-row) statement leaves none of its 300 rows behind.
+  std::vector<EventRecord> again;
+  for (int i = 0; i < kRows; ++i) {
+    again.push_back(SparseEvent("f-" + std::to_string(i), "p-1", 5000 + i));
+  }
+  again.back().id = rows.front().id;
+  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertEvents(again); }),
+                      ErrorCode::kConflict));
+  EXPECT_EQ(list("p-1").size(), 270u);
 }
 
 // ---- Bootstrap -----------------------------------------------------------------------------

@@ -97,3 +97,66 @@ TEST(EventWriter, StopCommitsWhatIsQueued) {
 
 }  // namespace
 }  // namespace sightline::ingest
+
+namespace sightline::ingest {
+namespace {
+
+constexpr std::int64_t kMinute = 60 * 1000;
+constexpr std::int64_t kStart = 1767225600000;
+
+storage::EventRecord VisitorEvent(std::int64_t minute) {
+  storage::EventRecord event = OneEvent(static_cast<int>(minute)).events.front();
+  event.occurred_at = kStart + minute * kMinute;
+  event.anonymous_id = "8b0c4a3e-5f1d-4c2a-9b7e-1f2d3c4b5a69";
+  return event;
+}
+
+// Commits one batch of the visitor's events at `minutes` and returns their sessions in order.
+std::vector<std::string> Commit(EventWriter& writer, storage::Store& store,
+                                std::vector<std::int64_t> minutes) {
+  IngestBatch batch;
+  for (auto m : minutes) batch.events.push_back(VisitorEvent(m));
+  std::vector<std::string> ids;
+  for (const auto& e : batch.events) ids.push_back(e.id);
+  std::promise<void> done;
+  EXPECT_TRUE(writer.Submit(std::move(batch), [&](core::Result<void> r) {
+    EXPECT_TRUE(r.has_value());
+    done.set_value();
+  }));
+  done.get_future().wait();
+  auto events = store.Read([](storage::Repository& repo) { return repo.ListRecentEvents("p-1", 1000); });
+  std::vector<std::string> sessions;
+  for (const auto& id : ids) {
+    for (const auto& e : *events) {
+      if (e.id == id) sessions.push_back(e.session_id.value_or(""));
+    }
+  }
+  return sessions;
+}
+
+TEST(EventWriterSessions, ALateOldBatchKeepsTheSessionAndNeverMovesLastSeenBack) {
+  testutil::TempStore temp;
+  ASSERT_TRUE(temp.ok());
+  EventWriter writer(temp.store(), {});
+  const std::string current = Commit(writer, temp.store(), {100}).at(0);
+  // Events from minutes 10 and 20 arrive late: the visitor's session goes on...
+  EXPECT_EQ(Commit(writer, temp.store(), {10, 20}), (std::vector<std::string>{current, current}));
+  // ...and last_seen is still minute 100, so minute 125 continues it too.
+  EXPECT_EQ(Commit(writer, temp.store(), {125}).at(0), current);
+}
+
+TEST(EventWriterSessions, ABatchSplitsWhereThirtyMinutesOfInactivityLie) {
+  testutil::TempStore temp;
+  ASSERT_TRUE(temp.ok());
+  EventWriter writer(temp.store(), {});
+  const std::string first = Commit(writer, temp.store(), {50}).at(0);
+  // Straddling the stored time: 40 and 60 continue; 95 comes 35 minutes after 60.
+  const auto sessions = Commit(writer, temp.store(), {40, 60, 95});
+  EXPECT_EQ(sessions.at(0), first);
+  EXPECT_EQ(sessions.at(1), first);
+  EXPECT_NE(sessions.at(2), first);
+  EXPECT_EQ(Commit(writer, temp.store(), {100}).at(0), sessions.at(2)) << "the new one is current";
+}
+
+}  // namespace
+}  // namespace sightline::ingest
