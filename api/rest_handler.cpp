@@ -12,6 +12,7 @@
 #include "tools/schema.h"
 
 #include <chrono>
+#include <functional>
 
 namespace sightline::api {
 namespace {
@@ -56,6 +57,29 @@ std::string JoinMethods(const std::vector<HttpMethod>& methods) {
 // Browsers post events from any site: the SDK routes answer preflights and carry CORS headers
 // on every response (errors too, so the page's script can read them).
 constexpr std::string_view kSdkPrefix = "/sdk/v1/";
+
+// A stream that stays authorized: every `kRecheckEvery` polls it asks again whether its
+// credential may still read it (a revoked key, an expired or signed-out session, or a lost role
+// ends it, as spec rule 1 says of the next request), and after `kMaxPolls` it ends so the
+// client reconnects (EventSource does so by itself, resuming with Last-Event-ID).
+class ReauthorizedStream final : public core::ResponseStream {
+ public:
+  ReauthorizedStream(std::shared_ptr<core::ResponseStream> inner, std::function<bool()> allowed)
+      : inner_(std::move(inner)), allowed_(std::move(allowed)) {}
+  std::chrono::milliseconds poll_interval() const override { return inner_->poll_interval(); }
+  std::optional<std::string> Poll() override {
+    ++polls_;
+    if (polls_ >= kMaxPolls || (polls_ % kRecheckEvery == 0 && !allowed_())) return std::nullopt;
+    return inner_->Poll();
+  }
+
+ private:
+  static constexpr int kRecheckEvery = 5;
+  static constexpr int kMaxPolls = 3600;
+  std::shared_ptr<core::ResponseStream> inner_;
+  std::function<bool()> allowed_;
+  int polls_ = 0;
+};
 
 HttpResponse JsonResponse(int status, const json::value& body) {
   HttpResponse response;
@@ -286,7 +310,20 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
     response.headers.Set("Content-Type", "text/event-stream");
     response.headers.Set("Cache-Control", "no-store");
     response.headers.Set("X-Accel-Buffering", "no");  // proxies must not buffer the stream
-    response.stream = std::move(*stream);
+    // The recheck repeats authentication and the dispatcher's checks with copies of what this
+    // request presented; the handler outlives every stream (they end before the server stops).
+    auto presented = std::make_shared<HttpRequest>();
+    presented->headers = request.headers;
+    presented->remote_address = request.remote_address;
+    auto still_allowed = [this, presented, &op, args = *args,
+                          request_id = std::string(outcome.request_id)]() {
+      auto again = Authenticate(*presented, *op.spec);
+      if (!again) return false;
+      tools::RequestMeta recheck{request_id, presented->remote_address, std::nullopt,
+                                 &presented->headers};
+      return dispatcher_.OpenStream(op, *again, args, recheck).has_value();
+    };
+    response.stream = std::make_shared<ReauthorizedStream>(std::move(*stream), still_allowed);
     answer(std::move(response));
     return std::nullopt;
   }

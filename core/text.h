@@ -9,4 +9,12 @@ namespace sightline::core {
 // ASCII lower-casing (emails, slugs, header names); other bytes are kept as they are.
 std::string ToLowerAscii(std::string_view text);
 
+// Valid UTF-8 from any bytes: each invalid sequence becomes U+FFFD and NUL bytes are dropped
+// (headers and percent-decoded URLs arrive as arbitrary bytes; stores and JSON need UTF-8).
+std::string ToValidUtf8(std::string_view bytes);
+// At most `max_bytes` bytes of valid UTF-8, cut at a character boundary.
+std::string TruncateUtf8(std::string text, std::size_t max_bytes);
+// Whether `text` contains a control character (below U+0020, or DEL).
+bool HasControlCharacter(std::string_view text);
+
 }  // namespace sightline::core

@@ -1,6 +1,7 @@
 #include "ingest/attribution.h"
 
 #include "core/http_types.h"
+#include "core/text.h"
 
 namespace sightline::ingest {
 
@@ -24,10 +25,11 @@ std::string_view QueryOf(std::string_view url) {
   return rest.substr(0, rest.find('#'));
 }
 
-std::optional<std::string> Bounded(std::string value) {
-  if (value.empty()) return std::nullopt;
-  if (value.size() > kMaxValue) value.resize(kMaxValue);
-  return value;
+// Percent-decoding can produce any bytes: keep valid UTF-8 only, cut on a character boundary.
+std::optional<std::string> Bounded(std::string_view value) {
+  std::string text = core::TruncateUtf8(core::ToValidUtf8(value), kMaxValue);
+  if (text.empty()) return std::nullopt;
+  return text;
 }
 
 }  // namespace
@@ -46,7 +48,7 @@ Attribution ParseAttribution(std::string_view page_url, std::string_view referre
       else if (key == "utm_content") out.utm_content = Bounded(value);
     }
   }
-  if (!referrer.empty()) out.referrer = Bounded(std::string(referrer));
+  if (!referrer.empty()) out.referrer = Bounded(referrer);
   return out;
 }
 

@@ -3,7 +3,11 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
+#include "core/text.h"
 #include "ingest/attribution.h"
+
+#include <algorithm>
+#include <array>
 
 namespace sightline::ingest {
 namespace {
@@ -31,9 +35,33 @@ void AddDevice(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
   row.in_app = ua.in_app;
 }
 
+// HTTP client libraries and runtimes. On the SDK routes they are how servers and mobile apps
+// send their events (a backend tracking a payment, an Android app on OkHttp, a Flutter app on
+// Dart), so there they mean "client unknown", not "bot".
+bool IsHttpLibrary(std::string_view product) {
+  static constexpr std::array<std::string_view, 31> kLibraries = {
+      "okhttp", "dart", "java", "python", "ruby", "php", "node", "libcurl", "curl", "wget",
+      "reqwest", "got", "winhttp", "powershell", "python-requests", "python-urllib",
+      "python-httpx", "httpx", "aiohttp", "go-http-client", "node-fetch", "undici", "axios",
+      "libwww-perl", "lwp-trivial", "apache-httpclient", "guzzlehttp", "postmanruntime",
+      "restsharp", "http_request2", "commons-httpclient"};
+  const std::string lower = core::ToLowerAscii(product);
+  return std::find(kLibraries.begin(), kLibraries.end(), lower) != kLibraries.end();
+}
+
 // User-Agent-level attribution only: verification (signatures, IP ranges, reverse DNS) and the
 // bot catalog belong to crawler detection, so a UA-only match is a suspected bot.
 void AddActor(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
+  if (ua.is_bot && (ua.bot_name.empty() || IsHttpLibrary(ua.bot_name))) {
+    row.is_bot = false;
+    row.actor_type = "unknown";
+    row.device = "unknown";
+    row.signal_source = "NONE";
+    row.device_confidence = 0.30;
+    row.actor_confidence = 0.30;
+    row.verification_method = "none";
+    return;
+  }
   row.is_bot = ua.is_bot;
   row.actor_type = ua.is_bot ? "suspected_bot" : "human";
   row.actor_verified = false;
@@ -58,7 +86,9 @@ storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& sig
   row.id = core::NewUuidV7(now);
   row.project_id = project.id;
   row.received_at = now;
-  row.occurred_at = event.timestamp_ms.value_or(now);
+  // A client clock ahead of ours is clamped to the time of receipt: a future time would pin
+  // the visitor's session and land in tomorrow's reports.
+  row.occurred_at = std::min(event.timestamp_ms.value_or(now), now);
   row.event = event.event;
   row.channel = event.channel;
   row.user_id = event.user_id;

@@ -38,7 +38,11 @@ bool EventWriter::Submit(IngestBatch batch, CommitCallback done) {
   const std::size_t rows = batch.RowCount();
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ || queued_rows_ + rows > options_.max_queued_rows) return false;
+    // An empty queue always takes the batch, so a batch larger than the bound is not refused
+    // forever; otherwise the bound holds.
+    if (stopping_ || (queued_rows_ > 0 && queued_rows_ + rows > options_.max_queued_rows)) {
+      return false;
+    }
     queued_rows_ += rows;
     queue_.push_back({std::move(batch), std::move(done)});
   }

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
+#include "core/text.h"
 #include "ingest/client_ip.h"
 #include "ingest/enrichment.h"
 #include "ingest/tracked_event.h"
@@ -15,8 +16,12 @@ using core::Error;
 using core::ErrorCode;
 using core::Result;
 
+// Header values are arbitrary bytes (obs-text): stored ones must be valid UTF-8, and bounded.
 std::optional<std::string> Header(const core::HttpHeaders& headers, std::string_view name) {
-  if (auto value = headers.Get(name)) return std::string(*value);
+  constexpr std::size_t kMaxHeaderValue = 2000;
+  if (auto value = headers.Get(name)) {
+    return core::TruncateUtf8(core::ToValidUtf8(*value), kMaxHeaderValue);
+  }
   return std::nullopt;
 }
 

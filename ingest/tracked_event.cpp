@@ -1,6 +1,9 @@
 #include "ingest/tracked_event.h"
 
 #include "core/crypto.h"
+#include "core/text.h"
+
+#include <cmath>
 
 namespace sightline::ingest {
 namespace {
@@ -31,6 +34,9 @@ Result<std::optional<std::string>> Text(const json::object& from, std::string_vi
     return Error::Invalid(field, "'" + field + "' must be 1 to " + std::to_string(max_chars) +
                                      " characters.");
   }
+  if (core::HasControlCharacter(text)) {
+    return Error::Invalid(field, "'" + field + "' must not contain control characters.");
+  }
   return std::optional<std::string>(std::string(text));
 }
 
@@ -43,8 +49,13 @@ Result<json::object> Tags(const json::value* value, const std::string& field) {
   }
   for (const auto& [name, tag] : tags) {
     const std::string tag_field = field + "." + std::string(name);
-    if (name.empty() || CodePoints(name) > kMaxTagName) {
-      return Error::Invalid(tag_field, "Tag names must be 1 to 100 characters.");
+    if (name.empty() || CodePoints(name) > kMaxTagName || core::HasControlCharacter(name)) {
+      return Error::Invalid(tag_field, "Tag names must be 1 to 100 characters, no control "
+                                       "characters.");
+    }
+    // "__" names are the server's enrichment tags; a client may not set them.
+    if (name.starts_with("__")) {
+      return Error::Invalid(tag_field, "Tag names starting with '__' are reserved.");
     }
     const bool scalar = tag.is_string() || tag.is_number() || tag.is_bool();
     if (!scalar) {
@@ -52,6 +63,12 @@ Result<json::object> Tags(const json::value* value, const std::string& field) {
     }
     if (tag.is_string() && CodePoints(tag.as_string()) > kMaxTagValue) {
       return Error::Invalid(tag_field, "'" + tag_field + "' is longer than 2000 characters.");
+    }
+    if (tag.is_string() && tag.as_string().find('\0') != std::string_view::npos) {
+      return Error::Invalid(tag_field, "'" + tag_field + "' must not contain NUL characters.");
+    }
+    if (tag.is_double() && !std::isfinite(tag.as_double())) {
+      return Error::Invalid(tag_field, "'" + tag_field + "' must be a finite number.");
     }
   }
   return tags;

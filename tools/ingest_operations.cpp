@@ -210,7 +210,7 @@ const OperationSpec kSdkTrackEvents{
     .path = "/sdk/v1/logs/batch",
     .input_schema = R"({"type": "object", "required": ["events"], "properties": {
         "events": {"type": "array", "maxItems": 500, "items": {"type": "object",
-          "properties": {)" SIGHTLINE_TRACKED_EVENT_PROPERTIES R"(}}}}})",
+          "description": "A tracked event, as sdk_track_event takes it. Its fields are checked one event at a time: a bad event is reported in errors and never rejects the others."}}}})",
     .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
         "accepted": {"type": "integer"}, "total": {"type": "integer"},
         "errors": {"type": "array", "items": {"type": "object", "properties": {

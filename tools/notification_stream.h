@@ -1,7 +1,8 @@
 // The live notification feed as Server-Sent Events. It polls the store (once a second) for
 // notifications after the last one sent, so a notification raised on any node reaches a
 // subscriber connected to any other node; between notifications it sends a keep-alive comment
-// every 15 seconds. Each event's id is a cursor, so a reconnecting EventSource resumes with
+// every 15 seconds. Another node may commit a notification stamped slightly earlier than one
+// already sent, so each poll re-reads the last few seconds and skips what it sent. Each event's id is a cursor, so a reconnecting EventSource resumes with
 // Last-Event-ID. Not thread-safe: one transport coroutine polls it.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include "storage/store.h"
 
 #include <chrono>
+#include <deque>
 #include <string>
 #include <utility>
 
@@ -28,7 +30,9 @@ class NotificationStream final : public core::ResponseStream {
  private:
   storage::Store& store_;
   const std::string project_id_;
+  const std::pair<std::int64_t, std::string> start_;  // nothing at or before it is sent
   std::pair<std::int64_t, std::string> after_;
+  std::deque<std::pair<std::int64_t, std::string>> sent_;  // within the overlap window
   int quiet_polls_ = 0;
 };
 

@@ -137,6 +137,9 @@ class HttpServer::Impl {
     for (int i = 1; i < std::max(1, limits_.threads); ++i) threads.emplace_back([this] { io_.run(); });
     io_.run();
     for (auto& t : threads) t.join();
+    // Handlers still running on workers (a grace period that ran out) finish before Run
+    // returns, so nothing uses the handler after its owner destroys it.
+    if (workers_) workers_->join();
   }
 
   void Stop() {
@@ -318,7 +321,18 @@ class HttpServer::Impl {
       timer.expires_after(answer.stream->poll_interval());
       co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       if (ec || stopping_) break;
-      const std::optional<std::string> chunk = answer.stream->Poll();
+      // Polling may read the database: on the worker pool when there is one, as for handlers.
+      std::optional<std::string> chunk;
+      if (workers_) {
+        chunk = co_await asio::co_spawn(
+            workers_->get_executor(),
+            [&answer]() -> asio::awaitable<std::optional<std::string>> {
+              co_return answer.stream->Poll();
+            },
+            asio::use_awaitable);
+      } else {
+        chunk = answer.stream->Poll();
+      }
       if (!chunk) break;
       if (chunk->empty()) continue;
       stream.expires_after(limits_.read_timeout);

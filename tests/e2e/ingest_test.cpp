@@ -200,11 +200,15 @@ TEST_P(Ingest, SessionsFollowThirtyMinutesOfInactivityAcrossProcesses) {
 }
 
 TEST_P(Ingest, ProjectSwitchesDecideWhatIsKeptAndCounted) {
-  const std::string curl = R"({"event":"ping","channel":"c"})";
-  ASSERT_EQ(Track(curl, {{"User-Agent", "curl/8.5.0"}}).status, 202);  // a bot, stored flagged
+  const std::string ping = R"({"event":"ping","channel":"c"})";
+  const std::string headless =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+      "HeadlessChrome/126.0.0.0 Safari/537.36";
+  ASSERT_EQ(Track(ping, {{"User-Agent", headless}}).status, 202);  // a bot, stored flagged
   ASSERT_EQ(Track(R"({"event":"human","channel":"c"})").status, 202);
   ASSERT_EQ(Private("PATCH", "", R"({"botDetection":false})").status, 200);
-  ASSERT_EQ(Track(curl, {{"User-Agent", "python-requests/2.31"}}).status, 202);  // dropped
+  ASSERT_EQ(Track(ping, {{"User-Agent", "Googlebot/2.1 (+http://www.google.com/bot.html)"}}).status,
+            202);  // dropped
   ASSERT_EQ(Private("PATCH", "", R"({"eventStorage":false})").status, 200);
   ASSERT_EQ(Track(R"({"event":"discarded","channel":"c"})").status, 202);  // accepted, not kept
 
@@ -221,7 +225,7 @@ TEST_P(Ingest, IpsAreKeptOnlyWhenLoggingIsOnAndProxyHeadersOnlyFromTrustedProxie
   ASSERT_EQ(Private("PATCH", "", R"({"ipLogging":true})").status, 200);
   ASSERT_EQ(Track(R"({"event":"e","channel":"c"})", {{"X-Forwarded-For", "203.0.113.9"}}).status, 202);
   EXPECT_EQ(Events()[0].at("ip").as_string(), "127.0.0.1") << "the header came from an untrusted peer";
-  ServerProcess trusting(GetParam(), {"--trusted-proxies", "127.0.0.1/32, ::1"});
+  ServerProcess trusting(GetParam(), {"--trusted-proxies", "127.0.0.1/32, ::1, 10.0.0.0/8"});
   ASSERT_EQ(Track(R"({"event":"e","channel":"c"})",
                   {{"X-Forwarded-For", "203.0.113.9, 10.0.0.1"}}, &trusting)
                 .status,
@@ -277,6 +281,90 @@ TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
       "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/notifications/stream",
       {{"Authorization", "Bearer " + other_tenant.private_api_key}});
   EXPECT_EQ(refused.status, 404);
+}
+
+TEST_P(Ingest, ServerAndAppHttpLibrariesAreClientsNotBots) {
+  // A backend tracking a payment, an Android app on OkHttp, a Flutter app on Dart.
+  for (const char* agent : {"python-requests/2.31.0", "okhttp/4.12.0", "Dart/3.1 (dart:io)"}) {
+    ASSERT_EQ(Track(R"({"event":"payment","channel":"payments"})", {{"User-Agent", agent}}).status, 202);
+  }
+  ASSERT_EQ(Private("PATCH", "", R"({"botDetection":false})").status, 200);
+  ASSERT_EQ(Track(R"({"event":"payment","channel":"payments"})", {{"User-Agent", "curl/8.5.0"}}).status,
+            202);
+  const json::array events = Events();
+  ASSERT_EQ(events.size(), 4u) << "none of them was dropped as a bot";
+  for (const auto& e : events) {
+    EXPECT_EQ(e.at("tags").at("__actor_type").as_string(), "unknown");
+    EXPECT_FALSE(e.at("tags").as_object().contains("__is_bot"));
+  }
+  EXPECT_EQ(Private("GET", "/usage").Json().at("months").at(0).at("humanEvents").as_int64(), 4);
+}
+
+TEST_P(Ingest, HostileBytesAreStoredAsValidUtf8OrRefused) {
+  // Invalid UTF-8 and NUL in headers and decoded URLs become U+FFFD (never a 500).
+  ASSERT_EQ(Track(R"({"event":"e","channel":"c","tags":{"$url":"http://x/%FF%00a?utm_source=%C3"}})",
+                  {{"Referer", "http://x/%C3"}, {"User-Agent", "Mozilla/5.0 \xff\xfe"}})
+                .status,
+            202);
+  const json::array events = Events();
+  EXPECT_EQ(events.at(0).at("tags").at("__path").as_string(), "/\xEF\xBF\xBD" "a");
+  EXPECT_EQ(events.at(0).at("tags").at("__utm_source").as_string(), "\xEF\xBF\xBD");
+  auto field = [&](const std::string& body) {
+    const Response r = Track(body);
+    EXPECT_EQ(r.status, 400) << r.body;
+    return r.status == 400 ? std::string(r.Json().at("error").at("details").at("field").as_string())
+                           : std::string();
+  };
+  EXPECT_EQ(field(R"({"event":"nul\u0000tail","channel":"c"})"), "event");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","tags":{"__country":"KP"}})"), "tags.__country");
+  EXPECT_EQ(field(R"({"event":"e","channel":"c","tags":{"m":-1e999}})"), "tags.m");
+  // One bad field in a batch is that event's error only.
+  const Response batch = server_->Request(
+      "POST", "/sdk/v1/logs/batch", {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}},
+      R"({"events":[{"event":"ok","channel":"c"},{"event":"bad","channel":"c","notify":"yes"}]})");
+  ASSERT_EQ(batch.status, 202) << batch.body;
+  EXPECT_EQ(batch.Json().at("accepted").as_int64(), 1);
+}
+
+TEST_P(Ingest, ForwardedForIsReadFromTheRightPastTrustedProxies) {
+  ASSERT_EQ(Private("PATCH", "", R"({"ipLogging":true})").status, 200);
+  ServerProcess trusting(GetParam(), {"--trusted-proxies", "127.0.0.1, 10.0.0.0/8"});
+  auto ip_for = [&](const std::string& forwarded) {
+    EXPECT_EQ(Track(R"({"event":"e","channel":"c"})", {{"X-Forwarded-For", forwarded}}, &trusting).status, 202);
+    return std::string(Events().at(0).at("ip").as_string());
+  };
+  EXPECT_EQ(ip_for("6.6.6.6, 203.0.113.9"), "203.0.113.9") << "the client's own claim is ignored";
+  EXPECT_EQ(ip_for("203.0.113.9, 10.1.2.3"), "203.0.113.9") << "our proxies are skipped";
+  EXPECT_EQ(ip_for("203.0.113.7:5678"), "203.0.113.7");
+  EXPECT_EQ(ip_for("garbage"), "127.0.0.1");
+}
+
+TEST_P(Ingest, ARevokedKeyLosesItsOpenStream) {
+  const std::string login = R"({"email":"owner@)" + creds_.org_slug + R"(.test","password":"correct horse"})";
+  const std::string token(server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}}, login)
+                              .Json().at("accessToken").as_string());
+  const Response key = Private("POST", "/private-api-keys", R"({"name":"dashboard"})");
+  ASSERT_EQ(key.status, 403) << "a key cannot create keys; use the session";
+  const Response created = server_->Request(
+      "POST", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/private-api-keys",
+      {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}, R"({"name":"d"})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string secret(created.Json().at("key").as_string());
+  const std::string id(created.Json().at("id").as_string());
+  HttpConnection stream(server_->port());
+  stream.Write("GET /" + creds_.org_slug + "/projects/" + creds_.project_id +
+               "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret +
+               "\r\n\r\n");
+  ASSERT_NE(stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5)).find("200 OK"), std::string::npos);
+  ASSERT_EQ(server_->Request("DELETE",
+                             "/" + creds_.org_slug + "/projects/" + creds_.project_id +
+                                 "/private-api-keys/" + id,
+                             {{"Authorization", "Bearer " + token}})
+                .status,
+            204);
+  // Within the recheck interval the server ends the stream (the last chunk, "0\r\n\r\n").
+  const std::string rest = stream.ReadUntil("0\r\n\r\n", std::chrono::seconds(10));
+  EXPECT_NE(rest.find("0\r\n\r\n"), std::string::npos) << rest;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Ingest, ::testing::ValuesIn(AvailableBackends()),
