@@ -4,6 +4,7 @@
 #include "api/public_documents.h"
 #include "api/request_arguments.h"
 #include "api/request_log.h"
+#include "ingest/client_ip.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
@@ -117,6 +118,7 @@ RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
       credential_limits_(d.credential_limits),
       public_limits_(d.public_limits),
       clock_(d.clock),
+      trusted_proxies_(d.trusted_proxies),
       documents_(RenderOpenApi(d.registry, openapi)) {}
 
 void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpResponse& response) {
@@ -262,7 +264,8 @@ Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
     case CredentialKind::kNone:
       break;
   }
-  return public_limits_.Hit("ip:" + request.remote_address);
+  return public_limits_.Hit(
+      "ip:" + ingest::ClientIp(request.headers, request.remote_address, trusted_proxies_));
 }
 
 std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& request,

@@ -11,6 +11,7 @@
 #include "api/router.h"
 #include "core/clock.h"
 #include "core/http_types.h"
+#include "core/ip_address.h"
 #include "identity/authenticator.h"
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
@@ -29,6 +30,8 @@ class RestHandler final : public core::HttpHandler {
     identity::RateLimiter& credential_limits;  // per user, per private API key
     identity::RateLimiter& public_limits;      // per client IP, for anonymous operations
     const core::Clock& clock;
+    // Proxies whose forwarding headers name the client (the per-IP limit behind a balancer).
+    const core::CidrList& trusted_proxies;
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
@@ -75,6 +78,7 @@ class RestHandler final : public core::HttpHandler {
   identity::RateLimiter& credential_limits_;
   identity::RateLimiter& public_limits_;
   const core::Clock& clock_;
+  const core::CidrList& trusted_proxies_;
   OpenApiDocuments documents_;
 };
 

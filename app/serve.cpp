@@ -168,7 +168,7 @@ int Serve(const Options& options) {
   ingest::WriterOptions writer_options;
   writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);
   ingest::EventWriter writer(**store, writer_options);
-  ingest::IngestService ingestion(clock, writer, {std::move(*trusted), geo.get()});
+  ingest::IngestService ingestion(clock, writer, {*trusted, geo.get()});
   auto secret = identity::SessionService::LoadSigningSecret(**store, clock);
   if (!secret) return ReportFailure(secret.error());
   identity::SessionService sessions(**store, clock, std::move(*secret));
@@ -185,7 +185,7 @@ int Serve(const Options& options) {
   api::OpenApiOptions openapi;
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
-                            public_limits, clock},
+                            public_limits, clock, *trusted},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},

@@ -507,6 +507,24 @@ TEST_P(RateLimits, AnonymousOperationsAreLimitedPerClientIp) {
   EXPECT_FALSE(answer.Header("retry-after").empty());
 }
 
+TEST_P(RateLimits, BehindATrustedProxyEachVisitorHasItsOwnWindow) {
+  WaitForRoomInTheWindow();
+  ServerProcess proxied(GetParam(), {"--public-rate-limit", "3", "--trusted-proxies", "127.0.0.1"});
+  static std::mt19937 rng{std::random_device{}()};
+  const std::string subnet = "198.51." + std::to_string(rng() % 250) + ".";
+  const std::string bad = R"({"email":"nobody@example.test","password":"guess"})";
+  auto attempt = [&](const std::string& ip) {
+    return proxied.Request("POST", "/auth/login",
+                           {{"Content-Type", "application/json"}, {"X-Forwarded-For", ip}}, bad);
+  };
+  for (int i = 1; i <= 4; ++i) {  // four visitors, one attempt each: nobody is limited
+    EXPECT_ERROR(attempt(subnet + std::to_string(i)), 401, "AUTH_006");
+  }
+  const std::string one = subnet + "200";
+  for (int i = 0; i < 3; ++i) EXPECT_ERROR(attempt(one), 401, "AUTH_006");
+  EXPECT_ERROR(attempt(one), 429, "AUTH_014");
+}
+
 TEST_P(RateLimits, TheWindowIsSharedByEveryProcessOnTheStore) {
   WaitForRoomInTheWindow();
   ServerProcess second(GetParam(), ExtraArgs());

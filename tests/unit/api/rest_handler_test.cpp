@@ -108,6 +108,7 @@ struct World {
   std::unique_ptr<identity::Authenticator> authenticator;
   std::unique_ptr<identity::RateLimiter> credential_limits;
   std::unique_ptr<identity::RateLimiter> public_limits;
+  core::CidrList trusted_proxies;
   std::unique_ptr<RestHandler> handler;
   std::string setup_error;
 
@@ -137,7 +138,7 @@ struct World {
         temp.store(), clock, identity::RateLimitPolicy{"per-minute-per-ip", 1000000, 60});
     handler = std::make_unique<RestHandler>(
         RestHandler::Dependencies{registry, *dispatcher, *authenticator, *sessions,
-                                  *credential_limits, *public_limits, clock},
+                                  *credential_limits, *public_limits, clock, trusted_proxies},
         OpenApiOptions{"https://api.sightline.example"});
   }
 };
