@@ -1,6 +1,6 @@
 // Measures detection/user_agent.h against the labelled User-Agent corpus and times it.
 //
-//   ua_bench [corpus_dir] [--misses=device|browser|os|fp|recall]
+//   ua_bench [corpus_dir] [--misses=device|browser|os|fp|recall|catalog|catalog_fp|name|category]
 //
 // corpus_dir holds humans.dev.jsonl and bots.dev.jsonl (default: ../shared/corpus/ua beside
 // the repository). Prints bot recall, false positives on humans (label_conflict rows left
@@ -13,10 +13,12 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "detection/bot_catalog.h"
 #include "detection/user_agent.h"
 
 namespace {
@@ -33,6 +35,10 @@ struct Row {
   bool label_conflict = false;
   std::vector<std::string> device_accept;  // empty: not scored
   std::string browser, browser_family, os, os_family;
+  // Bots only: accepted names (expected_name, alt_names, canonical_name; lower-case) and
+  // accepted categories (empty: not scored).
+  std::vector<std::string> names, category_accept;
+  std::string expected_category;
 };
 
 std::string Lower(std::string text) {
@@ -100,6 +106,24 @@ ClientHints ReadHints(const json::object& headers) {
   return hints;
 }
 
+void ReadBotLabels(const json::object& object, Row& row) {
+  for (std::string_view key : {"expected_name", "canonical_name"}) {
+    if (const std::string name = Str(object, key); !name.empty()) row.names.push_back(Lower(name));
+  }
+  if (const json::value* alt = object.if_contains("alt_names"); alt && alt->is_array()) {
+    for (const json::value& name : alt->as_array()) {
+      if (name.is_string()) row.names.push_back(Lower(std::string(name.as_string())));
+    }
+  }
+  if (const json::value* accept = object.if_contains("category_accept");
+      accept && accept->is_array()) {
+    for (const json::value& category : accept->as_array()) {
+      if (category.is_string()) row.category_accept.emplace_back(category.as_string());
+    }
+  }
+  row.expected_category = Str(object, "expected_category");
+}
+
 std::vector<Row> ReadCorpus(const std::string& path) {
   std::vector<Row> rows;
   std::ifstream in(path);
@@ -129,6 +153,7 @@ std::vector<Row> ReadCorpus(const std::string& path) {
     row.browser_family = Str(object, "browser_family");
     row.os = Str(object, "os");
     row.os_family = Str(object, "os_family");
+    ReadBotLabels(object, row);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -262,19 +287,74 @@ double BestParsesPerSecond(const std::vector<Row>& humans, const std::vector<Row
 
 struct Scores {
   Tally recall, false_positive, device, browser, os;
+  // The bot catalog (detection/bot_catalog.h) next to the UA rules.
+  Tally catalog_recall, combined_recall, catalog_name, catalog_category, catalog_fp;
+  std::map<std::string, Tally> category_rows;  // by expected_category, scored rows only
 };
+
+// Catalog figures for one bot row: recall (catalog alone, and catalog OR the UA rules), name
+// agreement over every row the catalog names, category agreement where category_accept is set.
+void ScoreCatalogBot(const Row& row, bool rules_say_bot, const std::string& misses,
+                     Scores& scores) {
+  const sightline::detection::BotEntry* entry =
+      sightline::detection::BotCatalog::Builtin().Match(row.ua);
+  scores.catalog_recall.Add(entry != nullptr);
+  scores.combined_recall.Add(entry != nullptr || rules_say_bot);
+  if (misses == "catalog" && entry == nullptr) std::cout << "catalog\t" << row.ua << "\n";
+  if (entry == nullptr) return;
+  const bool name_ok = std::ranges::find(row.names, Lower(entry->name)) != row.names.end();
+  scores.catalog_name.Add(name_ok);
+  if (misses == "name" && !name_ok) {
+    std::cout << "name\t" << entry->name << "\t" << (row.names.empty() ? "" : row.names[0])
+              << "\t" << row.ua << "\n";
+  }
+  if (row.category_accept.empty()) return;
+  const bool ok = std::ranges::find(row.category_accept, entry->category) !=
+                  row.category_accept.end();
+  scores.catalog_category.Add(ok);
+  scores.category_rows[row.expected_category].Add(ok);
+  if (misses == "category" && !ok) {
+    std::cout << "category\t" << entry->name << "\t" << entry->category << "\t"
+              << row.expected_category << "\t" << row.ua << "\n";
+  }
+}
+
+// Catalog-only matches per second over the whole corpus (uncached, single thread, best of 3).
+double BestCatalogMatchesPerSecond(const std::vector<Row>& humans, const std::vector<Row>& bots) {
+  const auto& catalog = sightline::detection::BotCatalog::Builtin();
+  double best = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::size_t sink = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const auto* rows : {&humans, &bots}) {
+      for (const Row& row : *rows) sink += catalog.Match(row.ua) != nullptr;
+    }
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    volatile std::size_t observed = sink;
+    (void)observed;
+    best = std::max(best, static_cast<double>(humans.size() + bots.size()) / seconds.count());
+  }
+  return best;
+}
 
 void ScoreBots(const std::vector<Row>& bots, const std::string& misses, Scores& scores) {
   for (const Row& row : bots) {
     const UserAgentInfo info = ParseUserAgent(row.ua, row.hints);
     scores.recall.Add(info.is_bot);
     if (misses == "recall" && !info.is_bot) PrintMiss("recall", row, info);
+    ScoreCatalogBot(row, info.is_bot, misses, scores);
   }
 }
 
 void ScoreHuman(const Row& row, const std::string& misses, Scores& scores) {
   const UserAgentInfo info = ParseUserAgent(row.ua, row.hints);
   if (!row.label_conflict) scores.false_positive.Add(info.is_bot);
+  const sightline::detection::BotEntry* entry =
+      sightline::detection::BotCatalog::Builtin().Match(row.ua);
+  if (!row.label_conflict) scores.catalog_fp.Add(entry != nullptr || info.is_bot);
+  if (misses == "catalog_fp" && !row.label_conflict && entry != nullptr) {
+    std::cout << "catalog_fp\t" << entry->name << "\t" << row.ua << "\n";
+  }
   if (misses == "fp" && !row.label_conflict && info.is_bot) PrintMiss("fp", row, info);
   if (!row.device_accept.empty()) {
     const std::string ours(sightline::detection::DeviceTypeName(info.device));
@@ -326,5 +406,17 @@ int main(int argc, char** argv) {
   PrintFigure("OS agreement:", scores.os);
   std::printf("%-22s %.0f  (single thread, uncached, best of 3)\n",
               "parses per second:", BestParsesPerSecond(humans, bots));
+  std::printf("-- bot catalog (%zu entries)\n",
+              sightline::detection::BotCatalog::Builtin().entries().size());
+  PrintFigure("catalog recall:", scores.catalog_recall);
+  PrintFigure("catalog|rules recall:", scores.combined_recall);
+  PrintFigure("catalog|rules FP:", scores.catalog_fp, " humans");
+  PrintFigure("catalog name:", scores.catalog_name, " catalog matches");
+  PrintFigure("catalog category:", scores.catalog_category, " scored matches");
+  for (const auto& [category, tally] : scores.category_rows) {
+    PrintFigure(("  " + category + ":").c_str(), tally);
+  }
+  std::printf("%-22s %.0f  (single thread, uncached, best of 3)\n",
+              "catalog matches/s:", BestCatalogMatchesPerSecond(humans, bots));
   return 0;
 }
