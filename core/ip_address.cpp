@@ -49,7 +49,9 @@ std::optional<CidrRange> CidrRange::Parse(std::string_view text) {
   if (!address) return std::nullopt;
   CidrRange range;
   range.network_ = *address;
-  const int width = address->is_v4() ? 32 : 128;
+  // By the written form, not is_v4(): "::ffff:0:0/96" is a mapped address in IPv6 notation.
+  const bool ipv6_notation = text.substr(0, slash).find(':') != std::string_view::npos;
+  const int width = ipv6_notation ? 128 : 32;
   int bits = width;
   if (slash != std::string_view::npos) {
     const std::string_view digits = text.substr(slash + 1);

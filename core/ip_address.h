@@ -27,9 +27,14 @@ class IpAddress {
 
 class CidrRange {
  public:
-  // "10.0.0.0/8", "2001:db8::/32", or a bare address (a /32 or /128).
+  // "10.0.0.0/8", "2001:db8::/32", or a bare address (a /32 or /128). The prefix length is
+  // read against the address's written form: "::ffff:0:0/96" is IPv6 notation, so 96 of 128.
   static std::optional<CidrRange> Parse(std::string_view text);
   bool Contains(const IpAddress& address) const;
+  // The address as written (host bits not cleared) and the prefix over the 128-bit mapped
+  // form: "10.0.0.0/8" has prefix_bits() 104.
+  const IpAddress& network() const { return network_; }
+  int prefix_bits() const { return prefix_bits_; }
 
  private:
   IpAddress network_;

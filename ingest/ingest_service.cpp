@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "ingest/client_ip.h"
 #include "ingest/enrichment.h"
+#include "ingest/server_item.h"
 #include "ingest/tracked_event.h"
 
 namespace sightline::ingest {
@@ -72,7 +73,9 @@ RequestSignals IngestService::ReadSignals(const core::HttpHeaders& headers,
 }
 
 void IngestService::Submit(IngestBatch batch, json::value answer, JsonCallback done) {
-  if (batch.events.empty() && batch.identities.empty()) return done(std::move(answer));
+  if (batch.events.empty() && batch.identities.empty() && batch.bot_requests.empty()) {
+    return done(std::move(answer));
+  }
   const bool queued = writer_.Submit(
       std::move(batch), [answer = std::move(answer), done](Result<void> committed) mutable {
         if (!committed) return done(committed.error());
@@ -125,6 +128,104 @@ void IngestService::TrackBatch(const storage::ProjectRecord& project, const json
   json::value answer = json::object{{"accepted", accepted},
                                     {"total", static_cast<std::int64_t>(events.size())},
                                     {"errors", std::move(errors)}};
+  Submit(std::move(batch), std::move(answer), std::move(done));
+}
+
+namespace {
+
+json::object AttributionJson(const detection::BotAttribution& a,
+                             const std::optional<detection::GeoLocation>& location) {
+  json::object out{{"actorType", a.actor_type},
+                   {"isBot", a.is_bot},
+                   {"isAi", a.is_ai},
+                   {"verified", a.verified},
+                   {"verificationMethod", a.verification_method},
+                   {"confidence", a.confidence},
+                   {"browser", a.user_agent.browser},
+                   {"os", a.user_agent.os},
+                   {"device", std::string(detection::DeviceTypeName(a.user_agent.device))}};
+  if (!a.bot_name.empty()) out["botName"] = a.bot_name;
+  if (!a.bot_vendor.empty()) out["botVendor"] = a.bot_vendor;
+  if (!a.actor_category.empty()) out["actorCategory"] = a.actor_category;
+  if (location) out["country"] = location->country;
+  return out;
+}
+
+std::optional<std::string> NonEmpty(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+storage::BotRequestRecord BotRow(const storage::ProjectRecord& project, const ServerItem& item,
+                                 const detection::BotAttribution& a,
+                                 const std::optional<detection::GeoLocation>& location,
+                                 std::int64_t now) {
+  storage::BotRequestRecord row;
+  row.id = core::NewUuidV7(now);
+  row.project_id = project.id;
+  row.received_at = now;
+  row.occurred_at = item.client_timestamp.value_or(now);
+  row.event = item.event;
+  row.source = "server";
+  if (project.ip_logging) row.ip = item.ip_address;
+  row.user_agent = item.user_agent;
+  row.method = item.method;
+  row.host = item.host;
+  row.path = item.path;
+  row.referrer = item.referrer;
+  row.actor_type = a.actor_type;
+  row.bot_name = NonEmpty(a.bot_name);
+  row.bot_vendor = NonEmpty(a.bot_vendor);
+  row.actor_category = NonEmpty(a.actor_category);
+  row.actor_verified = a.verified;
+  row.verification_method = a.verification_method;
+  row.actor_confidence = a.confidence;
+  row.is_ai = a.is_ai;
+  if (location) row.country = NonEmpty(location->country);
+  return row;
+}
+
+}  // namespace
+
+Result<json::value> IngestService::Classify(const json::object& body) const {
+  auto item = ParseServerItem(body, "", clock_.NowMillis());
+  if (!item) return item.error();
+  const auto attribution = options_.classifier->Classify(item->user_agent, item->ip_address);
+  const auto location = options_.geo ? options_.geo->Lookup(item->ip_address) : std::nullopt;
+  return json::value(AttributionJson(attribution, location));
+}
+
+void IngestService::TrackServerEvents(const storage::ProjectRecord& project,
+                                      const json::array& events, JsonCallback done) {
+  if (events.size() > kMaxBatchEvents) {
+    return done(Error::Invalid("events", "A request holds at most 500 events."));
+  }
+  const std::int64_t now = clock_.NowMillis();
+  std::vector<ServerItem> items;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const std::string prefix = "events[" + std::to_string(i) + "].";
+    if (!events[i].is_object()) {
+      return done(Error::Invalid(prefix.substr(0, prefix.size() - 1), "Each event must be an object."));
+    }
+    auto item = ParseServerItem(events[i].as_object(), prefix, now);
+    if (!item) return done(item.error());
+    items.push_back(std::move(*item));
+  }
+  IngestBatch batch;
+  storage::UsageRecord usage{project.id, UsageMonth(now)};
+  if (project.bot_detection) {  // off: bot traffic is dropped entirely
+    for (const ServerItem& item : items) {
+      const auto attribution = options_.classifier->Classify(item.user_agent, item.ip_address);
+      if (!attribution.is_bot) continue;  // humans are not stored
+      const auto location = options_.geo ? options_.geo->Lookup(item.ip_address) : std::nullopt;
+      batch.bot_requests.push_back(BotRow(project, item, attribution, location, now));
+      usage.bot_events += 1;
+    }
+  }
+  batch.usage.push_back(usage);
+  json::value answer = json::object{
+      {"accepted", static_cast<std::int64_t>(batch.bot_requests.size())},
+      {"total", static_cast<std::int64_t>(events.size())}};
   Submit(std::move(batch), std::move(answer), std::move(done));
 }
 

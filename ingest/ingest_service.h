@@ -10,6 +10,7 @@
 #include "core/ip_address.h"
 #include "core/result.h"
 #include "detection/geo.h"
+#include "detection/request_classifier.h"
 #include "detection/user_agent.h"
 #include "ingest/event_writer.h"
 #include "storage/records.h"
@@ -38,6 +39,7 @@ struct RequestSignals {
 struct IngestOptions {
   core::CidrList trusted_proxies;
   const detection::GeoDatabase* geo = nullptr;  // null: geolocation tags stay empty
+  const detection::RequestClassifier* classifier = nullptr;  // for server-side ingestion
 };
 
 using JsonCallback = std::function<void(core::Result<boost::json::value>)>;
@@ -57,6 +59,13 @@ class IngestService {
   // reported, the valid ones stored.
   void TrackBatch(const storage::ProjectRecord& project, const boost::json::array& events,
                   const RequestSignals& signals, JsonCallback done);
+  // POST /ingest/v1/server → {accepted, total}: every item is classified; bots are stored
+  // with their attribution, humans are skipped, and nothing is stored for a project whose bot
+  // detection is off. An invalid item rejects the request (VAL_003 naming events[i].field).
+  void TrackServerEvents(const storage::ProjectRecord& project, const boost::json::array& events,
+                         JsonCallback done);
+  // POST /bots/classify: the attribution of one ingestion item, stored nowhere.
+  core::Result<boost::json::value> Classify(const boost::json::object& item) const;
   // POST /sdk/v1/identify → {success: true}.
   void Identify(const storage::ProjectRecord& project, const boost::json::object& body,
                 JsonCallback done);

@@ -2,6 +2,7 @@
 // file + one line here; routes, OpenAPI, MCP tools and agent tools follow from it.
 #include "tools/audit_operations.h"
 #include "tools/auth_operations.h"
+#include "tools/bot_operations.h"
 #include "tools/ingest_operations.h"
 #include "tools/key_operations.h"
 #include "tools/member_operations.h"
@@ -44,6 +45,8 @@ std::span<const OperationSpec> AllOperations() {
       // Event ingestion and what it stored.
       kSdkTrackEvent, kSdkTrackEvents, kSdkIdentify,
       kListEvents, kGetUsage, kListNotifications, kStreamNotifications,
+      // Crawler detection.
+      kClassifyRequest, kIngestServerEvents,
   };
   return kOperations;
 }

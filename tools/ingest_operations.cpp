@@ -16,16 +16,6 @@ namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
 
-// The SDK key's project, read live (its switches apply to the very next event).
-Result<storage::ProjectRecord> KeyProject(OperationContext& context) {
-  auto project = context.store.Read([&](storage::Repository& repo) {
-    return repo.FindProject(*context.principal.project_id);
-  });
-  if (!project) return project.error();
-  if (!*project) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
-  return std::move(**project);
-}
-
 void RunTrackEvent(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());

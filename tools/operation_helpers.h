@@ -56,6 +56,16 @@ inline core::Error Forbidden(std::string reason) {
 // The 204 answer of a deletion (the REST adapter sends no body for 204).
 inline core::Result<boost::json::value> NoContent() { return boost::json::value(nullptr); }
 
+// The project a key is bound to, read live (its switches apply to the very next request).
+inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context) {
+  auto project = context.store.Read([&](storage::Repository& repo) {
+    return repo.FindProject(*context.principal.project_id);
+  });
+  if (!project) return project.error();
+  if (!*project) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
+  return std::move(**project);
+}
+
 constexpr std::string_view kEmptyOutputSchema = R"({"type": "object", "properties": {}})";
 
 }  // namespace sightline::tools

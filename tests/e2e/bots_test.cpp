@@ -1,0 +1,143 @@
+// End-to-end: crawler classification and server-side ingestion against the real binary on every
+// available backend, with vendor IP ranges from a directory the test writes (CIDR verification).
+#include "harness.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+
+constexpr char kGptBot[] =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; "
+    "+https://openai.com/gptbot)";
+constexpr char kGooglebot[] =
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+constexpr char kChrome[] =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Safari/537.36";
+
+std::string Unique(const std::string& prefix) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  return prefix + std::to_string(rng() % 1000000000);
+}
+
+std::string Item(const std::string& ua, const std::string& ip) {
+  return R"({"user_agent":")" + ua + R"(","ip_address":")" + ip + R"(","path":"/docs"})";
+}
+
+class Bots : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    ranges_ = MakeTempDir("sightline-ranges-");
+    // OpenAI's list in the vendors' common JSON format; Google's list deliberately absent.
+    std::ofstream(ranges_ / "gptbot.json")
+        << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"},)"
+        << R"({"ipv6Prefix":"2001:db8:1::/48"}]})";
+    creds_ = Bootstrap(GetParam(), Unique("media"), "Site");
+    server_ = std::make_unique<ServerProcess>(
+        GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.string()});
+  }
+
+  Response Post(const std::string& path, const std::string& body, const std::string& key) {
+    return server_->Request("POST", path,
+                            {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
+                            body);
+  }
+  json::object Classify(const std::string& ua, const std::string& ip) {
+    const Response r = Post("/bots/classify", Item(ua, ip), creds_.private_api_key);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().as_object();
+  }
+
+  std::filesystem::path ranges_;
+  Credentials creds_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_P(Bots, ClassifyVerifiesByPublishedRangesAndCallsOutSpoofs) {
+  const json::object verified = Classify(kGptBot, "192.0.2.10");
+  EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
+  EXPECT_EQ(verified.at("verificationMethod").as_string(), "cidr");
+  EXPECT_EQ(verified.at("botName").as_string(), "GPTBot");
+  EXPECT_EQ(verified.at("botVendor").as_string(), "OpenAI");
+  EXPECT_EQ(verified.at("actorCategory").as_string(), "ai_training");
+  EXPECT_TRUE(verified.at("isAi").as_bool());
+  EXPECT_EQ(Classify(kGptBot, "2001:db8:1::7").at("actorType").as_string(), "verified_bot");
+
+  const json::object spoofed = Classify(kGptBot, "203.0.113.5");
+  EXPECT_EQ(spoofed.at("actorType").as_string(), "spoofed_bot");
+  EXPECT_FALSE(spoofed.at("verified").as_bool());
+
+  // Google's ranges are not loaded: a Googlebot claim cannot be checked, so it is only suspected.
+  const json::object google = Classify(kGooglebot, "66.249.66.1");
+  EXPECT_EQ(google.at("actorType").as_string(), "suspected_bot");
+  EXPECT_EQ(google.at("actorCategory").as_string(), "search_engine");
+
+  EXPECT_EQ(Classify(kChrome, "203.0.113.5").at("actorType").as_string(), "human");
+  const json::object curl = Classify("curl/8.5.0", "203.0.113.5");
+  EXPECT_EQ(curl.at("actorType").as_string(), "suspected_bot");
+  EXPECT_EQ(curl.at("actorCategory").as_string(), "automation");
+
+  const Response bad = Post("/bots/classify", R"({"user_agent":"x","ip_address":"not-an-ip"})",
+                            creds_.private_api_key);
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.Json().at("error").at("details").at("field").as_string(), "ip_address");
+}
+
+TEST_P(Bots, ServerIngestionStoresBotsOnlyAndHonoursBotDetection) {
+  const std::string batch = R"({"events":[)" + Item(kGptBot, "192.0.2.10") + "," +
+                            Item(kGptBot, "203.0.113.5") + "," + Item(kChrome, "203.0.113.9") +
+                            "," + Item("curl/8.5.0", "203.0.113.9") + "]}";
+  const Response r = Post("/ingest/v1/server", batch, creds_.private_api_key);
+  ASSERT_EQ(r.status, 202) << r.body;
+  EXPECT_EQ(r.Json().at("accepted").as_int64(), 3) << "the human is skipped";
+  EXPECT_EQ(r.Json().at("total").as_int64(), 4);
+  const std::string project = "/" + creds_.org_slug + "/projects/" + creds_.project_id;
+  auto bot_events = [&] {
+    const Response usage = server_->Request("GET", project + "/usage",
+                                            {{"Authorization", "Bearer " + creds_.private_api_key}});
+    return usage.Json().at("months").at(0).at("botEvents").as_int64();
+  };
+  EXPECT_EQ(bot_events(), 3);
+
+  ASSERT_EQ(server_->Request("PATCH", project,
+                             {{"Authorization", "Bearer " + creds_.private_api_key},
+                              {"Content-Type", "application/json"}},
+                             R"({"botDetection":false})")
+                .status,
+            200);
+  const Response off = Post("/ingest/v1/server", batch, creds_.private_api_key);
+  ASSERT_EQ(off.status, 202);
+  EXPECT_EQ(off.Json().at("accepted").as_int64(), 0) << "bot detection off: nothing stored";
+  EXPECT_EQ(bot_events(), 3);
+}
+
+TEST_P(Bots, ServerIngestionRefusesBadRequestsClearly) {
+  const Response sdk = Post("/ingest/v1/server", R"({"events":[]})", creds_.sdk_key);
+  EXPECT_EQ(sdk.status, 401);
+  const Response field = Post("/ingest/v1/server",
+                              R"({"events":[)" + Item(kGptBot, "192.0.2.10") +
+                                  R"(,{"user_agent":"x"}]})",
+                              creds_.private_api_key);
+  EXPECT_EQ(field.status, 400);
+  EXPECT_EQ(field.Json().at("error").at("details").at("field").as_string(), "events[1].ip_address");
+  std::string many = R"({"events":[)";
+  for (int i = 0; i < 501; ++i) many += std::string(i ? "," : "") + Item(kGptBot, "192.0.2.10");
+  many += "]}";
+  EXPECT_EQ(Post("/ingest/v1/server", many, creds_.private_api_key).status, 400);
+  // Server ingestion is not rate limited: no rate-limit headers.
+  const Response ok = Post("/ingest/v1/server", R"({"events":[]})", creds_.private_api_key);
+  EXPECT_EQ(ok.status, 202);
+  EXPECT_TRUE(ok.Header("x-ratelimit-limit").empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace sightline::e2e

@@ -1,0 +1,87 @@
+#include "tools/bot_operations.h"
+
+#include "ingest/ingest_service.h"
+#include "tools/operation_helpers.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+
+Result<json::value> RunClassify(OperationContext& context, const json::object& args) {
+  return context.ingest->Classify(args);
+}
+
+void RunIngestServer(OperationContext& context, const json::object& args, ResultCallback done) {
+  auto project = KeyProject(context);
+  if (!project) return done(project.error());
+  context.ingest->TrackServerEvents(*project, args.at("events").as_array(), std::move(done));
+}
+
+#define SIGHTLINE_SERVER_ITEM_PROPERTIES                                                        \
+  R"("user_agent": {"type": "string", "minLength": 1, "description": "The original User-Agent."},)" \
+  R"( "ip_address": {"type": "string", "minLength": 2, "description": "The original client IP."},)" \
+  R"( "method": {"type": "string"}, "host": {"type": "string"}, "path": {"type": "string"},)"     \
+  R"( "referrer": {"type": "string"}, "signature": {"type": "string"},)"                          \
+  R"( "signature_input": {"type": "string"}, "signature_agent": {"type": "string"},)"             \
+  R"( "client_timestamp": {"type": "number", "description": "Observation time, Unix ms."},)"    \
+  R"( "event": {"type": "string", "description": "Defaults to server_request."})"
+
+}  // namespace
+
+const OperationSpec kClassifyRequest{
+    .name = "classify_request",
+    .summary = "Classify a request (stores nothing)",
+    .description =
+        "The full attribution of one request description (the server-side ingestion item): "
+        "human, verified_bot, spoofed_bot or suspected_bot, with the bot's name, vendor, "
+        "category, AI flag, verification method and confidence. For debugging a setup.",
+    .tag = "Crawler detection",
+    .method = core::HttpMethod::kPost,
+    .path = "/bots/classify",
+    .input_schema = R"({"type": "object", "required": ["user_agent", "ip_address"],
+        "properties": {)" SIGHTLINE_SERVER_ITEM_PROPERTIES R"(}})",
+    .output_schema = R"({"type": "object", "required": ["actorType", "isBot"], "properties": {
+        "actorType": {"type": "string",
+          "enum": ["human", "verified_bot", "spoofed_bot", "suspected_bot", "unknown"]},
+        "isBot": {"type": "boolean"}, "isAi": {"type": "boolean"},
+        "verified": {"type": "boolean"}, "verificationMethod": {"type": "string"},
+        "confidence": {"type": "number"}, "botName": {"type": "string"},
+        "botVendor": {"type": "string"}, "actorCategory": {"type": "string"},
+        "browser": {"type": "string"}, "os": {"type": "string"}, "device": {"type": "string"},
+        "country": {"type": "string"}}})",
+    .permission = identity::Permission::kBotsClassify,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kPrivateApiKey | CredentialKind::kUserSession,
+    .run = RunClassify,
+};
+
+const OperationSpec kIngestServerEvents{
+    .name = "ingest_server_events",
+    .summary = "Forward request signals (server-side crawler detection)",
+    .description =
+        "Up to 500 original visitor requests from your server or edge. Each is classified; bots "
+        "are stored with their attribution (committed before the 202), humans are skipped, and "
+        "nothing is stored while the project's bot detection is off. An invalid item rejects "
+        "the request with VAL_003 naming events[i].field.",
+    .tag = "Crawler detection",
+    .method = core::HttpMethod::kPost,
+    .path = "/ingest/v1/server",
+    .input_schema = R"({"type": "object", "required": ["events"], "properties": {
+        "events": {"type": "array", "maxItems": 500, "items": {"type": "object",
+          "description": "A server-side ingestion item: user_agent and ip_address required; method, host, path, referrer, signature, signature_input, signature_agent, client_timestamp (ms), event."}}}})",
+    .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
+        "accepted": {"type": "integer", "description": "Bots stored."},
+        "total": {"type": "integer", "description": "Items submitted."}}})",
+    .permission = identity::Permission::kBotsIngest,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kPrivateApiKey,
+    .success_status = 202,
+    .rate_limited = false,
+    .mcp_exclusion_reason = "Ingestion is for servers, not for tools.",
+    .run_async = RunIngestServer,
+};
+
+}  // namespace sightline::tools

@@ -1,0 +1,12 @@
+// Crawler detection operations: classifying a request, and server-side ingestion of forwarded
+// request signals (/ingest/v1/server).
+#pragma once
+
+#include "tools/operation.h"
+
+namespace sightline::tools {
+
+extern const OperationSpec kClassifyRequest;
+extern const OperationSpec kIngestServerEvents;
+
+}  // namespace sightline::tools
