@@ -26,8 +26,9 @@ CidrVerdict CheckRanges(const BotEntry& bot, const VendorRanges* ranges, std::st
 
 }  // namespace
 
-BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::string_view ip) const {
-  const UserAgentClassification ua = ClassifyUserAgent(user_agent, {}, catalog_);
+BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::string_view ip,
+                                           const ClientHints& hints) const {
+  const UserAgentClassification ua = ClassifyUserAgent(user_agent, hints, catalog_);
   BotAttribution out;
   out.user_agent = ua.info;
   if (ua.bot == nullptr && !ua.info.is_bot) {

@@ -33,7 +33,8 @@ class RequestClassifier {
   RequestClassifier(const BotCatalog& catalog, const VendorRanges* ranges)
       : catalog_(catalog), ranges_(ranges) {}
 
-  BotAttribution Classify(std::string_view user_agent, std::string_view ip) const;
+  BotAttribution Classify(std::string_view user_agent, std::string_view ip,
+                          const ClientHints& hints = {}) const;
 
  private:
   const BotCatalog& catalog_;

@@ -49,10 +49,12 @@ bool IsHttpLibrary(std::string_view product) {
   return std::find(kLibraries.begin(), kLibraries.end(), lower) != kLibraries.end();
 }
 
-// User-Agent-level attribution only: verification (signatures, IP ranges, reverse DNS) and the
-// bot catalog belong to crawler detection, so a UA-only match is a suspected bot.
-void AddActor(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
-  if (ua.is_bot && (ua.bot_name.empty() || IsHttpLibrary(ua.bot_name))) {
+// A bot is named from the catalog when it is there; an SDK event can only be verified by the
+// visitor's IP (a crawler that runs the tracking script, such as a search engine's renderer).
+void AddActor(storage::EventRecord& row, const detection::BotAttribution& a) {
+  const detection::UserAgentInfo& ua = a.user_agent;
+  const bool plain_automation = a.actor_category.empty() || a.actor_category == "automation";
+  if (a.is_bot && plain_automation && (ua.bot_name.empty() || IsHttpLibrary(ua.bot_name))) {
     row.is_bot = false;
     row.actor_type = "unknown";
     row.device = "unknown";
@@ -62,15 +64,28 @@ void AddActor(storage::EventRecord& row, const detection::UserAgentInfo& ua) {
     row.verification_method = "none";
     return;
   }
-  row.is_bot = ua.is_bot;
-  row.actor_type = ua.is_bot ? "suspected_bot" : "human";
-  row.actor_verified = false;
-  row.verification_method = "none";
-  row.actor_confidence = ua.is_bot ? 0.75 : ua.device_confidence;
+  row.is_bot = a.is_bot;
+  row.actor_type = a.actor_type;
+  row.actor_verified = a.verified;
+  row.verification_method = a.verification_method;
+  row.actor_confidence = a.is_bot ? a.confidence : ua.device_confidence;
+  row.bot_name = NonEmpty(a.bot_name);
+  row.bot_vendor = NonEmpty(a.bot_vendor);
+  row.actor_category = NonEmpty(a.actor_category);
+  row.is_ai = a.is_ai;
+}
+
+detection::BotAttribution UaOnly(const detection::UserAgentInfo& ua) {
+  detection::BotAttribution a;
+  a.user_agent = ua;
+  a.is_bot = ua.is_bot;
+  a.actor_type = ua.is_bot ? "suspected_bot" : "human";
+  a.confidence = ua.is_bot ? 0.60 : ua.device_confidence;
   if (ua.is_bot) {
-    row.bot_name = NonEmpty(ua.bot_name);
-    row.actor_category = "automation";
+    a.bot_name = ua.bot_name;
+    a.actor_category = "automation";
   }
+  return a;
 }
 
 }  // namespace
@@ -80,7 +95,8 @@ std::string UsageMonth(std::int64_t unix_millis) {
 }
 
 storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& signals,
-                            const storage::ProjectRecord& project, std::int64_t now) {
+                            const storage::ProjectRecord& project, std::int64_t now,
+                            const detection::RequestClassifier* classifier) {
   storage::EventRecord row;
   // Time-ordered ids: the feed lists events received in the same millisecond in arrival order.
   row.id = core::NewUuidV7(now);
@@ -99,10 +115,12 @@ storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& sig
   row.tags_json = core::ToJson(event.tags);
   if (project.ip_logging && !signals.client_ip.empty()) row.ip = signals.client_ip;
   row.user_agent = signals.user_agent;
-  const detection::UserAgentInfo ua =
-      detection::ParseUserAgent(signals.user_agent.value_or(""), signals.hints);
-  AddDevice(row, ua);
-  AddActor(row, ua);
+  const std::string agent = signals.user_agent.value_or("");
+  const detection::BotAttribution actor =
+      classifier ? classifier->Classify(agent, signals.client_ip, signals.hints)
+                 : UaOnly(detection::ParseUserAgent(agent, signals.hints));
+  AddDevice(row, actor.user_agent);
+  AddActor(row, actor);
   if (signals.location) {
     row.country = NonEmpty(signals.location->country);
     row.region = NonEmpty(signals.location->region);

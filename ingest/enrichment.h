@@ -9,8 +9,11 @@
 
 namespace sightline::ingest {
 
+// `classifier` names bots from the catalog and verifies them by their IP where it can; without
+// one, only the User-Agent rules speak.
 storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& signals,
-                            const storage::ProjectRecord& project, std::int64_t now_millis);
+                            const storage::ProjectRecord& project, std::int64_t now_millis,
+                            const detection::RequestClassifier* classifier);
 
 // "2026-11" for a time in Unix milliseconds (UTC): the usage-counter month.
 std::string UsageMonth(std::int64_t unix_millis);

@@ -89,7 +89,7 @@ void IngestService::TrackOne(const storage::ProjectRecord& project, const json::
   const std::int64_t now = clock_.NowMillis();
   auto event = ParseTrackedEvent(body, "", now);
   if (!event) return done(event.error());
-  storage::EventRecord row = Enrich(*event, signals, project, now);
+  storage::EventRecord row = Enrich(*event, signals, project, now, options_.classifier);
   json::value answer = json::object{{"id", row.id},
                                     {"event", row.event},
                                     {"timestamp", core::FormatRfc3339(row.occurred_at)}};
@@ -122,7 +122,7 @@ void IngestService::TrackBatch(const storage::ProjectRecord& project, const json
       continue;
     }
     ++accepted;
-    Keep(project, Enrich(*event, signals, project, now), batch, usage);
+    Keep(project, Enrich(*event, signals, project, now, options_.classifier), batch, usage);
   }
   batch.usage.push_back(usage);
   json::value answer = json::object{{"accepted", accepted},

@@ -136,6 +136,25 @@ TEST_P(Bots, ServerIngestionRefusesBadRequestsClearly) {
   EXPECT_TRUE(ok.Header("x-ratelimit-limit").empty());
 }
 
+TEST_P(Bots, ACrawlerRunningTheTrackingScriptIsNamedFromTheCatalog) {
+  const Response tracked = server_->Request(
+      "POST", "/sdk/v1/logs",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}, {"User-Agent", kGooglebot}},
+      R"({"event":"page_view","channel":"pages"})");
+  ASSERT_EQ(tracked.status, 202) << tracked.body;
+  const Response feed = server_->Request(
+      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/events",
+      {{"Authorization", "Bearer " + creds_.private_api_key}});
+  const json::value events = feed.Json();
+  const json::object& tags = events.at("events").at(0).at("tags").as_object();
+  EXPECT_EQ(tags.at("__bot_name").as_string(), "Googlebot");
+  EXPECT_EQ(tags.at("__bot_vendor").as_string(), "Google");
+  EXPECT_EQ(tags.at("__actor_category").as_string(), "search_engine");
+  EXPECT_EQ(tags.at("__actor_type").as_string(), "suspected_bot") << "no Google ranges loaded";
+  EXPECT_EQ(tags.at("__is_bot").as_int64(), 1);
+  EXPECT_EQ(tags.at("__device").as_string(), "bot");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
