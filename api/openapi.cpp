@@ -133,6 +133,17 @@ std::set<std::string> RequiredNames(const json::object& schema) {
   return names;
 }
 
+// A platform's own log batch: a JSON array, NDJSON lines or a Firehose envelope.
+json::object RawRequestBody() {
+  const json::object text{{"schema", json::object{{"type", "string"}}}};
+  return json::object{
+      {"required", true},
+      {"description", "The platform's log batch as it sends it; may be gzip-encoded."},
+      {"content", json::object{{"application/json", json::object{{"schema", json::object{}}}},
+                               {"application/x-ndjson", text},
+                               {"text/plain", text}}}};
+}
+
 void AddArguments(const RegisteredOperation& op, json::object& operation) {
   const std::set<std::string> required = RequiredNames(op.input_schema);
   json::array parameters;
@@ -155,6 +166,10 @@ void AddArguments(const RegisteredOperation& op, json::object& operation) {
     }
   }
   if (!parameters.empty()) operation["parameters"] = std::move(parameters);
+  if (op.spec->raw_body) {
+    operation["requestBody"] = RawRequestBody();
+    return;
+  }
   if (!op.HasBody()) return;
   json::object body_schema{{"type", "object"}, {"properties", std::move(body_properties)}};
   if (!body_required.empty()) body_schema["required"] = std::move(body_required);

@@ -1,5 +1,6 @@
 #include "api/request_arguments.h"
 
+#include "core/compression.h"
 #include "core/json_util.h"
 #include "tools/schema.h"
 
@@ -37,6 +38,19 @@ Result<void> AddStringArgument(const tools::RegisteredOperation& op, json::objec
   return {};
 }
 
+// Platforms compress what they drain (Cloudflare Logpush always gzips); the inflated size is
+// bounded so a small compressed body cannot expand without limit.
+Result<std::string> DecodedBody(const HttpRequest& request) {
+  constexpr std::size_t kMaxInflated = 64 * 1024 * 1024;
+  const auto encoding = request.headers.Get("Content-Encoding");
+  if (!encoding || core::EqualsIgnoreCase(*encoding, "identity")) return request.body;
+  if (!core::EqualsIgnoreCase(*encoding, "gzip")) {
+    return core::Error(ErrorCode::kValUnsupportedMediaType,
+                       "Send the body uncompressed or with 'Content-Encoding: gzip'.");
+  }
+  return core::Gunzip(request.body, kMaxInflated);
+}
+
 }  // namespace
 
 Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind accepted) {
@@ -54,13 +68,21 @@ Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind a
     return std::string(value.substr(kBearer.size()));
   }
   if (auto key = request.headers.Get("X-API-Key")) return std::string(*key);
+  // Amazon Data Firehose HTTP-endpoint deliveries can carry a secret only in this header.
+  if (identity::Accepts(accepted, CredentialKind::kPrivateApiKey)) {
+    if (auto key = request.headers.Get("X-Amz-Firehose-Access-Key")) return std::string(*key);
+  }
   return core::Error(ErrorCode::kAuthRequired, "Authentication required.");
 }
 
 Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
                                     const HttpRequest& request) {
   json::object args;
-  if (op.HasBody()) {
+  if (op.spec->raw_body) {
+    auto body = DecodedBody(request);
+    if (!body) return body.error();
+    args["body"] = std::move(*body);
+  } else if (op.HasBody()) {
     const auto type = request.headers.Get("Content-Type");
     const bool has_body = request.body.find_first_not_of(" \t\r\n") != std::string::npos;
     if (has_body && (!type || !IsJsonContentType(*type))) {

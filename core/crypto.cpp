@@ -124,9 +124,10 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
 namespace {
 constexpr std::string_view kBase64Url =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-}  // namespace
+constexpr std::string_view kBase64 =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-std::string Base64UrlEncode(std::string_view bytes) {
+std::string EncodeWithAlphabet(std::string_view bytes, std::string_view alphabet) {
   std::string out;
   out.reserve((bytes.size() * 4 + 2) / 3);
   std::size_t i = 0;
@@ -134,27 +135,27 @@ std::string Base64UrlEncode(std::string_view bytes) {
     const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
                        static_cast<unsigned char>(bytes[i + 1]) << 8 |
                        static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out.push_back(kBase64Url[(v >> shift) & 63]);
+    for (int shift : {18, 12, 6, 0}) out.push_back(alphabet[(v >> shift) & 63]);
   }
   const std::size_t rest = bytes.size() - i;
   if (rest > 0) {
     unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
     if (rest == 2) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out.push_back(kBase64Url[(v >> 18) & 63]);
-    out.push_back(kBase64Url[(v >> 12) & 63]);
-    if (rest == 2) out.push_back(kBase64Url[(v >> 6) & 63]);
+    out.push_back(alphabet[(v >> 18) & 63]);
+    out.push_back(alphabet[(v >> 12) & 63]);
+    if (rest == 2) out.push_back(alphabet[(v >> 6) & 63]);
   }
   return out;
 }
 
-std::optional<std::string> Base64UrlDecode(std::string_view text) {
+std::optional<std::string> DecodeWithAlphabet(std::string_view text, std::string_view alphabet) {
   if (text.size() % 4 == 1) return std::nullopt;
   std::string out;
   out.reserve(text.size() * 3 / 4);
   unsigned buffer = 0;
   int bits = 0;
   for (char c : text) {
-    const auto at = kBase64Url.find(c);
+    const auto at = alphabet.find(c);
     if (at == std::string_view::npos) return std::nullopt;
     buffer = (buffer << 6) | static_cast<unsigned>(at);
     bits += 6;
@@ -164,6 +165,28 @@ std::optional<std::string> Base64UrlDecode(std::string_view text) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string Base64UrlEncode(std::string_view bytes) { return EncodeWithAlphabet(bytes, kBase64Url); }
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string out = EncodeWithAlphabet(bytes, kBase64);
+  while (out.size() % 4 != 0) out.push_back('=');
+  return out;
+}
+
+
+std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  return DecodeWithAlphabet(text, kBase64Url);
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  std::size_t end = text.size();
+  for (int pad = 0; pad < 2 && end > 0 && text[end - 1] == '='; ++pad) --end;
+  if (end != text.size() && text.size() % 4 != 0) return std::nullopt;
+  return DecodeWithAlphabet(text.substr(0, end), kBase64);
 }
 
 }  // namespace sightline::core

@@ -32,5 +32,9 @@ std::string HmacSha256(std::string_view key, std::string_view data);
 // RFC 4648 §5 base64url without padding; Decode returns nullopt on any invalid character.
 std::string Base64UrlEncode(std::string_view bytes);
 std::optional<std::string> Base64UrlDecode(std::string_view text);
+// RFC 4648 §4 base64, padded (as Amazon Data Firehose sends record data); Decode accepts
+// missing padding.
+std::string Base64Encode(std::string_view bytes);
+std::optional<std::string> Base64Decode(std::string_view text);
 
 }  // namespace sightline::core

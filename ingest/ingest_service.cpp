@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "ingest/client_ip.h"
 #include "ingest/enrichment.h"
+#include "ingest/log_drain.h"
 #include "ingest/server_item.h"
 #include "ingest/tracked_event.h"
 
@@ -212,6 +213,15 @@ void IngestService::TrackServerEvents(const storage::ProjectRecord& project,
     items.push_back(std::move(*item));
   }
   IngestBatch batch;
+  const std::int64_t accepted = AddBotRequests(project, items, now, batch);
+  json::value answer = json::object{{"accepted", accepted},
+                                    {"total", static_cast<std::int64_t>(events.size())}};
+  Submit(std::move(batch), std::move(answer), std::move(done));
+}
+
+std::int64_t IngestService::AddBotRequests(const storage::ProjectRecord& project,
+                                           const std::vector<ServerItem>& items,
+                                           std::int64_t now, IngestBatch& batch) const {
   storage::UsageRecord usage{project.id, UsageMonth(now)};
   if (project.bot_detection) {  // off: bot traffic is dropped entirely
     for (const ServerItem& item : items) {
@@ -223,9 +233,28 @@ void IngestService::TrackServerEvents(const storage::ProjectRecord& project,
     }
   }
   batch.usage.push_back(usage);
-  json::value answer = json::object{
-      {"accepted", static_cast<std::int64_t>(batch.bot_requests.size())},
-      {"total", static_cast<std::int64_t>(events.size())}};
+  return usage.bot_events;
+}
+
+void IngestService::TrackLogDrain(const storage::ProjectRecord& project, std::string_view source,
+                                  std::string_view body, JsonCallback done) {
+  const auto drain_source = ParseDrainSource(source);
+  if (!drain_source) {
+    return done(Error(ErrorCode::kRouteNotFound, "No log drain is called '" +
+                                                     core::TruncateUtf8(std::string(source), 64) +
+                                                     "'."));
+  }
+  const std::int64_t now = clock_.NowMillis();
+  auto drain = ParseDrain(*drain_source, body, now);
+  if (!drain) return done(drain.error());
+  IngestBatch batch;
+  const std::int64_t accepted = AddBotRequests(project, drain->requests, now, batch);
+  json::value answer;
+  if (drain->firehose_request_id) {
+    answer = json::object{{"requestId", *drain->firehose_request_id}, {"timestamp", now}};
+  } else {
+    answer = json::object{{"accepted", accepted}, {"received", drain->received}};
+  }
   Submit(std::move(batch), std::move(answer), std::move(done));
 }
 

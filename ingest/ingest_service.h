@@ -13,6 +13,7 @@
 #include "detection/request_classifier.h"
 #include "detection/user_agent.h"
 #include "ingest/event_writer.h"
+#include "ingest/server_item.h"
 #include "storage/records.h"
 
 #include <boost/json/array.hpp>
@@ -64,6 +65,11 @@ class IngestService {
   // detection is off. An invalid item rejects the request (VAL_003 naming events[i].field).
   void TrackServerEvents(const storage::ProjectRecord& project, const boost::json::array& events,
                          JsonCallback done);
+  // POST /ingest/v1/{source}: a hosting platform's log batch (see log_drain.h), classified
+  // like server items. → {accepted, received}, or for the CloudFront/Firehose stream form
+  // {requestId, timestamp} echoing the delivery. VAL_002 for an unreadable batch.
+  void TrackLogDrain(const storage::ProjectRecord& project, std::string_view source,
+                     std::string_view body, JsonCallback done);
   // POST /bots/classify: the attribution of one ingestion item, stored nowhere.
   core::Result<boost::json::value> Classify(const boost::json::object& item) const;
   // POST /sdk/v1/identify → {success: true}.
@@ -72,6 +78,11 @@ class IngestService {
 
  private:
   void Submit(IngestBatch batch, boost::json::value answer, JsonCallback done);
+  // Classifies each item and adds the bots (with usage) to `batch`; nothing when the project's
+  // bot detection is off. Returns how many were added.
+  std::int64_t AddBotRequests(const storage::ProjectRecord& project,
+                              const std::vector<ServerItem>& items, std::int64_t now,
+                              IngestBatch& batch) const;
 
   const core::Clock& clock_;
   EventWriter& writer_;

@@ -46,7 +46,7 @@ std::span<const OperationSpec> AllOperations() {
       kSdkTrackEvent, kSdkTrackEvents, kSdkIdentify,
       kListEvents, kGetUsage, kListNotifications, kStreamNotifications,
       // Crawler detection.
-      kClassifyRequest, kIngestServerEvents,
+      kClassifyRequest, kIngestServerEvents, kIngestLogDrain,
   };
   return kOperations;
 }

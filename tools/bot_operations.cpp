@@ -20,6 +20,13 @@ void RunIngestServer(OperationContext& context, const json::object& args, Result
   context.ingest->TrackServerEvents(*project, args.at("events").as_array(), std::move(done));
 }
 
+void RunIngestLogDrain(OperationContext& context, const json::object& args, ResultCallback done) {
+  auto project = KeyProject(context);
+  if (!project) return done(project.error());
+  context.ingest->TrackLogDrain(*project, args.at("source").as_string(),
+                                args.at("body").as_string(), std::move(done));
+}
+
 #define SIGHTLINE_SERVER_ITEM_PROPERTIES                                                        \
   R"("user_agent": {"type": "string", "minLength": 1, "description": "The original User-Agent."},)" \
   R"( "ip_address": {"type": "string", "minLength": 2, "description": "The original client IP."},)" \
@@ -82,6 +89,38 @@ const OperationSpec kIngestServerEvents{
     .rate_limited = false,
     .mcp_exclusion_reason = "Ingestion is for servers, not for tools.",
     .run_async = RunIngestServer,
+};
+
+const OperationSpec kIngestLogDrain{
+    .name = "ingest_log_drain",
+    .summary = "Receive a hosting platform's log drain",
+    .description =
+        "Point a platform's log drain here: vercel (JSON array or NDJSON), netlify (JSON array "
+        "or NDJSON), cloudflare (Logpush HTTP destination, NDJSON, gzip), fastly (JSON lines) or "
+        "cloudfront (CloudFront real-time logs through an Amazon Data Firehose HTTP endpoint; "
+        "the key may be sent as X-Amz-Firehose-Access-Key). Each request log is classified like "
+        "a server-side item and bots are stored; other logs and rows without a usable IP and "
+        "User-Agent are skipped. Answers {accepted, received}, or {requestId, timestamp} for "
+        "cloudfront. Setup per platform: docs/log-drains.md.",
+    .tag = "Crawler detection",
+    .method = core::HttpMethod::kPost,
+    .path = "/ingest/v1/{source}",
+    .input_schema = R"({"type": "object", "required": ["source", "body"], "properties": {
+        "source": {"type": "string",
+          "enum": ["vercel", "netlify", "cloudflare", "fastly", "cloudfront"]},
+        "body": {"type": "string", "description": "The platform's log batch, as it sends it."}}})",
+    .output_schema = R"({"type": "object", "properties": {
+        "accepted": {"type": "integer", "description": "Bot requests stored."},
+        "received": {"type": "integer", "description": "Log rows in the batch."},
+        "requestId": {"type": "string", "description": "cloudfront: the delivery's requestId."},
+        "timestamp": {"type": "integer", "description": "cloudfront: receipt time, Unix ms."}}})",
+    .permission = identity::Permission::kBotsIngest,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kPrivateApiKey,
+    .rate_limited = false,
+    .raw_body = true,
+    .mcp_exclusion_reason = "Log drains are for hosting platforms, not for tools.",
+    .run_async = RunIngestLogDrain,
 };
 
 }  // namespace sightline::tools

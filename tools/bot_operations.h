@@ -8,5 +8,6 @@ namespace sightline::tools {
 
 extern const OperationSpec kClassifyRequest;
 extern const OperationSpec kIngestServerEvents;
+extern const OperationSpec kIngestLogDrain;
 
 }  // namespace sightline::tools

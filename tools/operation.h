@@ -98,6 +98,9 @@ struct OperationSpec {
   bool rate_limited = true;
   // Called by browsers from any site (the SDK): permissive CORS, preflight included.
   bool browser_cors = false;
+  // The body is a platform's own format (log drains): handed over unparsed, in any media type
+  // and inflated when gzip-encoded, as the string argument `body`.
+  bool raw_body = false;
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;

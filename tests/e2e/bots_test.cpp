@@ -2,6 +2,9 @@
 // available backend, with vendor IP ranges from a directory the test writes (CIDR verification).
 #include "harness.h"
 
+#include "core/compression.h"
+#include "core/crypto.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -153,6 +156,90 @@ TEST_P(Bots, ACrawlerRunningTheTrackingScriptIsNamedFromTheCatalog) {
   EXPECT_EQ(tags.at("__actor_type").as_string(), "suspected_bot") << "no Google ranges loaded";
   EXPECT_EQ(tags.at("__is_bot").as_int64(), 1);
   EXPECT_EQ(tags.at("__device").as_string(), "bot");
+}
+
+
+TEST_P(Bots, VercelDrainStoresTheBotRequestsOfABatch) {
+  const std::string batch = std::string(R"([{"source":"build","message":"Compiling"},)") +
+      R"({"source":"edge","proxy":{"clientIp":"192.0.2.10","method":"GET","host":"example.com",)"
+      R"("path":"/a","userAgent":[")" + kGptBot + R"("]}},)"
+      R"({"source":"edge","proxy":{"clientIp":"203.0.113.9","path":"/b","userAgent":[")" +
+      kChrome + R"("]}}])";
+  const Response r = Post("/ingest/v1/vercel", batch, creds_.private_api_key);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Json().at("received").as_int64(), 3);
+  EXPECT_EQ(r.Json().at("accepted").as_int64(), 1) << "one crawler; the build log and the human skipped";
+  const Response usage = server_->Request(
+      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/usage",
+      {{"Authorization", "Bearer " + creds_.private_api_key}});
+  EXPECT_EQ(usage.Json().at("months").at(0).at("botEvents").as_int64(), 1);
+}
+
+TEST_P(Bots, CloudflareLogpushSendsGzippedNdjson) {
+  const std::string ndjson =
+      std::string(R"({"content":"test","filename":"test.txt"})") + "\n" +
+      R"({"ClientIP":"192.0.2.11","ClientRequestUserAgent":")" + kGptBot +
+      R"(","ClientRequestHost":"shop.example","ClientRequestURI":"/p","EdgeStartTimestamp":)" +
+      "1794999990123456789}\n";
+  const Response r = server_->Request("POST", "/ingest/v1/cloudflare",
+                                      {{"Authorization", "Bearer " + creds_.private_api_key},
+                                       {"Content-Type", "text/plain"},
+                                       {"Content-Encoding", "gzip"}},
+                                      core::Gzip(ndjson));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Json().at("received").as_int64(), 2);
+  EXPECT_EQ(r.Json().at("accepted").as_int64(), 1);
+
+  const Response broken = server_->Request(
+      "POST", "/ingest/v1/cloudflare",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Encoding", "gzip"}},
+      "not gzip at all");
+  EXPECT_EQ(broken.status, 400);
+  EXPECT_EQ(broken.Json().at("error").at("code").as_string(), "VAL_007");
+  const Response brotli = server_->Request(
+      "POST", "/ingest/v1/cloudflare",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Encoding", "br"}}, "x");
+  EXPECT_EQ(brotli.status, 415);
+}
+
+TEST_P(Bots, CloudFrontRecordsArriveThroughAFirehoseDelivery) {
+  const std::string record = std::string(R"({"c-ip":"192.0.2.12","cs-method":"GET",)") +
+                             R"("cs-uri-stem":"/img.png","cs-user-agent":"GPTBot/1.1"})";
+  const std::string delivery = R"({"requestId":"0b4e8f1c-firehose","timestamp":1795000000000,)"
+                               R"("records":[{"data":")" + core::Base64Encode(record) + R"("}]})";
+  const Response r = server_->Request(
+      "POST", "/ingest/v1/cloudfront",
+      {{"X-Amz-Firehose-Access-Key", creds_.private_api_key},
+       {"X-Amz-Firehose-Request-Id", "0b4e8f1c-firehose"},
+       {"Content-Type", "application/json"}},
+      delivery);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Json().at("requestId").as_string(), "0b4e8f1c-firehose");
+  EXPECT_GT(r.Json().at("timestamp").as_int64(), 1700000000000) << "milliseconds";
+
+  // A wrong secret or an unreadable delivery is a non-2xx, so Firehose retries.
+  const Response wrong = server_->Request("POST", "/ingest/v1/cloudfront",
+                                          {{"X-Amz-Firehose-Access-Key", "sk_service_nope"}},
+                                          delivery);
+  EXPECT_EQ(wrong.status, 401);
+  const Response bad = server_->Request("POST", "/ingest/v1/cloudfront",
+                                        {{"X-Amz-Firehose-Access-Key", creds_.private_api_key}},
+                                        R"({"records":"no"})");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.Json().at("error").at("code").as_string(), "VAL_002");
+}
+
+TEST_P(Bots, LogDrainsRefuseUnknownSourcesAndOtherKeys) {
+  const Response unknown = Post("/ingest/v1/heroku", "[]", creds_.private_api_key);
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(unknown.Json().at("error").at("details").at("field").as_string(), "source");
+  EXPECT_EQ(Post("/ingest/v1/netlify", "[]", creds_.sdk_key).status, 401);
+  EXPECT_EQ(Post("/ingest/v1/netlify", "<html>", creds_.private_api_key).status, 400);
+  const Response empty = Post("/ingest/v1/netlify", "", creds_.private_api_key);
+  ASSERT_EQ(empty.status, 200) << empty.body;
+  EXPECT_EQ(empty.Json().at("received").as_int64(), 0);
+  // The literal route still wins over the drain's {source}.
+  EXPECT_EQ(Post("/ingest/v1/server", R"({"events":[]})", creds_.private_api_key).status, 202);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()),
