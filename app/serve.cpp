@@ -2,6 +2,7 @@
 // references down; nothing below app/ constructs its own dependencies.
 #include "api/openapi.h"
 #include "api/rest_handler.h"
+#include "api/transport/directory_fetcher.h"
 #include "api/transport/http_server.h"
 #include "app/commands.h"
 #include "app/options.h"
@@ -60,6 +61,12 @@ const OptionDef kServeOptions[] = {
     {"bot-ranges-dir", "SIGHTLINE_BOT_RANGES_DIR", "", "DIR",
      "Vendors' published crawler IP ranges, one file per catalog list id (e.g. gptbot.json) in "
      "the vendors' own JSON format, for CIDR verification; for air-gapped installs and tests."},
+    {"signature-directory-ca", "SIGHTLINE_SIGNATURE_DIRECTORY_CA", "", "FILE",
+     "Extra CA certificates (PEM) trusted when fetching Web Bot Auth key directories, beside "
+     "the system's (a private PKI; tests)."},
+    {"signature-directory-private", "SIGHTLINE_SIGNATURE_DIRECTORY_PRIVATE", "", "",
+     "Let Web Bot Auth key directories be fetched from private and loopback addresses. Turns "
+     "off SSRF protection: for tests only."},
     {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
      "Rows of accepted-but-uncommitted ingestion the writer may hold; beyond it ingestion "
      "answers 503."},
@@ -189,10 +196,22 @@ int Serve(const Options& options) {
     core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
               {{"lists", static_cast<std::int64_t>(ranges->loaded())}});
   }
-  const detection::RequestClassifier classifier(detection::BotCatalog::Builtin(),
-                                                ranges ? &*ranges : nullptr);
-
   core::SystemClock clock;
+  api::DirectoryFetcherOptions fetch_options;
+  fetch_options.allow_private_addresses = options.Has("signature-directory-private");
+  fetch_options.ca_file = options.Get("signature-directory-ca");
+  std::unique_ptr<api::HttpsDirectoryFetcher> fetcher;
+  try {
+    fetcher = std::make_unique<api::HttpsDirectoryFetcher>(fetch_options);
+  } catch (const std::exception&) {
+    return ReportFailure(core::Error::Invalid(
+        "signature-directory-ca", "--signature-directory-ca: '" + fetch_options.ca_file +
+                                      "' is not a readable PEM certificate file."));
+  }
+  detection::SignatureDirectory signature_keys(fetcher.get(), clock);
+  const detection::RequestClassifier classifier(detection::BotCatalog::Builtin(),
+                                                ranges ? &*ranges : nullptr, &signature_keys);
+
   ingest::WriterOptions writer_options;
   writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);
   ingest::EventWriter writer(**store, writer_options);

@@ -104,4 +104,23 @@ std::optional<CidrList> ParseCidrList(std::string_view text, std::string* bad_en
   return list;
 }
 
+bool IpAddress::IsGlobal() const {
+  static const std::vector<CidrRange> kSpecial = [] {
+    std::vector<CidrRange> out;
+    for (const char* text :
+         {"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+          "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
+          "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/3", "::/127",
+          "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "2002::/16", "fc00::/7",
+          "fe80::/10", "ff00::/8"}) {
+      out.push_back(*CidrRange::Parse(text));
+    }
+    return out;
+  }();
+  for (const CidrRange& range : kSpecial) {
+    if (range.Contains(*this)) return false;
+  }
+  return true;
+}
+
 }  // namespace sightline::core

@@ -19,6 +19,10 @@ class IpAddress {
   bool is_v4() const;
   std::string ToString() const;
   const std::array<std::uint8_t, 16>& bytes() const { return bytes_; }
+  // False for loopback, private, link-local, shared, documentation, multicast, reserved and
+  // unspecified addresses (IANA special-purpose registries): what an outbound fetch of a
+  // URL someone else chose must never reach (SSRF).
+  bool IsGlobal() const;
   auto operator<=>(const IpAddress&) const = default;
 
  private:

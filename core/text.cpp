@@ -12,6 +12,14 @@ std::string ToLowerAscii(std::string_view text) {
   return out;
 }
 
+std::string ToUpperAscii(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  });
+  return out;
+}
+
 namespace {
 
 // The length of the well-formed UTF-8 sequence at `s[i]`, or 0 (RFC 3629: no overlongs, no

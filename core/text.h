@@ -8,6 +8,7 @@ namespace sightline::core {
 
 // ASCII lower-casing (emails, slugs, header names); other bytes are kept as they are.
 std::string ToLowerAscii(std::string_view text);
+std::string ToUpperAscii(std::string_view text);
 
 // Valid UTF-8 from any bytes: each invalid sequence becomes U+FFFD and NUL bytes are dropped
 // (headers and percent-decoded URLs arrive as arbitrary bytes; stores and JSON need UTF-8).

@@ -1,16 +1,21 @@
 // Classifies one forwarded request: human, verified_bot, spoofed_bot, suspected_bot or unknown,
 // with the bot's name, vendor, category and AI flag from the catalog, the verification method
 // and a confidence. Verification runs strongest first and stops at the first decisive result:
-// Web Bot Auth signatures and forward-confirmed reverse DNS are still to come; today the CIDR
-// step decides when the vendor's published ranges are loaded (inside → verified_bot, outside →
-// spoofed_bot), and a catalog or rule match nothing can verify stays suspected_bot.
-// Pure over its inputs; thread-safe.
+//   1. a Web Bot Auth signature (valid → verified_bot; invalid, expired or not matching its key →
+//      spoofed_bot; its signer's directory not yet known → no verdict);
+//   2. CIDR, when the vendor's published ranges are loaded (inside → verified_bot, outside →
+//      spoofed_bot).
+// Forward-confirmed reverse DNS is still to come. A catalog or rule match nothing can verify
+// stays suspected_bot. Thread-safe; never waits for the network.
 #pragma once
 
 #include "detection/bot_catalog.h"
+#include "detection/http_signature.h"
 #include "detection/ip_ranges.h"
+#include "detection/signature_directory.h"
 #include "detection/user_agent.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -27,18 +32,34 @@ struct BotAttribution {
   UserAgentInfo user_agent;
 };
 
+// What is known of a request beyond its User-Agent and IP.
+struct RequestEvidence {
+  ClientHints hints;
+  SignedRequest signed_request;   // empty signature fields: unsigned
+  std::int64_t observed_millis = 0;  // when the request was made (signature validity)
+};
+
 class RequestClassifier {
  public:
-  // `ranges` may be null (no range data: nothing verifies by CIDR).
-  RequestClassifier(const BotCatalog& catalog, const VendorRanges* ranges)
-      : catalog_(catalog), ranges_(ranges) {}
+  // Signatures may be at most this far in the future or past their expiry (clock skew between
+  // the signer and the server that observed the request).
+  static constexpr std::int64_t kSignatureSkewSeconds = 60;
+
+  // `ranges` may be null (nothing verifies by CIDR), `directory` too (signatures are then
+  // checked only against pinned directories: none).
+  RequestClassifier(const BotCatalog& catalog, const VendorRanges* ranges,
+                    SignatureDirectory* directory = nullptr)
+      : catalog_(catalog), ranges_(ranges), directory_(directory) {}
 
   BotAttribution Classify(std::string_view user_agent, std::string_view ip,
                           const ClientHints& hints = {}) const;
+  BotAttribution Classify(std::string_view user_agent, std::string_view ip,
+                          const RequestEvidence& evidence) const;
 
  private:
   const BotCatalog& catalog_;
   const VendorRanges* ranges_;
+  SignatureDirectory* directory_;
 };
 
 }  // namespace sightline::detection

@@ -157,17 +157,35 @@ std::optional<std::string> NonEmpty(const std::string& text) {
   return text;
 }
 
+// What the classifier may check of a forwarded request: its Web Bot Auth signature (against the
+// host, method and path it was made with) at the time it was observed.
+detection::RequestEvidence EvidenceOf(const ServerItem& item, std::int64_t now) {
+  // Views into `item`, which outlives the evidence.
+  auto view = [](const std::optional<std::string>& text, std::string_view absent) {
+    return text ? std::string_view(*text) : absent;
+  };
+  detection::RequestEvidence evidence;
+  evidence.observed_millis = item.client_timestamp.value_or(now);
+  evidence.signed_request = {.method = view(item.method, "GET"),
+                             .authority = view(item.host, ""),
+                             .target = view(item.path, "/"),
+                             .signature = view(item.signature, ""),
+                             .signature_input = view(item.signature_input, ""),
+                             .signature_agent = view(item.signature_agent, "")};
+  return evidence;
+}
+
 storage::BotRequestRecord BotRow(const storage::ProjectRecord& project, const ServerItem& item,
                                  const detection::BotAttribution& a,
                                  const std::optional<detection::GeoLocation>& location,
-                                 std::int64_t now) {
+                                 std::int64_t now, std::string_view source) {
   storage::BotRequestRecord row;
   row.id = core::NewUuidV7(now);
   row.project_id = project.id;
   row.received_at = now;
   row.occurred_at = item.client_timestamp.value_or(now);
   row.event = item.event;
-  row.source = "server";
+  row.source = std::string(source);
   if (project.ip_logging) row.ip = item.ip_address;
   row.user_agent = item.user_agent;
   row.method = item.method;
@@ -191,7 +209,8 @@ storage::BotRequestRecord BotRow(const storage::ProjectRecord& project, const Se
 Result<json::value> IngestService::Classify(const json::object& body) const {
   auto item = ParseServerItem(body, "", clock_.NowMillis());
   if (!item) return item.error();
-  const auto attribution = options_.classifier->Classify(item->user_agent, item->ip_address);
+  const auto attribution = options_.classifier->Classify(item->user_agent, item->ip_address,
+                                                         EvidenceOf(*item, clock_.NowMillis()));
   const auto location = options_.geo ? options_.geo->Lookup(item->ip_address) : std::nullopt;
   return json::value(AttributionJson(attribution, location));
 }
@@ -213,7 +232,7 @@ void IngestService::TrackServerEvents(const storage::ProjectRecord& project,
     items.push_back(std::move(*item));
   }
   IngestBatch batch;
-  const std::int64_t accepted = AddBotRequests(project, items, now, batch);
+  const std::int64_t accepted = AddBotRequests(project, items, "server", now, batch);
   json::value answer = json::object{{"accepted", accepted},
                                     {"total", static_cast<std::int64_t>(events.size())}};
   Submit(std::move(batch), std::move(answer), std::move(done));
@@ -221,14 +240,16 @@ void IngestService::TrackServerEvents(const storage::ProjectRecord& project,
 
 std::int64_t IngestService::AddBotRequests(const storage::ProjectRecord& project,
                                            const std::vector<ServerItem>& items,
-                                           std::int64_t now, IngestBatch& batch) const {
+                                           std::string_view source, std::int64_t now,
+                                           IngestBatch& batch) const {
   storage::UsageRecord usage{project.id, UsageMonth(now)};
   if (project.bot_detection) {  // off: bot traffic is dropped entirely
     for (const ServerItem& item : items) {
-      const auto attribution = options_.classifier->Classify(item.user_agent, item.ip_address);
+      const auto attribution =
+          options_.classifier->Classify(item.user_agent, item.ip_address, EvidenceOf(item, now));
       if (!attribution.is_bot) continue;  // humans are not stored
       const auto location = options_.geo ? options_.geo->Lookup(item.ip_address) : std::nullopt;
-      batch.bot_requests.push_back(BotRow(project, item, attribution, location, now));
+      batch.bot_requests.push_back(BotRow(project, item, attribution, location, now, source));
       usage.bot_events += 1;
     }
   }
@@ -248,7 +269,7 @@ void IngestService::TrackLogDrain(const storage::ProjectRecord& project, std::st
   auto drain = ParseDrain(*drain_source, body, now);
   if (!drain) return done(drain.error());
   IngestBatch batch;
-  const std::int64_t accepted = AddBotRequests(project, drain->requests, now, batch);
+  const std::int64_t accepted = AddBotRequests(project, drain->requests, source, now, batch);
   json::value answer;
   if (drain->firehose_request_id) {
     answer = json::object{{"requestId", *drain->firehose_request_id}, {"timestamp", now}};

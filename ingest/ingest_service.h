@@ -78,11 +78,12 @@ class IngestService {
 
  private:
   void Submit(IngestBatch batch, boost::json::value answer, JsonCallback done);
-  // Classifies each item and adds the bots (with usage) to `batch`; nothing when the project's
-  // bot detection is off. Returns how many were added.
+  // Classifies each item and adds the bots (with usage) to `batch`, recorded as coming from
+  // `source` ("server" or a drain's name); nothing when the project's bot detection is off.
+  // Returns how many were added.
   std::int64_t AddBotRequests(const storage::ProjectRecord& project,
-                              const std::vector<ServerItem>& items, std::int64_t now,
-                              IngestBatch& batch) const;
+                              const std::vector<ServerItem>& items, std::string_view source,
+                              std::int64_t now, IngestBatch& batch) const;
 
   const core::Clock& clock_;
   EventWriter& writer_;

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 #include <fstream>
+#include <thread>
 #include <random>
 
 namespace sightline::e2e {
@@ -243,6 +247,100 @@ TEST_P(Bots, LogDrainsRefuseUnknownSourcesAndOtherKeys) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+// Web Bot Auth end to end: requests signed by Cloudflare's independent `web-bot-auth` package,
+// keys published by the signer's own HTTPS directory on loopback, fetched by the server in the
+// background.
+class WebBotAuth : public Bots {
+ protected:
+  void SetUp() override {
+    Bots::SetUp();
+    certs_ = MakeTempDir("sightline-wba-");
+    RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+               "-addext subjectAltName=IP:127.0.0.1 -keyout " + (certs_ / "key.pem").string() +
+               " -out " + (certs_ / "cert.pem").string() + " 2>/dev/null");
+    signer_ = std::make_unique<ChildProcess>(
+        "node", std::vector<std::string>{
+                    (SourceDir() / "tests/interop/web_bot_auth_signer.mjs").string(),
+                    (certs_ / "cert.pem").string(), (certs_ / "key.pem").string(),
+                    "shop.example", "/docs", "/pricing"});
+    signed_ = json::parse(signer_->FirstLine()).as_object();
+  }
+  void TearDown() override { std::filesystem::remove_all(certs_); }
+
+  // The classify item for signed request `index`, as a customer's edge would forward it.
+  std::string SignedItem(std::size_t index, const std::string& host = "shop.example") {
+    const json::object& s = signed_.at("signed").at(index).as_object();
+    return json::serialize(json::object{
+        {"user_agent", kChrome}, {"ip_address", "203.0.113.40"}, {"method", "GET"},
+        {"host", host}, {"path", s.at("path")}, {"signature", s.at("signature")},
+        {"signature_input", s.at("signatureInput")},
+        {"signature_agent", s.at("signatureAgent")}});
+  }
+  // Classifies until the answer is not suspected_bot (the first sight of a signer starts the
+  // background fetch of its directory), or a few seconds have passed.
+  json::object Settle(ServerProcess& server, const std::string& item) {
+    json::object last;
+    for (int i = 0; i < 100; ++i) {
+      const Response r = server.Request("POST", "/bots/classify",
+                                        {{"Authorization", "Bearer " + creds_.private_api_key},
+                                         {"Content-Type", "application/json"}},
+                                        item);
+      EXPECT_EQ(r.status, 200) << r.body;
+      last = r.Json().as_object();
+      if (last.at("actorType").as_string() != "suspected_bot") break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return last;
+  }
+
+  std::filesystem::path certs_;
+  std::unique_ptr<ChildProcess> signer_;
+  json::object signed_;
+};
+
+TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
+  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string(),
+                                    "--signature-directory-private"});
+  const json::object verified = Settle(server, SignedItem(0));
+  EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
+  EXPECT_EQ(verified.at("verificationMethod").as_string(), "web_bot_auth");
+  EXPECT_TRUE(verified.at("isBot").as_bool()) << "a browser User-Agent, identified by its signature";
+  EXPECT_EQ(Settle(server, SignedItem(1)).at("actorType").as_string(), "verified_bot");
+  // The same signature replayed against another site does not cover it.
+  EXPECT_EQ(Settle(server, SignedItem(0, "victim.example")).at("actorType").as_string(),
+            "spoofed_bot");
+
+  // Stored through server-side ingestion with the verification.
+  const Response stored = server.Request(
+      "POST", "/ingest/v1/server",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Type", "application/json"}},
+      R"({"events":[)" + SignedItem(0) + "]}");
+  ASSERT_EQ(stored.status, 202) << stored.body;
+  EXPECT_EQ(stored.Json().at("accepted").as_int64(), 1);
+}
+
+TEST_P(WebBotAuth, DirectoriesOnPrivateAddressesAreNeverFetchedByDefault) {
+  // Without the test-only switch the loopback directory is refused (SSRF protection): the
+  // signature stays unverified — suspected, never spoofed.
+  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string()});
+  auto classify = [&] {
+    const Response r = server.Request("POST", "/bots/classify",
+                                      {{"Authorization", "Bearer " + creds_.private_api_key},
+                                       {"Content-Type", "application/json"}},
+                                      SignedItem(0));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().as_object();
+  };
+  classify();  // the first sight of the signer starts (and fails) the directory fetch
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const json::object later = classify();
+  EXPECT_EQ(later.at("actorType").as_string(), "suspected_bot");
+  EXPECT_FALSE(later.at("verified").as_bool());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, WebBotAuth, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

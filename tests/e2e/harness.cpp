@@ -39,10 +39,9 @@ std::string ReadFile(const std::filesystem::path& path) {
 }
 
 // Starts the binary with stdout/stderr redirected to files; returns the pid.
-int Spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
-          const std::filesystem::path& err) {
+int SpawnProgram(std::string binary, const std::vector<std::string>& args,
+                 const std::filesystem::path& out, const std::filesystem::path& err) {
   std::vector<char*> argv;
-  std::string binary = SIGHTLINE_BINARY;
   argv.push_back(binary.data());
   std::vector<std::string> copies = args;
   for (auto& a : copies) argv.push_back(a.data());
@@ -55,10 +54,15 @@ int Spawn(const std::vector<std::string>& args, const std::filesystem::path& out
     dup2(err_fd, 2);
     const int null_fd = open("/dev/null", O_RDONLY);
     dup2(null_fd, 0);
-    execv(argv[0], argv.data());
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   return pid;
+}
+
+int Spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
+          const std::filesystem::path& err) {
+  return SpawnProgram(SIGHTLINE_BINARY, args, out, err);
 }
 
 int WaitFor(int pid, std::chrono::milliseconds limit) {
@@ -208,6 +212,43 @@ Response HttpConnection::ReadResponse() {
   http::read(impl_->stream, impl_->buffer, response);
   return FromBeast(response);
 }
+
+ChildProcess::ChildProcess(const std::string& program, const std::vector<std::string>& args)
+    : dir_(MakeTempDir("sightline-child-")) {
+  pid_ = SpawnProgram(program, args, dir_ / "out", dir_ / "err");
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+    if (WaitFor(pid_, std::chrono::seconds(5)) == -1) {
+      kill(pid_, SIGKILL);
+      WaitFor(pid_, std::chrono::seconds(5));
+    }
+  }
+  std::filesystem::remove_all(dir_);
+}
+
+std::string ChildProcess::FirstLine(std::chrono::seconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string out = ReadFile(dir_ / "out");
+    if (const auto end = out.find('\n'); end != std::string::npos) return out.substr(0, end);
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("helper exited early: " + ReadFile(dir_ / "err"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  throw std::runtime_error("helper wrote nothing: " + ReadFile(dir_ / "err"));
+}
+
+void RunOrThrow(const std::string& command) {
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
+}
+
+std::filesystem::path SourceDir() { return SIGHTLINE_SOURCE_DIR; }
 
 ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args) {
   const auto dir = MakeTempDir("sightline-log-");

@@ -71,6 +71,28 @@ class HttpConnection {
   std::unique_ptr<Impl> impl_;
 };
 
+// A helper program the test runs beside the server (a signer, a directory), stopped with the
+// object.
+class ChildProcess {
+ public:
+  ChildProcess(const std::string& program, const std::vector<std::string>& args);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  // The first line it writes to standard output; throws after `wait` or if it exits first.
+  std::string FirstLine(std::chrono::seconds wait = std::chrono::seconds(20));
+
+ private:
+  int pid_ = -1;
+  std::filesystem::path dir_;
+};
+
+// Runs a shell command to completion (test fixtures: certificates); throws on failure.
+void RunOrThrow(const std::string& command);
+
+// The source tree (tests/interop scripts and their node_modules).
+std::filesystem::path SourceDir();
+
 class ServerProcess {
  public:
   ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {});

@@ -292,5 +292,17 @@ TEST(VendorRanges, PutReplacesAndFinalizes) {
   EXPECT_EQ(ranges.Contains("applebot", Ip("2001:db8::9")), std::optional<bool>(true));
 }
 
+TEST(IpAddress, OnlyGlobalAddressesAreFetchable) {
+  for (const char* global : {"8.8.8.8", "1.1.1.1", "2606:4700::1111", "66.249.66.1"}) {
+    EXPECT_TRUE(Ip(global).IsGlobal()) << global;
+  }
+  for (const char* special :
+       {"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+        "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1",
+        "fd12:3456::1", "2001:db8::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1"}) {
+    EXPECT_FALSE(Ip(special).IsGlobal()) << special;
+  }
+}
+
 }  // namespace
 }  // namespace sightline::detection

@@ -1,0 +1,167 @@
+#include "api/transport/directory_fetcher.h"
+
+#include "core/ip_address.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <atomic>
+#include <thread>
+
+namespace sightline::api {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+
+constexpr std::string_view kMediaType = "application/http-message-signatures-directory+json";
+
+struct Target {
+  std::string host, port = "443", path;
+};
+
+std::optional<Target> ParseHttpsUrl(std::string_view url) {
+  constexpr std::string_view kScheme = "https://";
+  if (!url.starts_with(kScheme)) return std::nullopt;
+  url.remove_prefix(kScheme.size());
+  const auto slash = url.find('/');
+  std::string_view authority = url.substr(0, slash);
+  Target out;
+  out.path = slash == std::string_view::npos ? "/" : std::string(url.substr(slash));
+  if (const auto query = out.path.find_first_of("?#"); query != std::string::npos) {
+    out.path.resize(query);
+  }
+  if (authority.empty() || authority.find('@') != std::string_view::npos) return std::nullopt;
+  if (authority.front() == '[') {  // [v6]:port
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    out.host = std::string(authority.substr(1, close - 1));
+    if (close + 1 < authority.size()) {
+      if (authority[close + 1] != ':') return std::nullopt;
+      out.port = std::string(authority.substr(close + 2));
+    }
+  } else if (const auto colon = authority.rfind(':'); colon != std::string_view::npos) {
+    out.host = std::string(authority.substr(0, colon));
+    out.port = std::string(authority.substr(colon + 1));
+  } else {
+    out.host = std::string(authority);
+  }
+  if (out.host.empty() || out.port.empty() ||
+      out.port.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+bool IsDirectoryMediaType(std::string_view type) {
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+  return type == kMediaType || type == "application/json" || type == "application/jwk-set+json";
+}
+
+}  // namespace
+
+struct HttpsDirectoryFetcher::Impl {
+  explicit Impl(DirectoryFetcherOptions o) : options(std::move(o)), tls(asio::ssl::context::tls_client) {
+    tls.set_default_verify_paths();
+    if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file);
+    tls.set_verify_mode(asio::ssl::verify_peer);
+  }
+
+  asio::awaitable<Result<std::string>> Get(std::string url) {
+    const auto target = ParseHttpsUrl(url);
+    if (!target) co_return Error(ErrorCode::kValInvalidParameter, "Not an https URL.");
+    beast::error_code ec;
+    tcp::resolver resolver(context);
+    auto results = co_await resolver.async_resolve(
+        target->host, target->port, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host.");
+    std::optional<tcp::endpoint> endpoint;
+    for (const auto& entry : results) {
+      const auto address = core::IpAddress::Parse(entry.endpoint().address().to_string());
+      if (address && (options.allow_private_addresses || address->IsGlobal())) {
+        endpoint = entry.endpoint();
+        break;
+      }
+    }
+    if (!endpoint) co_return Error(ErrorCode::kUnavailable, "The directory's host is not public.");
+    beast::ssl_stream<beast::tcp_stream> stream(context, tls);
+    beast::get_lowest_layer(stream).expires_after(options.timeout);
+    co_await beast::get_lowest_layer(stream).async_connect(
+        *endpoint, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return Error(ErrorCode::kUnavailable, "Cannot connect to the directory's host.");
+    SSL_set_tlsext_host_name(stream.native_handle(), target->host.c_str());
+    stream.set_verify_callback(asio::ssl::host_name_verification(target->host));
+    co_await stream.async_handshake(asio::ssl::stream_base::client,
+                                    asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return Error(ErrorCode::kUnavailable, "TLS with the directory's host failed.");
+    http::request<http::empty_body> request{http::verb::get, target->path, 11};
+    request.set(http::field::host, target->port == "443" ? target->host
+                                                         : target->host + ":" + target->port);
+    request.set(http::field::accept, kMediaType);
+    request.set(http::field::user_agent, "Sightline (Web Bot Auth key directory)");
+    co_await http::async_write(stream, request, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return Error(ErrorCode::kUnavailable, "Sending the directory request failed.");
+    beast::flat_buffer buffer;
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(options.max_bytes);
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return Error(ErrorCode::kUnavailable, "Reading the directory failed.");
+    auto& response = parser.get();
+    if (response.result() != http::status::ok) {  // redirects are not followed
+      co_return Error(ErrorCode::kUnavailable, "The directory answered " +
+                                                   std::to_string(response.result_int()) + ".");
+    }
+    if (!IsDirectoryMediaType(response[http::field::content_type])) {
+      co_return Error(ErrorCode::kUnavailable, "The directory has the wrong media type.");
+    }
+    co_return std::move(response.body());
+  }
+
+  DirectoryFetcherOptions options;
+  asio::ssl::context tls;
+  asio::io_context context;
+  asio::executor_work_guard<asio::io_context::executor_type> work{context.get_executor()};
+  std::atomic<int> in_flight{0};
+  std::thread thread;
+};
+
+HttpsDirectoryFetcher::HttpsDirectoryFetcher(DirectoryFetcherOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {
+  impl_->thread = std::thread([impl = impl_.get()] { impl->context.run(); });
+}
+
+HttpsDirectoryFetcher::~HttpsDirectoryFetcher() {
+  impl_->work.reset();
+  impl_->context.stop();
+  impl_->thread.join();
+}
+
+void HttpsDirectoryFetcher::Fetch(const std::string& url,
+                                  std::function<void(Result<std::string>)> done) {
+  if (impl_->in_flight.fetch_add(1) >= impl_->options.max_in_flight) {
+    impl_->in_flight.fetch_sub(1);
+    return done(Error(ErrorCode::kUnavailable, "Too many directory fetches at once."));
+  }
+  asio::co_spawn(impl_->context, impl_->Get(url),
+                 [impl = impl_.get(), done = std::move(done)](std::exception_ptr failure,
+                                                              Result<std::string> body) {
+                   impl->in_flight.fetch_sub(1);
+                   if (failure) return done(Error(ErrorCode::kUnavailable, "Fetch failed."));
+                   done(std::move(body));
+                 });
+}
+
+}  // namespace sightline::api

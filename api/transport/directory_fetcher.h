@@ -1,0 +1,38 @@
+// The outbound HTTPS client that fetches Web Bot Auth key directories. The URL comes from a
+// request header anyone can send, so it is fetched defensively: https only, never redirected,
+// only to global addresses (the resolved address is checked and then connected to, so a DNS
+// answer cannot swap in a private one), bounded in time, size and concurrency. Fetches run on
+// the fetcher's own thread; ingestion never waits for them.
+#pragma once
+
+#include "detection/signature_directory.h"
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace sightline::api {
+
+struct DirectoryFetcherOptions {
+  // Tests serve directories on loopback; production never should.
+  bool allow_private_addresses = false;
+  std::string ca_file;  // extra trusted CA certificates (PEM), beside the system's
+  std::chrono::milliseconds timeout{5000};
+  std::size_t max_bytes = 64 * 1024;
+  int max_in_flight = 8;  // more at once fail fast (the directory retries after its back-off)
+};
+
+class HttpsDirectoryFetcher final : public detection::DirectoryFetcher {
+ public:
+  explicit HttpsDirectoryFetcher(DirectoryFetcherOptions options);
+  ~HttpsDirectoryFetcher() override;
+  void Fetch(const std::string& url,
+             std::function<void(core::Result<std::string> body)> done) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sightline::api
