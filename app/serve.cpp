@@ -209,8 +209,12 @@ int Serve(const Options& options) {
                                       "' is not a readable PEM certificate file."));
   }
   detection::SignatureDirectory signature_keys(fetcher.get(), clock);
+  // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
+  const std::string own_signer =
+      options.Has("public-url") ? detection::UrlOrigin(options.Get("public-url")).value_or("") : "";
   const detection::RequestClassifier classifier(detection::BotCatalog::Builtin(),
-                                                ranges ? &*ranges : nullptr, &signature_keys);
+                                                ranges ? &*ranges : nullptr, &signature_keys,
+                                                own_signer);
 
   ingest::WriterOptions writer_options;
   writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);

@@ -251,6 +251,13 @@ const BotEntry* BotCatalog::Match(std::string_view user_agent) const {
   return best == nullptr ? nullptr : &entries_[best->entry];
 }
 
+const BotEntry* BotCatalog::FindByName(std::string_view name) const {
+  for (const BotEntry& entry : entries_) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
 const BotEntry* BotCatalog::FindBySignatureAgent(std::string_view origin) const {
   for (const BotEntry& entry : entries_) {
     if (std::ranges::find(entry.signature_agents, origin) != entry.signature_agents.end()) {

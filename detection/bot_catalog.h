@@ -48,6 +48,8 @@ class BotCatalog {
   std::span<const BotEntry> entries() const { return entries_; }
   // The entry whose Web Bot Auth signature agent is `origin` (exact, as in the catalog), or null.
   const BotEntry* FindBySignatureAgent(std::string_view origin) const;
+  // The entry called `name` exactly, or null.
+  const BotEntry* FindByName(std::string_view name) const;
 
  private:
   // One token of one entry. Tokens are bucketed by their first two bytes (see Match), and each

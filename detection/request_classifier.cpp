@@ -77,8 +77,10 @@ BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::str
   const UserAgentClassification ua = ClassifyUserAgent(user_agent, evidence.hints, catalog_);
   const SignatureCheck signature = CheckSignature(evidence, directory_);
   // A signer the catalog knows names the bot even behind a browser-shaped User-Agent.
+  const bool own_signer = !own_signer_.empty() && signature.origin == own_signer_;
   const BotEntry* bot = signature.origin.empty() ? nullptr
-                                                 : catalog_.FindBySignatureAgent(signature.origin);
+                        : own_signer ? catalog_.FindByName("ServiceAuditBot")
+                                     : catalog_.FindBySignatureAgent(signature.origin);
   if (bot == nullptr) bot = ua.bot;
   BotAttribution out;
   out.user_agent = ua.info;
@@ -106,6 +108,7 @@ BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::str
     out.verified = true;
     out.verification_method = method;
     out.confidence = method == "web_bot_auth" ? kSigned : kVerified;
+    out.own_crawler = own_signer && method == "web_bot_auth";
   } else if (verdict == Verdict::kFailed) {
     out.actor_type = "spoofed_bot";  // claims an identity its signature or ranges refute
     out.confidence = kSpoofed;

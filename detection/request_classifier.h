@@ -29,6 +29,9 @@ struct BotAttribution {
   bool verified = false;
   std::string verification_method = "none";  // web_bot_auth, cidr, reverse_dns, none
   double confidence = 0;
+  // This installation's own crawler (ServiceAuditBot), verified by its signature: stored, but
+  // never counted toward bot-event usage.
+  bool own_crawler = false;
   UserAgentInfo user_agent;
 };
 
@@ -47,9 +50,12 @@ class RequestClassifier {
 
   // `ranges` may be null (nothing verifies by CIDR), `directory` too (signatures are then
   // checked only against pinned directories: none).
+  // `own_signer` is the origin this installation's crawler signs as ("https://analytics.example"),
+  // empty when it has none.
   RequestClassifier(const BotCatalog& catalog, const VendorRanges* ranges,
-                    SignatureDirectory* directory = nullptr)
-      : catalog_(catalog), ranges_(ranges), directory_(directory) {}
+                    SignatureDirectory* directory = nullptr, std::string own_signer = {})
+      : catalog_(catalog), ranges_(ranges), directory_(directory),
+        own_signer_(std::move(own_signer)) {}
 
   BotAttribution Classify(std::string_view user_agent, std::string_view ip,
                           const ClientHints& hints = {}) const;
@@ -60,6 +66,7 @@ class RequestClassifier {
   const BotCatalog& catalog_;
   const VendorRanges* ranges_;
   SignatureDirectory* directory_;
+  const std::string own_signer_;
 };
 
 }  // namespace sightline::detection

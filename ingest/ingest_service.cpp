@@ -250,11 +250,11 @@ std::int64_t IngestService::AddBotRequests(const storage::ProjectRecord& project
       if (!attribution.is_bot) continue;  // humans are not stored
       const auto location = options_.geo ? options_.geo->Lookup(item.ip_address) : std::nullopt;
       batch.bot_requests.push_back(BotRow(project, item, attribution, location, now, source));
-      usage.bot_events += 1;
+      if (!attribution.own_crawler) usage.bot_events += 1;  // the product's own audits are free
     }
   }
   batch.usage.push_back(usage);
-  return usage.bot_events;
+  return static_cast<std::int64_t>(batch.bot_requests.size());
 }
 
 void IngestService::TrackLogDrain(const storage::ProjectRecord& project, std::string_view source,

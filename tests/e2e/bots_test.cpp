@@ -321,6 +321,29 @@ TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
   EXPECT_EQ(stored.Json().at("accepted").as_int64(), 1);
 }
 
+TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
+  // This installation's crawler signs as its public URL; here the test's signer plays it.
+  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string(),
+                                    "--signature-directory-private", "--public-url",
+                                    std::string(signed_.at("agent").as_string())});
+  const json::object own = Settle(server, SignedItem(0));
+  EXPECT_EQ(own.at("actorType").as_string(), "verified_bot");
+  EXPECT_EQ(own.at("botName").as_string(), "ServiceAuditBot");
+  const std::string batch = R"({"events":[)" + SignedItem(0) + "," +
+                            Item(kGptBot, "192.0.2.10") + "]}";
+  const Response stored = server.Request(
+      "POST", "/ingest/v1/server",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Type", "application/json"}},
+      batch);
+  ASSERT_EQ(stored.status, 202) << stored.body;
+  EXPECT_EQ(stored.Json().at("accepted").as_int64(), 2) << "both are stored";
+  const Response usage = server.Request(
+      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/usage",
+      {{"Authorization", "Bearer " + creds_.private_api_key}});
+  EXPECT_EQ(usage.Json().at("months").at(0).at("botEvents").as_int64(), 1)
+      << "only GPTBot counts";
+}
+
 TEST_P(WebBotAuth, DirectoriesOnPrivateAddressesAreNeverFetchedByDefault) {
   // Without the test-only switch the loopback directory is refused (SSRF protection): the
   // signature stays unverified — suspected, never spoofed.

@@ -258,6 +258,22 @@ TEST_F(WebBotAuthClassification, AnUnknownSignerIsOnlySuspected) {
   EXPECT_FALSE(bot.verified);
 }
 
+TEST_F(WebBotAuthClassification, TheInstallationsOwnSignerIsServiceAuditBot) {
+  const RequestClassifier own(BotCatalog::Builtin(), nullptr, &directory_, kAgent);
+  RequestEvidence evidence{.signed_request = Dict(), .observed_millis = kNow};
+  const BotAttribution bot = own.Classify("Mozilla/5.0 (compatible; ServiceAuditBot/1.0)",
+                                          "203.0.113.7", evidence);
+  EXPECT_EQ(bot.bot_name, "ServiceAuditBot");
+  EXPECT_EQ(bot.actor_type, "verified_bot");
+  EXPECT_TRUE(bot.own_crawler);
+  // Its User-Agent alone, unsigned, is a claim like any other.
+  const BotAttribution claim = own.Classify("Mozilla/5.0 (compatible; ServiceAuditBot/1.0)",
+                                            "203.0.113.7", RequestEvidence{});
+  EXPECT_EQ(claim.bot_name, "ServiceAuditBot");
+  EXPECT_FALSE(claim.own_crawler);
+  EXPECT_FALSE(Classify(Dict()).own_crawler) << "another installation's classifier";
+}
+
 TEST_F(WebBotAuthClassification, UnsignedRequestsAreUntouched) {
   EXPECT_EQ(Classify({}).actor_type, "human");
 }
