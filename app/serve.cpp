@@ -3,6 +3,7 @@
 #include "api/openapi.h"
 #include "api/rest_handler.h"
 #include "api/transport/directory_fetcher.h"
+#include "api/transport/dns_resolver.h"
 #include "api/transport/http_server.h"
 #include "app/commands.h"
 #include "app/options.h"
@@ -67,6 +68,8 @@ const OptionDef kServeOptions[] = {
     {"signature-directory-private", "SIGHTLINE_SIGNATURE_DIRECTORY_PRIVATE", "", "",
      "Let Web Bot Auth key directories be fetched from private and loopback addresses. Turns "
      "off SSRF protection: for tests only."},
+    {"dns-server", "SIGHTLINE_DNS_SERVER", "", "HOST:PORT",
+     "The DNS resolver asked for forward-confirmed reverse DNS; default: the system's."},
     {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
      "Rows of accepted-but-uncommitted ingestion the writer may hold; beyond it ingestion "
      "answers 503."},
@@ -212,9 +215,14 @@ int Serve(const Options& options) {
   // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
   const std::string own_signer =
       options.Has("public-url") ? detection::UrlOrigin(options.Get("public-url")).value_or("") : "";
-  const detection::RequestClassifier classifier(detection::BotCatalog::Builtin(),
-                                                ranges ? &*ranges : nullptr, &signature_keys,
-                                                own_signer);
+  auto resolver = api::AresResolver::Create(options.Get("dns-server"));
+  if (!resolver) return ReportFailure(resolver.error());
+  detection::ReverseDnsVerifier reverse_dns(resolver->get(), clock);
+  const detection::RequestClassifier classifier(
+      detection::BotCatalog::Builtin(), {.ranges = ranges ? &*ranges : nullptr,
+                                         .signatures = &signature_keys,
+                                         .reverse_dns = &reverse_dns,
+                                         .own_signer = own_signer});
 
   ingest::WriterOptions writer_options;
   writer_options.max_queued_rows = static_cast<std::size_t>(*queue_rows);

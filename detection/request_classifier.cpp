@@ -5,6 +5,7 @@ namespace {
 
 constexpr double kSigned = 0.999;
 constexpr double kVerified = 0.99;
+constexpr double kReverseDns = 0.98;
 constexpr double kSpoofed = 0.95;
 constexpr double kSuspected = 0.60;
 
@@ -23,6 +24,18 @@ Verdict CheckRanges(const BotEntry& bot, const VendorRanges* ranges, std::string
     else if (*inside) return Verdict::kVerified;
   }
   return all_loaded ? Verdict::kFailed : Verdict::kUnknown;
+}
+
+Verdict CheckReverseDns(const BotEntry& bot, ReverseDnsVerifier* verifier, std::string_view ip) {
+  if (verifier == nullptr || bot.rdns_suffixes.empty()) return Verdict::kUnknown;
+  const auto names = verifier->ConfirmedNames(std::string(ip));
+  if (!names) return Verdict::kUnknown;
+  for (const std::string& name : *names) {
+    for (const std::string& suffix : bot.rdns_suffixes) {
+      if (HostMatchesSuffix(name, suffix)) return Verdict::kVerified;
+    }
+  }
+  return Verdict::kFailed;  // no PTR, not forward-confirmed, or someone else's name
 }
 
 struct SignatureCheck {
@@ -75,9 +88,10 @@ BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::str
 BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::string_view ip,
                                            const RequestEvidence& evidence) const {
   const UserAgentClassification ua = ClassifyUserAgent(user_agent, evidence.hints, catalog_);
-  const SignatureCheck signature = CheckSignature(evidence, directory_);
+  const SignatureCheck signature = CheckSignature(evidence, sources_.signatures);
   // A signer the catalog knows names the bot even behind a browser-shaped User-Agent.
-  const bool own_signer = !own_signer_.empty() && signature.origin == own_signer_;
+  const bool own_signer =
+      !sources_.own_signer.empty() && signature.origin == sources_.own_signer;
   const BotEntry* bot = signature.origin.empty() ? nullptr
                         : own_signer ? catalog_.FindByName("ServiceAuditBot")
                                      : catalog_.FindBySignatureAgent(signature.origin);
@@ -100,14 +114,18 @@ BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::str
   Verdict verdict = signature.verdict;
   std::string method = "web_bot_auth";
   if (verdict == Verdict::kUnknown && bot != nullptr) {
-    verdict = CheckRanges(*bot, ranges_, ip);
+    verdict = CheckRanges(*bot, sources_.ranges, ip);
     method = "cidr";
+  }
+  if (verdict == Verdict::kUnknown && bot != nullptr) {
+    verdict = CheckReverseDns(*bot, sources_.reverse_dns, ip);
+    method = "reverse_dns";
   }
   if (verdict == Verdict::kVerified) {
     out.actor_type = "verified_bot";
     out.verified = true;
     out.verification_method = method;
-    out.confidence = method == "web_bot_auth" ? kSigned : kVerified;
+    out.confidence = method == "web_bot_auth" ? kSigned : method == "cidr" ? kVerified : kReverseDns;
     out.own_crawler = own_signer && method == "web_bot_auth";
   } else if (verdict == Verdict::kFailed) {
     out.actor_type = "spoofed_bot";  // claims an identity its signature or ranges refute

@@ -4,14 +4,17 @@
 //   1. a Web Bot Auth signature (valid → verified_bot; invalid, expired or not matching its key →
 //      spoofed_bot; its signer's directory not yet known → no verdict);
 //   2. CIDR, when the vendor's published ranges are loaded (inside → verified_bot, outside →
-//      spoofed_bot).
-// Forward-confirmed reverse DNS is still to come. A catalog or rule match nothing can verify
-// stays suspected_bot. Thread-safe; never waits for the network.
+//      spoofed_bot);
+//   3. forward-confirmed reverse DNS for bots with hostname suffixes (a confirmed name under
+//      one → verified_bot; none → spoofed_bot; not resolved yet → no verdict).
+// A catalog or rule match nothing can verify stays suspected_bot. Thread-safe; never waits for
+// the network.
 #pragma once
 
 #include "detection/bot_catalog.h"
 #include "detection/http_signature.h"
 #include "detection/ip_ranges.h"
+#include "detection/reverse_dns.h"
 #include "detection/signature_directory.h"
 #include "detection/user_agent.h"
 
@@ -42,20 +45,24 @@ struct RequestEvidence {
   std::int64_t observed_millis = 0;  // when the request was made (signature validity)
 };
 
+// Where verification looks; each may be absent (that step then gives no verdict).
+struct VerificationSources {
+  const VendorRanges* ranges = nullptr;           // vendors' published IP ranges
+  SignatureDirectory* signatures = nullptr;       // Web Bot Auth key directories
+  ReverseDnsVerifier* reverse_dns = nullptr;      // forward-confirmed reverse DNS
+  // The origin this installation's crawler (ServiceAuditBot) signs as, e.g.
+  // "https://analytics.example"; empty when it has none.
+  std::string own_signer;
+};
+
 class RequestClassifier {
  public:
   // Signatures may be at most this far in the future or past their expiry (clock skew between
   // the signer and the server that observed the request).
   static constexpr std::int64_t kSignatureSkewSeconds = 60;
 
-  // `ranges` may be null (nothing verifies by CIDR), `directory` too (signatures are then
-  // checked only against pinned directories: none).
-  // `own_signer` is the origin this installation's crawler signs as ("https://analytics.example"),
-  // empty when it has none.
-  RequestClassifier(const BotCatalog& catalog, const VendorRanges* ranges,
-                    SignatureDirectory* directory = nullptr, std::string own_signer = {})
-      : catalog_(catalog), ranges_(ranges), directory_(directory),
-        own_signer_(std::move(own_signer)) {}
+  RequestClassifier(const BotCatalog& catalog, VerificationSources sources)
+      : catalog_(catalog), sources_(std::move(sources)) {}
 
   BotAttribution Classify(std::string_view user_agent, std::string_view ip,
                           const ClientHints& hints = {}) const;
@@ -64,9 +71,7 @@ class RequestClassifier {
 
  private:
   const BotCatalog& catalog_;
-  const VendorRanges* ranges_;
-  SignatureDirectory* directory_;
-  const std::string own_signer_;
+  const VerificationSources sources_;
 };
 
 }  // namespace sightline::detection

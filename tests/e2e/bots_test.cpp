@@ -10,6 +10,11 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <thread>
 #include <random>
@@ -248,6 +253,63 @@ TEST_P(Bots, LogDrainsRefuseUnknownSourcesAndOtherKeys) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
+
+// Forward-confirmed reverse DNS against a real DNS server (dnsmasq) on loopback.
+int FreeUdpPort() {
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+bool UdpPortTaken(int port) {
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool taken = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0;
+  close(fd);
+  return taken;
+}
+
+TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
+  const int port = FreeUdpPort();
+  ChildProcess dns("dnsmasq",
+                   {"--keep-in-foreground", "--log-queries", "--log-facility=-",
+                    "--port=" + std::to_string(port), "--listen-address=127.0.0.1",
+                    "--bind-interfaces", "--no-resolv", "--no-hosts", "--conf-file=/dev/null",
+                    "--pid-file=", "--host-record=crawl-66-249-66-1.googlebot.com,66.249.66.1",
+                    "--host-record=crawl-fake.googlebot.com,203.0.113.99",
+                    "--ptr-record=50.113.0.203.in-addr.arpa,crawl-fake.googlebot.com"});
+  for (int i = 0; i < 250 && !UdpPortTaken(port); ++i) {  // until dnsmasq has bound its port
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ServerProcess server(GetParam(), {"--dns-server", "127.0.0.1:" + std::to_string(port)});
+  auto settle = [&](const std::string& ip) {
+    json::object last;
+    for (int i = 0; i < 60; ++i) {
+      const Response r = server.Request("POST", "/bots/classify",
+                                        {{"Authorization", "Bearer " + creds_.private_api_key},
+                                         {"Content-Type", "application/json"}},
+                                        Item(kGooglebot, ip));
+      last = r.Json().as_object();
+      if (last.at("actorType").as_string() != "suspected_bot") break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return last;
+  };
+  const json::object real = settle("66.249.66.1");
+  EXPECT_EQ(real.at("actorType").as_string(), "verified_bot");
+  EXPECT_EQ(real.at("verificationMethod").as_string(), "reverse_dns");
+  EXPECT_EQ(settle("203.0.113.50").at("actorType").as_string(), "spoofed_bot")
+      << "its PTR name resolves elsewhere";
+}
 
 // Web Bot Auth end to end: requests signed by Cloudflare's independent `web-bot-auth` package,
 // keys published by the signer's own HTTPS directory on loopback, fetched by the server in the

@@ -227,7 +227,7 @@ class WebBotAuthClassification : public ::testing::Test {
   }
   core::ManualClock clock_{kNow};
   SignatureDirectory directory_;
-  RequestClassifier classifier_{BotCatalog::Builtin(), nullptr, &directory_};
+  RequestClassifier classifier_{BotCatalog::Builtin(), {.signatures = &directory_}};
 };
 
 TEST_F(WebBotAuthClassification, AValidSignatureVerifiesEvenBehindABrowserUserAgent) {
@@ -259,7 +259,8 @@ TEST_F(WebBotAuthClassification, AnUnknownSignerIsOnlySuspected) {
 }
 
 TEST_F(WebBotAuthClassification, TheInstallationsOwnSignerIsServiceAuditBot) {
-  const RequestClassifier own(BotCatalog::Builtin(), nullptr, &directory_, kAgent);
+  const RequestClassifier own(BotCatalog::Builtin(),
+                              {.signatures = &directory_, .own_signer = kAgent});
   RequestEvidence evidence{.signed_request = Dict(), .observed_millis = kNow};
   const BotAttribution bot = own.Classify("Mozilla/5.0 (compatible; ServiceAuditBot/1.0)",
                                           "203.0.113.7", evidence);
