@@ -1,11 +1,15 @@
 // `sightline admin …`: operator commands that work on the store directly.
 #include "app/commands.h"
+#include "api/transport/directory_fetcher.h"
 #include "app/options.h"
+#include "app/range_refresh.h"
 #include "core/json_util.h"
 #include "core/logging.h"
 #include "identity/bootstrap.h"
 
+#include <chrono>
 #include <iostream>
+#include <memory>
 #include <string_view>
 
 namespace sightline::app {
@@ -28,12 +32,24 @@ const OptionDef kMigrateOptions[] = {
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
+const OptionDef kRefreshRangesOptions[] = {
+    kDataOption,
+    kDatabaseUrlOption,
+    {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
+     "Fetch the lists from URL/<list id>.json instead of the vendors' URLs."},
+    {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",
+     "Extra CA certificates (PEM) trusted beside the system's."},
+    {"log-level", "SIGHTLINE_LOG_LEVEL", "warn", "LEVEL", "debug, info, warn or error."},
+};
+
 constexpr std::string_view kAdminUsage =
     "Usage: sightline admin <command> [options]\n\n"
     "Commands:\n"
     "  bootstrap   Create (idempotently) the owner, organization, project and keys; print them\n"
     "              as JSON.\n"
-    "  migrate     Apply pending schema migrations.\n\n"
+    "  migrate     Apply pending schema migrations.\n"
+    "  refresh-ranges\n"
+    "              Fetch the vendors' crawler IP-range lists now and store each good one.\n\n"
     "Run 'sightline admin <command> --help' for a command's options.\n";
 
 int Bootstrap(std::span<char*> args) {
@@ -88,7 +104,49 @@ int Migrate(std::span<char*> args) {
   return 0;
 }
 
+int RefreshRangesCommand(std::span<char*> args) {
+  auto options = ParseOptions(kRefreshRangesOptions, args);
+  if (!options) return ReportFailure(options.error());
+  if (options->help) {
+    std::cout << HelpText("sightline admin refresh-ranges [options]",
+                          "Fetches every IP-range list the bot catalog names (or its mirror copy) "
+                          "and stores each\nlist that parses as the last good copy; running "
+                          "servers pick it up at their next\nrefresh. Prints one JSON line per "
+                          "list; exits 1 when any list failed.",
+                          kRefreshRangesOptions);
+    return 0;
+  }
+  core::SetupLogging(options->Get("log-level"), core::LogTarget::kStderr);
+  auto store = OpenMigratedStore(*options);
+  if (!store) return ReportFailure(store.error());
+  std::unique_ptr<api::HttpsDirectoryFetcher> fetcher;
+  try {
+    fetcher = std::make_unique<api::HttpsDirectoryFetcher>(api::DirectoryFetcherOptions{
+        .allow_private_addresses = true,
+        .ca_file = options->Get("outbound-ca"),
+        .timeout = std::chrono::seconds(30),
+        .max_bytes = 8 * 1024 * 1024});
+  } catch (const std::exception&) {
+    return ReportFailure(core::Error::Invalid("outbound-ca", "--outbound-ca is not a readable PEM file."));
+  }
+  core::SystemClock clock;
+  bool all_ok = true;
+  for (const auto& outcome : RefreshRanges(
+           *fetcher, **store, clock,
+           CatalogRangeSources(detection::BotCatalog::Builtin(), options->Get("bot-ranges-mirror")))) {
+    all_ok = all_ok && outcome.ok;
+    std::cout << core::ToJson(boost::json::object{{"list", outcome.list_id},
+                                                  {"ok", outcome.ok},
+                                                  {"message", outcome.message}})
+              << "\n";
+  }
+  std::cout.flush();
+  return all_ok ? 0 : 1;
+}
+
 }  // namespace
+
+std::span<const OptionDef> RefreshRangesOptionDefs() { return kRefreshRangesOptions; }
 
 std::span<const OptionDef> BootstrapOptionDefs() { return kBootstrapOptions; }
 
@@ -100,6 +158,7 @@ int RunAdmin(std::span<char*> args) {
   const std::string_view command = args[0];
   if (command == "bootstrap") return Bootstrap(args.subspan(1));
   if (command == "migrate") return Migrate(args.subspan(1));
+  if (command == "refresh-ranges") return RefreshRangesCommand(args.subspan(1));
   std::cerr << "sightline admin: unknown command '" << command << "'\n\n" << kAdminUsage;
   return 2;
 }

@@ -7,6 +7,7 @@
 #include "api/transport/http_server.h"
 #include "app/commands.h"
 #include "app/options.h"
+#include "app/range_refresh.h"
 #include "core/logging.h"
 #include "detection/bot_catalog.h"
 #include "detection/geo.h"
@@ -62,9 +63,14 @@ const OptionDef kServeOptions[] = {
     {"bot-ranges-dir", "SIGHTLINE_BOT_RANGES_DIR", "", "DIR",
      "Vendors' published crawler IP ranges, one file per catalog list id (e.g. gptbot.json) in "
      "the vendors' own JSON format, for CIDR verification; for air-gapped installs and tests."},
-    {"signature-directory-ca", "SIGHTLINE_SIGNATURE_DIRECTORY_CA", "", "FILE",
-     "Extra CA certificates (PEM) trusted when fetching Web Bot Auth key directories, beside "
-     "the system's (a private PKI; tests)."},
+    {"bot-ranges-refresh", "SIGHTLINE_BOT_RANGES_REFRESH", "24", "HOURS",
+     "How often the vendors' IP-range lists are fetched (first at start); each good list is "
+     "kept in the store. 0: never."},
+    {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
+     "Fetch the range lists from URL/<list id>.json instead of the vendors' URLs."},
+    {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",
+     "Extra CA certificates (PEM) trusted by outbound HTTPS (key directories, range lists), "
+     "beside the system's (a private PKI; tests)."},
     {"signature-directory-private", "SIGHTLINE_SIGNATURE_DIRECTORY_PRIVATE", "", "",
      "Let Web Bot Auth key directories be fetched from private and loopback addresses. Turns "
      "off SSRF protection: for tests only."},
@@ -181,36 +187,52 @@ int Serve(const Options& options) {
               {{"path", options.Get("geoip")}});
   }
 
-  std::optional<detection::VendorRanges> ranges;
-  if (options.Has("bot-ranges-dir")) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(options.Get("bot-ranges-dir"), ec)) {
-      return ReportFailure(core::Error::Invalid(
-          "bot-ranges-dir", "--bot-ranges-dir: '" + options.Get("bot-ranges-dir") +
-                                "' is not a directory."));
-    }
-    std::vector<std::string> list_ids;
-    for (const auto& bot : detection::BotCatalog::Builtin().entries()) {
-      for (const auto& list : bot.ip_ranges) list_ids.push_back(list.id);
-    }
-    auto loaded = detection::VendorRanges::LoadDirectory(options.Get("bot-ranges-dir"), list_ids);
-    if (!loaded) return ReportFailure(loaded.error());
-    ranges = std::move(*loaded);
-    core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
-              {{"lists", static_cast<std::int64_t>(ranges->loaded())}});
+  std::vector<std::string> list_ids;
+  for (const auto& source : CatalogRangeSources(detection::BotCatalog::Builtin(), "")) {
+    list_ids.push_back(source.list_id);
   }
+  const std::string ranges_dir = options.Get("bot-ranges-dir");
+  if (!ranges_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(ranges_dir, ec)) {
+      return ReportFailure(core::Error::Invalid(
+          "bot-ranges-dir", "--bot-ranges-dir: '" + ranges_dir + "' is not a directory."));
+    }
+  }
+  auto refresh_hours = options.GetInt("bot-ranges-refresh", 0, 24 * 365);
+  if (!refresh_hours) return ReportFailure(refresh_hours.error());
+  auto initial_ranges = LoadRanges(**store, ranges_dir, list_ids);
+  if (!initial_ranges) return ReportFailure(initial_ranges.error());
+  core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
+            {{"lists", static_cast<std::int64_t>((*initial_ranges)->loaded())}});
+  detection::LiveRanges live_ranges;
+  live_ranges.Replace(std::move(*initial_ranges));
+
   core::SystemClock clock;
   api::DirectoryFetcherOptions fetch_options;
   fetch_options.allow_private_addresses = options.Has("signature-directory-private");
-  fetch_options.ca_file = options.Get("signature-directory-ca");
-  std::unique_ptr<api::HttpsDirectoryFetcher> fetcher;
+  fetch_options.ca_file = options.Get("outbound-ca");
+  fetch_options.media_types = {"application/http-message-signatures-directory+json",
+                               "application/json", "application/jwk-set+json"};
+  // Range lists come from URLs the catalog or the operator chose, so any address is allowed.
+  api::DirectoryFetcherOptions range_fetch_options{.allow_private_addresses = true,
+                                                   .ca_file = fetch_options.ca_file,
+                                                   .timeout = std::chrono::seconds(30),
+                                                   .max_bytes = 8 * 1024 * 1024};
+  std::unique_ptr<api::HttpsDirectoryFetcher> fetcher, range_fetcher;
   try {
     fetcher = std::make_unique<api::HttpsDirectoryFetcher>(fetch_options);
+    range_fetcher = std::make_unique<api::HttpsDirectoryFetcher>(range_fetch_options);
   } catch (const std::exception&) {
     return ReportFailure(core::Error::Invalid(
-        "signature-directory-ca", "--signature-directory-ca: '" + fetch_options.ca_file +
-                                      "' is not a readable PEM certificate file."));
+        "outbound-ca", "--outbound-ca: '" + fetch_options.ca_file +
+                           "' is not a readable PEM certificate file."));
   }
+  RangeRefresher refresher(*range_fetcher, **store, clock,
+                           CatalogRangeSources(detection::BotCatalog::Builtin(),
+                                               options.Get("bot-ranges-mirror")),
+                           ranges_dir, list_ids, live_ranges,
+                           std::chrono::hours(*refresh_hours));
   detection::SignatureDirectory signature_keys(fetcher.get(), clock);
   // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
   const std::string own_signer =
@@ -219,7 +241,7 @@ int Serve(const Options& options) {
   if (!resolver) return ReportFailure(resolver.error());
   detection::ReverseDnsVerifier reverse_dns(resolver->get(), clock);
   const detection::RequestClassifier classifier(
-      detection::BotCatalog::Builtin(), {.ranges = ranges ? &*ranges : nullptr,
+      detection::BotCatalog::Builtin(), {.ranges = &live_ranges,
                                          .signatures = &signature_keys,
                                          .reverse_dns = &reverse_dns,
                                          .own_signer = own_signer});

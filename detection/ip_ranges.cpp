@@ -179,6 +179,10 @@ void VendorRanges::Put(std::string list_id, IpRangeSet ranges) {
   sets_.insert_or_assign(std::move(list_id), std::move(ranges));
 }
 
+void VendorRanges::Merge(VendorRanges other) {
+  for (auto& [id, set] : other.sets_) sets_.insert_or_assign(id, std::move(set));
+}
+
 std::optional<bool> VendorRanges::Contains(std::string_view list_id,
                                            const core::IpAddress& address) const {
   const auto it = sets_.find(list_id);

@@ -13,6 +13,8 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,12 +55,32 @@ class VendorRanges {
   static core::Result<VendorRanges> LoadDirectory(const std::string& directory,
                                                   const std::vector<std::string>& list_ids);
   void Put(std::string list_id, IpRangeSet ranges);
+  // Takes `other`'s lists, replacing lists of the same id.
+  void Merge(VendorRanges other);
   // nullopt when the list is not loaded; otherwise whether the address is in it.
   std::optional<bool> Contains(std::string_view list_id, const core::IpAddress& address) const;
   std::size_t loaded() const { return sets_.size(); }
 
  private:
   std::map<std::string, IpRangeSet, std::less<>> sets_;
+};
+
+// The range lists in use, replaced whole when a refresh succeeds; readers keep the copy they
+// took. Thread-safe.
+class LiveRanges {
+ public:
+  std::shared_ptr<const VendorRanges> Current() const {
+    std::lock_guard lock(mutex_);
+    return current_;
+  }
+  void Replace(std::shared_ptr<const VendorRanges> ranges) {
+    std::lock_guard lock(mutex_);
+    current_ = std::move(ranges);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const VendorRanges> current_;
 };
 
 }  // namespace sightline::detection

@@ -13,7 +13,8 @@ enum class Verdict { kVerified, kFailed, kUnknown };
 
 // Inside any of the bot's lists → verified; outside every list it names, all of them loaded →
 // failed; otherwise nothing is known (a list not loaded cannot speak against a bot).
-Verdict CheckRanges(const BotEntry& bot, const VendorRanges* ranges, std::string_view ip) {
+Verdict CheckRanges(const BotEntry& bot, const LiveRanges* live, std::string_view ip) {
+  const auto ranges = live ? live->Current() : nullptr;
   if (ranges == nullptr || bot.ip_ranges.empty()) return Verdict::kUnknown;
   const auto address = core::IpAddress::Parse(ip);
   if (!address) return Verdict::kUnknown;

@@ -47,7 +47,7 @@ struct RequestEvidence {
 
 // Where verification looks; each may be absent (that step then gives no verdict).
 struct VerificationSources {
-  const VendorRanges* ranges = nullptr;           // vendors' published IP ranges
+  const LiveRanges* ranges = nullptr;             // vendors' published IP ranges
   SignatureDirectory* signatures = nullptr;       // Web Bot Auth key directories
   ReverseDnsVerifier* reverse_dns = nullptr;      // forward-confirmed reverse DNS
   // The origin this installation's crawler (ServiceAuditBot) signs as, e.g.

@@ -237,4 +237,11 @@ struct BotRequestRecord {
   bool counts_toward_usage = true;  // false for the service's own verified crawler
 };
 
+// A vendor's IP-range list as last fetched (the vendor's own JSON).
+struct BotRangeListRecord {
+  std::string list_id;
+  std::string body;
+  std::int64_t fetched_at = 0;
+};
+
 }  // namespace sightline::storage

@@ -152,6 +152,9 @@ class Repository {
   core::Result<void> InsertBotRequests(std::span<const BotRequestRecord> rows);
   core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
                                                                     std::size_t limit);
+  // The last good copy of each vendor IP-range list (one row per list id, replaced).
+  core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
+  core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
 
  private:
   SqlSession& session_;

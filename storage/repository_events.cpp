@@ -317,4 +317,18 @@ Result<std::vector<EventRecord>> Repository::ListEvents(const EventQuery& q) {
       MapEvent);
 }
 
+Result<void> Repository::PutBotRangeList(const BotRangeListRecord& list) {
+  return ExecuteVoid(session_,
+                     "INSERT INTO bot_ip_ranges (list_id, body, fetched_at) VALUES ($1, $2, $3) "
+                     "ON CONFLICT (list_id) DO UPDATE SET body = excluded.body, "
+                     "fetched_at = excluded.fetched_at",
+                     {list.list_id, list.body, list.fetched_at});
+}
+
+Result<std::vector<BotRangeListRecord>> Repository::ListBotRangeLists() {
+  return FindAll<BotRangeListRecord>(
+      session_, "SELECT list_id, body, fetched_at FROM bot_ip_ranges ORDER BY list_id", {},
+      [](const SqlRow& r) { return BotRangeListRecord{r.Text(0), r.Text(1), r.Int(2)}; });
+}
+
 }  // namespace sightline::storage

@@ -12,6 +12,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -25,8 +26,6 @@ using asio::ip::tcp;
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-
-constexpr std::string_view kMediaType = "application/http-message-signatures-directory+json";
 
 struct Target {
   std::string host, port = "443", path;
@@ -65,10 +64,11 @@ std::optional<Target> ParseHttpsUrl(std::string_view url) {
   return out;
 }
 
-bool IsDirectoryMediaType(std::string_view type) {
+bool Accepted(const std::vector<std::string>& media_types, std::string_view type) {
+  if (media_types.empty()) return true;
   type = type.substr(0, type.find(';'));
   while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
-  return type == kMediaType || type == "application/json" || type == "application/jwk-set+json";
+  return std::find(media_types.begin(), media_types.end(), type) != media_types.end();
 }
 
 }  // namespace
@@ -110,8 +110,8 @@ struct HttpsDirectoryFetcher::Impl {
     http::request<http::empty_body> request{http::verb::get, target->path, 11};
     request.set(http::field::host, target->port == "443" ? target->host
                                                          : target->host + ":" + target->port);
-    request.set(http::field::accept, kMediaType);
-    request.set(http::field::user_agent, "Sightline (Web Bot Auth key directory)");
+    request.set(http::field::accept, options.media_types.empty() ? "*/*" : options.media_types[0]);
+    request.set(http::field::user_agent, "Sightline");
     co_await http::async_write(stream, request, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return Error(ErrorCode::kUnavailable, "Sending the directory request failed.");
     beast::flat_buffer buffer;
@@ -124,8 +124,8 @@ struct HttpsDirectoryFetcher::Impl {
       co_return Error(ErrorCode::kUnavailable, "The directory answered " +
                                                    std::to_string(response.result_int()) + ".");
     }
-    if (!IsDirectoryMediaType(response[http::field::content_type])) {
-      co_return Error(ErrorCode::kUnavailable, "The directory has the wrong media type.");
+    if (!Accepted(options.media_types, response[http::field::content_type])) {
+      co_return Error(ErrorCode::kUnavailable, "The answer has an unexpected media type.");
     }
     co_return std::move(response.body());
   }

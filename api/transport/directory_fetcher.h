@@ -1,4 +1,4 @@
-// The outbound HTTPS client that fetches Web Bot Auth key directories. The URL comes from a
+// The outbound HTTPS client that fetches Web Bot Auth key directories (and vendors' range lists). The URL comes from a
 // request header anyone can send, so it is fetched defensively: https only, never redirected,
 // only to global addresses (the resolved address is checked and then connected to, so a DNS
 // answer cannot swap in a private one), bounded in time, size and concurrency. Fetches run on
@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sightline::api {
 
@@ -21,6 +22,7 @@ struct DirectoryFetcherOptions {
   std::chrono::milliseconds timeout{5000};
   std::size_t max_bytes = 64 * 1024;
   int max_in_flight = 8;  // more at once fail fast (the directory retries after its back-off)
+  std::vector<std::string> media_types;  // accepted Content-Types; empty: any
 };
 
 class HttpsDirectoryFetcher final : public detection::DirectoryFetcher {

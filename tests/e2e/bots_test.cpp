@@ -311,6 +311,63 @@ TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
       << "its PTR name resolves elsewhere";
 }
 
+// Range lists fetched over HTTPS from a mirror on loopback: `admin refresh-ranges` stores the
+// last good copy, servers load it at start, and a server's own periodic refresh does the same.
+TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
+  const auto dir = MakeTempDir("sightline-mirror-");
+  RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+             "-addext subjectAltName=IP:127.0.0.1 -keyout " + (dir / "key.pem").string() +
+             " -out " + (dir / "cert.pem").string() + " 2>/dev/null");
+  std::filesystem::create_directory(dir / "www");
+  std::ofstream(dir / "www" / "bingbot.json")
+      << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"198.51.100.0/24"}]})";
+  std::ofstream(dir / "www" / "ccbot.json") << "<html>not a range list</html>";
+  ChildProcess mirror("node", {(SourceDir() / "tests/interop/static_https_server.mjs").string(),
+                               (dir / "cert.pem").string(), (dir / "key.pem").string(),
+                               (dir / "www").string()});
+  const std::string url =
+      "https://127.0.0.1:" +
+      std::to_string(json::parse(mirror.FirstLine()).at("port").as_int64());
+
+  std::vector<std::string> args = {"admin", "refresh-ranges", "--bot-ranges-mirror", url,
+                                   "--outbound-ca", (dir / "cert.pem").string()};
+  for (const auto& a : GetParam().StorageArgs()) args.push_back(a);
+  const CommandResult refreshed = RunSightline(args);
+  EXPECT_EQ(refreshed.exit_code, 1) << "most lists are missing from the mirror";
+  EXPECT_NE(refreshed.out.find(R"({"list":"bingbot","ok":true)"), std::string::npos)
+      << refreshed.out << refreshed.err;
+  EXPECT_NE(refreshed.out.find(R"({"list":"ccbot","ok":false)"), std::string::npos)
+      << "a broken list is refused, not stored";
+
+  const char* bingbot = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+  auto classify = [&](ServerProcess& server) {
+    const Response r = server.Request("POST", "/bots/classify",
+                                      {{"Authorization", "Bearer " + creds_.private_api_key},
+                                       {"Content-Type", "application/json"}},
+                                      Item(bingbot, "198.51.100.20"));
+    return r.Json().as_object();
+  };
+  {
+    ServerProcess server(GetParam());  // no --bot-ranges-dir: the stored copy
+    const json::object verified = classify(server);
+    EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
+    EXPECT_EQ(verified.at("verificationMethod").as_string(), "cidr");
+  }
+  // A server refreshing by itself picks up a changed list.
+  std::ofstream(dir / "www" / "bingbot.json", std::ios::trunc)
+      << R"({"prefixes":[{"ipv4Prefix":"203.0.113.0/24"}]})";
+  ServerProcess server(GetParam(), {"--bot-ranges-refresh", "1", "--bot-ranges-mirror", url,
+                                    "--outbound-ca", (dir / "cert.pem").string()});
+  json::object last;
+  for (int i = 0; i < 100; ++i) {
+    last = classify(server);
+    if (last.at("actorType").as_string() == "spoofed_bot") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(last.at("actorType").as_string(), "spoofed_bot") << "outside the new list";
+  std::filesystem::remove_all(dir);
+}
+
 // Web Bot Auth end to end: requests signed by Cloudflare's independent `web-bot-auth` package,
 // keys published by the signer's own HTTPS directory on loopback, fetched by the server in the
 // background.
@@ -363,7 +420,7 @@ class WebBotAuth : public Bots {
 };
 
 TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
-  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string(),
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
                                     "--signature-directory-private"});
   const json::object verified = Settle(server, SignedItem(0));
   EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
@@ -385,7 +442,7 @@ TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
 
 TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
   // This installation's crawler signs as its public URL; here the test's signer plays it.
-  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string(),
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
                                     "--signature-directory-private", "--public-url",
                                     std::string(signed_.at("agent").as_string())});
   const json::object own = Settle(server, SignedItem(0));
@@ -409,7 +466,7 @@ TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
 TEST_P(WebBotAuth, DirectoriesOnPrivateAddressesAreNeverFetchedByDefault) {
   // Without the test-only switch the loopback directory is refused (SSRF protection): the
   // signature stays unverified — suspected, never spoofed.
-  ServerProcess server(GetParam(), {"--signature-directory-ca", (certs_ / "cert.pem").string()});
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string()});
   auto classify = [&] {
     const Response r = server.Request("POST", "/bots/classify",
                                       {{"Authorization", "Bearer " + creds_.private_api_key},

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -253,7 +254,11 @@ std::filesystem::path SourceDir() { return SIGHTLINE_SOURCE_DIR; }
 ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args) {
   const auto dir = MakeTempDir("sightline-log-");
   log_path_ = dir / "server.log";
+  // Tests are hermetic: no fetching of the vendors' range lists unless a test asks for it.
   std::vector<std::string> args = {"serve", "--listen", "127.0.0.1:0", "--threads", "2"};
+  if (std::find(extra_args.begin(), extra_args.end(), "--bot-ranges-refresh") == extra_args.end()) {
+    args.insert(args.end(), {"--bot-ranges-refresh", "0"});
+  }
   for (const auto& a : backend.StorageArgs()) args.push_back(a);
   for (auto& a : extra_args) args.push_back(std::move(a));
   pid_ = Spawn(args, log_path_, dir / "stderr.log");

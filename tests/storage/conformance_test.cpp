@@ -1359,6 +1359,23 @@ TEST_P(StoreConformance, IdentityLastWriteWinsPerProject) {
   EXPECT_FALSE(find("p-2", "anon-2"));
 }
 
+TEST_P(StoreConformance, BotRangeListsKeepTheLastGoodCopyPerList) {
+  auto put = [&](const BotRangeListRecord& list) {
+    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.PutBotRangeList(list); })));
+  };
+  auto lists = [&] { return ReadOk([](Repository& repo) { return repo.ListBotRangeLists(); }); };
+  EXPECT_TRUE(lists().empty());
+  put({"gptbot", R"({"prefixes":[]})", 1000});
+  put({"bingbot", R"({"prefixes":[{"ipv4Prefix":"157.55.39.0/24"}]})", 2000});
+  put({"gptbot", R"({"prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]})", 3000});
+  const auto stored = lists();
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0].list_id, "bingbot");
+  EXPECT_EQ(stored[1].list_id, "gptbot");
+  EXPECT_EQ(stored[1].body, R"({"prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]})") << "replaced";
+  EXPECT_EQ(stored[1].fetched_at, 3000);
+}
+
 TEST_P(StoreConformance, UsageAccumulatesPerProjectAndMonthNewestFirst) {
   SeedTwoProjects();
   auto add = [&](const UsageRecord& delta) {

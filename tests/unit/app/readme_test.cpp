@@ -45,6 +45,10 @@ TEST(Readme, BootstrapOptionsAreDocumented) {
   ExpectDocumented(BootstrapOptionDefs(), ReadRepoFile("README.md"));
 }
 
+TEST(Readme, RefreshRangesOptionsAreDocumented) {
+  ExpectDocumented(RefreshRangesOptionDefs(), ReadRepoFile("README.md"));
+}
+
 TEST(Readme, ShowsTheTwoCommandsFirst) {
   const std::string readme = ReadRepoFile("README.md");
   const auto server = readme.find("script/server");

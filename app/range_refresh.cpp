@@ -1,0 +1,121 @@
+#include "app/range_refresh.h"
+
+#include "core/logging.h"
+
+#include <future>
+#include <set>
+
+namespace sightline::app {
+
+std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalog,
+                                             const std::string& mirror) {
+  std::vector<RangeSource> out;
+  std::set<std::string> seen;
+  for (const auto& bot : catalog.entries()) {
+    for (const auto& list : bot.ip_ranges) {
+      if (!seen.insert(list.id).second) continue;
+      std::string base = mirror;
+      while (!base.empty() && base.back() == '/') base.pop_back();
+      out.push_back({list.id, mirror.empty() ? list.url : base + "/" + list.id + ".json"});
+    }
+  }
+  return out;
+}
+
+std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetcher,
+                                               storage::Store& store, const core::Clock& clock,
+                                               const std::vector<RangeSource>& sources) {
+  std::vector<std::future<core::Result<std::string>>> bodies;
+  for (const RangeSource& source : sources) {
+    auto promise = std::make_shared<std::promise<core::Result<std::string>>>();
+    bodies.push_back(promise->get_future());
+    fetcher.Fetch(source.url, [promise](core::Result<std::string> body) {
+      promise->set_value(std::move(body));
+    });
+  }
+  std::vector<RangeRefreshOutcome> outcomes;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    RangeRefreshOutcome outcome{sources[i].list_id};
+    auto body = bodies[i].get();
+    if (!body) {
+      outcome.message = std::string(body.error().message());
+    } else if (auto ranges = detection::ParseGoogleFormatRanges(*body); !ranges) {
+      outcome.message = "not a range list: " + std::string(ranges.error().message());
+    } else {
+      auto stored = store.WriteOne([&](storage::Repository& repo) {
+        return repo.PutBotRangeList({sources[i].list_id, *body, clock.NowMillis()});
+      });
+      outcome.ok = static_cast<bool>(stored);
+      outcome.message = stored ? std::to_string(ranges->size()) + " ranges"
+                               : std::string(stored.error().message());
+    }
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
+    storage::Store& store, const std::string& directory, const std::vector<std::string>& list_ids) {
+  auto ranges = std::make_shared<detection::VendorRanges>();
+  auto stored = store.Read([](storage::Repository& repo) { return repo.ListBotRangeLists(); });
+  if (!stored) return stored.error();
+  for (const auto& list : *stored) {
+    if (auto parsed = detection::ParseGoogleFormatRanges(list.body)) {
+      ranges->Put(list.list_id, std::move(*parsed));
+    }
+  }
+  if (!directory.empty()) {
+    auto files = detection::VendorRanges::LoadDirectory(directory, list_ids);
+    if (!files) return files.error();
+    ranges->Merge(std::move(*files));
+  }
+  return std::shared_ptr<const detection::VendorRanges>(std::move(ranges));
+}
+
+RangeRefresher::RangeRefresher(detection::DirectoryFetcher& fetcher, storage::Store& store,
+                               const core::Clock& clock, std::vector<RangeSource> sources,
+                               std::string directory, std::vector<std::string> list_ids,
+                               detection::LiveRanges& live, std::chrono::hours interval)
+    : fetcher_(fetcher),
+      store_(store),
+      clock_(clock),
+      sources_(std::move(sources)),
+      directory_(std::move(directory)),
+      list_ids_(std::move(list_ids)),
+      live_(live),
+      interval_(interval) {
+  if (interval_.count() > 0) thread_ = std::thread([this] { Loop(); });
+}
+
+RangeRefresher::~RangeRefresher() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void RangeRefresher::Loop() {
+  while (true) {
+    std::size_t refreshed = 0;
+    for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_)) {
+      if (outcome.ok) {
+        ++refreshed;
+      } else {
+        core::Log(core::LogLevel::kWarn, "bot ip range list not refreshed",
+                  {{"list", outcome.list_id}, {"reason", outcome.message}});
+      }
+    }
+    if (auto ranges = LoadRanges(store_, directory_, list_ids_)) {
+      live_.Replace(std::move(*ranges));
+    }
+    core::Log(core::LogLevel::kInfo, "bot ip ranges refreshed",
+              {{"refreshed", static_cast<std::int64_t>(refreshed)},
+               {"lists", static_cast<std::int64_t>(sources_.size())}});
+    std::unique_lock lock(mutex_);
+    if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;
+  }
+}
+
+}  // namespace sightline::app

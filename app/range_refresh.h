@@ -1,0 +1,76 @@
+// Vendors' published crawler IP ranges: fetched from the URLs the catalog names (or a mirror),
+// the last good copy of each list kept in the store, and the lists in use built from the store
+// plus an optional directory of files (air-gapped installs, tests), which wins per list.
+#pragma once
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "detection/bot_catalog.h"
+#include "detection/ip_ranges.h"
+#include "detection/signature_directory.h"
+#include "storage/store.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <string>
+#include <vector>
+
+namespace sightline::app {
+
+struct RangeSource {
+  std::string list_id;
+  std::string url;
+};
+
+// One source per distinct list id in the catalog; with `mirror`, "<mirror>/<list id>.json".
+std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalog,
+                                             const std::string& mirror);
+
+struct RangeRefreshOutcome {
+  std::string list_id;
+  bool ok = false;
+  std::string message;  // the failure, or how many intervals were stored
+};
+
+// Fetches every source (all at once, waiting for all); each list that parses replaces its
+// stored copy. A failed fetch or an unparseable list keeps the previous copy.
+std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetcher,
+                                               storage::Store& store, const core::Clock& clock,
+                                               const std::vector<RangeSource>& sources);
+
+// The lists in use: the store's copies, then `directory`'s files (when not empty) over them.
+core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
+    storage::Store& store, const std::string& directory, const std::vector<std::string>& list_ids);
+
+// Refreshes the lists in the background: at start, then every `interval` (never when zero);
+// after each round the lists in use are rebuilt from the store, so nodes sharing a store also
+// pick up each other's refreshes. Stops with the object.
+class RangeRefresher {
+ public:
+  RangeRefresher(detection::DirectoryFetcher& fetcher, storage::Store& store,
+                 const core::Clock& clock, std::vector<RangeSource> sources,
+                 std::string directory, std::vector<std::string> list_ids,
+                 detection::LiveRanges& live, std::chrono::hours interval);
+  ~RangeRefresher();
+
+ private:
+  void Loop();
+
+  detection::DirectoryFetcher& fetcher_;
+  storage::Store& store_;
+  const core::Clock& clock_;
+  const std::vector<RangeSource> sources_;
+  const std::string directory_;
+  const std::vector<std::string> list_ids_;
+  detection::LiveRanges& live_;
+  const std::chrono::hours interval_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace sightline::app
