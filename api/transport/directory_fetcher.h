@@ -1,8 +1,8 @@
-// The outbound HTTPS client that fetches Web Bot Auth key directories (and vendors' range lists). The URL comes from a
-// request header anyone can send, so it is fetched defensively: https only, never redirected,
-// only to global addresses (the resolved address is checked and then connected to, so a DNS
-// answer cannot swap in a private one), bounded in time, size and concurrency. Fetches run on
-// the fetcher's own thread; ingestion never waits for them.
+// The outbound HTTPS client that fetches Web Bot Auth key directories (and vendors' range
+// lists). A directory's URL comes from a request header anyone can send, so it is fetched
+// defensively: https only, never redirected, only to global addresses (the resolved address is
+// checked and then connected to, so a DNS answer cannot swap in a private one), bounded in
+// time, size and concurrency. Fetches run on the fetcher's own thread; ingestion never waits.
 #pragma once
 
 #include "detection/signature_directory.h"
