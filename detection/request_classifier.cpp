@@ -88,7 +88,7 @@ BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::str
 
 BotAttribution RequestClassifier::Classify(std::string_view user_agent, std::string_view ip,
                                            const RequestEvidence& evidence) const {
-  const UserAgentClassification ua = ClassifyUserAgent(user_agent, evidence.hints, catalog_);
+  const UserAgentClassification ua = cache_.Classify(user_agent, evidence.hints);
   const SignatureCheck signature = CheckSignature(evidence, sources_.signatures);
   // A signer the catalog knows names the bot even behind a browser-shaped User-Agent.
   const bool own_signer =

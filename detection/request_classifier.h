@@ -16,6 +16,7 @@
 #include "detection/ip_ranges.h"
 #include "detection/reverse_dns.h"
 #include "detection/signature_directory.h"
+#include "detection/ua_cache.h"
 #include "detection/user_agent.h"
 
 #include <cstdint>
@@ -62,7 +63,7 @@ class RequestClassifier {
   static constexpr std::int64_t kSignatureSkewSeconds = 60;
 
   RequestClassifier(const BotCatalog& catalog, VerificationSources sources)
-      : catalog_(catalog), sources_(std::move(sources)) {}
+      : catalog_(catalog), sources_(std::move(sources)), cache_(catalog) {}
 
   BotAttribution Classify(std::string_view user_agent, std::string_view ip,
                           const ClientHints& hints = {}) const;
@@ -72,6 +73,7 @@ class RequestClassifier {
  private:
   const BotCatalog& catalog_;
   const VerificationSources sources_;
+  mutable UserAgentCache cache_;  // thread-safe; repeated User-Agents skip the parse
 };
 
 }  // namespace sightline::detection

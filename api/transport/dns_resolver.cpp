@@ -72,6 +72,14 @@ struct AresResolver::Impl {
 
 namespace {
 
+constexpr int kClassIn = 1;
+constexpr int kTypeA = 1;
+constexpr int kTypePtr = 12;
+constexpr int kTypeAaaa = 28;
+
+// The queries are made record by record (not with ares_gethostbyaddr/ares_getaddrinfo, which
+// report any failure as "not found"): only NXDOMAIN and an empty answer mean "no such record";
+// a timeout or a refused server means "unknown", so it can never refute a genuine crawler.
 DnsAnswer Failure(int status) {
   DnsAnswer answer;
   answer.status = status == ARES_ENOTFOUND || status == ARES_ENODATA ? DnsAnswer::Status::kNotFound
@@ -79,34 +87,100 @@ DnsAnswer Failure(int status) {
   return answer;
 }
 
-void OnReverse(void* arg, int status, int /*timeouts*/, hostent* host) {
-  std::unique_ptr<Callback> done(static_cast<Callback*>(arg));
-  if (status != ARES_SUCCESS || host == nullptr) return (*done)(Failure(status));
+std::string ReverseName(const core::IpAddress& address) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto& bytes = address.bytes();
+  std::string name;
+  if (address.is_v4()) {
+    for (int i = 15; i >= 12; --i) name += std::to_string(bytes[i]) + ".";
+    return name + "in-addr.arpa";
+  }
+  for (int i = 15; i >= 0; --i) {
+    name += kHex[bytes[i] & 0xF];
+    name += '.';
+    name += kHex[bytes[i] >> 4];
+    name += '.';
+  }
+  return name + "ip6.arpa";
+}
+
+struct PtrQuery {
+  Callback done;
+  core::IpAddress address;
+};
+
+void OnPtr(void* arg, int status, int /*timeouts*/, unsigned char* reply, int length) {
+  std::unique_ptr<PtrQuery> query(static_cast<PtrQuery*>(arg));
+  if (status != ARES_SUCCESS) return query->done(Failure(status));
+  const auto& bytes = query->address.bytes();
+  const bool v4 = query->address.is_v4();
+  hostent* host = nullptr;
+  const int parsed = ares_parse_ptr_reply(reply, length, v4 ? bytes.data() + 12 : bytes.data(),
+                                          v4 ? 4 : 16, v4 ? AF_INET : AF_INET6, &host);
+  if (parsed != ARES_SUCCESS || host == nullptr) return query->done(Failure(parsed));
   DnsAnswer answer;
   answer.status = DnsAnswer::Status::kOk;
   if (host->h_name) answer.values.emplace_back(host->h_name);
   for (char** alias = host->h_aliases; alias && *alias; ++alias) answer.values.emplace_back(*alias);
-  (*done)(std::move(answer));
+  ares_free_hostent(host);
+  query->done(std::move(answer));
 }
 
-void OnForward(void* arg, int status, int /*timeouts*/, ares_addrinfo* result) {
-  std::unique_ptr<Callback> done(static_cast<Callback*>(arg));
-  if (status != ARES_SUCCESS || result == nullptr) {
-    if (result) ares_freeaddrinfo(result);
-    return (*done)(Failure(status));
-  }
-  DnsAnswer answer;
-  answer.status = DnsAnswer::Status::kOk;
-  for (ares_addrinfo_node* node = result->nodes; node; node = node->ai_next) {
+// A and AAAA asked separately; the answer is given when both are back.
+struct ForwardQuery {
+  Callback done;
+  int pending = 2;
+  bool failed = false;
+  bool found = false;
+  std::vector<std::string> addresses;
+};
+
+void OnAddresses(void* arg, int status, unsigned char* reply, int length, bool v6) {
+  auto* query = static_cast<ForwardQuery*>(arg);
+  if (status == ARES_SUCCESS) {
     char text[INET6_ADDRSTRLEN] = {};
-    const void* address =
-        node->ai_family == AF_INET
-            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(node->ai_addr)->sin_addr)
-            : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(node->ai_addr)->sin6_addr);
-    if (inet_ntop(node->ai_family, address, text, sizeof text)) answer.values.emplace_back(text);
+    if (v6) {
+      ares_addr6ttl records[16];
+      int count = 16;
+      if (ares_parse_aaaa_reply(reply, length, nullptr, records, &count) == ARES_SUCCESS) {
+        for (int i = 0; i < count; ++i) {
+          if (inet_ntop(AF_INET6, &records[i].ip6addr, text, sizeof text)) {
+            query->addresses.emplace_back(text);
+          }
+        }
+      }
+    } else {
+      ares_addrttl records[16];
+      int count = 16;
+      if (ares_parse_a_reply(reply, length, nullptr, records, &count) == ARES_SUCCESS) {
+        for (int i = 0; i < count; ++i) {
+          if (inet_ntop(AF_INET, &records[i].ipaddr, text, sizeof text)) {
+            query->addresses.emplace_back(text);
+          }
+        }
+      }
+    }
+    query->found = true;
+  } else if (Failure(status).status == DnsAnswer::Status::kFailed) {
+    query->failed = true;
   }
-  ares_freeaddrinfo(result);
-  (*done)(std::move(answer));
+  if (--query->pending > 0) return;
+  std::unique_ptr<ForwardQuery> owned(query);
+  DnsAnswer answer;
+  if (!owned->addresses.empty()) {
+    answer.status = DnsAnswer::Status::kOk;
+    answer.values = std::move(owned->addresses);
+  } else {
+    answer.status = owned->failed ? DnsAnswer::Status::kFailed : DnsAnswer::Status::kNotFound;
+  }
+  owned->done(std::move(answer));
+}
+
+void OnA(void* arg, int status, int, unsigned char* reply, int length) {
+  OnAddresses(arg, status, reply, length, false);
+}
+void OnAaaa(void* arg, int status, int, unsigned char* reply, int length) {
+  OnAddresses(arg, status, reply, length, true);
 }
 
 }  // namespace
@@ -144,22 +218,17 @@ void AresResolver::Reverse(const std::string& ip, Callback done) {
   const auto address = core::IpAddress::Parse(ip);
   if (!address) return done(DnsAnswer{});
   impl_->Submit([impl = impl_.get(), address = *address, done = std::move(done)]() mutable {
-    auto* callback = new Callback(std::move(done));
-    const auto& bytes = address.bytes();
-    if (address.is_v4()) {
-      ares_gethostbyaddr(impl->channel, bytes.data() + 12, 4, AF_INET, OnReverse, callback);
-    } else {
-      ares_gethostbyaddr(impl->channel, bytes.data(), 16, AF_INET6, OnReverse, callback);
-    }
+    const std::string name = ReverseName(address);
+    ares_query(impl->channel, name.c_str(), kClassIn, kTypePtr, OnPtr,
+               new PtrQuery{std::move(done), address});
   });
 }
 
 void AresResolver::Forward(const std::string& host, Callback done) {
   impl_->Submit([impl = impl_.get(), host, done = std::move(done)]() mutable {
-    ares_addrinfo_hints hints{};
-    hints.ai_family = AF_UNSPEC;
-    ares_getaddrinfo(impl->channel, host.c_str(), nullptr, &hints, OnForward,
-                     new Callback(std::move(done)));
+    auto* query = new ForwardQuery{std::move(done)};
+    ares_query(impl->channel, host.c_str(), kClassIn, kTypeA, OnA, query);
+    ares_query(impl->channel, host.c_str(), kClassIn, kTypeAaaa, OnAaaa, query);
   });
 }
 

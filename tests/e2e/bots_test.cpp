@@ -255,16 +255,23 @@ INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()
                          [](const auto& info) { return info.param.name; });
 
 // Forward-confirmed reverse DNS against a real DNS server (dnsmasq) on loopback.
-int FreeUdpPort() {
-  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
+// A loopback port free for both UDP and TCP (dnsmasq listens on both).
+int FreeDnsPort() {
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    const int udp = socket(AF_INET, SOCK_DGRAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(udp, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    getsockname(udp, reinterpret_cast<sockaddr*>(&address), &length);
+    const int tcp = socket(AF_INET, SOCK_STREAM, 0);
+    const bool both = bind(tcp, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    close(tcp);
+    close(udp);
+    if (both) return ntohs(address.sin_port);
+  }
+  throw std::runtime_error("no free DNS port");
 }
 
 bool UdpPortTaken(int port) {
@@ -279,8 +286,11 @@ bool UdpPortTaken(int port) {
 }
 
 TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
-  const int port = FreeUdpPort();
-  ChildProcess dns("dnsmasq",
+  const int port = FreeDnsPort();
+  // Debian installs it in /usr/sbin, which an unprivileged PATH may not include.
+  const std::string dnsmasq =
+      std::filesystem::exists("/usr/sbin/dnsmasq") ? "/usr/sbin/dnsmasq" : "dnsmasq";
+  ChildProcess dns(dnsmasq,
                    {"--keep-in-foreground", "--log-queries", "--log-facility=-",
                     "--port=" + std::to_string(port), "--listen-address=127.0.0.1",
                     "--bind-interfaces", "--no-resolv", "--no-hosts", "--conf-file=/dev/null",
@@ -309,6 +319,23 @@ TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
   EXPECT_EQ(real.at("verificationMethod").as_string(), "reverse_dns");
   EXPECT_EQ(settle("203.0.113.50").at("actorType").as_string(), "spoofed_bot")
       << "its PTR name resolves elsewhere";
+}
+
+TEST_P(Bots, AnUnreachableResolverNeverRefutesACrawler) {
+  ServerProcess server(GetParam(), {"--dns-server", "127.0.0.1:" + std::to_string(FreeDnsPort())});
+  auto classify = [&] {
+    return server
+        .Request("POST", "/bots/classify",
+                 {{"Authorization", "Bearer " + creds_.private_api_key},
+                  {"Content-Type", "application/json"}},
+                 Item(kGooglebot, "66.249.66.1"))
+        .Json()
+        .as_object();
+  };
+  classify();  // starts the lookup, which fails (nothing listens there)
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(classify().at("actorType").as_string(), "suspected_bot")
+      << "a DNS failure is no verdict, not a spoof";
 }
 
 // Range lists fetched over HTTPS from a mirror on loopback: `admin refresh-ranges` stores the
