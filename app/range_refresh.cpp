@@ -24,7 +24,8 @@ std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalo
 
 std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
-                                               const std::vector<RangeSource>& sources) {
+                                               const std::vector<RangeSource>& sources,
+                                               const std::atomic<bool>* stop) {
   std::vector<std::future<core::Result<std::string>>> bodies;
   for (const RangeSource& source : sources) {
     auto promise = std::make_shared<std::promise<core::Result<std::string>>>();
@@ -36,6 +37,9 @@ std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetc
   std::vector<RangeRefreshOutcome> outcomes;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     RangeRefreshOutcome outcome{sources[i].list_id};
+    while (bodies[i].wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+      if (stop != nullptr && *stop) return outcomes;  // the fetches finish into their promises
+    }
     auto body = bodies[i].get();
     if (!body) {
       outcome.message = std::string(body.error().message());
@@ -99,7 +103,7 @@ RangeRefresher::~RangeRefresher() {
 void RangeRefresher::Loop() {
   while (true) {
     std::size_t refreshed = 0;
-    for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_)) {
+    for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_, &stopping_)) {
       if (outcome.ok) {
         ++refreshed;
       } else {
@@ -107,6 +111,7 @@ void RangeRefresher::Loop() {
                   {{"list", outcome.list_id}, {"reason", outcome.message}});
       }
     }
+    if (stopping_) return;
     if (auto ranges = LoadRanges(store_, directory_, list_ids_)) {
       live_.Replace(std::move(*ranges));
     }
@@ -114,7 +119,7 @@ void RangeRefresher::Loop() {
               {{"refreshed", static_cast<std::int64_t>(refreshed)},
                {"lists", static_cast<std::int64_t>(sources_.size())}});
     std::unique_lock lock(mutex_);
-    if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;
+    if (wake_.wait_for(lock, interval_, [this] { return stopping_.load(); })) return;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "detection/signature_directory.h"
 #include "storage/store.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -36,10 +37,13 @@ struct RangeRefreshOutcome {
 };
 
 // Fetches every source (all at once, waiting for all); each list that parses replaces its
-// stored copy. A failed fetch or an unparseable list keeps the previous copy.
+// stored copy. A failed fetch or an unparseable list keeps the previous copy. When `stop`
+// becomes true the wait ends early and the lists not yet back are left alone (shutdown never
+// waits for a slow vendor).
 std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
-                                               const std::vector<RangeSource>& sources);
+                                               const std::vector<RangeSource>& sources,
+                                               const std::atomic<bool>* stop = nullptr);
 
 // The lists in use: the store's copies, then `directory`'s files (when not empty) over them.
 core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
@@ -69,7 +73,7 @@ class RangeRefresher {
   const std::chrono::hours interval_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopping_ = false;
+  std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
 

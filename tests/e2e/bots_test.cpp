@@ -395,6 +395,25 @@ TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_P(Bots, AVendorThatNeverAnswersDoesNotHoldUpShutdown) {
+  // A listener that never answers: the range fetch hangs in its TLS handshake.
+  const int silent = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(silent, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(silent, 16), 0);
+  socklen_t length = sizeof address;
+  getsockname(silent, reinterpret_cast<sockaddr*>(&address), &length);
+  ServerProcess server(GetParam(), {"--bot-ranges-refresh", "1", "--bot-ranges-mirror",
+                                    "https://127.0.0.1:" + std::to_string(ntohs(address.sin_port))});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the refresh is under way
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(server.Stop(std::chrono::seconds(10)), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  close(silent);
+}
+
 // Web Bot Auth end to end: requests signed by Cloudflare's independent `web-bot-auth` package,
 // keys published by the signer's own HTTPS directory on loopback, fetched by the server in the
 // background.
