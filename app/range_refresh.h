@@ -40,7 +40,7 @@ struct RangeRefreshOutcome {
 // stored copy. A failed fetch or an unparseable list keeps the previous copy. When `stop`
 // becomes true the wait ends early and the lists not yet back are left alone (shutdown never
 // waits for a slow vendor).
-std::vector<RangeRefreshOutcome> RefreshRanges(detection::DirectoryFetcher& fetcher,
+std::vector<RangeRefreshOutcome> RefreshRanges(detection::UrlFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
                                                const std::vector<RangeSource>& sources,
                                                const std::atomic<bool>* stop = nullptr);
@@ -54,7 +54,7 @@ core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
 // pick up each other's refreshes. Stops with the object.
 class RangeRefresher {
  public:
-  RangeRefresher(detection::DirectoryFetcher& fetcher, storage::Store& store,
+  RangeRefresher(detection::UrlFetcher& fetcher, storage::Store& store,
                  const core::Clock& clock, std::vector<RangeSource> sources,
                  std::string directory, std::vector<std::string> list_ids,
                  detection::LiveRanges& live, std::chrono::hours interval);
@@ -63,7 +63,7 @@ class RangeRefresher {
  private:
   void Loop();
 
-  detection::DirectoryFetcher& fetcher_;
+  detection::UrlFetcher& fetcher_;
   storage::Store& store_;
   const core::Clock& clock_;
   const std::vector<RangeSource> sources_;

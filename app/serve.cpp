@@ -2,7 +2,7 @@
 // references down; nothing below app/ constructs its own dependencies.
 #include "api/openapi.h"
 #include "api/rest_handler.h"
-#include "api/transport/directory_fetcher.h"
+#include "api/transport/https_fetcher.h"
 #include "api/transport/dns_resolver.h"
 #include "api/transport/http_server.h"
 #include "app/commands.h"
@@ -209,20 +209,20 @@ int Serve(const Options& options) {
   live_ranges.Replace(std::move(*initial_ranges));
 
   core::SystemClock clock;
-  api::DirectoryFetcherOptions fetch_options;
+  api::HttpsFetcherOptions fetch_options;
   fetch_options.allow_private_addresses = options.Has("signature-directory-private");
   fetch_options.ca_file = options.Get("outbound-ca");
   fetch_options.media_types = {"application/http-message-signatures-directory+json",
                                "application/json", "application/jwk-set+json"};
   // Range lists come from URLs the catalog or the operator chose, so any address is allowed.
-  api::DirectoryFetcherOptions range_fetch_options{.allow_private_addresses = true,
+  api::HttpsFetcherOptions range_fetch_options{.allow_private_addresses = true,
                                                    .ca_file = fetch_options.ca_file,
                                                    .timeout = std::chrono::seconds(30),
                                                    .max_bytes = 8 * 1024 * 1024};
-  std::unique_ptr<api::HttpsDirectoryFetcher> fetcher, range_fetcher;
+  std::unique_ptr<api::HttpsFetcher> fetcher, range_fetcher;
   try {
-    fetcher = std::make_unique<api::HttpsDirectoryFetcher>(fetch_options);
-    range_fetcher = std::make_unique<api::HttpsDirectoryFetcher>(range_fetch_options);
+    fetcher = std::make_unique<api::HttpsFetcher>(fetch_options);
+    range_fetcher = std::make_unique<api::HttpsFetcher>(range_fetch_options);
   } catch (const std::exception&) {
     return ReportFailure(core::Error::Invalid(
         "outbound-ca", "--outbound-ca: '" + fetch_options.ca_file +

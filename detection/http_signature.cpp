@@ -119,15 +119,13 @@ ComponentValue DerivedOrHeader(const SignedRequest& request, const sf::Item& com
 
 }  // namespace
 
-core::Result<std::string> SignatureBase(const SignedRequest& request, std::string_view label) {
-  const auto input = sf::ParseDictionary(request.signature_input);
-  const sf::InnerList* covered = input ? FindCovered(*input, label) : nullptr;
-  if (covered == nullptr) {
-    return core::Error::Invalid("signature_input", "No signature '" + std::string(label) + "'.");
-  }
+namespace {
+
+// The base over the components `covered` lists (RFC 9421 §2.5).
+core::Result<std::string> BuildBase(const SignedRequest& request, const sf::InnerList& covered) {
   std::string base;
   std::vector<std::string> seen;
-  for (const sf::Item& component : covered->items) {
+  for (const sf::Item& component : covered.items) {
     const std::string identifier = sf::Serialize(component);
     if (std::find(seen.begin(), seen.end(), identifier) != seen.end()) {
       return core::Error::Invalid("signature_input", "A component is covered twice.");
@@ -143,8 +141,19 @@ core::Result<std::string> SignatureBase(const SignedRequest& request, std::strin
     }
     base += identifier + ": " + *value.value + "\n";
   }
-  base += "\"@signature-params\": " + sf::Serialize(*covered);
+  base += "\"@signature-params\": " + sf::Serialize(covered);
   return base;
+}
+
+}  // namespace
+
+core::Result<std::string> SignatureBase(const SignedRequest& request, std::string_view label) {
+  const auto input = sf::ParseDictionary(request.signature_input);
+  const sf::InnerList* covered = input ? FindCovered(*input, label) : nullptr;
+  if (covered == nullptr) {
+    return core::Error::Invalid("signature_input", "No signature '" + std::string(label) + "'.");
+  }
+  return BuildBase(request, *covered);
 }
 
 SignatureParse ParseWebBotAuth(const SignedRequest& request) {
@@ -195,7 +204,7 @@ SignatureParse ParseWebBotAuth(const SignedRequest& request) {
   if (!covers_authority || (has_agent && !covers_agent)) {
     return Fail(Status::kMalformed, "The signature must cover @authority and signature-agent.");
   }
-  auto base = SignatureBase(request, label);
+  auto base = BuildBase(request, *covered);  // the fields are parsed once
   if (!base) {
     return Fail(base.error().code() == core::ErrorCode::kUnavailable ? Status::kUnsupported
                                                                      : Status::kMalformed,

@@ -23,11 +23,12 @@
 
 namespace sightline::detection {
 
-// Fetches a directory document; implemented by the transport layer (HTTPS, no redirects, no
-// private addresses). `done` is called exactly once, from any thread.
-class DirectoryFetcher {
+// Fetches a document over HTTPS (key directories, vendors' range lists); implemented by the
+// transport layer (no redirects; no private addresses unless configured). `done` is called
+// exactly once, from any thread.
+class UrlFetcher {
  public:
-  virtual ~DirectoryFetcher() = default;
+  virtual ~UrlFetcher() = default;
   virtual void Fetch(const std::string& url,
                      std::function<void(core::Result<std::string> body)> done) = 0;
 };
@@ -47,7 +48,7 @@ struct SignatureDirectoryOptions {
 class SignatureDirectory {
  public:
   // `fetcher` may be null: only directories added with Add are known.
-  SignatureDirectory(DirectoryFetcher* fetcher, const core::Clock& clock,
+  SignatureDirectory(UrlFetcher* fetcher, const core::Clock& clock,
                      SignatureDirectoryOptions options = {});
 
   // The cached keys of `origin` ("https://host"), or null; refreshes in the background when
@@ -75,7 +76,7 @@ class SignatureDirectory {
   };
   static void Completed(State& state, const std::string& origin, core::Result<std::string> body);
 
-  DirectoryFetcher* fetcher_;
+  UrlFetcher* fetcher_;
   std::shared_ptr<State> state_;
 };
 

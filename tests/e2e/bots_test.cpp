@@ -42,6 +42,13 @@ std::string Item(const std::string& ua, const std::string& ip) {
   return R"({"user_agent":")" + ua + R"(","ip_address":")" + ip + R"(","path":"/docs"})";
 }
 
+// A self-signed certificate for 127.0.0.1 in `dir` (cert.pem, key.pem), for HTTPS peers.
+void MakeLoopbackCertificate(const std::filesystem::path& dir) {
+  RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
+             "-addext subjectAltName=IP:127.0.0.1 -keyout " + (dir / "key.pem").string() +
+             " -out " + (dir / "cert.pem").string() + " 2>/dev/null");
+}
+
 class Bots : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
@@ -59,6 +66,27 @@ class Bots : public ::testing::TestWithParam<Backend> {
     return server_->Request("POST", path,
                             {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
                             body);
+  }
+  // POST /bots/classify on `server` (one started with its own options).
+  json::object ClassifyOn(ServerProcess& server, const std::string& item) {
+    const Response r = server.Request("POST", "/bots/classify",
+                                      {{"Authorization", "Bearer " + creds_.private_api_key},
+                                       {"Content-Type", "application/json"}},
+                                      item);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().as_object();
+  }
+  // Verifications run in the background, so the first answers may still be suspected_bot:
+  // classifies until the answer is `wanted` or about five seconds have passed; the last answer.
+  json::object ClassifyUntil(ServerProcess& server, const std::string& item,
+                             std::string_view wanted) {
+    json::object last;
+    for (int i = 0; i < 100; ++i) {
+      last = ClassifyOn(server, item);
+      if (last.at("actorType").as_string() == wanted) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return last;
   }
   json::object Classify(const std::string& ua, const std::string& ip) {
     const Response r = Post("/bots/classify", Item(ua, ip), creds_.private_api_key);
@@ -255,13 +283,19 @@ INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()
                          [](const auto& info) { return info.param.name; });
 
 // Forward-confirmed reverse DNS against a real DNS server (dnsmasq) on loopback.
+sockaddr_in Loopback(int port = 0) {
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  return address;
+}
+
 // A loopback port free for both UDP and TCP (dnsmasq listens on both).
 int FreeDnsPort() {
   for (int attempt = 0; attempt < 50; ++attempt) {
     const int udp = socket(AF_INET, SOCK_DGRAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sockaddr_in address = Loopback();
     bind(udp, reinterpret_cast<sockaddr*>(&address), sizeof address);
     socklen_t length = sizeof address;
     getsockname(udp, reinterpret_cast<sockaddr*>(&address), &length);
@@ -276,10 +310,7 @@ int FreeDnsPort() {
 
 bool UdpPortTaken(int port) {
   const int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  sockaddr_in address = Loopback(port);
   const bool taken = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0;
   close(fd);
   return taken;
@@ -301,40 +332,23 @@ TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ServerProcess server(GetParam(), {"--dns-server", "127.0.0.1:" + std::to_string(port)});
-  auto settle = [&](const std::string& ip) {
-    json::object last;
-    for (int i = 0; i < 60; ++i) {
-      const Response r = server.Request("POST", "/bots/classify",
-                                        {{"Authorization", "Bearer " + creds_.private_api_key},
-                                         {"Content-Type", "application/json"}},
-                                        Item(kGooglebot, ip));
-      last = r.Json().as_object();
-      if (last.at("actorType").as_string() != "suspected_bot") break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return last;
-  };
-  const json::object real = settle("66.249.66.1");
+  const json::object real =
+      ClassifyUntil(server, Item(kGooglebot, "66.249.66.1"), "verified_bot");
   EXPECT_EQ(real.at("actorType").as_string(), "verified_bot");
   EXPECT_EQ(real.at("verificationMethod").as_string(), "reverse_dns");
-  EXPECT_EQ(settle("203.0.113.50").at("actorType").as_string(), "spoofed_bot")
+  EXPECT_EQ(ClassifyUntil(server, Item(kGooglebot, "203.0.113.50"), "spoofed_bot")
+                .at("actorType")
+                .as_string(),
+            "spoofed_bot")
       << "its PTR name resolves elsewhere";
 }
 
 TEST_P(Bots, AnUnreachableResolverNeverRefutesACrawler) {
   ServerProcess server(GetParam(), {"--dns-server", "127.0.0.1:" + std::to_string(FreeDnsPort())});
-  auto classify = [&] {
-    return server
-        .Request("POST", "/bots/classify",
-                 {{"Authorization", "Bearer " + creds_.private_api_key},
-                  {"Content-Type", "application/json"}},
-                 Item(kGooglebot, "66.249.66.1"))
-        .Json()
-        .as_object();
-  };
-  classify();  // starts the lookup, which fails (nothing listens there)
+  const std::string item = Item(kGooglebot, "66.249.66.1");
+  ClassifyOn(server, item);  // starts the lookup, which fails (nothing listens there)
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(classify().at("actorType").as_string(), "suspected_bot")
+  EXPECT_EQ(ClassifyOn(server, item).at("actorType").as_string(), "suspected_bot")
       << "a DNS failure is no verdict, not a spoof";
 }
 
@@ -342,9 +356,7 @@ TEST_P(Bots, AnUnreachableResolverNeverRefutesACrawler) {
 // last good copy, servers load it at start, and a server's own periodic refresh does the same.
 TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
   const auto dir = MakeTempDir("sightline-mirror-");
-  RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
-             "-addext subjectAltName=IP:127.0.0.1 -keyout " + (dir / "key.pem").string() +
-             " -out " + (dir / "cert.pem").string() + " 2>/dev/null");
+  MakeLoopbackCertificate(dir);
   std::filesystem::create_directory(dir / "www");
   std::ofstream(dir / "www" / "bingbot.json")
       << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"198.51.100.0/24"}]})";
@@ -366,17 +378,11 @@ TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
   EXPECT_NE(refreshed.out.find(R"({"list":"ccbot","ok":false)"), std::string::npos)
       << "a broken list is refused, not stored";
 
-  const char* bingbot = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
-  auto classify = [&](ServerProcess& server) {
-    const Response r = server.Request("POST", "/bots/classify",
-                                      {{"Authorization", "Bearer " + creds_.private_api_key},
-                                       {"Content-Type", "application/json"}},
-                                      Item(bingbot, "198.51.100.20"));
-    return r.Json().as_object();
-  };
+  const std::string bingbot = Item(
+      "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "198.51.100.20");
   {
     ServerProcess server(GetParam());  // no --bot-ranges-dir: the stored copy
-    const json::object verified = classify(server);
+    const json::object verified = ClassifyOn(server, bingbot);
     EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
     EXPECT_EQ(verified.at("verificationMethod").as_string(), "cidr");
   }
@@ -385,22 +391,16 @@ TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
       << R"({"prefixes":[{"ipv4Prefix":"203.0.113.0/24"}]})";
   ServerProcess server(GetParam(), {"--bot-ranges-refresh", "1", "--bot-ranges-mirror", url,
                                     "--outbound-ca", (dir / "cert.pem").string()});
-  json::object last;
-  for (int i = 0; i < 100; ++i) {
-    last = classify(server);
-    if (last.at("actorType").as_string() == "spoofed_bot") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_EQ(last.at("actorType").as_string(), "spoofed_bot") << "outside the new list";
+  EXPECT_EQ(ClassifyUntil(server, bingbot, "spoofed_bot").at("actorType").as_string(),
+            "spoofed_bot")
+      << "outside the new list";
   std::filesystem::remove_all(dir);
 }
 
 TEST_P(Bots, AVendorThatNeverAnswersDoesNotHoldUpShutdown) {
   // A listener that never answers: the range fetch hangs in its TLS handshake.
   const int silent = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  sockaddr_in address = Loopback();
   ASSERT_EQ(bind(silent, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   ASSERT_EQ(listen(silent, 16), 0);
   socklen_t length = sizeof address;
@@ -422,9 +422,7 @@ class WebBotAuth : public Bots {
   void SetUp() override {
     Bots::SetUp();
     certs_ = MakeTempDir("sightline-wba-");
-    RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
-               "-addext subjectAltName=IP:127.0.0.1 -keyout " + (certs_ / "key.pem").string() +
-               " -out " + (certs_ / "cert.pem").string() + " 2>/dev/null");
+    MakeLoopbackCertificate(certs_);
     signer_ = std::make_unique<ChildProcess>(
         "node", std::vector<std::string>{
                     (SourceDir() / "tests/interop/web_bot_auth_signer.mjs").string(),
@@ -443,23 +441,6 @@ class WebBotAuth : public Bots {
         {"signature_input", s.at("signatureInput")},
         {"signature_agent", s.at("signatureAgent")}});
   }
-  // Classifies until the answer is not suspected_bot (the first sight of a signer starts the
-  // background fetch of its directory), or a few seconds have passed.
-  json::object Settle(ServerProcess& server, const std::string& item) {
-    json::object last;
-    for (int i = 0; i < 100; ++i) {
-      const Response r = server.Request("POST", "/bots/classify",
-                                        {{"Authorization", "Bearer " + creds_.private_api_key},
-                                         {"Content-Type", "application/json"}},
-                                        item);
-      EXPECT_EQ(r.status, 200) << r.body;
-      last = r.Json().as_object();
-      if (last.at("actorType").as_string() != "suspected_bot") break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return last;
-  }
-
   std::filesystem::path certs_;
   std::unique_ptr<ChildProcess> signer_;
   json::object signed_;
@@ -468,13 +449,16 @@ class WebBotAuth : public Bots {
 TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
   ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
                                     "--signature-directory-private"});
-  const json::object verified = Settle(server, SignedItem(0));
+  const json::object verified = ClassifyUntil(server, SignedItem(0), "verified_bot");
   EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
   EXPECT_EQ(verified.at("verificationMethod").as_string(), "web_bot_auth");
   EXPECT_TRUE(verified.at("isBot").as_bool()) << "a browser User-Agent, identified by its signature";
-  EXPECT_EQ(Settle(server, SignedItem(1)).at("actorType").as_string(), "verified_bot");
+  EXPECT_EQ(ClassifyUntil(server, SignedItem(1), "verified_bot").at("actorType").as_string(),
+            "verified_bot");
   // The same signature replayed against another site does not cover it.
-  EXPECT_EQ(Settle(server, SignedItem(0, "victim.example")).at("actorType").as_string(),
+  EXPECT_EQ(ClassifyUntil(server, SignedItem(0, "victim.example"), "spoofed_bot")
+                .at("actorType")
+                .as_string(),
             "spoofed_bot");
 
   // Stored through server-side ingestion with the verification.
@@ -491,7 +475,7 @@ TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
   ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
                                     "--signature-directory-private", "--public-url",
                                     std::string(signed_.at("agent").as_string())});
-  const json::object own = Settle(server, SignedItem(0));
+  const json::object own = ClassifyUntil(server, SignedItem(0), "verified_bot");
   EXPECT_EQ(own.at("actorType").as_string(), "verified_bot");
   EXPECT_EQ(own.at("botName").as_string(), "ServiceAuditBot");
   const std::string batch = R"({"events":[)" + SignedItem(0) + "," +
@@ -513,17 +497,9 @@ TEST_P(WebBotAuth, DirectoriesOnPrivateAddressesAreNeverFetchedByDefault) {
   // Without the test-only switch the loopback directory is refused (SSRF protection): the
   // signature stays unverified — suspected, never spoofed.
   ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string()});
-  auto classify = [&] {
-    const Response r = server.Request("POST", "/bots/classify",
-                                      {{"Authorization", "Bearer " + creds_.private_api_key},
-                                       {"Content-Type", "application/json"}},
-                                      SignedItem(0));
-    EXPECT_EQ(r.status, 200) << r.body;
-    return r.Json().as_object();
-  };
-  classify();  // the first sight of the signer starts (and fails) the directory fetch
+  ClassifyOn(server, SignedItem(0));  // the first sight of the signer starts (and fails) the fetch
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const json::object later = classify();
+  const json::object later = ClassifyOn(server, SignedItem(0));
   EXPECT_EQ(later.at("actorType").as_string(), "suspected_bot");
   EXPECT_FALSE(later.at("verified").as_bool());
 }

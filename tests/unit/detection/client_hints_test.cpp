@@ -4,26 +4,17 @@
 #include <string_view>
 
 #include "detection/user_agent.h"
+#include "sample_user_agents.h"
 
 // Hand-written User-Agents, none from the labelled corpus (see user_agent_test.cpp).
 namespace sightline::detection {
 namespace {
 
-constexpr std::string_view kChromeWindows =
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Safari/537.36";
-constexpr std::string_view kSafariIphone =
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-constexpr std::string_view kChromeAndroidPhone =
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.6367.82 Mobile Safari/537.36";
-constexpr std::string_view kReducedAndroidPhone =
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Mobile Safari/537.36";
-constexpr std::string_view kReducedAndroidTablet =
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Safari/537.36";
+using samples::kChromeWindows;
+using samples::kSafariIphone;
+using samples::kChromeAndroidPhone;
+using samples::kReducedAndroidPhone;
+using samples::kReducedAndroidTablet;
 
 // Precedence and confidence of the device class (spec: FORM_FACTORS 0.95, LOW_ENTROPY_HINTS
 // 0.85, UA_FUSED / UA_ONLY 0.75 or 0.60 unresolved, NONE 0.30), and what hints refine.

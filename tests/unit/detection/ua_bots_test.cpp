@@ -4,20 +4,15 @@
 #include <string_view>
 
 #include "detection/user_agent.h"
+#include "sample_user_agents.h"
 
 // Hand-written User-Agents, none from the labelled corpus (see user_agent_test.cpp).
 namespace sightline::detection {
 namespace {
 
-constexpr std::string_view kChromeWindows =
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Safari/537.36";
-constexpr std::string_view kSafariIphone =
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-constexpr std::string_view kChromeAndroidPhone =
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.6367.82 Mobile Safari/537.36";
+using samples::kChromeWindows;
+using samples::kSafariIphone;
+using samples::kChromeAndroidPhone;
 
 // The User-Agent level of bot detection: automation libraries, headless browsers and crawler
 // vocabulary, and the near-miss humans those rules must leave alone.

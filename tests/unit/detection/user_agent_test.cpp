@@ -1,4 +1,5 @@
 #include "detection/user_agent.h"
+#include "sample_user_agents.h"
 
 #include <gtest/gtest.h>
 
@@ -10,24 +11,12 @@
 namespace sightline::detection {
 namespace {
 
-constexpr std::string_view kChromeWindows =
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Safari/537.36";
-constexpr std::string_view kSafariMac =
-    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
-    "Version/17.4 Safari/605.1.15";
-constexpr std::string_view kSafariIphone =
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
-constexpr std::string_view kChromeAndroidPhone =
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.6367.82 Mobile Safari/537.36";
-constexpr std::string_view kReducedAndroidPhone =
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Mobile Safari/537.36";
-constexpr std::string_view kReducedAndroidTablet =
-    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/124.0.0.0 Safari/537.36";
+using samples::kChromeWindows;
+using samples::kSafariMac;
+using samples::kSafariIphone;
+using samples::kChromeAndroidPhone;
+using samples::kReducedAndroidPhone;
+using samples::kReducedAndroidTablet;
 
 std::string Device(std::string_view ua, const ClientHints& hints = {}) {
   return std::string(DeviceTypeName(ParseUserAgent(ua, hints).device));

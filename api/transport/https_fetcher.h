@@ -15,7 +15,7 @@
 
 namespace sightline::api {
 
-struct DirectoryFetcherOptions {
+struct HttpsFetcherOptions {
   // Tests serve directories on loopback; production never should.
   bool allow_private_addresses = false;
   std::string ca_file;  // extra trusted CA certificates (PEM), beside the system's
@@ -25,10 +25,10 @@ struct DirectoryFetcherOptions {
   std::vector<std::string> media_types;  // accepted Content-Types; empty: any
 };
 
-class HttpsDirectoryFetcher final : public detection::DirectoryFetcher {
+class HttpsFetcher final : public detection::UrlFetcher {
  public:
-  explicit HttpsDirectoryFetcher(DirectoryFetcherOptions options);
-  ~HttpsDirectoryFetcher() override;
+  explicit HttpsFetcher(HttpsFetcherOptions options);
+  ~HttpsFetcher() override;
   void Fetch(const std::string& url,
              std::function<void(core::Result<std::string> body)> done) override;
 

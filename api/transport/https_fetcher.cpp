@@ -1,4 +1,4 @@
-#include "api/transport/directory_fetcher.h"
+#include "api/transport/https_fetcher.h"
 
 #include "core/ip_address.h"
 
@@ -73,8 +73,8 @@ bool Accepted(const std::vector<std::string>& media_types, std::string_view type
 
 }  // namespace
 
-struct HttpsDirectoryFetcher::Impl {
-  explicit Impl(DirectoryFetcherOptions o) : options(std::move(o)), tls(asio::ssl::context::tls_client) {
+struct HttpsFetcher::Impl {
+  explicit Impl(HttpsFetcherOptions o) : options(std::move(o)), tls(asio::ssl::context::tls_client) {
     tls.set_default_verify_paths();
     if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file);
     tls.set_verify_mode(asio::ssl::verify_peer);
@@ -130,7 +130,7 @@ struct HttpsDirectoryFetcher::Impl {
     co_return std::move(response.body());
   }
 
-  DirectoryFetcherOptions options;
+  HttpsFetcherOptions options;
   asio::ssl::context tls;
   asio::io_context context;
   asio::executor_work_guard<asio::io_context::executor_type> work{context.get_executor()};
@@ -138,18 +138,18 @@ struct HttpsDirectoryFetcher::Impl {
   std::thread thread;
 };
 
-HttpsDirectoryFetcher::HttpsDirectoryFetcher(DirectoryFetcherOptions options)
+HttpsFetcher::HttpsFetcher(HttpsFetcherOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))) {
   impl_->thread = std::thread([impl = impl_.get()] { impl->context.run(); });
 }
 
-HttpsDirectoryFetcher::~HttpsDirectoryFetcher() {
+HttpsFetcher::~HttpsFetcher() {
   impl_->work.reset();
   impl_->context.stop();
   impl_->thread.join();
 }
 
-void HttpsDirectoryFetcher::Fetch(const std::string& url,
+void HttpsFetcher::Fetch(const std::string& url,
                                   std::function<void(Result<std::string>)> done) {
   if (impl_->in_flight.fetch_add(1) >= impl_->options.max_in_flight) {
     impl_->in_flight.fetch_sub(1);
