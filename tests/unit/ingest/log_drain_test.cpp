@@ -2,6 +2,8 @@
 
 #include "core/compression.h"
 #include "core/crypto.h"
+#include "core/json_util.h"
+#include "tools/bot_operations.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,16 @@ TEST(LogDrain, SourceNamesRoundTrip) {
   for (std::string_view name : DrainSourceNames()) EXPECT_TRUE(ParseDrainSource(name)) << name;
   EXPECT_FALSE(ParseDrainSource("server"));
   EXPECT_FALSE(ParseDrainSource("Vercel"));
+}
+
+TEST(LogDrain, TheOperationSchemaListsExactlyTheDrains) {
+  auto schema = core::ParseJsonObject(tools::kIngestLogDrain.input_schema);
+  ASSERT_TRUE(schema);
+  const auto& listed = schema->at("properties").at("source").at("enum").as_array();
+  ASSERT_EQ(listed.size(), DrainSourceNames().size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    EXPECT_EQ(listed[i].as_string(), DrainSourceNames()[i]);
+  }
 }
 
 TEST(LogDrain, VercelReadsProxyLogsAndSkipsOthers) {
