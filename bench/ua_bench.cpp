@@ -1,6 +1,7 @@
 // Measures detection/user_agent.h against the labelled User-Agent corpus and times it.
 //
-//   ua_bench [corpus_dir] [--misses=device|browser|os|fp|recall|catalog|catalog_fp|name|category]
+//   ua_bench [corpus_dir] [--misses=device|browser|os|fp|recall|catalog|combined|catalog_fp|name|
+//                                   category]
 //
 // corpus_dir holds humans.dev.jsonl and bots.dev.jsonl (default: ../shared/corpus/ua beside
 // the repository). Prints bot recall, false positives on humans (label_conflict rows left
@@ -40,6 +41,7 @@ struct Row {
   // accepted categories (empty: not scored).
   std::vector<std::string> names, category_accept;
   std::string expected_category;
+  std::string category_source;  // "curated", "matomo", "crawler-user-agents tag"
 };
 
 std::string Lower(std::string text) {
@@ -123,6 +125,7 @@ void ReadBotLabels(const json::object& object, Row& row) {
     }
   }
   row.expected_category = Str(object, "expected_category");
+  row.category_source = Str(object, "category_source");
 }
 
 std::vector<Row> ReadCorpus(const std::string& path) {
@@ -291,6 +294,7 @@ struct Scores {
   // The bot catalog (detection/bot_catalog.h) next to the UA rules.
   Tally catalog_recall, combined_recall, catalog_name, catalog_category, catalog_fp;
   std::map<std::string, Tally> category_rows;  // by expected_category, scored rows only
+  std::map<std::string, Tally> category_sources;  // by where the label came from
 };
 
 // Catalog figures for one bot row: recall (catalog alone, and catalog OR the UA rules), name
@@ -302,6 +306,9 @@ void ScoreCatalogBot(const Row& row, bool rules_say_bot, const std::string& miss
   scores.catalog_recall.Add(entry != nullptr);
   scores.combined_recall.Add(entry != nullptr || rules_say_bot);
   if (misses == "catalog" && entry == nullptr) std::cout << "catalog\t" << row.ua << "\n";
+  if (misses == "combined" && entry == nullptr && !rules_say_bot) {
+    std::cout << "combined\t" << row.ua << "\n";
+  }
   if (entry == nullptr) return;
   const bool name_ok = std::ranges::find(row.names, Lower(entry->name)) != row.names.end();
   scores.catalog_name.Add(name_ok);
@@ -314,6 +321,7 @@ void ScoreCatalogBot(const Row& row, bool rules_say_bot, const std::string& miss
                   row.category_accept.end();
   scores.catalog_category.Add(ok);
   scores.category_rows[row.expected_category].Add(ok);
+  scores.category_sources[row.category_source].Add(ok);
   if (misses == "category" && !ok) {
     std::cout << "category\t" << entry->name << "\t" << entry->category << "\t"
               << row.expected_category << "\t" << row.ua << "\n";
@@ -437,6 +445,11 @@ int main(int argc, char** argv) {
   PrintFigure("catalog category:", scores.catalog_category, " scored matches");
   for (const auto& [category, tally] : scores.category_rows) {
     PrintFigure(("  " + category + ":").c_str(), tally);
+  }
+  // The labels' sources disagree with each other: crawler-user-agents tags put webhooks and
+  // uptime checkers under "seo", Matomo files every Google fetcher under "Search bot".
+  for (const auto& [source, tally] : scores.category_sources) {
+    PrintFigure(("  labels from " + source + ":").c_str(), tally);
   }
   std::printf("%-22s %.0f  (single thread, uncached, best of 3)\n",
               "catalog matches/s:", BestCatalogMatchesPerSecond(humans, bots));

@@ -214,7 +214,9 @@ void BotCatalog::BuildIndex() {
   tokens_.clear();
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
     for (const std::string& token : entries_[i].ua_tokens) {
-      tokens_.push_back(Token{token, i, token.size() <= kMaxBoundedLength});
+      // A token that ends in punctuation ("ptst/", "bw/") already carries its own boundary.
+      const bool bounded = token.size() <= kMaxBoundedLength && ua::IsAlnum(token.back());
+      tokens_.push_back(Token{token, i, bounded});
     }
   }
   std::ranges::stable_sort(tokens_, [](const Token& a, const Token& b) {

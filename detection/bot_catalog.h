@@ -57,7 +57,7 @@ class BotCatalog {
   struct Token {
     std::string text;
     std::uint32_t entry = 0;
-    bool bounded_right = false;  // short tokens must end at a non-alphanumeric byte
+    bool bounded_right = false;  // short alphanumeric-ended tokens must end a word
   };
   static constexpr std::size_t kBuckets = 4096;
   void BuildIndex();

@@ -110,8 +110,11 @@ constexpr std::array kCrawlerWords = std::to_array<WordRule>({
     {"webhook", false},
     {"httpclient", false},
     {"grpc-", false},
-    // Probes carrying an injection payload instead of a client name.
+    // Probes carrying an injection payload instead of a client name, and scripts that sent
+    // an unfilled template or a library object instead of a User-Agent.
     {"${", false},
+    {"{{", false},
+    {"fake_useragent", false},
     {"load_file(", false},
     {"union select", false},
     {"<script", false},
@@ -225,6 +228,9 @@ BotGuess FromBarePrefix(const UaText& ua, std::string_view os) {
   }
   std::string_view rest = ua.PlatformComment().substr(10);
   while (!rest.empty() && (rest.front() == ';' || rest.front() == ' ')) rest.remove_prefix(1);
+  // "Mozilla/5.0 (compatible)" and nothing else: no browser writes an empty compatibility
+  // comment.
+  if (rest.empty() && ua.products().size() == 1) return {true, ua.text().substr(0, 7)};
   std::size_t end = 0;
   while (end < rest.size() && IsNameChar(rest[end])) ++end;
   const bool product = end < rest.size() && rest[end] == '/';

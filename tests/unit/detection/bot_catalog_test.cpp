@@ -97,6 +97,15 @@ TEST(BotCatalog, ShortTokensNeedWordBoundaries) {
   EXPECT_EQ(parsed->Match("SuperYeti/2.0"), nullptr);
 }
 
+TEST(BotCatalog, ShortTokensEndingInPunctuationCarryTheirBoundary) {
+  auto parsed = BotCatalog::Parse(Document(Entry("PageTest", "monitoring", R"("pt/")")));
+  ASSERT_TRUE(parsed);
+  EXPECT_NE(parsed->Match("Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36 pt/2301"),
+            nullptr);
+  EXPECT_EQ(parsed->Match("Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36 opt/2301"),
+            nullptr);
+}
+
 struct CategoryCase {
   std::string_view ua;
   std::string_view name;

