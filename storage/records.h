@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sightline::storage {
 
@@ -242,6 +243,51 @@ struct BotRangeListRecord {
   std::string list_id;
   std::string body;
   std::int64_t fetched_at = 0;
+};
+
+// ---- Crawler reports: aggregates of bot_requests over a UTC window.
+
+// What a crawler report groups by: the bot's name, its vendor, the client's country, the actor
+// category, or the requested path. A missing value groups as "".
+enum class BotGrouping { kBot, kVendor, kCountry, kCategory, kPath };
+
+struct BotReportQuery {
+  std::string project_id;
+  std::int64_t start_ms = 0;  // inclusive
+  std::int64_t end_ms = 0;    // exclusive
+  BotGrouping grouping = BotGrouping::kBot;
+  // Filters (nullopt: any).
+  std::optional<std::string> actor_type;  // verified_bot, spoofed_bot, suspected_bot, unknown
+  std::optional<bool> is_ai;
+  std::optional<std::string> vendor;  // exact vendor name
+  std::optional<std::string> search;  // case-insensitive substring of the bot's name or vendor
+  // Only these group keys (the selected period's rows, for their comparison figures).
+  std::optional<std::vector<std::string>> keys;
+  std::int64_t limit = 1000;
+  std::int64_t offset = 0;
+};
+
+// One group: requests, distinct bots, and (grouping by bot) the bot's attribution.
+struct BotGroupRow {
+  std::string key;
+  std::int64_t requests = 0;
+  std::int64_t distinct_bots = 0;
+  std::optional<std::string> vendor, category;
+  bool is_ai = false;
+};
+
+struct BotGroupTotals {
+  std::int64_t groups = 0;
+  std::int64_t requests = 0;
+};
+
+// Requests of one group in one 15-minute slice of UTC time (`quarter` = unix_ms / 900000).
+// Every zone offset in use is a whole number of quarter hours, so local hours and days are
+// unions of slices.
+struct BotQuarterRow {
+  std::int64_t quarter = 0;
+  std::string key;
+  std::int64_t requests = 0;
 };
 
 }  // namespace sightline::storage

@@ -153,6 +153,11 @@ class Repository {
   core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
                                                                     std::size_t limit);
   // The last good copy of each vendor IP-range list (one row per list id, replaced).
+  // Crawler reports (storage/repository_reports.cpp). Groups ordered by requests, then key.
+  core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query);
+  core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
+  core::Result<std::vector<BotQuarterRow>> BotRequestQuarters(const BotReportQuery& query);
+
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
 

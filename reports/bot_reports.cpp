@@ -1,0 +1,156 @@
+#include "reports/bot_reports.h"
+
+#include <algorithm>
+#include <map>
+
+#include "storage/repository.h"
+
+namespace sightline::reports {
+namespace {
+
+using core::Error;
+using core::Result;
+using storage::BotGroupRow;
+using storage::BotReportQuery;
+
+constexpr std::int64_t kQuarterMs = 900'000;
+
+BotReportQuery Query(const std::string& project_id, storage::BotGrouping grouping,
+                     const BotFilters& filters, UtcWindow window) {
+  BotReportQuery query;
+  query.project_id = project_id;
+  query.start_ms = window.start_ms;
+  query.end_ms = window.end_ms;
+  query.grouping = grouping;
+  query.actor_type = filters.actor_type;
+  query.is_ai = filters.is_ai;
+  query.vendor = filters.vendor;
+  query.search = filters.search;
+  return query;
+}
+
+std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
+  std::vector<std::string> keys;
+  for (const RankedRow& row : rows) keys.push_back(row.current.key);
+  return keys;
+}
+
+Result<std::vector<std::vector<UtcWindow>>> BucketsFor(const ReportingZone& zone,
+                                                       const ReportWindows& windows,
+                                                       Interval interval) {
+  std::vector<std::vector<UtcWindow>> all{zone.Buckets(windows.selection_days, interval)};
+  if (windows.comparison_days) all.push_back(zone.Buckets(*windows.comparison_days, interval));
+  for (const auto& buckets : all) {
+    if (buckets.size() > kMaxBuckets) {
+      return Error::Invalid("interval", "The series would have more than " +
+                                            std::to_string(kMaxBuckets) +
+                                            " points: choose a coarser interval or a shorter "
+                                            "period.");
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
+ReportWindows ToWindows(const ReportingZone& zone, const Period& period) {
+  ReportWindows windows{period.selection, zone.Window(period.selection), period.comparison,
+                        std::nullopt};
+  if (period.comparison) windows.comparison = zone.Window(*period.comparison);
+  return windows;
+}
+
+Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
+                                     storage::BotGrouping grouping, const BotFilters& filters,
+                                     const ReportWindows& windows, std::int64_t limit,
+                                     std::int64_t offset) {
+  return store.Read([&](storage::Repository& repo) -> Result<RankedReport> {
+    RankedReport report;
+    BotReportQuery current = Query(project_id, grouping, filters, windows.selection);
+    current.limit = limit;
+    current.offset = offset;
+    auto page = repo.BotRequestGroups(current);
+    if (!page) return page.error();
+    auto totals = repo.BotRequestTotals(current);
+    if (!totals) return totals.error();
+    report.totals = *totals;
+    for (BotGroupRow& row : *page) report.rows.push_back({std::move(row), std::nullopt});
+    if (!windows.comparison) return report;
+
+    // Previous figures for exactly the listed rows, matched by key; unseen keys read zero.
+    BotReportQuery previous = Query(project_id, grouping, filters, *windows.comparison);
+    auto previous_totals = repo.BotRequestTotals(previous);
+    if (!previous_totals) return previous_totals.error();
+    report.previous_totals = *previous_totals;
+    previous.keys = KeysOf(report.rows);
+    previous.limit = static_cast<std::int64_t>(report.rows.size()) + 1;
+    auto matched = repo.BotRequestGroups(previous);
+    if (!matched) return matched.error();
+    std::map<std::string, BotGroupRow> by_key;
+    for (BotGroupRow& row : *matched) by_key.emplace(row.key, std::move(row));
+    for (RankedRow& row : report.rows) {
+      auto found = by_key.find(row.current.key);
+      row.previous = found != by_key.end() ? found->second : BotGroupRow{row.current.key};
+    }
+    return report;
+  });
+}
+
+std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
+                                 const std::vector<UtcWindow>& buckets,
+                                 const std::vector<std::string>& keys) {
+  std::vector<Series> series;
+  std::map<std::string, std::size_t> index;
+  for (const std::string& key : keys) {
+    index.emplace(key, series.size());
+    series.push_back({key, 0, std::vector<std::int64_t>(buckets.size(), 0)});
+  }
+  for (const storage::BotQuarterRow& row : quarters) {
+    const auto found = index.find(row.key);
+    if (found == index.end()) continue;
+    const std::int64_t at = row.quarter * kQuarterMs;
+    // The first bucket ending after the slice starts; it holds the slice if it began by then.
+    const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
+    if (bucket == buckets.end() || bucket->start_ms > at) continue;
+    Series& target = series[found->second];
+    target.values[static_cast<std::size_t>(bucket - buckets.begin())] += row.requests;
+    target.total += row.requests;
+  }
+  return series;
+}
+
+Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& project_id,
+                                   const ReportingZone& zone, const ReportWindows& windows,
+                                   Interval interval, const BotFilters& filters,
+                                   std::size_t limit) {
+  auto buckets = BucketsFor(zone, windows, interval);
+  if (!buckets) return buckets.error();
+  return store.Read([&](storage::Repository& repo) -> Result<TimelineReport> {
+    TimelineReport report;
+    report.buckets = std::move((*buckets)[0]);
+    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters,
+                                   windows.selection);
+    vendors.limit = static_cast<std::int64_t>(limit);
+    auto ranked = repo.BotRequestGroups(vendors);
+    if (!ranked) return ranked.error();
+    std::vector<std::string> keys;
+    for (const BotGroupRow& row : *ranked) keys.push_back(row.key);
+
+    vendors.keys = keys;
+    auto quarters = repo.BotRequestQuarters(vendors);
+    if (!quarters) return quarters.error();
+    report.series = FoldQuarters(*quarters, report.buckets, keys);
+    if (!windows.comparison) return report;
+
+    report.comparison_buckets = std::move((*buckets)[1]);
+    BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters,
+                                    *windows.comparison);
+    previous.keys = keys;
+    auto previous_quarters = repo.BotRequestQuarters(previous);
+    if (!previous_quarters) return previous_quarters.error();
+    report.comparison_series = FoldQuarters(*previous_quarters, report.comparison_buckets, keys);
+    return report;
+  });
+}
+
+}  // namespace sightline::reports

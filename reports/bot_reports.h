@@ -1,0 +1,80 @@
+// Crawler analytics: ranked lists (bots, countries, categories, paths) and per-vendor series
+// over the selected period, each with its comparison window's figures for the same rows.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "reports/calendar.h"
+#include "reports/comparison.h"
+#include "storage/records.h"
+#include "storage/store.h"
+
+namespace sightline::reports {
+
+// The selected period and its comparison in UTC, for one project's reporting zone.
+struct ReportWindows {
+  DayRange selection_days;
+  UtcWindow selection;
+  std::optional<DayRange> comparison_days;
+  std::optional<UtcWindow> comparison;
+};
+ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
+
+struct BotFilters {
+  std::optional<std::string> actor_type, vendor, search;
+  std::optional<bool> is_ai;
+};
+
+struct RankedRow {
+  storage::BotGroupRow current;
+  // The same key over the comparison window: zero requests and bots when unseen there; nullopt
+  // when the report has no comparison.
+  std::optional<storage::BotGroupRow> previous;
+};
+
+struct RankedReport {
+  std::vector<RankedRow> rows;  // by requests, then key; one page
+  storage::BotGroupTotals totals;
+  std::optional<storage::BotGroupTotals> previous_totals;
+};
+
+// One page (`limit`, `offset`) of groups ranked by requests in the selection, then by key.
+core::Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
+                                           storage::BotGrouping grouping,
+                                           const BotFilters& filters,
+                                           const ReportWindows& windows, std::int64_t limit,
+                                           std::int64_t offset);
+
+struct Series {
+  std::string key;  // the vendor; "" for bots without one
+  std::int64_t total = 0;
+  std::vector<std::int64_t> values;  // one per bucket
+};
+
+struct TimelineReport {
+  std::vector<UtcWindow> buckets;
+  std::vector<Series> series;  // vendors by requests in the selection, then name; at most `limit`
+  std::vector<UtcWindow> comparison_buckets;
+  std::vector<Series> comparison_series;  // the same vendors over the comparison window
+};
+
+// The most buckets one series may have (an hourly series covers at most 208 days).
+inline constexpr std::size_t kMaxBuckets = 5000;
+
+// Per-vendor request counts per bucket of `interval`; VAL_003 when the series would have more
+// than kMaxBuckets buckets.
+core::Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& project_id,
+                                         const ReportingZone& zone, const ReportWindows& windows,
+                                         Interval interval, const BotFilters& filters,
+                                         std::size_t limit);
+
+// Folds 15-minute request counts into buckets: values[b][s] for bucket b and series s.
+// Slices outside every bucket are ignored.
+std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
+                                 const std::vector<UtcWindow>& buckets,
+                                 const std::vector<std::string>& keys);
+
+}  // namespace sightline::reports
