@@ -9,6 +9,7 @@
 #include "tools/operation.h"
 #include "tools/organization_operations.h"
 #include "tools/project_operations.h"
+#include "tools/report_operations.h"
 #include "tools/user_operations.h"
 
 #include <array>
@@ -47,6 +48,8 @@ std::span<const OperationSpec> AllOperations() {
       kListEvents, kGetUsage, kListNotifications, kStreamNotifications,
       // Crawler detection.
       kClassifyRequest, kIngestServerEvents, kIngestLogDrain,
+      // Crawler analytics.
+      kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
   };
   return kOperations;
 }

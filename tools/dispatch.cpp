@@ -131,18 +131,43 @@ Error Denied(identity::Permission needed) {
 struct Dispatcher::Checked {
   Scope scope;
   std::optional<OperationContext> context;
+  // The arguments as validated: the caller's own, or a copy with a key's implied projectId.
+  std::optional<json::object> filled_args;
+  const json::object* args = nullptr;
 };
+
+namespace {
+
+// A private API key belongs to one project: where an operation takes `projectId` outside its
+// path (the reports), the key's own project is implied when the caller leaves it out.
+std::optional<json::object> WithImpliedProject(const RegisteredOperation& operation,
+                                               const identity::Principal& principal,
+                                               const json::object& args) {
+  const json::value* properties = operation.input_schema.if_contains("properties");
+  if (!principal.project_id || args.contains("projectId") || !properties ||
+      !properties->as_object().contains("projectId")) {
+    return std::nullopt;
+  }
+  json::object filled = args;
+  filled["projectId"] = *principal.project_id;
+  return filled;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
     const RegisteredOperation& operation, const identity::Principal& principal,
-    const json::object& args, const RequestMeta& request) {
+    const json::object& caller_args, const RequestMeta& request) {
+  auto checked = std::make_unique<Checked>();
+  checked->filled_args = WithImpliedProject(operation, principal, caller_args);
+  checked->args = checked->filled_args ? &*checked->filled_args : &caller_args;
+  const json::object& args = *checked->args;
   auto valid = Validate(operation.input_schema, args);
   if (!valid) return valid.error();
   auto scope = ResolveScope(store_, principal, args);
   if (!scope) return scope.error();
   const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
   if (!permissions.Has(operation.spec->permission)) return Denied(operation.spec->permission);
-  auto checked = std::make_unique<Checked>();
   checked->scope = std::move(*scope);
   OperationContext& context =
       checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
@@ -160,9 +185,12 @@ void Dispatcher::CallAsync(const RegisteredOperation& operation,
   auto checked = Check(operation, principal, args, request);
   if (!checked) return done(checked.error());
   OperationContext& context = *(*checked)->context;
-  if (operation.spec->run_async) return operation.spec->run_async(context, args, std::move(done));
+  const json::object& checked_args = *(*checked)->args;
+  if (operation.spec->run_async) {
+    return operation.spec->run_async(context, checked_args, std::move(done));
+  }
   if (!operation.spec->run) return done(core::Error::Internal("a stream called as a value"));
-  done(operation.spec->run(context, args));
+  done(operation.spec->run(context, checked_args));
 }
 
 Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
@@ -170,7 +198,7 @@ Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
     const json::object& args, const RequestMeta& request) {
   auto checked = Check(operation, principal, args, request);
   if (!checked) return checked.error();
-  return operation.spec->open_stream(*(*checked)->context, args);
+  return operation.spec->open_stream(*(*checked)->context, *(*checked)->args);
 }
 
 Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,

@@ -12,11 +12,6 @@
 namespace sightline::e2e {
 namespace {
 
-std::string Unique(const std::string& prefix) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  return prefix + std::to_string(rng() % 1000000000);
-}
-
 void ExpectErrorResponse(const Response& r, int status, const std::string& code) {
   EXPECT_EQ(r.status, status) << r.body;
   ASSERT_EQ(r.Header("content-type"), "application/json") << r.body;

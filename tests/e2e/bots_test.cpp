@@ -1,6 +1,7 @@
 // End-to-end: crawler classification and server-side ingestion against the real binary on every
 // available backend, with vendor IP ranges from a directory the test writes (CIDR verification).
 #include "harness.h"
+#include "sample_agents.h"
 
 #include "core/compression.h"
 #include "core/crypto.h"
@@ -24,19 +25,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kGptBot[] =
-    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; "
-    "+https://openai.com/gptbot)";
-constexpr char kGooglebot[] =
-    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-constexpr char kChrome[] =
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0.0.0 Safari/537.36";
-
-std::string Unique(const std::string& prefix) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  return prefix + std::to_string(rng() % 1000000000);
-}
 
 std::string Item(const std::string& ua, const std::string& ip) {
   return R"({"user_agent":")" + ua + R"(","ip_address":")" + ip + R"(","path":"/docs"})";

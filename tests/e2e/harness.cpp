@@ -123,6 +123,11 @@ std::vector<Backend> AvailableBackends() {
   return backends;
 }
 
+std::string Unique(const std::string& prefix) {
+  static std::mt19937_64 rng{std::random_device{}()};
+  return prefix + std::to_string(rng() % 1000000000);
+}
+
 Credentials Bootstrap(const Backend& backend, const std::string& org, const std::string& project) {
   std::vector<std::string> args = {"admin", "bootstrap"};
   for (const auto& a : backend.StorageArgs()) args.push_back(a);

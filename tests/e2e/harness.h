@@ -36,7 +36,9 @@ struct Backend {
   std::vector<std::string> StorageArgs() const;
 };
 
-std::vector<Backend> AvailableBackends();  // SQLite always; PostgreSQL when its DSN is set
+std::vector<Backend> AvailableBackends();
+// `prefix` plus a random number: names that never collide across tests sharing one store.
+std::string Unique(const std::string& prefix);  // SQLite always; PostgreSQL when its DSN is set
 std::filesystem::path MakeTempDir(const std::string& prefix);
 
 Credentials Bootstrap(const Backend& backend, const std::string& org, const std::string& project);

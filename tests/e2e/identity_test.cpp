@@ -16,11 +16,6 @@ namespace {
 namespace json = boost::json;
 using Headers = std::map<std::string, std::string>;
 
-std::string Unique(const std::string& prefix) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  return prefix + std::to_string(rng() % 1000000000);
-}
-
 std::string Code(const Response& r) {
   if (r.body.empty()) return "(no body)";
   const json::value body = r.Json();

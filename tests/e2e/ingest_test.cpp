@@ -25,11 +25,6 @@ constexpr char kIphone[] =
     "Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
 constexpr char kVisitor[] = "8b0c4a3e-5f1d-4c2a-9b7e-1f2d3c4b5a69";
 
-std::string Unique(const std::string& prefix) {
-  static std::mt19937_64 rng{std::random_device{}()};
-  return prefix + std::to_string(rng() % 1000000000);
-}
-
 std::string Code(const Response& r) {
   const json::value body = r.Json();
   return std::string(body.at("error").at("code").as_string());

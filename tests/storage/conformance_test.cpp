@@ -1182,6 +1182,133 @@ TEST_P(StoreConformance, BotRequestsRoundTripEveryFieldNewestFirst) {
   }
 }
 
+// ---- Crawler report aggregates ------------------------------------------------------------
+
+BotRequestRecord ReportBot(std::string id, std::int64_t at, std::optional<std::string> name,
+                           std::optional<std::string> vendor, std::string actor_type,
+                           std::optional<std::string> country, std::string path) {
+  BotRequestRecord b = MinimalBot(std::move(id), "p-1", at);
+  b.bot_name = std::move(name);
+  b.bot_vendor = std::move(vendor);
+  b.actor_category = b.bot_vendor == "OpenAI" ? std::optional<std::string>("ai_training")
+                                              : std::optional<std::string>("automation");
+  b.is_ai = b.bot_vendor == "OpenAI";
+  b.actor_type = std::move(actor_type);
+  b.country = std::move(country);
+  b.path = std::move(path);
+  return b;
+}
+
+class BotAggregates : public StoreConformance {
+ protected:
+  // p-1: GPTBot ×4 (one spoofed), curl ×2, an unnamed bot ×1, and "50%_off" ×1; p-2: one row.
+  void SetUp() override {
+    StoreConformance::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    std::vector<BotRequestRecord> rows = {
+        ReportBot("r1", 1000, "GPTBot", "OpenAI", "verified_bot", "US", "/a"),
+        ReportBot("r2", 900'000, "GPTBot", "OpenAI", "verified_bot", "US", "/b"),
+        ReportBot("r3", 900'001, "GPTBot", "OpenAI", "spoofed_bot", "DE", "/a"),
+        ReportBot("r4", 2'700'000, "GPTBot", "OpenAI", "verified_bot", std::nullopt, "/a"),
+        ReportBot("r5", 5000, "curl", "curl", "suspected_bot", "DE", "/a"),
+        ReportBot("r6", 6000, "curl", "curl", "suspected_bot", "DE", "/c"),
+        ReportBot("r7", 7000, std::nullopt, std::nullopt, "suspected_bot", "FR", "/c"),
+        ReportBot("r8", 8000, "50%_off", "Deals", "suspected_bot", "FR", "/c"),
+        ReportBot("r9", 10'000'000, "GPTBot", "OpenAI", "verified_bot", "US", "/a")};
+    BotRequestRecord other = ReportBot("x1", 1000, "GPTBot", "OpenAI", "verified_bot", "US", "/a");
+    other.project_id = "p-2";
+    rows.push_back(other);
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertBotRequests(rows); })));
+  }
+  BotReportQuery Query(BotGrouping grouping) {
+    BotReportQuery q;
+    q.project_id = "p-1";
+    q.start_ms = 0;
+    q.end_ms = 10'000'000;  // r9 is on the exclusive end
+    q.grouping = grouping;
+    return q;
+  }
+  std::vector<std::string> Keys(const BotReportQuery& q) {
+    std::vector<std::string> keys;
+    for (const BotGroupRow& row : ReadOk([&](Repository& r) { return r.BotRequestGroups(q); })) {
+      keys.push_back(row.key + "=" + std::to_string(row.requests) + "/" +
+                     std::to_string(row.distinct_bots));
+    }
+    return keys;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, BotAggregates, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, BotAggregates, testing::Values(Backend::kPostgres));
+
+TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Keys(Query(BotGrouping::kBot)), (V{"GPTBot=4/1", "curl=2/1", "=1/1", "50%_off=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kCountry)), (V{"DE=3/2", "FR=2/2", "US=2/1", "=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kPath)), (V{"/a=4/2", "/c=3/3", "/b=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kCategory)), (V{"ai_training=4/1", "automation=4/3"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kVendor)), (V{"OpenAI=4/1", "curl=2/1", "=1/1", "Deals=1/1"}));
+
+  const BotGroupRow top = ReadOk([&](Repository& r) {
+    return r.BotRequestGroups(Query(BotGrouping::kBot));
+  }).front();
+  EXPECT_EQ(top.vendor, "OpenAI");
+  EXPECT_EQ(top.category, "ai_training");
+  EXPECT_TRUE(top.is_ai);
+
+  const BotGroupTotals totals =
+      ReadOk([&](Repository& r) { return r.BotRequestTotals(Query(BotGrouping::kPath)); });
+  EXPECT_EQ(totals.groups, 3);
+  EXPECT_EQ(totals.requests, 8);
+}
+
+TEST_P(BotAggregates, PagesAndKeysNarrowTheRows) {
+  BotReportQuery q = Query(BotGrouping::kBot);
+  q.limit = 2;
+  q.offset = 1;
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"curl=2/1", "=1/1"}));
+  BotReportQuery keyed = Query(BotGrouping::kBot);
+  keyed.keys = std::vector<std::string>{"curl", "", "nobody"};
+  EXPECT_EQ(Keys(keyed), (std::vector<std::string>{"curl=2/1", "=1/1"}));
+  keyed.keys = std::vector<std::string>{};
+  EXPECT_TRUE(Keys(keyed).empty());
+}
+
+TEST_P(BotAggregates, FiltersCombine) {
+  BotReportQuery q = Query(BotGrouping::kBot);
+  q.actor_type = "verified_bot";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=3/1"}));
+  q = Query(BotGrouping::kBot);
+  q.is_ai = false;
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"curl=2/1", "=1/1", "50%_off=1/1"}));
+  q = Query(BotGrouping::kPath);
+  q.vendor = "curl";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"/a=1/1", "/c=1/1"}));
+  // Search is a case-insensitive substring of name or vendor; LIKE's wildcards are literal.
+  q = Query(BotGrouping::kBot);
+  q.search = "gpt";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=4/1"}));
+  q.search = "%";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"50%_off=1/1"}));
+  q.search = "openai";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=4/1"}));
+  q.search = "_";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"50%_off=1/1"}));
+}
+
+TEST_P(BotAggregates, QuartersSliceUtcTimeInFifteenMinutes) {
+  BotReportQuery q = Query(BotGrouping::kVendor);
+  q.keys = std::vector<std::string>{"OpenAI"};
+  const auto quarters = ReadOk([&](Repository& r) { return r.BotRequestQuarters(q); });
+  ASSERT_EQ(quarters.size(), 3u);
+  EXPECT_EQ(quarters[0].quarter, 0);
+  EXPECT_EQ(quarters[0].requests, 1);
+  EXPECT_EQ(quarters[1].quarter, 1);  // 900000 and 900001 ms
+  EXPECT_EQ(quarters[1].requests, 2);
+  EXPECT_EQ(quarters[2].quarter, 3);
+  EXPECT_EQ(quarters[2].key, "OpenAI");
+}
+
 // ---- Sessions, identities, usage, notifications, the events feed ---------------------------
 
 constexpr std::int64_t kInactivityMs = 30 * 60 * 1000;

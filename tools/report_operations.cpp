@@ -1,0 +1,385 @@
+#include "tools/report_operations.h"
+
+#include <cmath>
+
+#include "reports/bot_reports.h"
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+using reports::UtcWindow;
+
+// ---- Arguments every report shares.
+
+#define SIGHTLINE_REPORT_PERIOD_PROPERTIES                                                   \
+  R"("projectId": {"type": "string", "minLength": 1, "maxLength": 64, "description": )"       \
+  R"("The project. A private API key may leave it out: its own project is implied."},)"     \
+  R"( "from": {"type": "string", "format": "date", "description": "First day (inclusive), )" \
+  R"(in the project's reporting timezone. With 'to'; both omitted: the last 30 days."},)"   \
+  R"( "to": {"type": "string", "format": "date", "description": "Last day (inclusive)."},)"  \
+  R"( "comparePreset": {"type": "string", "enum": ["previous_period", "previous_week", )"    \
+  R"("previous_month", "previous_quarter", "previous_year"], "description": "The )"         \
+  R"(comparison window (default previous_period); wins over compareFrom/compareTo."},)"     \
+  R"( "compareFrom": {"type": "string", "format": "date", "description": "Custom )"          \
+  R"(comparison window, first day; must come with compareTo."},)"                           \
+  R"( "compareTo": {"type": "string", "format": "date", "description": "Custom )"            \
+  R"(comparison window, last day (inclusive)."})"
+
+#define SIGHTLINE_BOT_FILTER_PROPERTIES                                                      \
+  R"("actorType": {"type": "string", "enum": ["verified_bot", "spoofed_bot", )"              \
+  R"("suspected_bot"], "description": "Only requests with this verification outcome."},)"  \
+  R"( "isAi": {"type": "boolean", "description": "Only AI agents (true) or only others."},)"  \
+  R"( "vendor": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
+  R"("Only this vendor's bots (exact name, as in the bot catalog)."},)"                     \
+  R"( "search": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
+  R"("Only bots whose name or vendor contains this text (case-insensitive)."})"
+
+#define SIGHTLINE_PAGE_PROPERTIES                                                            \
+  R"("limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},)"           \
+  R"( "offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0})"
+
+// ---- Output shapes.
+
+#define SIGHTLINE_WINDOW_SCHEMA                                                              \
+  R"({"type": "object", "required": ["from", "to"], "properties": {)"                        \
+  R"("from": {"type": "string", "format": "date-time", "description": "Inclusive (UTC)."},)" \
+  R"( "to": {"type": "string", "format": "date-time", "description": "Exclusive (UTC)."}}})"
+
+#define SIGHTLINE_REPORT_HEADER_PROPERTIES                                                   \
+  R"("from": {"type": "string", "format": "date"}, "to": {"type": "string", "format": "date"},)" \
+  R"( "timezone": {"type": "string"}, "window": )" SIGHTLINE_WINDOW_SCHEMA                   \
+  R"(, "comparisonWindow": {"type": "object", "nullable": true, "properties": {)"          \
+  R"("from": {"type": "string", "format": "date-time"}, "to": {"type": "string", )"         \
+  R"("format": "date-time"}}, "description": "UTC, from inclusive, to exclusive. Null )"    \
+  R"(when the default comparison would reach back more than a year: then no previous )"     \
+  R"(figures are given."})"
+
+#define SIGHTLINE_CHANGE_PROPERTIES                                                          \
+  R"("absoluteChange": {"type": "integer", "description": "Current minus previous."},)"      \
+  R"( "percentageChange": {"type": "number", "nullable": true, "description": )"             \
+  R"("Relative change in percent, 2 decimals; null when the previous figure is 0."})"
+
+#define SIGHTLINE_RANKED_OUTPUT(ROW_PROPERTIES)                                              \
+  R"({"type": "object", "required": ["rows", "total", "totalRequests"], "properties": {)"    \
+  SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "total": {"type": "integer", "description": )"    \
+  R"("Rows in the whole ranking (for paging)."}, "limit": {"type": "integer"},)"            \
+  R"( "offset": {"type": "integer"}, "totalRequests": {"type": "integer"},)"                \
+  R"( "previousTotalRequests": {"type": "integer"}, "rows": {"type": "array", "items": )"   \
+  R"({"type": "object", "properties": {)" ROW_PROPERTIES R"(, "requestCount": )"             \
+  R"({"type": "integer"}, "previousRequestCount": {"type": "integer"}, )"                   \
+  SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})"
+
+// ---- Shared steps.
+
+struct ReportSetup {
+  reports::ReportingZone zone;
+  reports::ReportWindows windows;
+};
+
+std::optional<std::string> OptString(const json::object& args, std::string_view name) {
+  const json::value* value = args.if_contains(name);
+  if (value == nullptr || !value->is_string()) return std::nullopt;
+  return std::string(value->as_string());
+}
+
+std::int64_t IntOr(const json::object& args, std::string_view name, std::int64_t fallback) {
+  const json::value* value = args.if_contains(name);
+  return value != nullptr && value->is_int64() ? value->as_int64() : fallback;
+}
+
+Result<ReportSetup> Setup(OperationContext& context, const json::object& args) {
+  auto zone = reports::ReportingZone::Find(context.project->reporting_timezone);
+  if (!zone) return zone.error();
+  reports::PeriodArguments period_args{OptString(args, "from"), OptString(args, "to"),
+                                       OptString(args, "comparePreset"),
+                                       OptString(args, "compareFrom"),
+                                       OptString(args, "compareTo")};
+  auto period = reports::ResolvePeriod(period_args, zone->DayOf(context.clock.NowMillis()));
+  if (!period) return period.error();
+  reports::ReportWindows windows = reports::ToWindows(*zone, *period);
+  return ReportSetup{std::move(*zone), std::move(windows)};
+}
+
+json::object WindowJson(const UtcWindow& window) {
+  return {{"from", core::FormatRfc3339(window.start_ms)},
+          {"to", core::FormatRfc3339(window.end_ms)}};
+}
+
+json::object HeaderJson(const ReportSetup& setup) {
+  json::object out;
+  out["from"] = reports::FormatDate(setup.windows.selection_days.first);
+  out["to"] = reports::FormatDate(setup.windows.selection_days.last);
+  out["timezone"] = setup.zone.name();
+  out["window"] = WindowJson(setup.windows.selection);
+  if (setup.windows.comparison) {
+    out["comparisonWindow"] = WindowJson(*setup.windows.comparison);
+  } else {
+    out["comparisonWindow"] = nullptr;
+  }
+  return out;
+}
+
+// `previous_name`, absoluteChange and percentageChange for one counted figure.
+void AddChange(json::object& row, std::string_view previous_name, std::int64_t current,
+               std::int64_t previous) {
+  row[previous_name] = previous;
+  row["absoluteChange"] = current - previous;
+  if (previous == 0) {
+    row["percentageChange"] = nullptr;
+  } else {
+    const double percent = 100.0 * static_cast<double>(current - previous) /
+                           static_cast<double>(previous);
+    row["percentageChange"] = std::round(percent * 100.0) / 100.0;
+  }
+}
+
+json::value NameOrNull(const std::string& key) {
+  return key.empty() ? json::value(nullptr) : json::value(key);
+}
+
+reports::BotFilters Filters(const json::object& args) {
+  reports::BotFilters filters;
+  filters.actor_type = OptString(args, "actorType");
+  filters.vendor = OptString(args, "vendor");
+  filters.search = OptString(args, "search");
+  if (const json::value* ai = args.if_contains("isAi"); ai && ai->is_bool()) {
+    filters.is_ai = ai->as_bool();
+  }
+  return filters;
+}
+
+using RowFields = void (*)(const storage::BotGroupRow& group, json::object& row);
+
+// A ranked crawler report: one page of rows with their comparison figures.
+Result<json::value> RankedReport(OperationContext& context, const json::object& args,
+                                 storage::BotGrouping grouping, RowFields fields,
+                                 bool with_bot_counts) {
+  auto setup = Setup(context, args);
+  if (!setup) return setup.error();
+  const std::int64_t limit = IntOr(args, "limit", 10);
+  const std::int64_t offset = IntOr(args, "offset", 0);
+  auto report = reports::RankBotRequests(context.store, context.project->id, grouping,
+                                         Filters(args), setup->windows, limit, offset);
+  if (!report) return report.error();
+  json::object out = HeaderJson(*setup);
+  out["total"] = report->totals.groups;
+  out["limit"] = limit;
+  out["offset"] = offset;
+  out["totalRequests"] = report->totals.requests;
+  if (report->previous_totals) out["previousTotalRequests"] = report->previous_totals->requests;
+  json::array rows;
+  for (const reports::RankedRow& ranked : report->rows) {
+    json::object row;
+    fields(ranked.current, row);
+    row["requestCount"] = ranked.current.requests;
+    if (with_bot_counts) row["botCount"] = ranked.current.distinct_bots;
+    if (ranked.previous) {
+      if (with_bot_counts) row["previousBotCount"] = ranked.previous->distinct_bots;
+      AddChange(row, "previousRequestCount", ranked.current.requests, ranked.previous->requests);
+    }
+    rows.push_back(std::move(row));
+  }
+  out["rows"] = std::move(rows);
+  return out;
+}
+
+// ---- The operations.
+
+Result<json::value> RunTopBots(OperationContext& context, const json::object& args) {
+  return RankedReport(
+      context, args, storage::BotGrouping::kBot,
+      [](const storage::BotGroupRow& group, json::object& row) {
+        row["botName"] = NameOrNull(group.key);
+        row["vendor"] = group.vendor ? json::value(*group.vendor) : json::value(nullptr);
+        row["category"] = group.category ? json::value(*group.category) : json::value(nullptr);
+        row["isAi"] = group.is_ai;
+      },
+      false);
+}
+
+Result<json::value> RunBotCountries(OperationContext& context, const json::object& args) {
+  return RankedReport(
+      context, args, storage::BotGrouping::kCountry,
+      [](const storage::BotGroupRow& group, json::object& row) {
+        row["country"] = NameOrNull(group.key);
+      },
+      true);
+}
+
+Result<json::value> RunBotCategories(OperationContext& context, const json::object& args) {
+  return RankedReport(
+      context, args, storage::BotGrouping::kCategory,
+      [](const storage::BotGroupRow& group, json::object& row) {
+        row["category"] = NameOrNull(group.key);
+      },
+      false);
+}
+
+Result<json::value> RunBotTopPaths(OperationContext& context, const json::object& args) {
+  return RankedReport(
+      context, args, storage::BotGrouping::kPath,
+      [](const storage::BotGroupRow& group, json::object& row) {
+        row["path"] = NameOrNull(group.key);
+      },
+      false);
+}
+
+json::array SeriesJson(const std::vector<reports::Series>& series) {
+  json::array out;
+  for (const reports::Series& one : series) {
+    json::array data;
+    for (std::int64_t value : one.values) data.push_back(value);
+    out.push_back(json::object{{"vendor", NameOrNull(one.key)}, {"total", one.total},
+                               {"data", std::move(data)}});
+  }
+  return out;
+}
+
+json::array BucketsJson(const reports::ReportingZone& zone,
+                        const std::vector<UtcWindow>& buckets) {
+  json::array out;
+  for (const UtcWindow& bucket : buckets) out.push_back(json::string(zone.FormatLocal(bucket.start_ms)));
+  return out;
+}
+
+Result<json::value> RunBotTimeline(OperationContext& context, const json::object& args) {
+  auto setup = Setup(context, args);
+  if (!setup) return setup.error();
+  const std::string interval_name = OptString(args, "interval").value_or("day");
+  auto interval = reports::ParseInterval(interval_name);
+  if (!interval) return interval.error();
+  auto report = reports::BotTimeline(context.store, context.project->id, setup->zone,
+                                     setup->windows, *interval, Filters(args),
+                                     static_cast<std::size_t>(IntOr(args, "limit", 10)));
+  if (!report) return report.error();
+  json::object out = HeaderJson(*setup);
+  out["interval"] = interval_name;
+  out["buckets"] = BucketsJson(setup->zone, report->buckets);
+  out["series"] = SeriesJson(report->series);
+  if (setup->windows.comparison) {
+    out["comparisonBuckets"] = BucketsJson(setup->zone, report->comparison_buckets);
+    out["comparisonSeries"] = SeriesJson(report->comparison_series);
+  }
+  return out;
+}
+
+#define SIGHTLINE_SERIES_SCHEMA                                                              \
+  R"({"type": "array", "items": {"type": "object", "properties": {"vendor": )"               \
+  R"({"type": "string", "nullable": true}, "total": {"type": "integer"}, "data": )"          \
+  R"({"type": "array", "items": {"type": "integer"}}}}})"
+
+}  // namespace
+
+const OperationSpec kBotTimeline{
+    .name = "get_bot_timeline",
+    .summary = "Crawler requests over time, per vendor",
+    .description = "Requests per vendor in buckets of an hour, day, ISO week or calendar month "
+                   "of the project's reporting timezone (`buckets` are the local start times). "
+                   "Vendors ranked by requests in the selected period, at most `limit`; "
+                   "`comparisonSeries` gives the same vendors over the comparison window at the "
+                   "same interval.",
+    .tag = "Crawler analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/bots/analytics/timeline",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES R"(,
+        "interval": {"type": "string", "enum": ["hour", "day", "week", "month"], "default": "day"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10,
+          "description": "Most vendors to chart."}}})",
+    .output_schema = R"({"type": "object", "required": ["buckets", "series"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"},
+        "buckets": {"type": "array", "items": {"type": "string"}},
+        "series": )" SIGHTLINE_SERIES_SCHEMA R"(,
+        "comparisonBuckets": {"type": "array", "items": {"type": "string"}},
+        "comparisonSeries": )" SIGHTLINE_SERIES_SCHEMA R"(}})",
+    .permission = identity::Permission::kBotsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunBotTimeline,
+};
+
+const OperationSpec kTopBots{
+    .name = "get_top_bots",
+    .summary = "Bots ranked by requests",
+    .description = "Bots by requests in the selected period (ties by name), with vendor, "
+                   "category and AI flag, and each bot's previousRequestCount.",
+    .tag = "Crawler analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/bots/analytics/top",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
+        SIGHTLINE_PAGE_PROPERTIES "}}",
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(
+        R"("botName": {"type": "string", "nullable": true}, "vendor": {"type": "string",
+        "nullable": true}, "category": {"type": "string", "nullable": true},
+        "isAi": {"type": "boolean"})"),
+    .permission = identity::Permission::kBotsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunTopBots,
+};
+
+const OperationSpec kBotCountries{
+    .name = "get_bot_countries",
+    .summary = "Crawler requests and distinct bots per country",
+    .description = "Countries (ISO 3166-1 alpha-2 from the client IP; null when unknown) by "
+                   "requests, with the number of distinct bots; previousRequestCount and "
+                   "previousBotCount per country, change fields describing requests.",
+    .tag = "Crawler analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/bots/analytics/countries",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
+        SIGHTLINE_PAGE_PROPERTIES "}}",
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(
+        R"("country": {"type": "string", "nullable": true}, "botCount": {"type": "integer"},
+        "previousBotCount": {"type": "integer"})"),
+    .permission = identity::Permission::kBotsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunBotCountries,
+};
+
+const OperationSpec kBotCategories{
+    .name = "get_bot_categories",
+    .summary = "Crawler requests per actor category",
+    .description = "Requests per actor category (ai_training, ai_search, ai_user_fetch, "
+                   "search_engine, …; null for bots the catalog does not know) with "
+                   "previousRequestCount. Honours `search` and `actorType`.",
+    .tag = "Crawler analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/bots/analytics/categories",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
+        SIGHTLINE_PAGE_PROPERTIES "}}",
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("category": {"type": "string", "nullable": true})"),
+    .permission = identity::Permission::kBotsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunBotCategories,
+};
+
+const OperationSpec kBotTopPaths{
+    .name = "get_bot_top_paths",
+    .summary = "Paths ranked by crawler requests",
+    .description = "Requested paths by crawler requests with previousRequestCount; `vendor` "
+                   "narrows it to one vendor's bots (which pages does OpenAI fetch?).",
+    .tag = "Crawler analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/bots/analytics/top-paths",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
+        SIGHTLINE_PAGE_PROPERTIES "}}",
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("path": {"type": "string", "nullable": true})"),
+    .permission = identity::Permission::kBotsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunBotTopPaths,
+};
+
+}  // namespace sightline::tools
