@@ -35,30 +35,7 @@ std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
   return keys;
 }
 
-Result<std::vector<std::vector<UtcWindow>>> BucketsFor(const ReportingZone& zone,
-                                                       const ReportWindows& windows,
-                                                       Interval interval) {
-  std::vector<std::vector<UtcWindow>> all{zone.Buckets(windows.selection_days, interval)};
-  if (windows.comparison_days) all.push_back(zone.Buckets(*windows.comparison_days, interval));
-  for (const auto& buckets : all) {
-    if (buckets.size() > kMaxBuckets) {
-      return Error::Invalid("interval", "The series would have more than " +
-                                            std::to_string(kMaxBuckets) +
-                                            " points: choose a coarser interval or a shorter "
-                                            "period.");
-    }
-  }
-  return all;
-}
-
 }  // namespace
-
-ReportWindows ToWindows(const ReportingZone& zone, const Period& period) {
-  ReportWindows windows{period.selection, zone.Window(period.selection), period.comparison,
-                        std::nullopt};
-  if (period.comparison) windows.comparison = zone.Window(*period.comparison);
-  return windows;
-}
 
 Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
                                      storage::BotGrouping grouping, const BotFilters& filters,

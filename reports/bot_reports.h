@@ -9,19 +9,11 @@
 #include "core/result.h"
 #include "reports/calendar.h"
 #include "reports/comparison.h"
+#include "reports/report_windows.h"
 #include "storage/records.h"
 #include "storage/store.h"
 
 namespace sightline::reports {
-
-// The selected period and its comparison in UTC, for one project's reporting zone.
-struct ReportWindows {
-  DayRange selection_days;
-  UtcWindow selection;
-  std::optional<DayRange> comparison_days;
-  std::optional<UtcWindow> comparison;
-};
-ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
 
 struct BotFilters {
   std::optional<std::string> actor_type, vendor, search;
@@ -48,21 +40,12 @@ core::Result<RankedReport> RankBotRequests(storage::Store& store, const std::str
                                            const ReportWindows& windows, std::int64_t limit,
                                            std::int64_t offset);
 
-struct Series {
-  std::string key;  // the vendor; "" for bots without one
-  std::int64_t total = 0;
-  std::vector<std::int64_t> values;  // one per bucket
-};
-
 struct TimelineReport {
   std::vector<UtcWindow> buckets;
   std::vector<Series> series;  // vendors by requests in the selection, then name; at most `limit`
   std::vector<UtcWindow> comparison_buckets;
   std::vector<Series> comparison_series;  // the same vendors over the comparison window
 };
-
-// The most buckets one series may have (an hourly series covers at most 208 days).
-inline constexpr std::size_t kMaxBuckets = 5000;
 
 // Per-vendor request counts per bucket of `interval`; VAL_003 when the series would have more
 // than kMaxBuckets buckets.

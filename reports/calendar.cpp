@@ -170,4 +170,67 @@ std::vector<UtcWindow> ReportingZone::Buckets(DayRange range, Interval interval)
   return buckets;
 }
 
+std::vector<storage::OffsetSpan> ReportingZone::Offsets(UtcWindow window) const {
+  std::vector<storage::OffsetSpan> spans;
+  std::int64_t at = window.start_ms;
+  while (true) {
+    const date::sys_info info = zone_->get_info(
+        date::sys_seconds{std::chrono::duration_cast<std::chrono::seconds>(milliseconds{at})});
+    const std::int64_t offset =
+        std::chrono::duration_cast<milliseconds>(info.offset).count();
+    const std::int64_t until = ToMs(info.end);
+    spans.push_back({until, offset});
+    if (until >= window.end_ms) break;
+    at = until;
+  }
+  return spans;
+}
+
+ReportingZone::SqlBuckets ReportingZone::BucketsForQuery(DayRange range,
+                                                         Interval interval) const {
+  const std::vector<UtcWindow> buckets = Buckets(range, interval);
+  SqlBuckets out;
+  out.spec.offsets = Offsets(Window(range));
+  switch (interval) {
+    case Interval::kHour: out.spec.unit = storage::BucketUnit::kHour; break;
+    case Interval::kDay: out.spec.unit = storage::BucketUnit::kDay; break;
+    case Interval::kWeek:
+    case Interval::kMonth:
+      out.spec.unit = storage::BucketUnit::kDayRanges;
+      for (std::size_t i = 1; i < buckets.size(); ++i) {
+        out.spec.range_starts.push_back(DayOf(buckets[i].start_ms));
+      }
+      break;
+  }
+  for (const UtcWindow& bucket : buckets) out.keys.push_back(BucketKey(out.spec, bucket.start_ms));
+  return out;
+}
+
+std::int64_t BucketKey(const storage::BucketSpec& spec, std::int64_t unix_ms) {
+  constexpr std::int64_t kHourMs = 3'600'000, kDayMs = 86'400'000;
+  std::int64_t offset = spec.offsets.empty() ? 0 : spec.offsets.back().offset_ms;
+  for (const storage::OffsetSpan& span : spec.offsets) {
+    if (unix_ms < span.until_ms) {
+      offset = span.offset_ms;
+      break;
+    }
+  }
+  switch (spec.unit) {
+    case storage::BucketUnit::kHour:
+      return (unix_ms + ((offset % kHourMs) + kHourMs) % kHourMs) / kHourMs;
+    case storage::BucketUnit::kDay:
+      return (unix_ms + offset) / kDayMs;
+    case storage::BucketUnit::kDayRanges: {
+      const std::int64_t day = (unix_ms + offset) / kDayMs;
+      std::int64_t index = 0;
+      while (index < static_cast<std::int64_t>(spec.range_starts.size()) &&
+             day >= spec.range_starts[static_cast<std::size_t>(index)]) {
+        ++index;
+      }
+      return index;
+    }
+  }
+  return 0;
+}
+
 }  // namespace sightline::reports

@@ -245,6 +245,27 @@ struct BotRangeListRecord {
   std::int64_t fetched_at = 0;
 };
 
+// ---- Report buckets computed inside a query.
+
+// The zone offset in force before `until_ms` (and after the previous span's end).
+struct OffsetSpan {
+  std::int64_t until_ms = 0;
+  std::int64_t offset_ms = 0;
+};
+
+// How a query turns an instant into the key of its report bucket, given the reporting zone's
+// offsets over the window (storage knows offsets, never zones):
+//  - kHour: the hour counted from the epoch after shifting by the offset's sub-hour part, so
+//    hours start where the zone's hours start (:15 in Asia/Kathmandu);
+//  - kDay: the local day number (days since 1970-01-01 in local time);
+//  - kDayRanges: the index of the range of local days holding it (weeks, months).
+enum class BucketUnit { kHour, kDay, kDayRanges };
+struct BucketSpec {
+  std::vector<OffsetSpan> offsets;  // in order; the last span covers everything after
+  BucketUnit unit = BucketUnit::kDay;
+  std::vector<std::int64_t> range_starts;  // kDayRanges: first local day of ranges 1..n-1
+};
+
 // ---- Crawler reports: aggregates of bot_requests over a UTC window.
 
 // What a crawler report groups by: the bot's name, its vendor, the client's country, the actor
@@ -288,6 +309,58 @@ struct BotQuarterRow {
   std::int64_t quarter = 0;
   std::string key;
   std::int64_t requests = 0;
+};
+
+// ---- Web analytics: aggregates of human events over a UTC window (bots and the
+// `__analytics` channel excluded).
+
+// What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
+// pages count visits by their first and last pageview; channel and event count events; every
+// other dimension counts visitors.
+enum class WebDimension {
+  kPage, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
+  kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kChannel, kEvent
+};
+
+struct WebReportQuery {
+  std::string project_id;
+  std::int64_t start_ms = 0;  // inclusive
+  std::int64_t end_ms = 0;    // exclusive
+  WebDimension dimension = WebDimension::kPage;
+  std::optional<std::vector<std::string>> keys;  // only these dimension values
+  std::optional<BucketSpec> buckets;             // group by report bucket too
+  std::int64_t limit = 1000;
+  std::int64_t offset = 0;
+};
+
+// Visit-level totals of one bucket (bucket 0 when the query has no buckets).
+struct WebTotalsRow {
+  std::int64_t bucket = 0;
+  std::int64_t visitors = 0;
+  std::int64_t visits = 0;
+  std::int64_t pageviews = 0;
+  std::int64_t bounces = 0;
+  std::int64_t duration_ms = 0;  // sum over visits of last event − first event
+  std::int64_t events = 0;
+};
+
+struct WebBreakdownRow {
+  std::int64_t bucket = 0;
+  std::string key;
+  std::int64_t count = 0;  // pageviews, visits, events or visitors (see WebDimension)
+  std::int64_t visitors = 0;
+  std::int64_t pageviews = 0;
+};
+
+struct WebGroupTotals {
+  std::int64_t groups = 0;
+};
+
+struct PageDurationRow {
+  std::string path;
+  std::int64_t pageviews = 0;
+  std::int64_t measured = 0;     // pageviews followed by another pageview of the same visit
+  std::int64_t duration_ms = 0;  // sum over the measured ones
 };
 
 }  // namespace sightline::storage

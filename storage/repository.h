@@ -158,6 +158,14 @@ class Repository {
   core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
   core::Result<std::vector<BotQuarterRow>> BotRequestQuarters(const BotReportQuery& query);
 
+  // Web analytics (storage/repository_web_reports.cpp).
+  core::Result<std::vector<WebTotalsRow>> WebTotals(const WebReportQuery& query);
+  // Ranked by count, then key; with buckets, every (bucket, key) of the listed keys.
+  core::Result<std::vector<WebBreakdownRow>> WebBreakdown(const WebReportQuery& query);
+  core::Result<WebGroupTotals> WebBreakdownTotals(const WebReportQuery& query);
+  // Pages by pageviews, then path.
+  core::Result<std::vector<PageDurationRow>> PageDurations(const WebReportQuery& query);
+
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
 

@@ -50,6 +50,8 @@ std::span<const OperationSpec> AllOperations() {
       kClassifyRequest, kIngestServerEvents, kIngestLogDrain,
       // Crawler analytics.
       kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
+      // Web analytics.
+      kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
   };
   return kOperations;
 }

@@ -1,10 +1,8 @@
 #include "tools/report_operations.h"
 
-#include <cmath>
-
 #include "reports/bot_reports.h"
 #include "tools/operation_helpers.h"
-#include "tools/schema_fragments.h"
+#include "tools/report_common.h"
 
 namespace sightline::tools {
 namespace {
@@ -12,23 +10,8 @@ namespace {
 namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
-using reports::UtcWindow;
 
-// ---- Arguments every report shares.
-
-#define SIGHTLINE_REPORT_PERIOD_PROPERTIES                                                   \
-  R"("projectId": {"type": "string", "minLength": 1, "maxLength": 64, "description": )"       \
-  R"("The project. A private API key may leave it out: its own project is implied."},)"     \
-  R"( "from": {"type": "string", "format": "date", "description": "First day (inclusive), )" \
-  R"(in the project's reporting timezone. With 'to'; both omitted: the last 30 days."},)"   \
-  R"( "to": {"type": "string", "format": "date", "description": "Last day (inclusive)."},)"  \
-  R"( "comparePreset": {"type": "string", "enum": ["previous_period", "previous_week", )"    \
-  R"("previous_month", "previous_quarter", "previous_year"], "description": "The )"         \
-  R"(comparison window (default previous_period); wins over compareFrom/compareTo."},)"     \
-  R"( "compareFrom": {"type": "string", "format": "date", "description": "Custom )"          \
-  R"(comparison window, first day; must come with compareTo."},)"                           \
-  R"( "compareTo": {"type": "string", "format": "date", "description": "Custom )"            \
-  R"(comparison window, last day (inclusive)."})"
+// ---- Crawler filters and shapes.
 
 #define SIGHTLINE_BOT_FILTER_PROPERTIES                                                      \
   R"("actorType": {"type": "string", "enum": ["verified_bot", "spoofed_bot", )"              \
@@ -39,31 +22,6 @@ using reports::UtcWindow;
   R"( "search": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
   R"("Only bots whose name or vendor contains this text (case-insensitive)."})"
 
-#define SIGHTLINE_PAGE_PROPERTIES                                                            \
-  R"("limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},)"           \
-  R"( "offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0})"
-
-// ---- Output shapes.
-
-#define SIGHTLINE_WINDOW_SCHEMA                                                              \
-  R"({"type": "object", "required": ["from", "to"], "properties": {)"                        \
-  R"("from": {"type": "string", "format": "date-time", "description": "Inclusive (UTC)."},)" \
-  R"( "to": {"type": "string", "format": "date-time", "description": "Exclusive (UTC)."}}})"
-
-#define SIGHTLINE_REPORT_HEADER_PROPERTIES                                                   \
-  R"("from": {"type": "string", "format": "date"}, "to": {"type": "string", "format": "date"},)" \
-  R"( "timezone": {"type": "string"}, "window": )" SIGHTLINE_WINDOW_SCHEMA                   \
-  R"(, "comparisonWindow": {"type": "object", "nullable": true, "properties": {)"          \
-  R"("from": {"type": "string", "format": "date-time"}, "to": {"type": "string", )"         \
-  R"("format": "date-time"}}, "description": "UTC, from inclusive, to exclusive. Null )"    \
-  R"(when the default comparison would reach back more than a year: then no previous )"     \
-  R"(figures are given."})"
-
-#define SIGHTLINE_CHANGE_PROPERTIES                                                          \
-  R"("absoluteChange": {"type": "integer", "description": "Current minus previous."},)"      \
-  R"( "percentageChange": {"type": "number", "nullable": true, "description": )"             \
-  R"("Relative change in percent, 2 decimals; null when the previous figure is 0."})"
-
 #define SIGHTLINE_RANKED_OUTPUT(ROW_PROPERTIES)                                              \
   R"({"type": "object", "required": ["rows", "total", "totalRequests"], "properties": {)"    \
   SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "total": {"type": "integer", "description": )"    \
@@ -73,74 +31,6 @@ using reports::UtcWindow;
   R"({"type": "object", "properties": {)" ROW_PROPERTIES R"(, "requestCount": )"             \
   R"({"type": "integer"}, "previousRequestCount": {"type": "integer"}, )"                   \
   SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})"
-
-// ---- Shared steps.
-
-struct ReportSetup {
-  reports::ReportingZone zone;
-  reports::ReportWindows windows;
-};
-
-std::optional<std::string> OptString(const json::object& args, std::string_view name) {
-  const json::value* value = args.if_contains(name);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  return std::string(value->as_string());
-}
-
-std::int64_t IntOr(const json::object& args, std::string_view name, std::int64_t fallback) {
-  const json::value* value = args.if_contains(name);
-  return value != nullptr && value->is_int64() ? value->as_int64() : fallback;
-}
-
-Result<ReportSetup> Setup(OperationContext& context, const json::object& args) {
-  auto zone = reports::ReportingZone::Find(context.project->reporting_timezone);
-  if (!zone) return zone.error();
-  reports::PeriodArguments period_args{OptString(args, "from"), OptString(args, "to"),
-                                       OptString(args, "comparePreset"),
-                                       OptString(args, "compareFrom"),
-                                       OptString(args, "compareTo")};
-  auto period = reports::ResolvePeriod(period_args, zone->DayOf(context.clock.NowMillis()));
-  if (!period) return period.error();
-  reports::ReportWindows windows = reports::ToWindows(*zone, *period);
-  return ReportSetup{std::move(*zone), std::move(windows)};
-}
-
-json::object WindowJson(const UtcWindow& window) {
-  return {{"from", core::FormatRfc3339(window.start_ms)},
-          {"to", core::FormatRfc3339(window.end_ms)}};
-}
-
-json::object HeaderJson(const ReportSetup& setup) {
-  json::object out;
-  out["from"] = reports::FormatDate(setup.windows.selection_days.first);
-  out["to"] = reports::FormatDate(setup.windows.selection_days.last);
-  out["timezone"] = setup.zone.name();
-  out["window"] = WindowJson(setup.windows.selection);
-  if (setup.windows.comparison) {
-    out["comparisonWindow"] = WindowJson(*setup.windows.comparison);
-  } else {
-    out["comparisonWindow"] = nullptr;
-  }
-  return out;
-}
-
-// `previous_name`, absoluteChange and percentageChange for one counted figure.
-void AddChange(json::object& row, std::string_view previous_name, std::int64_t current,
-               std::int64_t previous) {
-  row[previous_name] = previous;
-  row["absoluteChange"] = current - previous;
-  if (previous == 0) {
-    row["percentageChange"] = nullptr;
-  } else {
-    const double percent = 100.0 * static_cast<double>(current - previous) /
-                           static_cast<double>(previous);
-    row["percentageChange"] = std::round(percent * 100.0) / 100.0;
-  }
-}
-
-json::value NameOrNull(const std::string& key) {
-  return key.empty() ? json::value(nullptr) : json::value(key);
-}
 
 reports::BotFilters Filters(const json::object& args) {
   reports::BotFilters filters;
@@ -229,24 +119,6 @@ Result<json::value> RunBotTopPaths(OperationContext& context, const json::object
       false);
 }
 
-json::array SeriesJson(const std::vector<reports::Series>& series) {
-  json::array out;
-  for (const reports::Series& one : series) {
-    json::array data;
-    for (std::int64_t value : one.values) data.push_back(value);
-    out.push_back(json::object{{"vendor", NameOrNull(one.key)}, {"total", one.total},
-                               {"data", std::move(data)}});
-  }
-  return out;
-}
-
-json::array BucketsJson(const reports::ReportingZone& zone,
-                        const std::vector<UtcWindow>& buckets) {
-  json::array out;
-  for (const UtcWindow& bucket : buckets) out.push_back(json::string(zone.FormatLocal(bucket.start_ms)));
-  return out;
-}
-
 Result<json::value> RunBotTimeline(OperationContext& context, const json::object& args) {
   auto setup = Setup(context, args);
   if (!setup) return setup.error();
@@ -260,10 +132,10 @@ Result<json::value> RunBotTimeline(OperationContext& context, const json::object
   json::object out = HeaderJson(*setup);
   out["interval"] = interval_name;
   out["buckets"] = BucketsJson(setup->zone, report->buckets);
-  out["series"] = SeriesJson(report->series);
+  out["series"] = SeriesJson(report->series, "vendor");
   if (setup->windows.comparison) {
     out["comparisonBuckets"] = BucketsJson(setup->zone, report->comparison_buckets);
-    out["comparisonSeries"] = SeriesJson(report->comparison_series);
+    out["comparisonSeries"] = SeriesJson(report->comparison_series, "vendor");
   }
   return out;
 }

@@ -261,6 +261,151 @@ TEST_P(Reports, ProjectsAreResolvedAndIsolated) {
   EXPECT_EQ(unnamed.Json().at("error").at("details").at("field").as_string(), "projectId");
 }
 
+// ---- Web analytics ----------------------------------------------------------------------
+
+// Visitors (anonymous ids are UUIDs).
+constexpr char kV1[] = "00000000-0000-4000-8000-000000000001";
+constexpr char kV2[] = "00000000-0000-4000-8000-000000000002";
+constexpr char kV3[] = "00000000-0000-4000-8000-000000000003";
+constexpr char kV4[] = "00000000-0000-4000-8000-000000000004";
+
+std::string Tracked(const std::string& event, const std::string& visitor, const std::string& url,
+                    std::int64_t at, const std::string& channel = "web") {
+  return R"({"event":")" + event + R"(","channel":")" + channel + R"(","anonymous_id":")" +
+         visitor + R"(","timestamp":)" + std::to_string(at) + R"(,"tags":{"$url":"https://site.test)" +
+         url + R"("}})";
+}
+
+class WebReports : public Reports {
+ protected:
+  // America/New_York. Selection 2026-11-02..08 (EST, UTC−5) = [11-02T05:00Z, 11-09T05:00Z);
+  // its previous period 10-26..11-01 = [10-26T04:00Z, 11-02T05:00Z), whose last day is the
+  // 25-hour day the clocks went back.
+  void IngestNewYorkDataset() {
+    SetTimezone("America/New_York");
+    const std::vector<std::string> events = {
+        // Previous period: V4 at 01:30 EDT and again at 01:30 EST (an hour later: a new visit).
+        Tracked("screen_view", kV4, "/", 1793511000000),
+        Tracked("screen_view", kV4, "/blog", 1793514600000),
+        // V2 at 23:59:59 on 11-01 (previous), then on 11-04 (selected): two bounces.
+        Tracked("screen_view", kV2, "/pricing", 1793595599000),
+        Tracked("screen_view", kV1, "/", 1793718000000),  // 11-03: two pages and a signup
+        Tracked("screen_view", kV1, "/pricing", 1793718120000),
+        Tracked("signup", kV1, "/pricing", 1793718180000, "growth"),
+        Tracked("screen_view", kV2, "/pricing", 1793793600000),
+        Tracked("screen_view", kV3, "/", 1794180600000),  // 11-08 18:30 local
+        Tracked("screen_view", kV3, "/", 1794201000000),  // 11-09 00:10 local: outside
+    };
+    std::string body = R"({"events":[)";
+    for (std::size_t i = 0; i < events.size(); ++i) body += (i ? "," : "") + events[i];
+    const Response r = server_->Request(
+        "POST", "/sdk/v1/logs/batch",
+        {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, body + "]}");
+    ASSERT_EQ(r.status, 202) << r.body;
+    ASSERT_EQ(r.Json().at("accepted").as_int64(), static_cast<std::int64_t>(events.size()));
+  }
+};
+
+const json::object& Metric(const json::object& report, const char* name) {
+  return report.at("metrics").at(name).as_object();
+}
+
+TEST_P(WebReports, SummaryMetricsCompareWithThePreviousPeriod) {
+  IngestNewYorkDataset();
+  const json::object summary = Report("/web-analytics?from=2026-11-02&to=2026-11-08");
+  EXPECT_EQ(json::serialize(summary.at("window")),
+            R"({"from":"2026-11-02T05:00:00.000Z","to":"2026-11-09T05:00:00.000Z"})");
+  EXPECT_EQ(json::serialize(summary.at("comparisonWindow")),
+            R"({"from":"2026-10-26T04:00:00.000Z","to":"2026-11-02T05:00:00.000Z"})");
+  EXPECT_EQ(json::serialize(Metric(summary, "visitors")),
+            R"({"value":3,"previous":2,"absoluteChange":1,"change":5E1})");
+  EXPECT_EQ(json::serialize(Metric(summary, "visits")),
+            R"({"value":3,"previous":3,"absoluteChange":0,"change":0E0})");
+  EXPECT_EQ(Metric(summary, "pageviews").at("value").as_int64(), 4);
+  EXPECT_DOUBLE_EQ(Metric(summary, "pageviews").at("change").as_double(), 33.33);
+  EXPECT_DOUBLE_EQ(Metric(summary, "viewsPerVisit").at("value").as_double(), 1.33);
+  EXPECT_DOUBLE_EQ(Metric(summary, "viewsPerVisit").at("previous").as_double(), 1.0);
+  EXPECT_DOUBLE_EQ(Metric(summary, "bounceRate").at("value").as_double(), 66.67);
+  EXPECT_DOUBLE_EQ(Metric(summary, "bounceRate").at("previous").as_double(), 100.0);
+  EXPECT_DOUBLE_EQ(Metric(summary, "bounceRate").at("change").as_double(), -33.33)
+      << "a rate changes in percentage points";
+  EXPECT_EQ(Metric(summary, "visitDuration").at("value").as_int64(), 60000);
+  EXPECT_EQ(Metric(summary, "visitDuration").at("previous").as_int64(), 0);
+  EXPECT_TRUE(Metric(summary, "visitDuration").at("change").is_null()) << "previous is 0";
+  EXPECT_EQ(Metric(summary, "events").at("value").as_int64(), 5);
+
+  // A window with no visits: averages were never measured.
+  const json::object empty = Report("/web-analytics?from=2026-06-01&to=2026-06-01");
+  EXPECT_TRUE(Metric(empty, "bounceRate").at("value").is_null());
+  EXPECT_TRUE(Metric(empty, "visitDuration").at("previous").is_null());
+  EXPECT_EQ(Metric(empty, "visitors").at("value").as_int64(), 0);
+}
+
+TEST_P(WebReports, BreakdownsDurationsAndSeries) {
+  IngestNewYorkDataset();
+  const std::string period = "from=2026-11-02&to=2026-11-08";
+  const json::object pages = Report("/web-analytics/breakdown?dimension=top_page&" + period);
+  ASSERT_EQ(pages.at("rows").as_array().size(), 2u);
+  const json::object& home = Row(pages, 0);
+  EXPECT_EQ(home.at("value").as_string(), "/");
+  EXPECT_EQ(home.at("views").as_int64(), 2);
+  EXPECT_EQ(home.at("visitors").as_int64(), 2);
+  EXPECT_EQ(home.at("previousViews").as_int64(), 1);
+  EXPECT_EQ(home.at("previousVisitors").as_int64(), 1);
+  EXPECT_EQ(home.at("previousCount").as_int64(), 1);
+  EXPECT_DOUBLE_EQ(home.at("percentageChange").as_double(), 100.0);
+  EXPECT_EQ(Row(pages, 1).at("value").as_string(), "/pricing") << "ties by value; /blog unlisted";
+
+  const json::object events = Report("/web-analytics/breakdown?dimension=event&" + period);
+  EXPECT_EQ(Row(events, 0).at("value").as_string(), "screen_view");
+  EXPECT_EQ(Row(events, 0).at("count").as_int64(), 4);
+  EXPECT_EQ(Row(events, 1).at("value").as_string(), "signup");
+  EXPECT_EQ(Row(events, 1).at("previousCount").as_int64(), 0);
+  EXPECT_TRUE(Row(events, 1).at("percentageChange").is_null());
+
+  const json::object exits = Report("/web-analytics/breakdown?dimension=exit_page&" + period);
+  EXPECT_EQ(Row(exits, 0).at("value").as_string(), "/pricing");
+  EXPECT_EQ(Row(exits, 0).at("count").as_int64(), 2);
+
+  const json::object durations = Report("/web-analytics/pages/duration?" + period);
+  EXPECT_EQ(Row(durations, 0).at("path").as_string(), "/");
+  EXPECT_EQ(Row(durations, 0).at("avgDurationMs").as_int64(), 120000);
+  EXPECT_TRUE(Row(durations, 0).at("previousAvgDurationMs").is_null()) << "never measured";
+  EXPECT_TRUE(Row(durations, 0).at("absoluteChange").is_null());
+  EXPECT_TRUE(Row(durations, 1).at("avgDurationMs").is_null());
+
+  const json::object timeline = Report("/web-analytics/timeline?" + period);
+  ASSERT_EQ(timeline.at("buckets").as_array().size(), 7u);
+  EXPECT_EQ(timeline.at("buckets").at(0).as_string(), "2026-11-02T00:00:00-05:00");
+  EXPECT_EQ(timeline.at("points").at(1).at("pageviews").as_int64(), 2);  // 11-03
+  EXPECT_EQ(timeline.at("points").at(6).at("visitors").as_int64(), 1);   // 11-08
+  const json::object& previous = timeline.at("previousPeriod").as_object();
+  EXPECT_EQ(previous.at("buckets").at(6).as_string(), "2026-11-01T00:00:00-04:00");
+  EXPECT_EQ(previous.at("points").at(6).at("visits").as_int64(), 3) << "the 25-hour day";
+  EXPECT_EQ(previous.at("points").at(6).at("visitors").as_int64(), 2);
+
+  const json::object series =
+      Report("/web-analytics/dimension/timeline?dimension=top_page&" + period);
+  ASSERT_EQ(series.at("series").as_array().size(), 2u);
+  EXPECT_EQ(json::serialize(series.at("series").at(0)),
+            R"({"value":"/","total":2,"data":[0,1,0,0,0,0,1]})");
+  EXPECT_EQ(json::serialize(series.at("series").at(1).at("data")), "[0,1,1,0,0,0,0]");
+  EXPECT_EQ(json::serialize(series.at("comparisonData").at("series").at(0)),
+            R"({"value":"/","total":1,"data":[0,0,0,0,0,0,1]})");
+}
+
+TEST_P(WebReports, BadArgumentsAreRefused) {
+  auto status = [&](const std::string& target) { return Call("GET", target).status; };
+  EXPECT_EQ(status("/web-analytics/breakdown?dimension=shoe_size"), 400);
+  EXPECT_EQ(status("/web-analytics/breakdown"), 400) << "dimension is required";
+  EXPECT_EQ(status("/web-analytics/timeline?interval=fortnight"), 400);
+  EXPECT_EQ(status("/web-analytics?compareFrom=2026-11-01"), 400);
+  EXPECT_EQ(status("/web-analytics/dimension/timeline?dimension=device&limit=21"), 400);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, WebReports, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
 INSTANTIATE_TEST_SUITE_P(Backends, Reports, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 

@@ -1309,6 +1309,165 @@ TEST_P(BotAggregates, QuartersSliceUtcTimeInFifteenMinutes) {
   EXPECT_EQ(quarters[2].key, "OpenAI");
 }
 
+// ---- Web analytics aggregates ---------------------------------------------------------------
+
+constexpr std::int64_t kT0 = 86'400'000LL * 20000;  // a UTC midnight
+constexpr std::int64_t kMinute = 60'000;
+
+EventRecord WebEvent(std::string id, std::int64_t at, std::string event,
+                     std::optional<std::string> visitor, std::string session,
+                     std::optional<std::string> path, std::optional<std::string> country) {
+  EventRecord e = SparseEvent(std::move(id), "p-1", at);
+  e.event = std::move(event);
+  e.channel = "web";
+  e.anonymous_id = std::move(visitor);
+  e.session_id = std::move(session);
+  e.path = std::move(path);
+  e.country = std::move(country);
+  return e;
+}
+
+class WebAggregates : public StoreConformance {
+ protected:
+  // Five visits of four visitors (docs in the test bodies); a bot, an __analytics event and
+  // another project's event that must not count.
+  void SetUp() override {
+    StoreConformance::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    std::vector<EventRecord> rows = {
+        WebEvent("a1", kT0, "screen_view", "A", "s1", "/home", "NP"),
+        WebEvent("a2", kT0 + kMinute, "screen_view", "A", "s1", "/pricing", "NP"),
+        WebEvent("a3", kT0 + 90'000, "click", "A", "s1", "/pricing", "NP"),
+        WebEvent("a4", kT0 + 120 * kMinute, "screen_view", "A", "s2", "/home", "NP"),
+        WebEvent("b1", kT0 + 10 * kMinute, "session_start", "B", "s3", std::nullopt, "DE"),
+        WebEvent("b2", kT0 + 10 * kMinute + 1000, "screen_view", "B", "s3", "/pricing", "DE"),
+        WebEvent("b3", kT0 + 10 * kMinute + 30'000, "scroll_depth", "B", "s3", "/pricing", "DE"),
+        WebEvent("c1", kT0 + 25 * 60 * kMinute, "screen_view", std::nullopt, "s4", "/docs",
+                 std::nullopt),
+        WebEvent("c2", kT0 + 25 * 60 * kMinute + 5 * kMinute, "signup", std::nullopt, "s4",
+                 "/docs", std::nullopt),
+        WebEvent("d1", kT0 + (18 * 60 + 20) * kMinute, "screen_view", "D", "s5", "/home", "NP")};
+    rows[7].user_id = "C";
+    rows[8].user_id = "C";
+    rows[8].channel = "growth";
+    EventRecord bot = WebEvent("x1", kT0, "screen_view", "X", "s9", "/home", "US");
+    bot.is_bot = true;
+    EventRecord revenue = WebEvent("x2", kT0 + 100'000, "purchase", "A", "s1", "/pricing", "NP");
+    revenue.channel = "__analytics";
+    EventRecord elsewhere = WebEvent("x3", kT0, "screen_view", "A", "s1", "/home", "NP");
+    elsewhere.project_id = "p-2";
+    rows.insert(rows.end(), {bot, revenue, elsewhere});
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  }
+  WebReportQuery Query() {
+    WebReportQuery q;
+    q.project_id = "p-1";
+    q.start_ms = kT0;
+    q.end_ms = kT0 + 2 * 86'400'000;
+    return q;
+  }
+  std::vector<std::string> Breakdown(WebDimension dimension) {
+    WebReportQuery q = Query();
+    q.dimension = dimension;
+    std::vector<std::string> out;
+    for (const WebBreakdownRow& row : ReadOk([&](Repository& r) { return r.WebBreakdown(q); })) {
+      out.push_back(row.key + "=" + std::to_string(row.count) + "/" +
+                    std::to_string(row.visitors));
+    }
+    return out;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, WebAggregates, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, WebAggregates, testing::Values(Backend::kPostgres));
+
+std::string Show(const WebTotalsRow& t) {
+  return std::to_string(t.visitors) + " visitors, " + std::to_string(t.visits) + " visits, " +
+         std::to_string(t.pageviews) + " pageviews, " + std::to_string(t.bounces) +
+         " bounces, " + std::to_string(t.duration_ms) + " ms, " + std::to_string(t.events) +
+         " events";
+}
+
+TEST_P(WebAggregates, TotalsCountVisitorsVisitsBouncesAndDurations) {
+  const auto totals = ReadOk([&](Repository& r) { return r.WebTotals(Query()); });
+  ASSERT_EQ(totals.size(), 1u);
+  EXPECT_EQ(Show(totals[0]), "4 visitors, 5 visits, 6 pageviews, 3 bounces, 420000 ms, 10 events");
+}
+
+TEST_P(WebAggregates, TotalsPerBucketUseTheZoneOffset) {
+  WebReportQuery q = Query();
+  q.buckets = BucketSpec{{{0, 0}}, BucketUnit::kDay, {}};
+  auto days = ReadOk([&](Repository& r) { return r.WebTotals(q); });
+  ASSERT_EQ(days.size(), 2u);
+  EXPECT_EQ(days[0].bucket, 20000);
+  EXPECT_EQ(Show(days[0]), "3 visitors, 4 visits, 5 pageviews, 3 bounces, 120000 ms, 8 events");
+  EXPECT_EQ(Show(days[1]), "1 visitors, 1 visits, 1 pageviews, 0 bounces, 300000 ms, 2 events");
+  // At +05:45, D's 18:20 UTC pageview is 00:05 the next local day.
+  q.buckets = BucketSpec{{{0, 20'700'000}}, BucketUnit::kDay, {}};
+  days = ReadOk([&](Repository& r) { return r.WebTotals(q); });
+  ASSERT_EQ(days.size(), 2u);
+  EXPECT_EQ(Show(days[0]), "2 visitors, 3 visits, 4 pageviews, 2 bounces, 120000 ms, 7 events");
+  EXPECT_EQ(Show(days[1]), "2 visitors, 2 visits, 2 pageviews, 1 bounces, 300000 ms, 3 events");
+  // An offset change inside the window: +05:45 until 12:00 UTC, then +00:00.
+  q.buckets = BucketSpec{{{kT0 + 12 * 60 * kMinute, 20'700'000}, {0, 0}}, BucketUnit::kDay, {}};
+  days = ReadOk([&](Repository& r) { return r.WebTotals(q); });
+  ASSERT_EQ(days.size(), 2u);
+  EXPECT_EQ(days[0].visits, 4) << "D at 18:20 UTC is on day 0 again";
+  // Ranges of days: everything before day 20001, then the rest.
+  q.buckets = BucketSpec{{{0, 0}}, BucketUnit::kDayRanges, {20001}};
+  days = ReadOk([&](Repository& r) { return r.WebTotals(q); });
+  ASSERT_EQ(days.size(), 2u);
+  EXPECT_EQ(days[0].bucket, 0);
+  EXPECT_EQ(days[1].bucket, 1);
+  EXPECT_EQ(days[1].visitors, 1);
+}
+
+TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Breakdown(WebDimension::kPage), (V{"/home=3/2", "/pricing=2/2", "/docs=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEntryPage), (V{"/home=3/2", "/docs=1/1", "/pricing=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kExitPage), (V{"/home=2/2", "/pricing=2/2", "/docs=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEvent),
+            (V{"screen_view=6/4", "click=1/1", "scroll_depth=1/1", "session_start=1/1",
+               "signup=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kChannel), (V{"web=9/4", "growth=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kCountry), (V{"NP=2/2", "=1/1", "DE=1/1"}));
+
+  WebReportQuery q = Query();
+  q.dimension = WebDimension::kPage;
+  EXPECT_EQ(ReadOk([&](Repository& r) { return r.WebBreakdownTotals(q); }).groups, 3);
+  q.limit = 1;
+  q.offset = 1;
+  const auto page = ReadOk([&](Repository& r) { return r.WebBreakdown(q); });
+  ASSERT_EQ(page.size(), 1u);
+  EXPECT_EQ(page[0].key, "/pricing");
+  EXPECT_EQ(page[0].pageviews, 2);
+}
+
+TEST_P(WebAggregates, BreakdownPerBucketForChosenValues) {
+  WebReportQuery q = Query();
+  q.dimension = WebDimension::kPage;
+  q.keys = std::vector<std::string>{"/home", "/docs"};
+  q.buckets = BucketSpec{{{0, 0}}, BucketUnit::kDay, {}};
+  std::vector<std::string> cells;
+  for (const WebBreakdownRow& row : ReadOk([&](Repository& r) { return r.WebBreakdown(q); })) {
+    cells.push_back(std::to_string(row.bucket) + ":" + row.key + "=" + std::to_string(row.count));
+  }
+  EXPECT_EQ(cells, (std::vector<std::string>{"20000:/home=3", "20001:/docs=1"}));
+}
+
+TEST_P(WebAggregates, PageDurationsRunUntilTheVisitsNextPageview) {
+  const auto pages = ReadOk([&](Repository& r) { return r.PageDurations(Query()); });
+  ASSERT_EQ(pages.size(), 3u);
+  EXPECT_EQ(pages[0].path, "/home");
+  EXPECT_EQ(pages[0].pageviews, 3);
+  EXPECT_EQ(pages[0].measured, 1);
+  EXPECT_EQ(pages[0].duration_ms, 60'000);
+  EXPECT_EQ(pages[1].path, "/pricing");
+  EXPECT_EQ(pages[1].measured, 0);
+  EXPECT_EQ(pages[2].path, "/docs");
+}
+
 // ---- Sessions, identities, usage, notifications, the events feed ---------------------------
 
 constexpr std::int64_t kInactivityMs = 30 * 60 * 1000;

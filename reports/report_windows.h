@@ -1,0 +1,41 @@
+// What every report shares: the selected period and its comparison as UTC windows, the
+// series shape, and the bucket limit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "reports/calendar.h"
+#include "reports/comparison.h"
+
+namespace sightline::reports {
+
+// The selected period and its comparison in UTC, for one project's reporting zone.
+struct ReportWindows {
+  DayRange selection_days;
+  UtcWindow selection;
+  std::optional<DayRange> comparison_days;
+  std::optional<UtcWindow> comparison;
+};
+ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
+
+// One named series of counts, one value per bucket.
+struct Series {
+  std::string key;  // the vendor, page, country, …; "" for rows without one
+  std::int64_t total = 0;
+  std::vector<std::int64_t> values;
+};
+
+// The most buckets one series may have (an hourly series covers at most 208 days).
+inline constexpr std::size_t kMaxBuckets = 5000;
+
+// The buckets of the selection and of the comparison window (when there is one) at
+// `interval`; VAL_003 when either would exceed kMaxBuckets.
+core::Result<std::vector<std::vector<UtcWindow>>> BucketsFor(const ReportingZone& zone,
+                                                             const ReportWindows& windows,
+                                                             Interval interval);
+
+}  // namespace sightline::reports

@@ -1,0 +1,68 @@
+// Web analytics: visit totals, their series, breakdowns by dimension, page durations and a
+// dimension's series, each with the comparison window's figures (metrics: docs/metrics.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "reports/report_windows.h"
+#include "storage/records.h"
+#include "storage/store.h"
+
+namespace sightline::reports {
+
+struct WebSummary {
+  storage::WebTotalsRow current;
+  std::optional<storage::WebTotalsRow> previous;  // nullopt without a comparison
+};
+core::Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& project_id,
+                                         const ReportWindows& windows);
+
+struct WebTimeline {
+  std::vector<UtcWindow> buckets;
+  std::vector<storage::WebTotalsRow> points;  // one per bucket, zeros where nothing happened
+  std::vector<UtcWindow> comparison_buckets;
+  std::vector<storage::WebTotalsRow> comparison_points;
+};
+core::Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& project_id,
+                                        const ReportingZone& zone, const ReportWindows& windows,
+                                        Interval interval);
+
+struct BreakdownRow {
+  storage::WebBreakdownRow current;
+  // The same value over the comparison window (zeros when unseen); nullopt without comparison.
+  std::optional<storage::WebBreakdownRow> previous;
+};
+struct Breakdown {
+  std::vector<BreakdownRow> rows;  // one page, by count then value
+  std::int64_t total = 0;          // values in the whole ranking
+};
+core::Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id,
+                                  storage::WebDimension dimension, const ReportWindows& windows,
+                                  std::int64_t limit, std::int64_t offset);
+
+struct DurationRow {
+  storage::PageDurationRow current;
+  std::optional<storage::PageDurationRow> previous;  // zeros when unseen
+};
+core::Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
+                                                     const std::string& project_id,
+                                                     const ReportWindows& windows,
+                                                     std::int64_t limit, std::int64_t offset);
+
+struct DimensionTimeline {
+  std::vector<UtcWindow> buckets;
+  std::vector<Series> series;  // the top `limit` values of the selection, by count
+  std::vector<UtcWindow> comparison_buckets;
+  std::vector<Series> comparison_series;  // the same values over the comparison window
+};
+core::Result<DimensionTimeline> DimensionSeries(storage::Store& store,
+                                                const std::string& project_id,
+                                                const ReportingZone& zone,
+                                                const ReportWindows& windows,
+                                                storage::WebDimension dimension,
+                                                Interval interval, std::int64_t limit);
+
+}  // namespace sightline::reports
