@@ -124,6 +124,20 @@ TEST_P(Reports, TopBotsCountTheLocalDaysAndCompareWithThePreviousPeriod) {
   // python-requests was seen only in the comparison window: not a row.
 }
 
+TEST_P(Reports, ChangingTheReportingTimezoneRestatesPastDays) {
+  IngestKathmanduDataset();
+  const std::string target = "/bots/analytics/timeline?from=2026-11-09&to=2026-11-11";
+  const auto daily = [&] { return json::serialize(Report(target).at("series").at(0).at("data")); };
+  // OpenAI per Kathmandu day 11-09, 11-10, 11-11 (the spoofed GPTBot counts too).
+  EXPECT_EQ(daily(), "[1,3,1]");
+  SetTimezone("UTC");
+  // The same rows by UTC day: 18:14 and 18:15 on 11-09, 10:00 and 12:00 on 11-10, 18:14:59.999
+  // and 18:15 on 11-11.
+  EXPECT_EQ(daily(), "[2,2,2]");
+  SetTimezone("Asia/Kathmandu");
+  EXPECT_EQ(daily(), "[1,3,1]") << "nothing was lost or moved by the change";
+}
+
 TEST_P(Reports, FiltersPagingAndTheOtherRankings) {
   IngestKathmanduDataset();
   const std::string period = "from=2026-11-10&to=2026-11-11";
