@@ -223,23 +223,34 @@ SignatureParse ParseWebBotAuth(const SignedRequest& request) {
   return out;
 }
 
-bool VerifyEd25519(std::string_view public_key, std::string_view message,
-                   std::string_view signature) {
-  if (public_key.size() != 32 || signature.size() != 64) return false;
-  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
-      EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
-                                  reinterpret_cast<const unsigned char*>(public_key.data()), 32),
-      EVP_PKEY_free);
-  if (!key) return false;
+std::optional<Ed25519PublicKey> Ed25519PublicKey::FromRaw(std::string_view raw) {
+  if (raw.size() != 32) return std::nullopt;
+  EVP_PKEY* key = EVP_PKEY_new_raw_public_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw.data()), 32);
+  if (key == nullptr) return std::nullopt;
+  Ed25519PublicKey out;
+  out.key_ = std::shared_ptr<evp_pkey_st>(key, EVP_PKEY_free);
+  return out;
+}
+
+bool Ed25519PublicKey::Verify(std::string_view message, std::string_view signature) const {
+  if (!key_ || signature.size() != 64) return false;
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
                                                                   EVP_MD_CTX_free);
-  if (!context || EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, key.get()) != 1) {
+  if (!context ||
+      EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, key_.get()) != 1) {
     return false;
   }
   return EVP_DigestVerify(context.get(), reinterpret_cast<const unsigned char*>(signature.data()),
                           signature.size(),
                           reinterpret_cast<const unsigned char*>(message.data()),
                           message.size()) == 1;
+}
+
+bool VerifyEd25519(std::string_view public_key, std::string_view message,
+                   std::string_view signature) {
+  const auto key = Ed25519PublicKey::FromRaw(public_key);
+  return key && key->Verify(message, signature);
 }
 
 std::string Ed25519JwkThumbprint(std::string_view x_base64url) {

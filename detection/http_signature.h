@@ -8,10 +8,13 @@
 #include "core/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct evp_pkey_st;  // OpenSSL's EVP_PKEY, kept out of this header
 
 namespace sightline::detection {
 
@@ -53,7 +56,20 @@ SignatureParse ParseWebBotAuth(const SignedRequest& request);
 // (kUnavailable) when it covers a component the request does not carry; VAL_003 otherwise.
 core::Result<std::string> SignatureBase(const SignedRequest& request, std::string_view label);
 
-// Ed25519 (RFC 8032) verification with a raw 32-byte public key.
+// An Ed25519 public key imported once (decoding the point is a good part of a verification's
+// cost), then shared: OpenSSL's key object is immutable, so one key verifies on many threads.
+class Ed25519PublicKey {
+ public:
+  // From the raw 32 bytes; nullopt when they are not a key.
+  static std::optional<Ed25519PublicKey> FromRaw(std::string_view raw);
+  // RFC 8032 verification of a 64-byte signature over `message`.
+  bool Verify(std::string_view message, std::string_view signature) const;
+
+ private:
+  std::shared_ptr<evp_pkey_st> key_;
+};
+
+// Ed25519 (RFC 8032) verification with a raw 32-byte public key (imports it for this call).
 bool VerifyEd25519(std::string_view public_key, std::string_view message,
                    std::string_view signature);
 

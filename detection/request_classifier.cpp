@@ -65,8 +65,8 @@ SignatureCheck CheckSignature(const RequestEvidence& evidence, SignatureDirector
   if (!keys) return out;  // the directory is being fetched: no verdict yet
   const auto key = keys->find(signature.keyid);
   if (key == keys->end()) return out;  // perhaps a rotated key the cached copy lacks
-  out.verdict = VerifyEd25519(key->second, signature.base, signature.signature) ? Verdict::kVerified
-                                                                                : Verdict::kFailed;
+  out.verdict = key->second.Verify(signature.base, signature.signature) ? Verdict::kVerified
+                                                                        : Verdict::kFailed;
   return out;
 }
 

@@ -24,8 +24,10 @@ core::Result<DirectoryKeys> ParseSignatureDirectory(std::string_view document) {
     const json::value* x = jwk->if_contains("x");
     if (!kty || !crv || !x || !x->is_string() || *kty != "OKP" || *crv != "Ed25519") continue;
     auto raw = core::Base64UrlDecode(x->as_string());
-    if (!raw || raw->size() != 32) continue;
-    out.emplace(Ed25519JwkThumbprint(x->as_string()), std::move(*raw));
+    if (!raw) continue;
+    auto imported = Ed25519PublicKey::FromRaw(*raw);
+    if (!imported) continue;
+    out.emplace(Ed25519JwkThumbprint(x->as_string()), std::move(*imported));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "detection/http_signature.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,8 +34,8 @@ class UrlFetcher {
                      std::function<void(core::Result<std::string> body)> done) = 0;
 };
 
-// Ed25519 public keys (raw 32 bytes) by their RFC 7638 thumbprint.
-using DirectoryKeys = std::map<std::string, std::string, std::less<>>;
+// Ed25519 public keys, imported once, by their RFC 7638 thumbprint.
+using DirectoryKeys = std::map<std::string, Ed25519PublicKey, std::less<>>;
 
 // VAL_003 for a document that is not `{"keys": [...]}`; keys other than Ed25519 OKP are skipped.
 core::Result<DirectoryKeys> ParseSignatureDirectory(std::string_view document);
