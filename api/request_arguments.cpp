@@ -78,6 +78,13 @@ Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind a
 Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
                                     const HttpRequest& request) {
   json::object args;
+  if (op.spec->raw_body || !op.HasBody()) {
+    for (auto& [name, value] : core::ParseQuery(request.query())) {
+      if (op.LocationOf(name) != tools::ArgumentLocation::kQuery) continue;
+      auto added = AddStringArgument(op, args, name, value);
+      if (!added) return added.error();
+    }
+  }
   if (op.spec->raw_body) {
     auto body = DecodedBody(request);
     if (!body) return body.error();
@@ -92,12 +99,6 @@ Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const 
     auto body = core::ParseJsonObject(request.body);
     if (!body) return body.error();
     args = std::move(*body);
-  } else {
-    for (auto& [name, value] : core::ParseQuery(request.query())) {
-      if (op.LocationOf(name) != tools::ArgumentLocation::kQuery) continue;
-      auto added = AddStringArgument(op, args, name, value);
-      if (!added) return added.error();
-    }
   }
   // Path parameters last: a body can never override what the URL names.
   for (const auto& [name, value] : match.path_parameters) {

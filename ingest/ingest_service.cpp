@@ -258,7 +258,8 @@ std::int64_t IngestService::AddBotRequests(const storage::ProjectRecord& project
 }
 
 void IngestService::TrackLogDrain(const storage::ProjectRecord& project, std::string_view source,
-                                  std::string_view body, JsonCallback done) {
+                                  std::string_view body, const DrainOptions& options,
+                                  JsonCallback done) {
   const auto drain_source = ParseDrainSource(source);
   if (!drain_source) {
     return done(Error(ErrorCode::kRouteNotFound, "No log drain is called '" +
@@ -266,7 +267,7 @@ void IngestService::TrackLogDrain(const storage::ProjectRecord& project, std::st
                                                      "'."));
   }
   const std::int64_t now = clock_.NowMillis();
-  auto drain = ParseDrain(*drain_source, body, now);
+  auto drain = ParseDrain(*drain_source, body, now, options);
   if (!drain) return done(drain.error());
   IngestBatch batch;
   const std::int64_t accepted = AddBotRequests(project, drain->requests, source, now, batch);

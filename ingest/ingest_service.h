@@ -5,6 +5,8 @@
 // rows are committed — or at once, for requests that store nothing. Thread-safe.
 #pragma once
 
+#include "ingest/log_drain.h"
+
 #include "core/clock.h"
 #include "core/http_types.h"
 #include "core/ip_address.h"
@@ -69,7 +71,7 @@ class IngestService {
   // like server items. → {accepted, received}, or for the CloudFront/Firehose stream form
   // {requestId, timestamp} echoing the delivery. VAL_002 for an unreadable batch.
   void TrackLogDrain(const storage::ProjectRecord& project, std::string_view source,
-                     std::string_view body, JsonCallback done);
+                     std::string_view body, const DrainOptions& options, JsonCallback done);
   // POST /bots/classify: the attribution of one ingestion item, stored nowhere.
   core::Result<boost::json::value> Classify(const boost::json::object& item) const;
   // POST /sdk/v1/identify → {success: true}.

@@ -4,6 +4,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
@@ -239,7 +240,40 @@ bool AddRows(DrainSource source, std::string_view text, std::int64_t now, DrainB
   return any;
 }
 
-Result<DrainBatch> ParseFirehose(std::string_view body, std::int64_t now) {
+// CloudFront's tab-separated real-time log lines, zipped with the configured field names. "-"
+// is CloudFront's empty value. A line with another number of values is counted and skipped.
+void AddTabSeparatedRows(std::string_view text, const std::vector<std::string>& fields,
+                         std::int64_t now, DrainBatch& batch) {
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (Trim(line).empty()) continue;
+    json::object row;
+    std::size_t index = 0;
+    bool fits = true;
+    for (std::size_t start = 0;; ++index) {
+      const auto tab = line.find('\t', start);
+      const std::string_view value = line.substr(start, tab == std::string_view::npos ? tab : tab - start);
+      if (index >= fields.size()) {
+        fits = false;
+        break;
+      }
+      if (value != "-") row[fields[index]] = value;
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
+    if (!fits || index + 1 != fields.size()) {
+      ++batch.received;
+      continue;
+    }
+    AddRow(DrainSource::kCloudFront, row, now, batch);
+  }
+}
+
+Result<DrainBatch> ParseFirehose(std::string_view body, std::int64_t now,
+                                 const DrainOptions& options) {
   boost::system::error_code ec;
   json::value envelope = json::parse(body, ec);
   const json::object* object = !ec && envelope.is_object() ? &envelope.as_object() : nullptr;
@@ -259,7 +293,11 @@ Result<DrainBatch> ParseFirehose(std::string_view body, std::int64_t now) {
       ++batch.received;  // undecodable data is one unusable row
       continue;
     }
-    AddRows(DrainSource::kCloudFront, *text, now, batch);  // unreadable lines counted there
+    if (options.cloudfront_fields.empty()) {
+      AddRows(DrainSource::kCloudFront, *text, now, batch);  // unreadable lines counted there
+    } else {
+      AddTabSeparatedRows(*text, options.cloudfront_fields, now, batch);
+    }
   }
   return batch;
 }
@@ -275,8 +313,31 @@ std::optional<DrainSource> ParseDrainSource(std::string_view name) {
 
 std::span<const std::string_view> DrainSourceNames() { return kSourceNames; }
 
-Result<DrainBatch> ParseDrain(DrainSource source, std::string_view body, std::int64_t now) {
-  if (source == DrainSource::kCloudFront) return ParseFirehose(body, now);
+Result<std::vector<std::string>> ParseCloudFrontFields(std::string_view fields) {
+  std::vector<std::string> names;
+  while (true) {
+    const auto comma = fields.find(',');
+    const std::string_view name = Trim(fields.substr(0, comma));
+    const bool shaped = !name.empty() && name.size() <= 64 &&
+                        std::all_of(name.begin(), name.end(), [](char c) {
+                          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                                 c == '_';
+                        });
+    if (!shaped || std::find(names.begin(), names.end(), name) != names.end()) {
+      return Error::Invalid("fields", "'fields' must list the real-time log configuration's "
+                                      "field names in order, comma-separated, each once "
+                                      "(e.g. timestamp,c-ip,cs-method,cs-user-agent).");
+    }
+    names.emplace_back(name);
+    if (comma == std::string_view::npos) break;
+    fields.remove_prefix(comma + 1);
+  }
+  return names;
+}
+
+Result<DrainBatch> ParseDrain(DrainSource source, std::string_view body, std::int64_t now,
+                              const DrainOptions& options) {
+  if (source == DrainSource::kCloudFront) return ParseFirehose(body, now, options);
   DrainBatch batch;
   if (!AddRows(source, body, now, batch)) {
     return Error(ErrorCode::kValMalformedJson,

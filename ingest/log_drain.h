@@ -32,9 +32,21 @@ struct DrainBatch {
   std::optional<std::string> firehose_request_id;
 };
 
+// How a drain is configured beyond its source.
+struct DrainOptions {
+  // cloudfront: the real-time log configuration's field names in their configured order
+  // ("timestamp", "c-ip", "cs-user-agent", …). When given, each record line is read as the
+  // tab-separated values CloudFront writes; otherwise as a JSON object with those names.
+  std::vector<std::string> cloudfront_fields;
+};
+
+// `fields` as sent (comma-separated CloudFront field names); VAL_003 naming `fields` for an
+// empty, duplicated or unknown-looking name.
+core::Result<std::vector<std::string>> ParseCloudFrontFields(std::string_view fields);
+
 // VAL_002 when the body as a whole cannot be read (not JSON, not NDJSON, no Firehose envelope).
 core::Result<DrainBatch> ParseDrain(DrainSource source, std::string_view body,
-                                    std::int64_t now_millis);
+                                    std::int64_t now_millis, const DrainOptions& options = {});
 
 // Unix milliseconds from an RFC 3339 timestamp ("2026-11-22T10:00:00.123Z", offsets allowed).
 std::optional<std::int64_t> ParseRfc3339Millis(std::string_view text);

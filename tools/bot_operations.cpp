@@ -23,8 +23,17 @@ void RunIngestServer(OperationContext& context, const json::object& args, Result
 void RunIngestLogDrain(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());
+  ingest::DrainOptions options;
+  if (const json::value* fields = args.if_contains("fields")) {
+    if (args.at("source").as_string() != "cloudfront") {
+      return done(core::Error::Invalid("fields", "'fields' configures the cloudfront drain only."));
+    }
+    auto names = ingest::ParseCloudFrontFields(fields->as_string());
+    if (!names) return done(names.error());
+    options.cloudfront_fields = std::move(*names);
+  }
   context.ingest->TrackLogDrain(*project, args.at("source").as_string(),
-                                args.at("body").as_string(), std::move(done));
+                                args.at("body").as_string(), options, std::move(done));
 }
 
 #define SIGHTLINE_SERVER_ITEM_PROPERTIES                                                        \
@@ -108,6 +117,8 @@ const OperationSpec kIngestLogDrain{
     .input_schema = R"({"type": "object", "required": ["source", "body"], "properties": {
         "source": {"type": "string",
           "enum": ["vercel", "netlify", "cloudflare", "fastly", "cloudfront"]},
+        "fields": {"type": "string", "minLength": 1, "maxLength": 4000, "description":
+          "cloudfront only: the real-time log configuration's fields in their order, comma-separated (timestamp,c-ip,cs-method,…). Records are then read as CloudFront's tab-separated lines; without it, as JSON objects."},
         "body": {"type": "string", "description": "The platform's log batch, as it sends it."}}})",
     .output_schema = R"({"type": "object", "properties": {
         "accepted": {"type": "integer", "description": "Bot requests stored."},

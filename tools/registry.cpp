@@ -75,6 +75,8 @@ ArgumentLocation RegisteredOperation::LocationOf(std::string_view property) cons
   for (const auto& name : path_parameters) {
     if (name == property) return ArgumentLocation::kPath;
   }
+  // An operation that takes the body as it comes (log drains) can only be configured in the URL.
+  if (spec->raw_body) return property == "body" ? ArgumentLocation::kBody : ArgumentLocation::kQuery;
   return HasBody() ? ArgumentLocation::kBody : ArgumentLocation::kQuery;
 }
 

@@ -254,6 +254,39 @@ TEST_P(Bots, CloudFrontRecordsArriveThroughAFirehoseDelivery) {
   EXPECT_EQ(bad.Json().at("error").at("code").as_string(), "VAL_002");
 }
 
+TEST_P(Bots, CloudFrontTabSeparatedRecordsNeedTheirFieldOrderInTheUrl) {
+  const std::string lines = "192.0.2.12\tGET\t/a.png\tGPTBot/1.1\n"
+                            "203.0.113.9\tGET\t/b\tMozilla/5.0%20(Windows%20NT%2010.0)\n";
+  const std::string delivery = R"({"requestId":"tsv-1","timestamp":1795000000000,)"
+                               R"("records":[{"data":")" + core::Base64Encode(lines) + R"("}]})";
+  const auto deliver = [&](const std::string& target) {
+    return server_->Request("POST", target,
+                            {{"X-Amz-Firehose-Access-Key", creds_.private_api_key},
+                             {"Content-Type", "application/json"}},
+                            delivery);
+  };
+  const std::string project = "/" + creds_.org_slug + "/projects/" + creds_.project_id;
+  auto bot_events = [&] {
+    const Response usage = server_->Request("GET", project + "/usage",
+                                            {{"Authorization", "Bearer " + creds_.private_api_key}});
+    const json::value body = usage.Json();
+    const json::array& months = body.at("months").as_array();
+    return months.empty() ? 0 : months.at(0).at("botEvents").as_int64();
+  };
+  const Response r = deliver("/ingest/v1/cloudfront?fields=c-ip,cs-method,cs-uri-stem,cs-user-agent");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.Json().at("requestId").as_string(), "tsv-1");
+  EXPECT_EQ(bot_events(), 1) << "GPTBot stored; the browser skipped";
+  const Response bad = deliver("/ingest/v1/cloudfront?fields=c-ip,c-ip");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.Json().at("error").at("details").at("field").as_string(), "fields");
+  const Response elsewhere = server_->Request(
+      "POST", "/ingest/v1/vercel?fields=c-ip",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Type", "application/json"}},
+      "[]");
+  EXPECT_EQ(elsewhere.status, 400) << "fields configures the cloudfront drain only";
+}
+
 TEST_P(Bots, LogDrainsRefuseUnknownSourcesAndOtherKeys) {
   const Response unknown = Post("/ingest/v1/heroku", "[]", creds_.private_api_key);
   EXPECT_EQ(unknown.status, 400);

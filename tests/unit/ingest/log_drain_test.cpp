@@ -122,6 +122,38 @@ TEST(LogDrain, CloudFrontRecordsInAFirehoseEnvelope) {
   EXPECT_EQ(batch->requests[0].client_timestamp, 1794999990500);
 }
 
+// CloudFront writes real-time log records as tab-separated values in the configuration's field
+// order, "-" for an empty value, one record per line.
+TEST(LogDrain, CloudFrontTabSeparatedRecordsWithTheConfiguredFields) {
+  auto fields = ParseCloudFrontFields("timestamp, c-ip,cs-method,cs-uri-stem,cs-user-agent,cs-referer");
+  ASSERT_TRUE(fields);
+  const std::string lines =
+      "1794999990.5\t192.0.2.9\tGET\t/a\tMozilla/5.0%20(compatible;%20bingbot/2.0)\t-\n"
+      "1794999991.0\t192.0.2.10\tGET\t/b\tGPTBot/1.1\thttps://x.test/\r\n"
+      "1794999992.0\t192.0.2.11\tGET\t/c\n"  // too few values: counted, skipped
+      "\n";
+  const std::string body = R"({"requestId":"r-1","timestamp":1795000000000,"records":[)"
+                           R"({"data":")" + core::Base64Encode(lines) + R"("}]})";
+  auto batch = ParseDrain(DrainSource::kCloudFront, body, kNow, {.cloudfront_fields = *fields});
+  ASSERT_TRUE(batch) << batch.error().message();
+  EXPECT_EQ(batch->received, 3);
+  ASSERT_EQ(batch->requests.size(), 2u);
+  EXPECT_EQ(batch->requests[0].user_agent, "Mozilla/5.0 (compatible; bingbot/2.0)");
+  EXPECT_EQ(batch->requests[0].path, "/a");
+  EXPECT_FALSE(batch->requests[0].referrer);
+  EXPECT_EQ(batch->requests[0].client_timestamp, 1794999990500);
+  EXPECT_EQ(batch->requests[1].referrer, "https://x.test/");
+  EXPECT_EQ(batch->requests[1].ip_address, "192.0.2.10");
+}
+
+TEST(LogDrain, CloudFrontFieldListsAreChecked) {
+  for (std::string_view bad : {"", "c-ip,,cs-method", "c-ip,c-ip", "C-IP", "c ip", "c-ip;x"}) {
+    auto parsed = ParseCloudFrontFields(bad);
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().details().at("field").as_string(), "fields");
+  }
+}
+
 TEST(LogDrain, UnreadableBatchesAreRefused) {
   EXPECT_EQ(ParseDrain(DrainSource::kVercel, "hello", kNow).error().code(),
             core::ErrorCode::kValMalformedJson);
