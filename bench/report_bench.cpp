@@ -37,7 +37,7 @@ std::string Pick(std::mt19937_64& rng, const char* prefix, int count) {
 }
 
 storage::EventRecord Event(std::mt19937_64& rng, std::int64_t i) {
-  static const char* kEvents[] = {"screen_view", "screen_view", "screen_view", "screen_view",
+  static const char* kEvents[] = {"screen_view", "screen_view",   "screen_view",  "screen_view",
                                   "screen_view", "session_start", "scroll_depth", "click"};
   storage::EventRecord e;
   e.id = "e" + std::to_string(i);
@@ -88,9 +88,12 @@ bool Generate(storage::Store& store, std::int64_t rows, Make make, const char* w
     auto written = store.Write([&](storage::Repository& repo) -> core::Result<void> {
       using Row = decltype(make(rng, 0));
       std::vector<Row> batch;
-      for (std::int64_t i = done; i < std::min(rows, done + kBatch); ++i) batch.push_back(make(rng, i));
-      if constexpr (std::is_same_v<Row, storage::EventRecord>) return repo.InsertEvents(batch);
-      else return repo.InsertBotRequests(batch);
+      for (std::int64_t i = done; i < std::min(rows, done + kBatch); ++i)
+        batch.push_back(make(rng, i));
+      if constexpr (std::is_same_v<Row, storage::EventRecord>)
+        return repo.InsertEvents(batch);
+      else
+        return repo.InsertBotRequests(batch);
     });
     if (!written) {
       std::fprintf(stderr, "insert failed: %s\n", written.error().internal().c_str());
@@ -117,15 +120,19 @@ int main(int argc, char** argv) {
   int runs = 11;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--data" && i + 1 < argc) options.sqlite_path = std::string(argv[++i]) + "/sightline.db";
-    else if (arg == "--database-url" && i + 1 < argc) options.database_url = argv[++i];
+    if (arg == "--data" && i + 1 < argc)
+      options.sqlite_path = std::string(argv[++i]) + "/sightline.db";
+    else if (arg == "--database-url" && i + 1 < argc)
+      options.database_url = argv[++i];
     else if (arg == "--generate" && i + 2 < argc) {
       events = std::atoll(argv[++i]);
       bots = std::atoll(argv[++i]);
-    } else if (arg == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    } else if (arg == "--runs" && i + 1 < argc)
+      runs = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: report_bench (--data DIR | --database-url URL) "
-                           "[--generate EVENTS BOTS] [--runs N]\n");
+      std::fprintf(stderr,
+                   "usage: report_bench (--data DIR | --database-url URL) "
+                   "[--generate EVENTS BOTS] [--runs N]\n");
       return 2;
     }
   }
@@ -147,19 +154,27 @@ int main(int argc, char** argv) {
   std::vector<Timing> timings = {
       {"web summary", [&] { return bool(reports::SummarizeVisits(store, project, windows)); }, {}},
       {"web timeline (day)",
-       [&] { return bool(reports::VisitTimeline(store, project, zone, windows, reports::Interval::kDay)); },
+       [&] {
+         return bool(
+             reports::VisitTimeline(store, project, zone, windows, reports::Interval::kDay));
+       },
        {}},
       {"top pages",
-       [&] { return bool(reports::BreakDown(store, project, storage::WebDimension::kPage, windows, 10, 0)); },
+       [&] {
+         return bool(
+             reports::BreakDown(store, project, storage::WebDimension::kPage, windows, 10, 0));
+       },
        {}},
       {"top bots",
        [&] {
-         return bool(reports::RankBotRequests(store, project, storage::BotGrouping::kBot, {}, windows, 10, 0));
+         return bool(reports::RankBotRequests(store, project, storage::BotGrouping::kBot, {},
+                                              windows, 10, 0));
        },
        {}},
       {"bot timeline (day)",
        [&] {
-         return bool(reports::BotTimeline(store, project, zone, windows, reports::Interval::kDay, {}, 10));
+         return bool(
+             reports::BotTimeline(store, project, zone, windows, reports::Interval::kDay, {}, 10));
        },
        {}},
   };
@@ -171,7 +186,8 @@ int main(int argc, char** argv) {
         return 1;
       }
       timing.ms.push_back(
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count());
     }
   }
   std::printf("%-22s %10s %10s   (%d runs, 30 days + previous 30)\n", "report", "median ms",
