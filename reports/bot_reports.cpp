@@ -35,6 +35,31 @@ std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
   return keys;
 }
 
+// Folds 15-minute request counts into buckets, one series per key in `keys` order. Slices
+// outside every bucket are ignored.
+std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
+                                 const std::vector<UtcWindow>& buckets,
+                                 const std::vector<std::string>& keys) {
+  std::vector<Series> series;
+  std::map<std::string, std::size_t> index;
+  for (const std::string& key : keys) {
+    index.emplace(key, series.size());
+    series.push_back({key, 0, std::vector<std::int64_t>(buckets.size(), 0)});
+  }
+  for (const storage::BotQuarterRow& row : quarters) {
+    const auto found = index.find(row.key);
+    if (found == index.end()) continue;
+    const std::int64_t at = row.quarter * kQuarterMs;
+    // The first bucket ending after the slice starts; it holds the slice if it began by then.
+    const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
+    if (bucket == buckets.end() || bucket->start_ms > at) continue;
+    Series& target = series[found->second];
+    target.values[static_cast<std::size_t>(bucket - buckets.begin())] += row.requests;
+    target.total += row.requests;
+  }
+  return series;
+}
+
 }  // namespace
 
 Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
@@ -73,28 +98,6 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
   });
 }
 
-std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
-                                 const std::vector<UtcWindow>& buckets,
-                                 const std::vector<std::string>& keys) {
-  std::vector<Series> series;
-  std::map<std::string, std::size_t> index;
-  for (const std::string& key : keys) {
-    index.emplace(key, series.size());
-    series.push_back({key, 0, std::vector<std::int64_t>(buckets.size(), 0)});
-  }
-  for (const storage::BotQuarterRow& row : quarters) {
-    const auto found = index.find(row.key);
-    if (found == index.end()) continue;
-    const std::int64_t at = row.quarter * kQuarterMs;
-    // The first bucket ending after the slice starts; it holds the slice if it began by then.
-    const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
-    if (bucket == buckets.end() || bucket->start_ms > at) continue;
-    Series& target = series[found->second];
-    target.values[static_cast<std::size_t>(bucket - buckets.begin())] += row.requests;
-    target.total += row.requests;
-  }
-  return series;
-}
 
 Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& project_id,
                                    const ReportingZone& zone, const ReportWindows& windows,

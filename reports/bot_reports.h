@@ -54,10 +54,4 @@ core::Result<TimelineReport> BotTimeline(storage::Store& store, const std::strin
                                          Interval interval, const BotFilters& filters,
                                          std::size_t limit);
 
-// Folds 15-minute request counts into buckets: values[b][s] for bucket b and series s.
-// Slices outside every bucket are ignored.
-std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
-                                 const std::vector<UtcWindow>& buckets,
-                                 const std::vector<std::string>& keys);
-
 }  // namespace sightline::reports

@@ -107,40 +107,54 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
   });
 }
 
-Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id,
-                            storage::WebDimension dimension, const ReportWindows& windows,
-                            std::int64_t limit, std::int64_t offset) {
-  return store.Read([&](storage::Repository& repo) -> Result<Breakdown> {
-    Breakdown breakdown;
-    WebReportQuery current = Query(project_id, windows.selection);
-    current.dimension = dimension;
-    current.limit = limit;
-    current.offset = offset;
-    auto page = repo.WebBreakdown(current);
-    if (!page) return page.error();
+namespace {
+
+// One page of a dimension's values with their comparison figures; the number of values in the
+// whole ranking only when `with_total` (a series needs the top values, not the count).
+Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
+                       storage::WebDimension dimension, const ReportWindows& windows,
+                       std::int64_t limit, std::int64_t offset, bool with_total) {
+  Breakdown breakdown;
+  WebReportQuery current = Query(project_id, windows.selection);
+  current.dimension = dimension;
+  current.limit = limit;
+  current.offset = offset;
+  auto page = repo.WebBreakdown(current);
+  if (!page) return page.error();
+  if (with_total) {
     auto total = repo.WebBreakdownTotals(current);
     if (!total) return total.error();
     breakdown.total = total->groups;
-    std::vector<std::string> keys;
-    for (storage::WebBreakdownRow& row : *page) {
-      keys.push_back(row.key);
-      breakdown.rows.push_back({std::move(row), std::nullopt});
-    }
-    if (!windows.comparison) return breakdown;
-    WebReportQuery previous = Query(project_id, *windows.comparison);
-    previous.dimension = dimension;
-    previous.keys = keys;
-    previous.limit = static_cast<std::int64_t>(keys.size()) + 1;
-    auto matched = repo.WebBreakdown(previous);
-    if (!matched) return matched.error();
-    std::map<std::string, storage::WebBreakdownRow> by_key;
-    for (storage::WebBreakdownRow& row : *matched) by_key.emplace(row.key, std::move(row));
-    for (BreakdownRow& row : breakdown.rows) {
-      auto found = by_key.find(row.current.key);
-      row.previous = found != by_key.end() ? found->second
-                                           : storage::WebBreakdownRow{0, row.current.key};
-    }
-    return breakdown;
+  }
+  std::vector<std::string> keys;
+  for (storage::WebBreakdownRow& row : *page) {
+    keys.push_back(row.key);
+    breakdown.rows.push_back({std::move(row), std::nullopt});
+  }
+  if (!windows.comparison) return breakdown;
+  WebReportQuery previous = Query(project_id, *windows.comparison);
+  previous.dimension = dimension;
+  previous.keys = keys;
+  previous.limit = static_cast<std::int64_t>(keys.size()) + 1;
+  auto matched = repo.WebBreakdown(previous);
+  if (!matched) return matched.error();
+  std::map<std::string, storage::WebBreakdownRow> by_key;
+  for (storage::WebBreakdownRow& row : *matched) by_key.emplace(row.key, std::move(row));
+  for (BreakdownRow& row : breakdown.rows) {
+    auto found = by_key.find(row.current.key);
+    row.previous = found != by_key.end() ? found->second
+                                         : storage::WebBreakdownRow{0, row.current.key};
+  }
+  return breakdown;
+}
+
+}  // namespace
+
+Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id,
+                            storage::WebDimension dimension, const ReportWindows& windows,
+                            std::int64_t limit, std::int64_t offset) {
+  return store.Read([&](storage::Repository& repo) {
+    return Rank(repo, project_id, dimension, windows, limit, offset, true);
   });
 }
 
@@ -184,9 +198,9 @@ Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::stri
                                           std::int64_t limit) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
-  auto top = BreakDown(store, project_id, dimension, windows, limit, 0);
-  if (!top) return top.error();
   return store.Read([&](storage::Repository& repo) -> Result<DimensionTimeline> {
+    auto top = Rank(repo, project_id, dimension, windows, limit, 0, false);
+    if (!top) return top.error();
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     std::vector<std::string> keys;

@@ -6,12 +6,11 @@
 #include <vector>
 
 #include "storage/records.h"
-#include "storage/sql.h"
+#include "storage/sql_helpers.h"
 
 namespace sightline::storage {
 
-// An integer expression over `occurred_at`; appends its values to `params` (numbered after
-// the ones already there).
-std::string BucketKeySql(const BucketSpec& spec, std::vector<SqlValue>& params);
+// An integer expression over `occurred_at`; its values become parameters of `sql`.
+std::string BucketKeySql(const BucketSpec& spec, internal::SqlBuilder& sql);
 
 }  // namespace sightline::storage

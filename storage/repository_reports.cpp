@@ -1,7 +1,6 @@
 // Report aggregates, written once for both backends. Group keys and filters come from fixed
 // fragments chosen by enum; every value the caller sent is a bound parameter.
-#include <array>
-
+#include "core/text.h"
 #include "storage/repository.h"
 #include "storage/sql_helpers.h"
 
@@ -24,79 +23,43 @@ std::string_view GroupKey(BotGrouping grouping) {
 // "%text%" for LIKE with '!' as the escape character, lower-cased like the compared columns.
 std::string ContainsPattern(std::string_view text) {
   std::string pattern = "%";
-  for (char c : text) {
+  for (char c : core::ToLowerAscii(text)) {
     if (c == '%' || c == '_' || c == '!') pattern += '!';
-    pattern += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    pattern += c;
   }
   return pattern + "%";
 }
 
-// The WHERE clause shared by every crawler report, with its parameters ($1..$7, then the
-// group keys when the query names them).
-struct Where {
-  std::string sql;
-  std::vector<SqlValue> params;
-};
-
-Where BotWhere(const BotReportQuery& q) {
-  Where where;
-  where.sql =
-      "FROM bot_requests WHERE project_id = $1 AND occurred_at >= $2 AND occurred_at < $3 "
-      "AND (CAST($4 AS TEXT) IS NULL OR actor_type = $4) "
-      "AND (CAST($5 AS BIGINT) IS NULL OR is_ai = $5) "
-      "AND (CAST($6 AS TEXT) IS NULL OR bot_vendor = $6) "
-      "AND (CAST($7 AS TEXT) IS NULL OR LOWER(COALESCE(bot_name, '')) LIKE $7 ESCAPE '!' "
-      "     OR LOWER(COALESCE(bot_vendor, '')) LIKE $7 ESCAPE '!') ";
-  // Appended one by one: an initializer list of variants trips GCC 12's uninitialized-use
-  // warning.
-  where.params.reserve(7 + (q.keys ? q.keys->size() : 0) + 2);
-  where.params.emplace_back(q.project_id);
-  where.params.emplace_back(q.start_ms);
-  where.params.emplace_back(q.end_ms);
-  where.params.push_back(Nullable(q.actor_type));
-  if (q.is_ai) {
-    where.params.emplace_back(static_cast<std::int64_t>(*q.is_ai));
-  } else {
-    where.params.emplace_back(nullptr);
-  }
-  where.params.push_back(Nullable(q.vendor));
+// "FROM … WHERE …" shared by every crawler report: the window, the filters the query sets, and
+// the group keys when it names them.
+std::string BotWhere(const BotReportQuery& q, internal::SqlBuilder& sql) {
+  std::string where = "FROM bot_requests WHERE project_id = " + sql.Next(q.project_id) +
+                      " AND occurred_at >= " + sql.Next(q.start_ms) +
+                      " AND occurred_at < " + sql.Next(q.end_ms) + " ";
+  if (q.actor_type) where += "AND actor_type = " + sql.Next(*q.actor_type) + " ";
+  if (q.is_ai) where += "AND is_ai = " + sql.Next(static_cast<std::int64_t>(*q.is_ai)) + " ";
+  if (q.vendor) where += "AND bot_vendor = " + sql.Next(*q.vendor) + " ";
   if (q.search) {
-    where.params.emplace_back(ContainsPattern(*q.search));
-  } else {
-    where.params.emplace_back(nullptr);
+    const std::string pattern = sql.Next(ContainsPattern(*q.search));
+    where += "AND (LOWER(COALESCE(bot_name, '')) LIKE " + pattern +
+             " ESCAPE '!' OR LOWER(COALESCE(bot_vendor, '')) LIKE " + pattern + " ESCAPE '!') ";
   }
-  if (q.keys) {
-    // An empty list matches nothing; "IN ()" is not valid SQL on PostgreSQL.
-    where.sql += std::string("AND ") + std::string(GroupKey(q.grouping)) + " IN (";
-    if (q.keys->empty()) where.sql += "NULL";
-    for (std::size_t i = 0; i < q.keys->size(); ++i) {
-      where.params.push_back((*q.keys)[i]);
-      where.sql += (i ? ", $" : "$") + std::to_string(where.params.size());
-    }
-    where.sql += ") ";
-  }
+  if (q.keys) where += "AND " + sql.In(GroupKey(q.grouping), *q.keys) + " ";
   return where;
-}
-
-Result<std::vector<SqlRow>> Run(SqlSession& session, const std::string& sql,
-                                const std::vector<SqlValue>& params) {
-  return session.Query(sql, std::span<const SqlValue>(params.data(), params.size()));
 }
 
 }  // namespace
 
 Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQuery& q) {
-  Where where = BotWhere(q);
+  internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
-  where.params.push_back(q.limit);
-  where.params.push_back(q.offset);
-  const std::string sql =
-      "SELECT " + key + " AS group_key, COUNT(*) AS requests, "
-      "COUNT(DISTINCT COALESCE(bot_name, '')), MAX(bot_vendor), MAX(actor_category), "
-      "MAX(is_ai) " + where.sql + "GROUP BY " + key +
-      " ORDER BY requests DESC, group_key ASC LIMIT $" + std::to_string(where.params.size() - 1) +
-      " OFFSET $" + std::to_string(where.params.size());
-  auto rows = Run(session_, sql, where.params);
+  const std::string where = BotWhere(q, sql);
+  sql.text = "SELECT " + key + " AS group_key, COUNT(*) AS requests, "
+             "COUNT(DISTINCT COALESCE(bot_name, '')), MAX(bot_vendor), MAX(actor_category), "
+             "MAX(is_ai) " + where + "GROUP BY " + key +
+             " ORDER BY requests DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
+             sql.Next(q.offset);
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<BotGroupRow> groups;
   groups.reserve(rows->size());
@@ -107,21 +70,21 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
 }
 
 Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
-  const Where where = BotWhere(q);
-  const std::string sql = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) +
-                          "), COUNT(*) " + where.sql;
-  auto rows = Run(session_, sql, where.params);
+  internal::SqlBuilder sql;
+  const std::string where = BotWhere(q, sql);
+  sql.text = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) + "), COUNT(*) " + where;
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   return BotGroupTotals{rows->front().Int(0), rows->front().Int(1)};
 }
 
 Result<std::vector<BotQuarterRow>> Repository::BotRequestQuarters(const BotReportQuery& q) {
-  const Where where = BotWhere(q);
+  internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
-  const std::string sql = "SELECT occurred_at / 900000 AS quarter, " + key +
-                          " AS group_key, COUNT(*) " + where.sql + "GROUP BY quarter, " + key +
-                          " ORDER BY quarter, group_key";
-  auto rows = Run(session_, sql, where.params);
+  const std::string where = BotWhere(q, sql);
+  sql.text = "SELECT occurred_at / 900000 AS quarter, " + key + " AS group_key, COUNT(*) " + where +
+             "GROUP BY quarter, " + key + " ORDER BY quarter, group_key";
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<BotQuarterRow> quarters;
   quarters.reserve(rows->size());

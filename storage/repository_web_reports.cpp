@@ -13,15 +13,7 @@ using core::Result;
 
 constexpr std::string_view kVisitor = "COALESCE(anonymous_id, user_id)";
 
-// The query so far: SQL text and its numbered parameters.
-struct Sql {
-  std::string text;
-  std::vector<SqlValue> params;
-  std::string Next(SqlValue value) {
-    params.push_back(std::move(value));
-    return "$" + std::to_string(params.size());
-  }
-};
+using Sql = internal::SqlBuilder;
 
 std::string BaseWhere(const WebReportQuery& q, Sql& sql) {
   const std::string project = sql.Next(q.project_id);
@@ -32,7 +24,7 @@ std::string BaseWhere(const WebReportQuery& q, Sql& sql) {
 }
 
 std::string BucketColumn(const WebReportQuery& q, Sql& sql) {
-  return q.buckets ? BucketKeySql(*q.buckets, sql.params) : "0";
+  return q.buckets ? BucketKeySql(*q.buckets, sql) : "0";
 }
 
 std::string_view DimensionColumn(WebDimension dimension) {
@@ -104,19 +96,8 @@ Source BreakdownSource(const WebReportQuery& q, Sql& sql) {
     default:
       source.relation = columns + " " + where;
   }
-  if (q.keys) {
-    source.keep += " AND group_key IN (";
-    if (q.keys->empty()) source.keep += "NULL";
-    for (std::size_t i = 0; i < q.keys->size(); ++i) {
-      source.keep += (i ? ", " : "") + sql.Next((*q.keys)[i]);
-    }
-    source.keep += ")";
-  }
+  if (q.keys) source.keep += " AND " + sql.In("group_key", *q.keys);
   return source;
-}
-
-Result<std::vector<SqlRow>> Run(SqlSession& session, const Sql& sql) {
-  return session.Query(sql.text, std::span<const SqlValue>(sql.params.data(), sql.params.size()));
 }
 
 }  // namespace
@@ -138,7 +119,7 @@ Result<std::vector<WebTotalsRow>> Repository::WebTotals(const WebReportQuery& q)
       "COUNT(*) AS events " + where +
       "GROUP BY bucket_key, session_id, visitor_key) visits GROUP BY bucket_key "
       "ORDER BY bucket_key";
-  auto rows = Run(session_, sql);
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<WebTotalsRow> out;
   for (const SqlRow& r : *rows) {
@@ -160,7 +141,7 @@ Result<std::vector<WebBreakdownRow>> Repository::WebBreakdown(const WebReportQue
     sql.text += "row_count DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
                 sql.Next(q.offset);
   }
-  auto rows = Run(session_, sql);
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<WebBreakdownRow> out;
   for (const SqlRow& r : *rows) out.push_back({r.Int(0), r.Text(1), r.Int(2), r.Int(3), r.Int(4)});
@@ -174,7 +155,7 @@ Result<WebGroupTotals> Repository::WebBreakdownTotals(const WebReportQuery& q) {
   const Source source = BreakdownSource(whole, sql);
   sql.text = "SELECT COUNT(DISTINCT group_key) FROM (" + source.relation + ") source_rows WHERE " +
              source.keep;
-  auto rows = Run(session_, sql);
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   return WebGroupTotals{rows->front().Int(0)};
 }
@@ -182,13 +163,7 @@ Result<WebGroupTotals> Repository::WebBreakdownTotals(const WebReportQuery& q) {
 Result<std::vector<PageDurationRow>> Repository::PageDurations(const WebReportQuery& q) {
   Sql sql;
   const std::string where = BaseWhere(q, sql);
-  std::string keep = "1 = 1";
-  if (q.keys) {
-    keep = "group_key IN (";
-    if (q.keys->empty()) keep += "NULL";
-    for (std::size_t i = 0; i < q.keys->size(); ++i) keep += (i ? ", " : "") + sql.Next((*q.keys)[i]);
-    keep += ")";
-  }
+  const std::string keep = q.keys ? sql.In("group_key", *q.keys) : "1 = 1";
   // A pageview lasts until the visit's next pageview; the last one of a visit is unmeasured.
   sql.text =
       "SELECT group_key, COUNT(*) AS views, SUM(CASE WHEN next_at IS NULL THEN 0 ELSE 1 END), "
@@ -198,7 +173,7 @@ Result<std::vector<PageDurationRow>> Repository::PageDurations(const WebReportQu
       "AND event = 'screen_view' AND session_id IS NOT NULL) pageviews WHERE " + keep +
       " GROUP BY group_key ORDER BY views DESC, group_key ASC LIMIT " + sql.Next(q.limit) +
       " OFFSET " + sql.Next(q.offset);
-  auto rows = Run(session_, sql);
+  auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<PageDurationRow> out;
   for (const SqlRow& r : *rows) out.push_back({r.Text(0), r.Int(1), r.Int(2), r.Int(3)});

@@ -54,6 +54,12 @@ class SqlSession {
   // kStorageUnavailable; anything else kInternal.
   virtual core::Result<std::vector<SqlRow>> Query(std::string_view sql,
                                                   std::span<const SqlValue> params) = 0;
+  // Like Query, for a statement assembled at run time whose text varies (the reports: filters,
+  // key lists, bucket boundaries). It is not kept prepared on the connection, so such
+  // statements cannot grow a connection's statement cache without bound.
+  virtual core::Result<std::vector<SqlRow>> QueryOnce(std::string_view sql,
+                                                      std::span<const SqlValue> params) = 0;
+
   // Runs one statement; returns the number of rows it changed.
   virtual core::Result<std::int64_t> Execute(std::string_view sql,
                                              std::span<const SqlValue> params) = 0;

@@ -2,6 +2,22 @@
 
 namespace sightline::storage::internal {
 
+std::string SqlBuilder::Next(SqlValue value) {
+  params.push_back(std::move(value));
+  return "$" + std::to_string(params.size());
+}
+
+std::string SqlBuilder::In(std::string_view expression, const std::vector<std::string>& values) {
+  std::string sql = std::string(expression) + " IN (";
+  if (values.empty()) sql += "NULL";
+  for (std::size_t i = 0; i < values.size(); ++i) sql += (i ? ", " : "") + Next(values[i]);
+  return sql + ")";
+}
+
+core::Result<std::vector<SqlRow>> SqlBuilder::Query(SqlSession& session) const {
+  return session.QueryOnce(text, std::span<const SqlValue>(params.data(), params.size()));
+}
+
 core::Result<void> ExecuteVoid(SqlSession& session, std::string_view sql,
                                std::initializer_list<SqlValue> params) {
   auto done = session.Execute(sql, params);

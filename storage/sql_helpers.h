@@ -14,6 +14,20 @@
 
 namespace sightline::storage::internal {
 
+// A statement assembled from fixed fragments, with its numbered parameters (the report queries,
+// whose filters and key lists vary). Every caller value goes in as a parameter.
+struct SqlBuilder {
+  std::string text;
+  std::vector<SqlValue> params;
+
+  // Appends a parameter and returns its placeholder ("$7").
+  std::string Next(SqlValue value);
+  // "expression IN ($8, $9, …)" over `values`; with none, "expression IN (NULL)", which matches
+  // nothing ("IN ()" is not valid SQL on PostgreSQL).
+  std::string In(std::string_view expression, const std::vector<std::string>& values);
+  core::Result<std::vector<SqlRow>> Query(SqlSession& session) const;
+};
+
 inline SqlValue Opt(const std::optional<double>& v) {
   if (!v) return nullptr;
   return *v;

@@ -1,5 +1,7 @@
 #include "tools/dispatch.h"
 
+#include "tools/operation_helpers.h"
+
 #include "tools/schema.h"
 
 #include <future>
@@ -23,12 +25,6 @@ Error OrganizationNotFound() {
   return Error(ErrorCode::kOrgNotFound, "Organization not found.");
 }
 Error ProjectNotFound() { return Error(ErrorCode::kProjectNotFound, "Project not found."); }
-
-std::optional<std::string> StringArg(const json::object& args, std::string_view name) {
-  const json::value* value = args.if_contains(name);
-  if (!value || !value->is_string()) return std::nullopt;
-  return std::string(value->as_string());
-}
 
 Result<void> LoadRecords(storage::Repository& repo, const std::optional<std::string>& slug,
                          const std::optional<std::string>& project_id, Scope& scope) {
@@ -82,8 +78,8 @@ Result<void> CheckMembership(storage::Repository& repo, const identity::Principa
 // principal may not see, exactly as for something that does not exist.
 Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& principal,
                            const json::object& args) {
-  const auto slug = StringArg(args, "orgSlug");
-  const auto project_id = StringArg(args, "projectId");
+  const auto slug = OptionalString(args, "orgSlug");
+  const auto project_id = OptionalString(args, "projectId");
   if (!slug && !project_id) return Scope{};
   return store.Read([&](storage::Repository& repo) -> Result<Scope> {
     Scope scope;

@@ -8,6 +8,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,12 @@ inline std::optional<bool> OptionalBool(const boost::json::object& args, std::st
   const boost::json::value* value = args.if_contains(name);
   if (!value || !value->is_bool()) return std::nullopt;
   return value->as_bool();
+}
+
+inline std::int64_t IntegerOr(const boost::json::object& args, std::string_view name,
+                              std::int64_t fallback) {
+  const boost::json::value* value = args.if_contains(name);
+  return value && value->is_int64() ? value->as_int64() : fallback;
 }
 
 // 404 REQ_004 naming the kind of thing that was not found (or not visible).

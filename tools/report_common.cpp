@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/clock.h"
+#include "tools/operation_helpers.h"
 
 namespace sightline::tools {
 
@@ -19,24 +20,13 @@ json::object WindowJson(const UtcWindow& window) {
 
 }  // namespace
 
-std::optional<std::string> OptString(const json::object& args, std::string_view name) {
-  const json::value* value = args.if_contains(name);
-  if (value == nullptr || !value->is_string()) return std::nullopt;
-  return std::string(value->as_string());
-}
-
-std::int64_t IntOr(const json::object& args, std::string_view name, std::int64_t fallback) {
-  const json::value* value = args.if_contains(name);
-  return value != nullptr && value->is_int64() ? value->as_int64() : fallback;
-}
-
 Result<ReportSetup> Setup(OperationContext& context, const json::object& args) {
   auto zone = reports::ReportingZone::Find(context.project->reporting_timezone);
   if (!zone) return zone.error();
-  reports::PeriodArguments period_args{OptString(args, "from"), OptString(args, "to"),
-                                       OptString(args, "comparePreset"),
-                                       OptString(args, "compareFrom"),
-                                       OptString(args, "compareTo")};
+  reports::PeriodArguments period_args{OptionalString(args, "from"), OptionalString(args, "to"),
+                                       OptionalString(args, "comparePreset"),
+                                       OptionalString(args, "compareFrom"),
+                                       OptionalString(args, "compareTo")};
   auto period = reports::ResolvePeriod(period_args, zone->DayOf(context.clock.NowMillis()));
   if (!period) return period.error();
   reports::ReportWindows windows = reports::ToWindows(*zone, *period);

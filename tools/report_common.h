@@ -60,9 +60,6 @@ struct ReportSetup {
 // (from, to, comparePreset, compareFrom, compareTo).
 core::Result<ReportSetup> Setup(OperationContext& context, const boost::json::object& args);
 
-std::optional<std::string> OptString(const boost::json::object& args, std::string_view name);
-std::int64_t IntOr(const boost::json::object& args, std::string_view name, std::int64_t fallback);
-
 // from, to, timezone, window and comparisonWindow (null without a comparison).
 boost::json::object HeaderJson(const ReportSetup& setup);
 // Each bucket's local start with its offset.

@@ -34,12 +34,10 @@ using identity::CredentialKind;
 
 reports::BotFilters Filters(const json::object& args) {
   reports::BotFilters filters;
-  filters.actor_type = OptString(args, "actorType");
-  filters.vendor = OptString(args, "vendor");
-  filters.search = OptString(args, "search");
-  if (const json::value* ai = args.if_contains("isAi"); ai && ai->is_bool()) {
-    filters.is_ai = ai->as_bool();
-  }
+  filters.actor_type = OptionalString(args, "actorType");
+  filters.vendor = OptionalString(args, "vendor");
+  filters.search = OptionalString(args, "search");
+  filters.is_ai = OptionalBool(args, "isAi");
   return filters;
 }
 
@@ -51,8 +49,8 @@ Result<json::value> RankedReport(OperationContext& context, const json::object& 
                                  bool with_bot_counts) {
   auto setup = Setup(context, args);
   if (!setup) return setup.error();
-  const std::int64_t limit = IntOr(args, "limit", 10);
-  const std::int64_t offset = IntOr(args, "offset", 0);
+  const std::int64_t limit = IntegerOr(args, "limit", 10);
+  const std::int64_t offset = IntegerOr(args, "offset", 0);
   auto report = reports::RankBotRequests(context.store, context.project->id, grouping,
                                          Filters(args), setup->windows, limit, offset);
   if (!report) return report.error();
@@ -122,12 +120,12 @@ Result<json::value> RunBotTopPaths(OperationContext& context, const json::object
 Result<json::value> RunBotTimeline(OperationContext& context, const json::object& args) {
   auto setup = Setup(context, args);
   if (!setup) return setup.error();
-  const std::string interval_name = OptString(args, "interval").value_or("day");
+  const std::string interval_name = OptionalString(args, "interval").value_or("day");
   auto interval = reports::ParseInterval(interval_name);
   if (!interval) return interval.error();
   auto report = reports::BotTimeline(context.store, context.project->id, setup->zone,
                                      setup->windows, *interval, Filters(args),
-                                     static_cast<std::size_t>(IntOr(args, "limit", 10)));
+                                     static_cast<std::size_t>(IntegerOr(args, "limit", 10)));
   if (!report) return report.error();
   json::object out = HeaderJson(*setup);
   out["interval"] = interval_name;

@@ -39,7 +39,7 @@ constexpr DimensionName kDimensions[] = {
   R"(visits, channel and event events, the others unique visitors."})"
 
 WebDimension DimensionOf(const json::object& args) {
-  const std::string name = OptString(args, "dimension").value_or("top_page");
+  const std::string name = OptionalString(args, "dimension").value_or("top_page");
   for (const DimensionName& entry : kDimensions) {
     if (entry.name == name) return entry.dimension;
   }
@@ -55,10 +55,11 @@ json::value Ratio(std::int64_t numerator, std::int64_t denominator, double scale
                     factor) / factor;
 }
 
-json::value AverageDuration(const WebTotalsRow& row) {
-  if (row.visits == 0) return nullptr;
-  return static_cast<std::int64_t>(std::llround(static_cast<double>(row.duration_ms) /
-                                                static_cast<double>(row.visits)));
+// A mean duration in whole milliseconds; null when nothing was measured.
+json::value AverageMs(std::int64_t total_ms, std::int64_t count) {
+  if (count == 0) return nullptr;
+  return static_cast<std::int64_t>(std::llround(static_cast<double>(total_ms) /
+                                                static_cast<double>(count)));
 }
 
 json::object MetricsOf(const WebTotalsRow& row) {
@@ -67,11 +68,13 @@ json::object MetricsOf(const WebTotalsRow& row) {
           {"pageviews", row.pageviews},
           {"viewsPerVisit", Ratio(row.pageviews, row.visits, 1.0, 2)},
           {"bounceRate", Ratio(row.bounces, row.visits, 100.0, 2)},
-          {"visitDuration", AverageDuration(row)},
+          {"visitDuration", AverageMs(row.duration_ms, row.visits)},
           {"events", row.events}};
 }
 
-double AsDouble(const json::value& value) { return value.is_int64() ? value.as_int64() : value.as_double(); }
+double AsDouble(const json::value& value) {
+  return value.is_int64() ? static_cast<double>(value.as_int64()) : value.as_double();
+}
 
 // {value, previous, change, absoluteChange}: change is the percentage change, except for the
 // bounce rate (a rate), whose change is the difference in percentage points.
@@ -117,7 +120,7 @@ json::array PointsJson(const std::vector<WebTotalsRow>& points) {
 }
 
 Result<reports::Interval> IntervalOf(const json::object& args) {
-  return reports::ParseInterval(OptString(args, "interval").value_or("day"));
+  return reports::ParseInterval(OptionalString(args, "interval").value_or("day"));
 }
 
 Result<json::value> RunWebTimeline(OperationContext& context, const json::object& args) {
@@ -129,7 +132,7 @@ Result<json::value> RunWebTimeline(OperationContext& context, const json::object
                                          setup->windows, *interval);
   if (!timeline) return timeline.error();
   json::object out = HeaderJson(*setup);
-  out["interval"] = OptString(args, "interval").value_or("day");
+  out["interval"] = OptionalString(args, "interval").value_or("day");
   out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
   out["points"] = PointsJson(timeline->points);
   if (setup->windows.comparison) {
@@ -144,14 +147,14 @@ Result<json::value> RunBreakdown(OperationContext& context, const json::object& 
   auto setup = Setup(context, args);
   if (!setup) return setup.error();
   const WebDimension dimension = DimensionOf(args);
-  const std::int64_t limit = IntOr(args, "limit", 10);
-  const std::int64_t offset = IntOr(args, "offset", 0);
+  const std::int64_t limit = IntegerOr(args, "limit", 10);
+  const std::int64_t offset = IntegerOr(args, "offset", 0);
   auto breakdown = reports::BreakDown(context.store, context.project->id, dimension,
                                       setup->windows, limit, offset);
   if (!breakdown) return breakdown.error();
   const bool pages = dimension == WebDimension::kPage;
   json::object out = HeaderJson(*setup);
-  out["dimension"] = OptString(args, "dimension").value_or("top_page");
+  out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
   out["total"] = breakdown->total;
   out["limit"] = limit;
   out["offset"] = offset;
@@ -174,17 +177,11 @@ Result<json::value> RunBreakdown(OperationContext& context, const json::object& 
   return out;
 }
 
-json::value AverageMs(const storage::PageDurationRow& row) {
-  if (row.measured == 0) return nullptr;
-  return static_cast<std::int64_t>(std::llround(static_cast<double>(row.duration_ms) /
-                                                static_cast<double>(row.measured)));
-}
-
 Result<json::value> RunPageDurations(OperationContext& context, const json::object& args) {
   auto setup = Setup(context, args);
   if (!setup) return setup.error();
-  const std::int64_t limit = IntOr(args, "limit", 10);
-  const std::int64_t offset = IntOr(args, "offset", 0);
+  const std::int64_t limit = IntegerOr(args, "limit", 10);
+  const std::int64_t offset = IntegerOr(args, "offset", 0);
   auto pages = reports::PageDurations(context.store, context.project->id, setup->windows, limit,
                                       offset);
   if (!pages) return pages.error();
@@ -193,12 +190,12 @@ Result<json::value> RunPageDurations(OperationContext& context, const json::obje
   out["offset"] = offset;
   json::array rows;
   for (const reports::DurationRow& row : *pages) {
-    const json::value average = AverageMs(row.current);
+    const json::value average = AverageMs(row.current.duration_ms, row.current.measured);
     json::object item{{"path", NameOrNull(row.current.path)},
                       {"pageviews", row.current.pageviews},
                       {"avgDurationMs", average}};
     if (row.previous) {
-      const json::value before = AverageMs(*row.previous);
+      const json::value before = AverageMs(row.previous->duration_ms, row.previous->measured);
       item["previousAvgDurationMs"] = before;
       const bool both = !average.is_null() && !before.is_null();
       item["absoluteChange"] = both ? json::value(average.as_int64() - before.as_int64())
@@ -221,11 +218,11 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
   if (!interval) return interval.error();
   auto timeline = reports::DimensionSeries(context.store, context.project->id, setup->zone,
                                            setup->windows, DimensionOf(args), *interval,
-                                           IntOr(args, "limit", 5));
+                                           IntegerOr(args, "limit", 5));
   if (!timeline) return timeline.error();
   json::object out = HeaderJson(*setup);
-  out["dimension"] = OptString(args, "dimension").value_or("top_page");
-  out["interval"] = OptString(args, "interval").value_or("day");
+  out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
+  out["interval"] = OptionalString(args, "interval").value_or("day");
   out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
   out["series"] = SeriesJson(timeline->series, "value");
   if (setup->windows.comparison) {

@@ -45,7 +45,31 @@ class PgConnection final : public SqlSession {
 
   Result<std::vector<SqlRow>> Query(std::string_view sql,
                                     std::span<const SqlValue> params) override {
-    auto result = Run(sql, params);
+    return Rows(Run(sql, params, /*prepare=*/true));
+  }
+
+  Result<std::vector<SqlRow>> QueryOnce(std::string_view sql,
+                                        std::span<const SqlValue> params) override {
+    return Rows(Run(sql, params, /*prepare=*/false));
+  }
+
+  Result<std::int64_t> Execute(std::string_view sql, std::span<const SqlValue> params) override {
+    auto result = Run(sql, params, /*prepare=*/true);
+    if (!result) return result.error();
+    return static_cast<std::int64_t>(result->affected_rows());
+  }
+
+  Result<void> ExecuteScript(std::string_view sql) override {
+    try {
+      tx_->exec(std::string(sql));
+      return {};
+    } catch (const std::exception& e) {
+      return Fail(e, "script");
+    }
+  }
+
+ private:
+  static Result<std::vector<SqlRow>> Rows(Result<pqxx::result> result) {
     if (!result) return result.error();
     std::vector<SqlRow> rows;
     rows.reserve(result->size());
@@ -64,22 +88,6 @@ class PgConnection final : public SqlSession {
     return rows;
   }
 
-  Result<std::int64_t> Execute(std::string_view sql, std::span<const SqlValue> params) override {
-    auto result = Run(sql, params);
-    if (!result) return result.error();
-    return static_cast<std::int64_t>(result->affected_rows());
-  }
-
-  Result<void> ExecuteScript(std::string_view sql) override {
-    try {
-      tx_->exec(std::string(sql));
-      return {};
-    } catch (const std::exception& e) {
-      return Fail(e, "script");
-    }
-  }
-
- private:
   Error Fail(const std::exception& e, std::string_view what) {
     Error error = PgError(e, what);
     if (error.code() == ErrorCode::kStorageUnavailable) healthy_ = false;
@@ -93,7 +101,9 @@ class PgConnection final : public SqlSession {
     return *it;
   }
 
-  Result<pqxx::result> Run(std::string_view sql, std::span<const SqlValue> params) {
+  // `prepare`: keep the statement prepared on this connection (the repository's fixed
+  // statements); otherwise send it with its parameters as a one-off.
+  Result<pqxx::result> Run(std::string_view sql, std::span<const SqlValue> params, bool prepare) {
     // Every value travels as text with an unspecified type, so the server infers each
     // parameter's type from the statement, exactly as for a literal.
     std::vector<std::string> texts(params.size());
@@ -107,6 +117,9 @@ class PgConnection final : public SqlSession {
       pointers[i] = texts[i].c_str();
     }
     try {
+      if (!prepare) {
+        return tx_->exec_params(std::string(sql), pqxx::prepare::make_dynamic_params(pointers));
+      }
       const std::string& name = Prepared(sql);
       return tx_->exec_prepared(name, pqxx::prepare::make_dynamic_params(pointers));
     } catch (const std::exception& e) {

@@ -57,6 +57,20 @@ class SqliteConnection final : public SqlSession {
     return rows;
   }
 
+  Result<std::vector<SqlRow>> QueryOnce(std::string_view sql,
+                                        std::span<const SqlValue> params) override {
+    auto compiled = Compile(sql, 0);
+    if (!compiled) return compiled.error();
+    struct Finalize {
+      sqlite3_stmt* s;
+      ~Finalize() { sqlite3_finalize(s); }
+    } finalize{compiled->stmt};
+    std::vector<SqlRow> rows;
+    auto status = Step(*compiled, params, &rows);
+    if (!status) return status.error();
+    return rows;
+  }
+
   Result<std::int64_t> Execute(std::string_view sql, std::span<const SqlValue> params) override {
     auto status = Run(sql, params, nullptr);
     if (!status) return status.error();
@@ -86,12 +100,12 @@ class SqliteConnection final : public SqlSession {
     std::vector<int> index_of;  // index_of[N - 1]
   };
 
-  Result<Prepared*> Prepare(std::string_view sql) {
-    auto found = statements_.find(std::string(sql));
-    if (found != statements_.end()) return &found->second;
+  // Compiles `sql` (flags: SQLITE_PREPARE_PERSISTENT for cached statements) and maps its "$N"
+  // parameters to bind indexes.
+  Result<Prepared> Compile(std::string_view sql, unsigned flags) {
     Prepared prepared;
-    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                                      SQLITE_PREPARE_PERSISTENT, &prepared.stmt, nullptr);
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), flags,
+                                      &prepared.stmt, nullptr);
     if (rc != SQLITE_OK) return SqliteError(db_, rc, "prepare");
     for (int i = 1; i <= sqlite3_bind_parameter_count(prepared.stmt); ++i) {
       const char* name = sqlite3_bind_parameter_name(prepared.stmt, i);
@@ -101,7 +115,15 @@ class SqliteConnection final : public SqlSession {
       if (prepared.index_of.size() < number) prepared.index_of.resize(number, 0);
       prepared.index_of[number - 1] = i;
     }
-    return &statements_.emplace(std::string(sql), std::move(prepared)).first->second;
+    return prepared;
+  }
+
+  Result<Prepared*> Prepare(std::string_view sql) {
+    auto found = statements_.find(std::string(sql));
+    if (found != statements_.end()) return &found->second;
+    auto prepared = Compile(sql, SQLITE_PREPARE_PERSISTENT);
+    if (!prepared) return prepared.error();
+    return &statements_.emplace(std::string(sql), *prepared).first->second;
   }
 
   Result<void> Bind(const Prepared& prepared, std::span<const SqlValue> params) {
@@ -143,7 +165,13 @@ class SqliteConnection final : public SqlSession {
                    std::vector<SqlRow>* rows) {
     auto prepared = Prepare(sql);
     if (!prepared) return prepared.error();
-    sqlite3_stmt* stmt = (*prepared)->stmt;
+    return Step(**prepared, params, rows);
+  }
+
+  // Binds, runs to completion collecting rows (when `rows` is given), and resets `prepared`.
+  Result<void> Step(const Prepared& prepared, std::span<const SqlValue> params,
+                    std::vector<SqlRow>* rows) {
+    sqlite3_stmt* stmt = prepared.stmt;
     struct Reset {
       sqlite3_stmt* s;
       ~Reset() {
@@ -151,7 +179,7 @@ class SqliteConnection final : public SqlSession {
         sqlite3_clear_bindings(s);
       }
     } reset{stmt};
-    auto bound = Bind(**prepared, params);
+    auto bound = Bind(prepared, params);
     if (!bound) return bound.error();
     const int columns = sqlite3_column_count(stmt);
     for (;;) {
