@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "reports/rollups.h"
 #include "storage/repository.h"
 
 namespace sightline::reports {
@@ -13,14 +14,11 @@ using core::Result;
 using storage::BotGroupRow;
 using storage::BotReportQuery;
 
-constexpr std::int64_t kQuarterMs = 900'000;
-
 BotReportQuery Query(const std::string& project_id, storage::BotGrouping grouping,
-                     const BotFilters& filters, UtcWindow window) {
+                     const BotFilters& filters, const ReportWindows& windows, UtcWindow window,
+                     storage::RollupSpan span = storage::RollupSpan::kDay) {
   BotReportQuery query;
-  query.project_id = project_id;
-  query.start_ms = window.start_ms;
-  query.end_ms = window.end_ms;
+  query.range = {project_id, windows.zone, span, window.start_ms, window.end_ms};
   query.grouping = grouping;
   query.actor_type = filters.actor_type;
   query.is_ai = filters.is_ai;
@@ -35,22 +33,22 @@ std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
   return keys;
 }
 
-// Folds 15-minute request counts into buckets, one series per key in `keys` order. Slices
-// outside every bucket are ignored.
-std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quarters,
-                                 const std::vector<UtcWindow>& buckets,
-                                 const std::vector<std::string>& keys) {
+// Folds rolled-up request counts (local days or hours) into buckets, one series per key in
+// `keys` order. Periods outside every bucket are ignored.
+std::vector<Series> FoldPeriods(const std::vector<storage::BotPeriodRow>& periods,
+                                const std::vector<UtcWindow>& buckets,
+                                const std::vector<std::string>& keys) {
   std::vector<Series> series;
   std::map<std::string, std::size_t> index;
   for (const std::string& key : keys) {
     index.emplace(key, series.size());
     series.push_back({key, 0, std::vector<std::int64_t>(buckets.size(), 0)});
   }
-  for (const storage::BotQuarterRow& row : quarters) {
+  for (const storage::BotPeriodRow& row : periods) {
     const auto found = index.find(row.key);
     if (found == index.end()) continue;
-    const std::int64_t at = row.quarter * kQuarterMs;
-    // The first bucket ending after the slice starts; it holds the slice if it began by then.
+    const std::int64_t at = row.period_start;
+    // The first bucket ending after the period starts; it holds the period if it began by then.
     const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
     if (bucket == buckets.end() || bucket->start_ms > at) continue;
     Series& target = series[found->second];
@@ -60,15 +58,26 @@ std::vector<Series> FoldQuarters(const std::vector<storage::BotQuarterRow>& quar
   return series;
 }
 
+Result<void> Refresh(storage::Store& store, const std::string& project_id,
+                     const ReportWindows& windows) {
+  auto zone = ReportingZone::Find(windows.zone);
+  if (!zone) return zone.error();
+  std::vector<DayRange> ranges{windows.selection_days};
+  if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
+  return RefreshRollups(store, project_id, *zone, ranges);
+}
+
 }  // namespace
 
 Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
                                      storage::BotGrouping grouping, const BotFilters& filters,
                                      const ReportWindows& windows, std::int64_t limit,
                                      std::int64_t offset) {
+  auto refreshed = Refresh(store, project_id, windows);
+  if (!refreshed) return refreshed.error();
   return store.Read([&](storage::Repository& repo) -> Result<RankedReport> {
     RankedReport report;
-    BotReportQuery current = Query(project_id, grouping, filters, windows.selection);
+    BotReportQuery current = Query(project_id, grouping, filters, windows, windows.selection);
     current.limit = limit;
     current.offset = offset;
     auto page = repo.BotRequestGroups(current);
@@ -80,7 +89,8 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
     if (!windows.comparison) return report;
 
     // Previous figures for exactly the listed rows, matched by key; unseen keys read zero.
-    BotReportQuery previous = Query(project_id, grouping, filters, *windows.comparison);
+    BotReportQuery previous =
+        Query(project_id, grouping, filters, windows, *windows.comparison);
     auto previous_totals = repo.BotRequestTotals(previous);
     if (!previous_totals) return previous_totals.error();
     report.previous_totals = *previous_totals;
@@ -105,10 +115,14 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
                                    std::size_t limit) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
+  auto refreshed = Refresh(store, project_id, windows);
+  if (!refreshed) return refreshed.error();
+  const storage::RollupSpan span =
+      interval == Interval::kHour ? storage::RollupSpan::kHour : storage::RollupSpan::kDay;
   return store.Read([&](storage::Repository& repo) -> Result<TimelineReport> {
     TimelineReport report;
     report.buckets = std::move((*buckets)[0]);
-    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters,
+    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
                                    windows.selection);
     vendors.limit = static_cast<std::int64_t>(limit);
     auto ranked = repo.BotRequestGroups(vendors);
@@ -117,18 +131,19 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
     for (const BotGroupRow& row : *ranked) keys.push_back(row.key);
 
     vendors.keys = keys;
-    auto quarters = repo.BotRequestQuarters(vendors);
-    if (!quarters) return quarters.error();
-    report.series = FoldQuarters(*quarters, report.buckets, keys);
+    vendors.range.span = span;
+    auto periods = repo.BotRequestPeriods(vendors);
+    if (!periods) return periods.error();
+    report.series = FoldPeriods(*periods, report.buckets, keys);
     if (!windows.comparison) return report;
 
     report.comparison_buckets = std::move((*buckets)[1]);
-    BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters,
-                                    *windows.comparison);
+    BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
+                                    *windows.comparison, span);
     previous.keys = keys;
-    auto previous_quarters = repo.BotRequestQuarters(previous);
-    if (!previous_quarters) return previous_quarters.error();
-    report.comparison_series = FoldQuarters(*previous_quarters, report.comparison_buckets, keys);
+    auto previous_periods = repo.BotRequestPeriods(previous);
+    if (!previous_periods) return previous_periods.error();
+    report.comparison_series = FoldPeriods(*previous_periods, report.comparison_buckets, keys);
     return report;
   });
 }

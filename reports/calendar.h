@@ -77,24 +77,11 @@ class ReportingZone {
   //  - month: calendar months, clipped likewise.
   std::vector<UtcWindow> Buckets(DayRange range, Interval interval) const;
 
-  // The zone's offsets over `window`, for queries that bucket inside the database.
-  std::vector<storage::OffsetSpan> Offsets(UtcWindow window) const;
-  // How a query keys the buckets of `range` at `interval`, and the key each bucket start gets
-  // (Buckets(range, interval)[i] has key keys[i]). The SQL side is in the repository; the two
-  // agree by construction: BucketKey below is the same arithmetic.
-  struct SqlBuckets {
-    storage::BucketSpec spec;
-    std::vector<std::int64_t> keys;
-  };
-  SqlBuckets BucketsForQuery(DayRange range, Interval interval) const;
 
  private:
   ReportingZone(const date::time_zone* zone, std::string name) : zone_(zone), name_(std::move(name)) {}
   const date::time_zone* zone_;
   std::string name_;
 };
-
-// The key an instant gets under `spec` (the C++ twin of the repository's SQL expression).
-std::int64_t BucketKey(const storage::BucketSpec& spec, std::int64_t unix_ms);
 
 }  // namespace sightline::reports

@@ -7,7 +7,7 @@ using core::Result;
 
 ReportWindows ToWindows(const ReportingZone& zone, const Period& period) {
   ReportWindows windows{period.selection, zone.Window(period.selection), period.comparison,
-                        std::nullopt};
+                        std::nullopt, zone.name()};
   if (period.comparison) windows.comparison = zone.Window(*period.comparison);
   return windows;
 }

@@ -19,6 +19,7 @@ struct ReportWindows {
   UtcWindow selection;
   std::optional<DayRange> comparison_days;
   std::optional<UtcWindow> comparison;
+  std::string zone;  // the reporting zone's name: rollups are kept per zone
 };
 ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
 

@@ -1,86 +1,267 @@
 #include "reports/web_reports.h"
 
+#include <algorithm>
 #include <map>
 
+#include "core/distinct_sketch.h"
+#include "reports/rollups.h"
 #include "storage/repository.h"
 
 namespace sightline::reports {
 namespace {
 
+using core::Error;
 using core::Result;
-using storage::WebReportQuery;
+using storage::RollupSpan;
+using storage::WebDimension;
+using storage::WebRollupQuery;
+using storage::WebRollupRow;
 
-WebReportQuery Query(const std::string& project_id, UtcWindow window) {
-  WebReportQuery query;
-  query.project_id = project_id;
-  query.start_ms = window.start_ms;
-  query.end_ms = window.end_ms;
+// Rows of one bucket (or one value) added up; visitors merged, not added.
+struct Tally {
+  std::int64_t events = 0, pageviews = 0, visits = 0, bounces = 0, duration_ms = 0;
+  core::DistinctSketch visitors;
+
+  Result<void> Absorb(const WebRollupRow& row) {
+    events += row.events;
+    pageviews += row.pageviews;
+    visits += row.visits;
+    bounces += row.bounces;
+    duration_ms += row.duration_ms;
+    const auto sketch = core::DistinctSketch::Parse(row.visitors);
+    if (!sketch) return Error::Internal("a stored web rollup has an unreadable visitor sketch");
+    visitors.Merge(*sketch);
+    return {};
+  }
+};
+
+// Dimensions whose rows count visitors (the rest count pageviews, visits or events).
+bool CountsVisitors(WebDimension dimension) {
+  switch (dimension) {
+    case WebDimension::kPage:
+    case WebDimension::kEntryPage:
+    case WebDimension::kExitPage:
+    case WebDimension::kChannel:
+    case WebDimension::kEvent: return false;
+    default: return true;
+  }
+}
+
+WebBreakdownRow BreakdownRowOf(WebDimension dimension, const std::string& value,
+                               const Tally& tally) {
+  const std::int64_t visitors = tally.visitors.Estimate();
+  return {0, value, CountsVisitors(dimension) ? visitors : tally.events, visitors,
+          tally.pageviews};
+}
+
+WebRollupQuery Query(const std::string& project_id, const ReportWindows& windows,
+                     UtcWindow window, RollupSpan span = RollupSpan::kDay) {
+  WebRollupQuery query;
+  query.range = {project_id, windows.zone, span, window.start_ms, window.end_ms};
   return query;
 }
 
-// Totals per bucket, aligned to the buckets (zeros where the query returned nothing).
-Result<std::vector<storage::WebTotalsRow>> TotalsPerBucket(storage::Repository& repo,
-                                                           WebReportQuery query,
-                                                           const ReportingZone& zone,
-                                                           DayRange days, Interval interval) {
-  const ReportingZone::SqlBuckets sql_buckets = zone.BucketsForQuery(days, interval);
-  query.buckets = sql_buckets.spec;
-  auto rows = repo.WebTotals(query);
+// The index of the bucket holding `at`, or nullopt.
+std::optional<std::size_t> BucketOf(const std::vector<UtcWindow>& buckets, std::int64_t at) {
+  const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
+  if (bucket == buckets.end() || bucket->start_ms > at) return std::nullopt;
+  return static_cast<std::size_t>(bucket - buckets.begin());
+}
+
+RollupSpan SpanFor(Interval interval) {
+  return interval == Interval::kHour ? RollupSpan::kHour : RollupSpan::kDay;
+}
+
+// Totals per bucket, zeros where nothing happened.
+Result<std::vector<WebTotalsRow>> TotalsPerBucket(storage::Repository& repo,
+                                                  const std::string& project_id,
+                                                  const ReportWindows& windows,
+                                                  const std::vector<UtcWindow>& buckets,
+                                                  RollupSpan span) {
+  const UtcWindow whole{buckets.front().start_ms, buckets.back().end_ms};
+  auto rows = repo.WebRollupRows(Query(project_id, windows, whole, span));
   if (!rows) return rows.error();
-  std::map<std::int64_t, storage::WebTotalsRow> by_key;
-  for (const storage::WebTotalsRow& row : *rows) by_key.emplace(row.bucket, row);
-  std::vector<storage::WebTotalsRow> points;
-  for (std::int64_t key : sql_buckets.keys) {
-    auto found = by_key.find(key);
-    storage::WebTotalsRow point = found != by_key.end() ? found->second : storage::WebTotalsRow{};
-    point.bucket = key;
-    points.push_back(point);
+  std::vector<Tally> tallies(buckets.size());
+  for (const WebRollupRow& row : *rows) {
+    const auto bucket = BucketOf(buckets, row.period_start);
+    if (!bucket) continue;
+    auto absorbed = tallies[*bucket].Absorb(row);
+    if (!absorbed) return absorbed.error();
+  }
+  std::vector<WebTotalsRow> points;
+  points.reserve(buckets.size());
+  for (std::size_t i = 0; i < tallies.size(); ++i) {
+    const Tally& t = tallies[i];
+    points.push_back({static_cast<std::int64_t>(i), t.visitors.Estimate(), t.visits,
+                      t.pageviews, t.bounces, t.duration_ms, t.events});
   }
   return points;
 }
 
-// Counts per (bucket, value) folded into one series per value, in `keys` order.
-Result<std::vector<Series>> SeriesPerValue(storage::Repository& repo, WebReportQuery query,
-                                           const ReportingZone& zone, DayRange days,
-                                           Interval interval,
-                                           const std::vector<std::string>& keys) {
-  const ReportingZone::SqlBuckets sql_buckets = zone.BucketsForQuery(days, interval);
-  query.buckets = sql_buckets.spec;
-  query.keys = keys;
-  auto rows = repo.WebBreakdown(query);
+std::vector<DayRange> RangesOf(const ReportWindows& windows) {
+  std::vector<DayRange> ranges{windows.selection_days};
+  if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
+  return ranges;
+}
+
+// Rolls up what the windows need, then runs `body` over a read transaction.
+template <class Body>
+auto ReadRollups(storage::Store& store, const std::string& project_id,
+                 const ReportWindows& windows, Body body) -> decltype(store.Read(body)) {
+  auto zone = ReportingZone::Find(windows.zone);
+  if (!zone) return zone.error();
+  auto refreshed = RefreshRollups(store, project_id, *zone, RangesOf(windows));
+  if (!refreshed) return refreshed.error();
+  return store.Read(body);
+}
+
+// A dimension's values over `window` with their figures, keyed by value (only `values` when
+// given).
+Result<std::map<std::string, Tally>> TallyValues(storage::Repository& repo,
+                                                 const std::string& project_id,
+                                                 const ReportWindows& windows, UtcWindow window,
+                                                 WebDimension dimension,
+                                                 std::optional<std::vector<std::string>> values) {
+  WebRollupQuery query = Query(project_id, windows, window);
+  query.dimension = static_cast<std::int64_t>(dimension);
+  query.values = std::move(values);
+  auto rows = repo.WebRollupRows(query);
   if (!rows) return rows.error();
-  std::map<std::int64_t, std::size_t> bucket_index;
-  for (std::size_t i = 0; i < sql_buckets.keys.size(); ++i) bucket_index[sql_buckets.keys[i]] = i;
+  std::map<std::string, Tally> tallies;
+  for (const WebRollupRow& row : *rows) {
+    auto absorbed = tallies[row.value].Absorb(row);
+    if (!absorbed) return absorbed.error();
+  }
+  return tallies;
+}
+
+// One page of a dimension's values with their comparison figures; the number of values in the
+// whole ranking only when `with_total`.
+Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
+                       WebDimension dimension, const ReportWindows& windows, std::int64_t limit,
+                       std::int64_t offset, bool with_total) {
+  Breakdown breakdown;
+  std::vector<std::string> keys;
+  if (CountsVisitors(dimension)) {
+    // Visitors do not add up across days: every value's days are merged, then ranked.
+    auto tallies = TallyValues(repo, project_id, windows, windows.selection, dimension, {});
+    if (!tallies) return tallies.error();
+    std::vector<WebBreakdownRow> all;
+    for (const auto& [value, tally] : *tallies) {
+      all.push_back(BreakdownRowOf(dimension, value, tally));
+    }
+    std::ranges::sort(all, [](const WebBreakdownRow& a, const WebBreakdownRow& b) {
+      return a.count != b.count ? a.count > b.count : a.key < b.key;
+    });
+    breakdown.total = static_cast<std::int64_t>(all.size());
+    const auto first = std::min<std::size_t>(static_cast<std::size_t>(offset), all.size());
+    const auto last = std::min<std::size_t>(first + static_cast<std::size_t>(limit), all.size());
+    for (std::size_t i = first; i < last; ++i) {
+      keys.push_back(all[i].key);
+      breakdown.rows.push_back({std::move(all[i]), std::nullopt});
+    }
+  } else {
+    WebRollupQuery query = Query(project_id, windows, windows.selection);
+    query.dimension = static_cast<std::int64_t>(dimension);
+    auto page = repo.RankWebValues(query, limit, offset);
+    if (!page) return page.error();
+    if (with_total) {
+      auto total = repo.CountWebValues(query);
+      if (!total) return total.error();
+      breakdown.total = *total;
+    }
+    for (const storage::WebValueCount& value : *page) keys.push_back(value.value);
+    auto tallies = TallyValues(repo, project_id, windows, windows.selection, dimension, keys);
+    if (!tallies) return tallies.error();
+    for (const std::string& key : keys) {
+      breakdown.rows.push_back({BreakdownRowOf(dimension, key, (*tallies)[key]), std::nullopt});
+    }
+  }
+  if (!windows.comparison) return breakdown;
+  auto previous =
+      TallyValues(repo, project_id, windows, *windows.comparison, dimension, keys);
+  if (!previous) return previous.error();
+  for (BreakdownRow& row : breakdown.rows) {
+    row.previous = BreakdownRowOf(dimension, row.current.key, (*previous)[row.current.key]);
+  }
+  return breakdown;
+}
+
+// Counts per (bucket, value) as series, one per value in `keys` order; each series' total is
+// the value's count over the whole window (visitors do not add up across buckets).
+Result<std::vector<Series>> SeriesPerValue(const std::vector<WebRollupRow>& rows,
+                                           WebDimension dimension,
+                                           const std::vector<UtcWindow>& buckets,
+                                           const std::vector<std::string>& keys) {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < keys.size(); ++i) index.emplace(keys[i], i);
+  std::vector<std::vector<Tally>> tallies(keys.size(), std::vector<Tally>(buckets.size()));
+  std::vector<Tally> totals(keys.size());
+  for (const WebRollupRow& row : rows) {
+    const auto value = index.find(row.value);
+    const auto bucket = BucketOf(buckets, row.period_start);
+    if (value == index.end() || !bucket) continue;
+    for (Tally* tally : {&tallies[value->second][*bucket], &totals[value->second]}) {
+      auto absorbed = tally->Absorb(row);
+      if (!absorbed) return absorbed.error();
+    }
+  }
   std::vector<Series> series;
-  std::map<std::string, std::size_t> series_index;
-  for (const std::string& key : keys) {
-    series_index[key] = series.size();
-    series.push_back({key, 0, std::vector<std::int64_t>(sql_buckets.keys.size(), 0)});
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    Series one{keys[i], BreakdownRowOf(dimension, keys[i], totals[i]).count, {}};
+    for (const Tally& tally : tallies[i]) {
+      one.values.push_back(BreakdownRowOf(dimension, keys[i], tally).count);
+    }
+    series.push_back(std::move(one));
   }
-  for (const storage::WebBreakdownRow& row : *rows) {
-    const auto bucket = bucket_index.find(row.bucket);
-    const auto value = series_index.find(row.key);
-    if (bucket == bucket_index.end() || value == series_index.end()) continue;
-    series[value->second].values[bucket->second] += row.count;
-  }
-  // A series' total is the value's count over the whole window (visitors are not additive
-  // across buckets), read by the caller from the breakdown.
   return series;
+}
+
+// A dimension's rows for `keys` over `range`: the stored daily rows, or for an hourly series
+// the hours rolled up on the spot from the raw events (hours are stored for totals only).
+Result<std::vector<WebRollupRow>> ValueRows(storage::Repository& repo,
+                                            const std::string& project_id,
+                                            const ReportingZone& zone,
+                                            const ReportWindows& windows, DayRange range,
+                                            WebDimension dimension, Interval interval,
+                                            const std::vector<std::string>& keys) {
+  if (interval != Interval::kHour) {
+    WebRollupQuery query = Query(project_id, windows, zone.Window(range));
+    query.dimension = static_cast<std::int64_t>(dimension);
+    query.values = keys;
+    return repo.WebRollupRows(query);
+  }
+  std::vector<WebRollupRow> rows;
+  for (LocalDay day = range.first; day <= range.last; ++day) {
+    const std::vector<UtcWindow> hours = zone.Buckets({day, day}, Interval::kHour);
+    auto events = repo.ListRollupEvents(project_id, hours.front().start_ms, hours.back().end_ms);
+    if (!events) return events.error();
+    for (WebRollupRow& row : RollUpWebDay(*events, hours, /*hourly_values=*/true)) {
+      if (row.span == RollupSpan::kHour &&
+          row.dimension == static_cast<std::int64_t>(dimension)) {
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  return rows;
 }
 
 }  // namespace
 
 Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& project_id,
                                    const ReportWindows& windows) {
-  return store.Read([&](storage::Repository& repo) -> Result<WebSummary> {
+  return ReadRollups(store, project_id, windows,
+                     [&](storage::Repository& repo) -> Result<WebSummary> {
     WebSummary summary;
-    auto current = repo.WebTotals(Query(project_id, windows.selection));
+    auto current = TotalsPerBucket(repo, project_id, windows, {windows.selection},
+                                   RollupSpan::kDay);
     if (!current) return current.error();
-    if (!current->empty()) summary.current = current->front();
+    summary.current = current->front();
     if (!windows.comparison) return summary;
-    auto previous = repo.WebTotals(Query(project_id, *windows.comparison));
+    auto previous = TotalsPerBucket(repo, project_id, windows, {*windows.comparison},
+                                    RollupSpan::kDay);
     if (!previous) return previous.error();
-    summary.previous = previous->empty() ? storage::WebTotalsRow{} : previous->front();
+    summary.previous = previous->front();
     return summary;
   });
 }
@@ -90,70 +271,27 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
                                   Interval interval) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
-  return store.Read([&](storage::Repository& repo) -> Result<WebTimeline> {
+  return ReadRollups(store, project_id, windows,
+                     [&](storage::Repository& repo) -> Result<WebTimeline> {
     WebTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
-    auto points = TotalsPerBucket(repo, Query(project_id, windows.selection), zone,
-                                  windows.selection_days, interval);
+    auto points = TotalsPerBucket(repo, project_id, windows, timeline.buckets, SpanFor(interval));
     if (!points) return points.error();
     timeline.points = std::move(*points);
     if (!windows.comparison) return timeline;
     timeline.comparison_buckets = std::move((*buckets)[1]);
-    auto previous = TotalsPerBucket(repo, Query(project_id, *windows.comparison), zone,
-                                    *windows.comparison_days, interval);
+    auto previous = TotalsPerBucket(repo, project_id, windows, timeline.comparison_buckets,
+                                    SpanFor(interval));
     if (!previous) return previous.error();
     timeline.comparison_points = std::move(*previous);
     return timeline;
   });
 }
 
-namespace {
-
-// One page of a dimension's values with their comparison figures; the number of values in the
-// whole ranking only when `with_total` (a series needs the top values, not the count).
-Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
-                       storage::WebDimension dimension, const ReportWindows& windows,
-                       std::int64_t limit, std::int64_t offset, bool with_total) {
-  Breakdown breakdown;
-  WebReportQuery current = Query(project_id, windows.selection);
-  current.dimension = dimension;
-  current.limit = limit;
-  current.offset = offset;
-  auto page = repo.WebBreakdown(current);
-  if (!page) return page.error();
-  if (with_total) {
-    auto total = repo.WebBreakdownTotals(current);
-    if (!total) return total.error();
-    breakdown.total = total->groups;
-  }
-  std::vector<std::string> keys;
-  for (storage::WebBreakdownRow& row : *page) {
-    keys.push_back(row.key);
-    breakdown.rows.push_back({std::move(row), std::nullopt});
-  }
-  if (!windows.comparison) return breakdown;
-  WebReportQuery previous = Query(project_id, *windows.comparison);
-  previous.dimension = dimension;
-  previous.keys = keys;
-  previous.limit = static_cast<std::int64_t>(keys.size()) + 1;
-  auto matched = repo.WebBreakdown(previous);
-  if (!matched) return matched.error();
-  std::map<std::string, storage::WebBreakdownRow> by_key;
-  for (storage::WebBreakdownRow& row : *matched) by_key.emplace(row.key, std::move(row));
-  for (BreakdownRow& row : breakdown.rows) {
-    auto found = by_key.find(row.current.key);
-    row.previous = found != by_key.end() ? found->second
-                                         : storage::WebBreakdownRow{0, row.current.key};
-  }
-  return breakdown;
-}
-
-}  // namespace
-
 Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id,
-                            storage::WebDimension dimension, const ReportWindows& windows,
+                            WebDimension dimension, const ReportWindows& windows,
                             std::int64_t limit, std::int64_t offset) {
-  return store.Read([&](storage::Repository& repo) {
+  return ReadRollups(store, project_id, windows, [&](storage::Repository& repo) {
     return Rank(repo, project_id, dimension, windows, limit, offset, true);
   });
 }
@@ -162,11 +300,9 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
                                                const std::string& project_id,
                                                const ReportWindows& windows, std::int64_t limit,
                                                std::int64_t offset) {
-  return store.Read([&](storage::Repository& repo) -> Result<std::vector<DurationRow>> {
-    WebReportQuery current = Query(project_id, windows.selection);
-    current.limit = limit;
-    current.offset = offset;
-    auto page = repo.PageDurations(current);
+  return ReadRollups(store, project_id, windows,
+                     [&](storage::Repository& repo) -> Result<std::vector<DurationRow>> {
+    auto page = repo.PageDurations(Query(project_id, windows, windows.selection), limit, offset);
     if (!page) return page.error();
     std::vector<DurationRow> rows;
     std::vector<std::string> keys;
@@ -175,10 +311,10 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
       rows.push_back({std::move(row), std::nullopt});
     }
     if (!windows.comparison) return rows;
-    WebReportQuery previous = Query(project_id, *windows.comparison);
-    previous.keys = keys;
-    previous.limit = static_cast<std::int64_t>(keys.size()) + 1;
-    auto matched = repo.PageDurations(previous);
+    WebRollupQuery previous = Query(project_id, windows, *windows.comparison);
+    previous.values = keys;
+    auto matched =
+        repo.PageDurations(previous, static_cast<std::int64_t>(keys.size()) + 1, 0);
     if (!matched) return matched.error();
     std::map<std::string, storage::PageDurationRow> by_path;
     for (storage::PageDurationRow& row : *matched) by_path.emplace(row.path, std::move(row));
@@ -193,37 +329,32 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
 
 Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::string& project_id,
                                           const ReportingZone& zone,
-                                          const ReportWindows& windows,
-                                          storage::WebDimension dimension, Interval interval,
-                                          std::int64_t limit) {
+                                          const ReportWindows& windows, WebDimension dimension,
+                                          Interval interval, std::int64_t limit) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
-  return store.Read([&](storage::Repository& repo) -> Result<DimensionTimeline> {
+  return ReadRollups(store, project_id, windows,
+                     [&](storage::Repository& repo) -> Result<DimensionTimeline> {
     auto top = Rank(repo, project_id, dimension, windows, limit, 0, false);
     if (!top) return top.error();
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     std::vector<std::string> keys;
     for (const BreakdownRow& row : top->rows) keys.push_back(row.current.key);
-    WebReportQuery current = Query(project_id, windows.selection);
-    current.dimension = dimension;
-    auto series = SeriesPerValue(repo, current, zone, windows.selection_days, interval, keys);
+    auto rows = ValueRows(repo, project_id, zone, windows, windows.selection_days, dimension,
+                          interval, keys);
+    if (!rows) return rows.error();
+    auto series = SeriesPerValue(*rows, dimension, timeline.buckets, keys);
     if (!series) return series.error();
     timeline.series = std::move(*series);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      timeline.series[i].total = top->rows[i].current.count;
-    }
     if (!windows.comparison) return timeline;
     timeline.comparison_buckets = std::move((*buckets)[1]);
-    WebReportQuery previous = Query(project_id, *windows.comparison);
-    previous.dimension = dimension;
-    auto previous_series =
-        SeriesPerValue(repo, previous, zone, *windows.comparison_days, interval, keys);
-    if (!previous_series) return previous_series.error();
-    timeline.comparison_series = std::move(*previous_series);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      timeline.comparison_series[i].total = top->rows[i].previous->count;
-    }
+    auto previous_rows = ValueRows(repo, project_id, zone, windows, *windows.comparison_days,
+                                   dimension, interval, keys);
+    if (!previous_rows) return previous_rows.error();
+    auto previous = SeriesPerValue(*previous_rows, dimension, timeline.comparison_buckets, keys);
+    if (!previous) return previous.error();
+    timeline.comparison_series = std::move(*previous);
     return timeline;
   });
 }

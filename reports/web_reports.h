@@ -1,5 +1,6 @@
 // Web analytics: visit totals, their series, breakdowns by dimension, page durations and a
 // dimension's series, each with the comparison window's figures (metrics: docs/metrics.md).
+// Read from the rollups (reports/rollups.h), brought up to date first.
 #pragma once
 
 #include <optional>
@@ -13,27 +14,47 @@
 
 namespace sightline::reports {
 
+// Visit-level totals of one bucket (or of the whole window).
+struct WebTotalsRow {
+  std::int64_t bucket = 0;  // the bucket's index
+  std::int64_t visitors = 0;
+  std::int64_t visits = 0;
+  std::int64_t pageviews = 0;
+  std::int64_t bounces = 0;
+  std::int64_t duration_ms = 0;  // sum over visits of last event − first event
+  std::int64_t events = 0;
+};
+
+// One value of a dimension.
+struct WebBreakdownRow {
+  std::int64_t bucket = 0;
+  std::string key;
+  std::int64_t count = 0;  // pageviews, visits, events or visitors (see WebDimension)
+  std::int64_t visitors = 0;
+  std::int64_t pageviews = 0;
+};
+
 struct WebSummary {
-  storage::WebTotalsRow current;
-  std::optional<storage::WebTotalsRow> previous;  // nullopt without a comparison
+  WebTotalsRow current;
+  std::optional<WebTotalsRow> previous;  // nullopt without a comparison
 };
 core::Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& project_id,
                                          const ReportWindows& windows);
 
 struct WebTimeline {
   std::vector<UtcWindow> buckets;
-  std::vector<storage::WebTotalsRow> points;  // one per bucket, zeros where nothing happened
+  std::vector<WebTotalsRow> points;  // one per bucket, zeros where nothing happened
   std::vector<UtcWindow> comparison_buckets;
-  std::vector<storage::WebTotalsRow> comparison_points;
+  std::vector<WebTotalsRow> comparison_points;
 };
 core::Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& project_id,
                                         const ReportingZone& zone, const ReportWindows& windows,
                                         Interval interval);
 
 struct BreakdownRow {
-  storage::WebBreakdownRow current;
+  WebBreakdownRow current;
   // The same value over the comparison window (zeros when unseen); nullopt without comparison.
-  std::optional<storage::WebBreakdownRow> previous;
+  std::optional<WebBreakdownRow> previous;
 };
 struct Breakdown {
   std::vector<BreakdownRow> rows;  // one page, by count then value

@@ -245,37 +245,81 @@ struct BotRangeListRecord {
   std::int64_t fetched_at = 0;
 };
 
-// ---- Report buckets computed inside a query.
+// ---- Report rollups (storage/repository_rollups.cpp): each local day of a reporting zone, and
+// each local hour of it, aggregated once from the raw rows and rebuilt when they change.
 
-// The zone offset in force before `until_ms` (and after the previous span's end).
-struct OffsetSpan {
-  std::int64_t until_ms = 0;
-  std::int64_t offset_ms = 0;
+// Persisted in the rollup tables' `span` column.
+enum class RollupSpan : std::int64_t { kDay = 0, kHour = 1 };
+
+// Which raw rows changed: events ('w', web analytics) or crawler requests ('b').
+enum class RollupSource : char { kWeb = 'w', kBots = 'b' };
+
+// A UTC hour (unix_ms / 3 600 000) whose rows changed since its days were last rolled up. A
+// builder clears the mark only if `generation` is still the one it read.
+struct RollupMark {
+  RollupSource source = RollupSource::kWeb;
+  std::int64_t hour = 0;
+  std::int64_t generation = 0;
 };
 
-// How a query turns an instant into the key of its report bucket, given the reporting zone's
-// offsets over the window (storage knows offsets, never zones):
-//  - kHour: the hour counted from the epoch after shifting by the offset's sub-hour part, so
-//    hours start where the zone's hours start (:15 in Asia/Kathmandu);
-//  - kDay: the local day number (days since 1970-01-01 in local time);
-//  - kDayRanges: the index of the range of local days holding it (weeks, months).
-enum class BucketUnit { kHour, kDay, kDayRanges };
-struct BucketSpec {
-  std::vector<OffsetSpan> offsets;  // in order; the last span covers everything after
-  BucketUnit unit = BucketUnit::kDay;
-  std::vector<std::int64_t> range_starts;  // kDayRanges: first local day of ranges 1..n-1
+// One human event outside `__analytics` as the web rollup reads it; nullopt columns read "".
+struct RollupEvent {
+  std::string id;
+  std::optional<std::string> session_id;
+  std::string visitor;  // the anonymous id, else the user id, else ""
+  std::int64_t occurred_at = 0;
+  std::string event, channel, path, referrer;
+  std::string utm_source, utm_medium, utm_campaign, utm_term, utm_content;
+  std::string country, region, city, browser, os, device;
 };
 
-// ---- Crawler reports: aggregates of bot_requests over a UTC window.
+// What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
+// pages count visits by their first and last pageview; channel and event count events; every
+// other dimension counts visitors. The numbers are persisted (web_rollups.dimension).
+enum class WebDimension {
+  kPage = 1, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
+  kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kChannel, kEvent
+};
+// web_rollups.dimension of the rows that hold a whole period's figures (value "").
+inline constexpr std::int64_t kWebTotalsDimension = 0;
+
+// One period (a local day or hour) of web analytics, for the whole period or one value of a
+// dimension. Visit figures belong to the period the visit started in.
+struct WebRollupRow {
+  RollupSpan span = RollupSpan::kDay;
+  std::int64_t dimension = kWebTotalsDimension;
+  std::int64_t period_start = 0;  // UTC ms of the local day's or hour's start
+  std::string value;
+  std::int64_t events = 0;     // the rows this value counts (events, pageviews or visits)
+  std::int64_t pageviews = 0;  // `screen_view` events among them
+  std::int64_t visits = 0, bounces = 0;
+  std::int64_t duration_ms = 0;  // sum over visits of last event − first event
+  std::int64_t timed_views = 0;  // pageviews followed by another one of their visit
+  std::int64_t view_ms = 0;      // sum over those of the time to the next pageview
+  std::string visitors;          // a serialized core::DistinctSketch
+};
+
+// Crawler requests of one period per bot, verification outcome and (kind 1) country or
+// (kind 2) path. Missing names read "".
+enum class BotRollupKind : std::int64_t { kAgent = 0, kCountry = 1, kPath = 2 };
+
+// ---- Crawler reports, read from the rollups.
 
 // What a crawler report groups by: the bot's name, its vendor, the client's country, the actor
 // category, or the requested path. A missing value groups as "".
 enum class BotGrouping { kBot, kVendor, kCountry, kCategory, kPath };
 
-struct BotReportQuery {
+// The periods a report reads: `span` rows of `zone` starting in [start_ms, end_ms).
+struct RollupRange {
   std::string project_id;
+  std::string zone;
+  RollupSpan span = RollupSpan::kDay;
   std::int64_t start_ms = 0;  // inclusive
   std::int64_t end_ms = 0;    // exclusive
+};
+
+struct BotReportQuery {
+  RollupRange range;
   BotGrouping grouping = BotGrouping::kBot;
   // Filters (nullopt: any).
   std::optional<std::string> actor_type;  // verified_bot, spoofed_bot, suspected_bot, unknown
@@ -302,58 +346,25 @@ struct BotGroupTotals {
   std::int64_t requests = 0;
 };
 
-// Requests of one group in one 15-minute slice of UTC time (`quarter` = unix_ms / 900000).
-// Every zone offset in use is a whole number of quarter hours, so local hours and days are
-// unions of slices.
-struct BotQuarterRow {
-  std::int64_t quarter = 0;
+// Requests of one group in one rolled-up period.
+struct BotPeriodRow {
+  std::int64_t period_start = 0;
   std::string key;
   std::int64_t requests = 0;
 };
 
-// ---- Web analytics: aggregates of human events over a UTC window (bots and the
-// `__analytics` channel excluded).
+// ---- Web analytics, read from the rollups.
 
-// What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
-// pages count visits by their first and last pageview; channel and event count events; every
-// other dimension counts visitors.
-enum class WebDimension {
-  kPage, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
-  kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kChannel, kEvent
+struct WebRollupQuery {
+  RollupRange range;
+  std::int64_t dimension = kWebTotalsDimension;
+  std::optional<std::vector<std::string>> values;  // only these values
 };
 
-struct WebReportQuery {
-  std::string project_id;
-  std::int64_t start_ms = 0;  // inclusive
-  std::int64_t end_ms = 0;    // exclusive
-  WebDimension dimension = WebDimension::kPage;
-  std::optional<std::vector<std::string>> keys;  // only these dimension values
-  std::optional<BucketSpec> buckets;             // group by report bucket too
-  std::int64_t limit = 1000;
-  std::int64_t offset = 0;
-};
-
-// Visit-level totals of one bucket (bucket 0 when the query has no buckets).
-struct WebTotalsRow {
-  std::int64_t bucket = 0;
-  std::int64_t visitors = 0;
-  std::int64_t visits = 0;
-  std::int64_t pageviews = 0;
-  std::int64_t bounces = 0;
-  std::int64_t duration_ms = 0;  // sum over visits of last event − first event
-  std::int64_t events = 0;
-};
-
-struct WebBreakdownRow {
-  std::int64_t bucket = 0;
-  std::string key;
-  std::int64_t count = 0;  // pageviews, visits, events or visitors (see WebDimension)
-  std::int64_t visitors = 0;
-  std::int64_t pageviews = 0;
-};
-
-struct WebGroupTotals {
-  std::int64_t groups = 0;
+// A dimension's values ranked by their stored row count (`events`), then value.
+struct WebValueCount {
+  std::string value;
+  std::int64_t count = 0;
 };
 
 struct PageDurationRow {

@@ -145,6 +145,7 @@ class Repository {
   // The events feed: filters, newest first (occurred_at, then id).
   core::Result<std::vector<EventRecord>> ListEvents(const EventQuery& query);
 
+  // Both also mark the rows' hours for the report rollups.
   core::Result<void> InsertEvents(std::span<const EventRecord> events);
   // Newest first (occurred_at, then id, descending).
   core::Result<std::vector<EventRecord>> ListRecentEvents(std::string_view project_id,
@@ -153,23 +154,64 @@ class Repository {
   core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
                                                                     std::size_t limit);
   // The last good copy of each vendor IP-range list (one row per list id, replaced).
+  // Report rollups, writing side (storage/repository_rollups.cpp). Inserting events or crawler
+  // requests marks the UTC hours whose rollups they change (a visit's start hour for events
+  // of a visit); a builder lists the marks, rolls the affected local days up again and clears
+  // the marks whose generation it read.
+  core::Result<std::vector<RollupMark>> ListRollupMarks(std::string_view project_id);
+  core::Result<std::vector<std::string>> ListProjectsWithRollupMarks();
+  core::Result<void> ClearRollupMarks(std::string_view project_id,
+                                      std::span<const RollupMark> marks);
+  // Starts of the local days of `zone` already rolled up, in [start_ms, end_ms).
+  core::Result<std::vector<std::int64_t>> ListRollupDays(std::string_view project_id,
+                                                         std::string_view zone,
+                                                         std::int64_t start_ms,
+                                                         std::int64_t end_ms);
+  // Records the day as rolled up; first in a rebuild, so concurrent builders of a day queue.
+  core::Result<void> ClaimRollupDay(std::string_view project_id, std::string_view zone,
+                                    std::int64_t day_start, std::int64_t built_at);
+  core::Result<void> DeleteRollupsOfOtherZones(std::string_view project_id,
+                                               std::string_view zone);
+  core::Result<void> DeleteRollups(std::string_view project_id, std::string_view zone,
+                                   RollupSource source, std::int64_t start_ms,
+                                   std::int64_t end_ms);
+  // The human events (outside `__analytics`) of the visits that started in the window, and
+  // the window's events that belong to no visit.
+  core::Result<std::vector<RollupEvent>> ListRollupEvents(std::string_view project_id,
+                                                          std::int64_t start_ms,
+                                                          std::int64_t end_ms);
+  core::Result<void> InsertWebRollups(std::string_view project_id, std::string_view zone,
+                                      std::span<const WebRollupRow> rows);
+  // Rolls the crawler requests of one local day up, per day and per local hour; `hour_starts`
+  // are the day's hours in order (the first is the day's start).
+  core::Result<void> RollUpBotRequests(std::string_view project_id, std::string_view zone,
+                                       std::span<const std::int64_t> hour_starts,
+                                       std::int64_t day_end);
+
   // Crawler reports (storage/repository_reports.cpp). Groups ordered by requests, then key.
   core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query);
   core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
-  core::Result<std::vector<BotQuarterRow>> BotRequestQuarters(const BotReportQuery& query);
+  core::Result<std::vector<BotPeriodRow>> BotRequestPeriods(const BotReportQuery& query);
 
   // Web analytics (storage/repository_web_reports.cpp).
-  core::Result<std::vector<WebTotalsRow>> WebTotals(const WebReportQuery& query);
-  // Ranked by count, then key; with buckets, every (bucket, key) of the listed keys.
-  core::Result<std::vector<WebBreakdownRow>> WebBreakdown(const WebReportQuery& query);
-  core::Result<WebGroupTotals> WebBreakdownTotals(const WebReportQuery& query);
+  core::Result<std::vector<WebRollupRow>> WebRollupRows(const WebRollupQuery& query);
+  // Values by their summed row count, then value.
+  core::Result<std::vector<WebValueCount>> RankWebValues(const WebRollupQuery& query,
+                                                         std::int64_t limit,
+                                                         std::int64_t offset);
+  core::Result<std::int64_t> CountWebValues(const WebRollupQuery& query);
   // Pages by pageviews, then path.
-  core::Result<std::vector<PageDurationRow>> PageDurations(const WebReportQuery& query);
+  core::Result<std::vector<PageDurationRow>> PageDurations(const WebRollupQuery& query,
+                                                           std::int64_t limit,
+                                                           std::int64_t offset);
 
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
 
  private:
+  core::Result<void> MarkEventsForRollup(std::span<const EventRecord> events);
+  core::Result<void> MarkBotRequestsForRollup(std::span<const BotRequestRecord> rows);
+
   SqlSession& session_;
 };
 

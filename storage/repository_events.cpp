@@ -140,7 +140,9 @@ BotRequestRecord MapBot(const SqlRow& r) {
 // ---- Events and bot requests ----------------------------------------------------------------
 
 Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
-  return InsertRows(session_, "events", kEventColumns, events, EventParams);
+  auto inserted = InsertRows(session_, "events", kEventColumns, events, EventParams);
+  if (!inserted) return inserted;
+  return MarkEventsForRollup(events);
 }
 
 Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view project_id,
@@ -153,7 +155,9 @@ Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view p
 }
 
 Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
-  return InsertRows(session_, "bot_requests", kBotColumns, rows, BotParams);
+  auto inserted = InsertRows(session_, "bot_requests", kBotColumns, rows, BotParams);
+  if (!inserted) return inserted;
+  return MarkBotRequestsForRollup(rows);
 }
 
 Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(

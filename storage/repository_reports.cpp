@@ -1,5 +1,6 @@
-// Report aggregates, written once for both backends. Group keys and filters come from fixed
-// fragments chosen by enum; every value the caller sent is a bound parameter.
+// Crawler reports over the bot rollups (storage/repository_rollups.cpp), written once for both
+// backends. Group keys and filters come from fixed fragments chosen by enum; every value the
+// caller sent is a bound parameter.
 #include "core/text.h"
 #include "storage/repository.h"
 #include "storage/sql_helpers.h"
@@ -11,11 +12,11 @@ using core::Result;
 
 std::string_view GroupKey(BotGrouping grouping) {
   switch (grouping) {
-    case BotGrouping::kBot: return "COALESCE(bot_name, '')";
-    case BotGrouping::kVendor: return "COALESCE(bot_vendor, '')";
-    case BotGrouping::kCountry: return "COALESCE(country, '')";
-    case BotGrouping::kCategory: return "COALESCE(actor_category, '')";
-    case BotGrouping::kPath: return "COALESCE(path, '')";
+    case BotGrouping::kBot: return "bot_name";
+    case BotGrouping::kVendor: return "bot_vendor";
+    case BotGrouping::kCountry:
+    case BotGrouping::kPath: return "value";
+    case BotGrouping::kCategory: return "actor_category";
   }
   return "''";
 }
@@ -30,19 +31,33 @@ std::string ContainsPattern(std::string_view text) {
   return pattern + "%";
 }
 
-// "FROM … WHERE …" shared by every crawler report: the window, the filters the query sets, and
-// the group keys when it names them.
+// The rollup rows that hold the grouping's key.
+BotRollupKind KindFor(BotGrouping grouping) {
+  switch (grouping) {
+    case BotGrouping::kCountry: return BotRollupKind::kCountry;
+    case BotGrouping::kPath: return BotRollupKind::kPath;
+    default: return BotRollupKind::kAgent;
+  }
+}
+
+// "FROM … WHERE …" shared by every crawler report: the periods, the filters the query sets,
+// and the group keys when it names them.
 std::string BotWhere(const BotReportQuery& q, internal::SqlBuilder& sql) {
-  std::string where = "FROM bot_requests WHERE project_id = " + sql.Next(q.project_id) +
-                      " AND occurred_at >= " + sql.Next(q.start_ms) +
-                      " AND occurred_at < " + sql.Next(q.end_ms) + " ";
+  const RollupRange& range = q.range;
+  std::string where =
+      "FROM bot_rollups WHERE project_id = " + sql.Next(range.project_id) +
+      " AND zone = " + sql.Next(range.zone) +
+      " AND span = " + sql.Next(static_cast<std::int64_t>(range.span)) +
+      " AND kind = " + sql.Next(static_cast<std::int64_t>(KindFor(q.grouping))) +
+      " AND period_start >= " + sql.Next(range.start_ms) +
+      " AND period_start < " + sql.Next(range.end_ms) + " ";
   if (q.actor_type) where += "AND actor_type = " + sql.Next(*q.actor_type) + " ";
   if (q.is_ai) where += "AND is_ai = " + sql.Next(static_cast<std::int64_t>(*q.is_ai)) + " ";
   if (q.vendor) where += "AND bot_vendor = " + sql.Next(*q.vendor) + " ";
   if (q.search) {
     const std::string pattern = sql.Next(ContainsPattern(*q.search));
-    where += "AND (LOWER(COALESCE(bot_name, '')) LIKE " + pattern +
-             " ESCAPE '!' OR LOWER(COALESCE(bot_vendor, '')) LIKE " + pattern + " ESCAPE '!') ";
+    where += "AND (LOWER(bot_name) LIKE " + pattern + " ESCAPE '!' OR LOWER(bot_vendor) LIKE " +
+             pattern + " ESCAPE '!') ";
   }
   if (q.keys) where += "AND " + sql.In(GroupKey(q.grouping), *q.keys) + " ";
   return where;
@@ -54,10 +69,11 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
   const std::string where = BotWhere(q, sql);
-  sql.text = "SELECT " + key + " AS group_key, COUNT(*) AS requests, "
-             "COUNT(DISTINCT COALESCE(bot_name, '')), MAX(bot_vendor), MAX(actor_category), "
-             "MAX(is_ai) " + where + "GROUP BY " + key +
-             " ORDER BY requests DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
+  sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, "
+             "COUNT(DISTINCT bot_name), NULLIF(MAX(bot_vendor), ''), "
+             "NULLIF(MAX(actor_category), ''), MAX(is_ai) " +
+             where + "GROUP BY " + key +
+             " ORDER BY total DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
              sql.Next(q.offset);
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
@@ -72,24 +88,25 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
 Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
   internal::SqlBuilder sql;
   const std::string where = BotWhere(q, sql);
-  sql.text = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) + "), COUNT(*) " + where;
+  sql.text = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) + "), " +
+             "COALESCE(SUM(requests), 0) " + where;
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   return BotGroupTotals{rows->front().Int(0), rows->front().Int(1)};
 }
 
-Result<std::vector<BotQuarterRow>> Repository::BotRequestQuarters(const BotReportQuery& q) {
+Result<std::vector<BotPeriodRow>> Repository::BotRequestPeriods(const BotReportQuery& q) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
   const std::string where = BotWhere(q, sql);
-  sql.text = "SELECT occurred_at / 900000 AS quarter, " + key + " AS group_key, COUNT(*) " + where +
-             "GROUP BY quarter, " + key + " ORDER BY quarter, group_key";
+  sql.text = "SELECT period_start, " + key + " AS group_key, SUM(requests) " + where +
+             "GROUP BY period_start, " + key + " ORDER BY period_start, group_key";
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
-  std::vector<BotQuarterRow> quarters;
-  quarters.reserve(rows->size());
-  for (const SqlRow& r : *rows) quarters.push_back({r.Int(0), r.Text(1), r.Int(2)});
-  return quarters;
+  std::vector<BotPeriodRow> periods;
+  periods.reserve(rows->size());
+  for (const SqlRow& r : *rows) periods.push_back({r.Int(0), r.Text(1), r.Int(2)});
+  return periods;
 }
 
 }  // namespace sightline::storage

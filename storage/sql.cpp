@@ -41,6 +41,7 @@ double SqlRow::Double(std::size_t i) const {
 std::string SqlRow::Text(std::size_t i) const {
   const SqlValue& v = values_.at(i);
   if (auto p = std::get_if<std::string>(&v)) return *p;
+  if (auto p = std::get_if<SqlBlob>(&v)) return p->bytes;
   if (auto p = std::get_if<std::int64_t>(&v)) return std::to_string(*p);
   if (auto p = std::get_if<double>(&v)) return std::to_string(*p);
   return {};

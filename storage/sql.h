@@ -19,7 +19,13 @@
 
 namespace sightline::storage {
 
-using SqlValue = std::variant<std::nullptr_t, std::int64_t, double, std::string>;
+// Bytes for a BLOB (SQLite) or BYTEA (PostgreSQL) column. Only a parameter type: such columns
+// read back as std::string holding the bytes.
+struct SqlBlob {
+  std::string bytes;
+};
+
+using SqlValue = std::variant<std::nullptr_t, std::int64_t, double, std::string, SqlBlob>;
 
 // Builds a parameter from optional values: nullopt becomes SQL NULL.
 SqlValue Nullable(const std::optional<std::string>& value);

@@ -13,7 +13,7 @@ namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
 using storage::WebDimension;
-using storage::WebTotalsRow;
+using reports::WebTotalsRow;
 
 struct DimensionName {
   std::string_view name;

@@ -31,6 +31,37 @@ Error PgError(const std::exception& e, std::string_view what) {
   return Error::Internal(std::move(detail));
 }
 
+// BYTEA travels as text in its hex form ("\\x0a1b…"), like every other parameter.
+constexpr pqxx::oid kByteaOid = 17;
+
+std::string ByteaText(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text = "\\x";
+  text.reserve(2 + bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    text += kHex[c >> 4];
+    text += kHex[c & 15];
+  }
+  return text;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return 0;
+}
+
+std::string BytesOfByteaText(std::string_view text) {
+  if (text.size() < 2 || text.substr(0, 2) != "\\x") return std::string(text);
+  std::string bytes;
+  bytes.reserve((text.size() - 2) / 2);
+  for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
+    bytes += static_cast<char>(HexValue(text[i]) << 4 | HexValue(text[i + 1]));
+  }
+  return bytes;
+}
+
 class PgConnection final : public SqlSession {
  public:
   explicit PgConnection(const std::string& url) : connection_(url) {}
@@ -79,6 +110,8 @@ class PgConnection final : public SqlSession {
       for (const auto& field : row) {
         if (field.is_null()) {
           values.emplace_back(nullptr);
+        } else if (field.type() == kByteaOid) {
+          values.emplace_back(BytesOfByteaText(std::string_view(field.c_str(), field.size())));
         } else {
           values.emplace_back(std::string(field.c_str(), field.size()));
         }
@@ -113,6 +146,7 @@ class PgConnection final : public SqlSession {
       if (std::holds_alternative<std::nullptr_t>(value)) continue;
       if (auto v = std::get_if<std::int64_t>(&value)) texts[i] = std::to_string(*v);
       else if (auto d = std::get_if<double>(&value)) texts[i] = pqxx::to_string(*d);
+      else if (auto blob = std::get_if<SqlBlob>(&value)) texts[i] = ByteaText(blob->bytes);
       else texts[i] = std::get<std::string>(value);
       pointers[i] = texts[i].c_str();
     }

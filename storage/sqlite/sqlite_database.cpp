@@ -139,6 +139,9 @@ class SqliteConnection final : public SqlSession {
         rc = sqlite3_bind_int64(stmt, index, *v);
       } else if (auto d = std::get_if<double>(&value)) {
         rc = sqlite3_bind_double(stmt, index, *d);
+      } else if (auto blob = std::get_if<SqlBlob>(&value)) {
+        rc = sqlite3_bind_blob(stmt, index, blob->bytes.data(),
+                               static_cast<int>(blob->bytes.size()), SQLITE_TRANSIENT);
       } else {
         const auto& text = std::get<std::string>(value);
         rc = sqlite3_bind_text(stmt, index, text.data(), static_cast<int>(text.size()),
@@ -154,6 +157,11 @@ class SqliteConnection final : public SqlSession {
       case SQLITE_INTEGER: return static_cast<std::int64_t>(sqlite3_column_int64(stmt, column));
       case SQLITE_FLOAT: return sqlite3_column_double(stmt, column);
       case SQLITE_NULL: return nullptr;
+      case SQLITE_BLOB: {
+        const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, column));
+        return std::string(bytes == nullptr ? "" : bytes,
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));
+      }
       default: {
         const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, column));
         return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt, column)));

@@ -122,28 +122,5 @@ TEST(Calendar, BucketsTileTheWindowExactly) {
   }
 }
 
-// The keys a query computes inside the database (BucketKey's arithmetic) must land every instant
-// of a bucket on that bucket's key, and no two buckets may share one.
-TEST(Calendar, QueryBucketKeysMatchTheBuckets) {
-  for (std::string_view name : {"UTC", "Europe/Berlin", "Asia/Kathmandu", "America/Santiago",
-                                "America/St_Johns", "Pacific/Chatham"}) {
-    const ReportingZone zone = Zone(name);
-    const DayRange range{Day("2026-03-01"), Day("2026-11-30")};
-    for (Interval interval : {Interval::kHour, Interval::kDay, Interval::kWeek, Interval::kMonth}) {
-      const auto buckets = zone.Buckets(range, interval);
-      const ReportingZone::SqlBuckets sql = zone.BucketsForQuery(range, interval);
-      ASSERT_EQ(sql.keys.size(), buckets.size()) << name;
-      std::set<std::int64_t> distinct(sql.keys.begin(), sql.keys.end());
-      ASSERT_EQ(distinct.size(), buckets.size()) << name;
-      for (std::size_t i = 0; i < buckets.size(); ++i) {
-        for (std::int64_t at : {buckets[i].start_ms, buckets[i].end_ms - 1,
-                                (buckets[i].start_ms + buckets[i].end_ms) / 2}) {
-          ASSERT_EQ(BucketKey(sql.spec, at), sql.keys[i]) << name << " bucket " << i;
-        }
-      }
-    }
-  }
-}
-
 }  // namespace
 }  // namespace sightline::reports

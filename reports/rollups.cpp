@@ -1,0 +1,298 @@
+#include "reports/rollups.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/distinct_sketch.h"
+#include "storage/repository.h"
+
+namespace sightline::reports {
+namespace {
+
+using core::Result;
+using storage::RollupEvent;
+using storage::RollupSource;
+using storage::RollupSpan;
+using storage::WebDimension;
+using storage::WebRollupRow;
+
+constexpr std::int64_t kHourMs = 3'600'000;
+
+// ---- Rolling one day of events up ------------------------------------------------------------
+
+struct Cell {
+  WebRollupRow row;
+  core::DistinctSketch visitors;
+};
+
+// Events that show engagement beyond viewing: a visit with one of them is not a bounce.
+bool IsPassive(const std::string& event) {
+  return event == "screen_view" || event == "session_start" || event == "scroll_depth";
+}
+
+// The value an event has for a dimension counted per event (not entry/exit pages).
+const std::string& ValueOf(const RollupEvent& e, WebDimension dimension) {
+  switch (dimension) {
+    case WebDimension::kReferrer: return e.referrer;
+    case WebDimension::kUtmSource: return e.utm_source;
+    case WebDimension::kUtmMedium: return e.utm_medium;
+    case WebDimension::kUtmCampaign: return e.utm_campaign;
+    case WebDimension::kUtmTerm: return e.utm_term;
+    case WebDimension::kUtmContent: return e.utm_content;
+    case WebDimension::kCountry: return e.country;
+    case WebDimension::kRegion: return e.region;
+    case WebDimension::kCity: return e.city;
+    case WebDimension::kBrowser: return e.browser;
+    case WebDimension::kOs: return e.os;
+    case WebDimension::kDevice: return e.device;
+    case WebDimension::kChannel: return e.channel;
+    case WebDimension::kEvent: return e.event;
+    default: return e.path;
+  }
+}
+
+constexpr WebDimension kPerEventDimensions[] = {
+    WebDimension::kReferrer,    WebDimension::kUtmSource, WebDimension::kUtmMedium,
+    WebDimension::kUtmCampaign, WebDimension::kUtmTerm,   WebDimension::kUtmContent,
+    WebDimension::kCountry,     WebDimension::kRegion,    WebDimension::kCity,
+    WebDimension::kBrowser,     WebDimension::kOs,        WebDimension::kDevice,
+    WebDimension::kChannel,     WebDimension::kEvent};
+
+class DayRollup {
+ public:
+  DayRollup(const std::vector<UtcWindow>& hours, bool hourly_values)
+      : hours_(hours), hourly_values_(hourly_values) {
+    for (const UtcWindow& hour : hours_) {
+      Cell cell;
+      cell.row.span = RollupSpan::kHour;
+      cell.row.period_start = hour.start_ms;
+      hour_totals_.push_back(std::move(cell));
+    }
+  }
+
+  // Counts a visit's events (sorted by time, then id) at the hour the visit started.
+  void AddVisit(const std::vector<const RollupEvent*>& visit) {
+    const std::size_t hour = HourIndex(visit.front()->occurred_at);
+    if (hour == kOutside) return;  // started on another day: rolled up there
+    for (const RollupEvent* e : visit) AddEvent(*e, hour);
+    const RollupEvent* entry = nullptr;
+    const RollupEvent* previous_view = nullptr;
+    std::int64_t pageviews = 0;
+    bool engaged = false;
+    for (const RollupEvent* e : visit) {
+      engaged = engaged || !IsPassive(e->event);
+      if (e->event != "screen_view") continue;
+      ++pageviews;
+      if (entry == nullptr) entry = e;
+      if (previous_view != nullptr) {
+        ForEachSlot(hour, [&](std::size_t slot) {
+          WebRollupRow& page = CellFor(slot, WebDimension::kPage, previous_view->path).row;
+          page.timed_views += 1;
+          page.view_ms += e->occurred_at - previous_view->occurred_at;
+        });
+      }
+      previous_view = e;
+    }
+    for (Cell* totals : {&day_totals_, &hour_totals_[hour]}) {
+      totals->row.visits += 1;
+      totals->row.bounces += pageviews <= 1 && !engaged ? 1 : 0;
+      totals->row.duration_ms += visit.back()->occurred_at - visit.front()->occurred_at;
+    }
+    if (entry == nullptr) return;
+    ForEachSlot(hour, [&](std::size_t slot) {
+      CountView(CellFor(slot, WebDimension::kEntryPage, entry->path), *entry);
+      CountView(CellFor(slot, WebDimension::kExitPage, previous_view->path), *previous_view);
+    });
+  }
+
+  // Counts an event that belongs to no visit, where it happened.
+  void AddLooseEvent(const RollupEvent& e) {
+    const std::size_t hour = HourIndex(e.occurred_at);
+    if (hour != kOutside) AddEvent(e, hour);
+  }
+
+  std::vector<WebRollupRow> Rows() {
+    std::vector<WebRollupRow> rows;
+    day_totals_.row.period_start = hours_.front().start_ms;
+    rows.push_back(Finish(day_totals_));
+    for (Cell& cell : hour_totals_) {
+      if (cell.row.events > 0) rows.push_back(Finish(cell));
+    }
+    for (auto& [slot_and_dimension, cells] : by_dimension_) {
+      for (auto& [value, cell] : cells) rows.push_back(Finish(cell));
+    }
+    return rows;
+  }
+
+ private:
+  static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
+
+  std::size_t HourIndex(std::int64_t at) const {
+    const auto hour = std::ranges::upper_bound(hours_, at, {}, &UtcWindow::end_ms);
+    if (hour == hours_.end() || hour->start_ms > at) return kOutside;
+    return static_cast<std::size_t>(hour - hours_.begin());
+  }
+
+  // Slot 0 is the whole day; slot h + 1 is hour h (kept only with hourly values).
+  template <class Body>
+  void ForEachSlot(std::size_t hour, Body body) {
+    body(0);
+    if (hourly_values_) body(hour + 1);
+  }
+
+  Cell& CellFor(std::size_t slot, WebDimension dimension, const std::string& value) {
+    auto& cells = by_dimension_[{slot, static_cast<std::int64_t>(dimension)}];
+    auto [it, inserted] = cells.try_emplace(value);
+    if (inserted) {
+      WebRollupRow& row = it->second.row;
+      row.span = slot == 0 ? RollupSpan::kDay : RollupSpan::kHour;
+      row.dimension = static_cast<std::int64_t>(dimension);
+      row.period_start = slot == 0 ? hours_.front().start_ms : hours_[slot - 1].start_ms;
+      row.value = value;
+    }
+    return it->second;
+  }
+
+  static void Count(Cell& cell, const RollupEvent& e, bool is_view) {
+    cell.row.events += 1;
+    cell.row.pageviews += is_view ? 1 : 0;
+    // Events with neither an anonymous id nor a user id have no visitor to count.
+    if (!e.visitor.empty()) cell.visitors.Add(core::StableHash64(e.visitor));
+  }
+  static void CountView(Cell& cell, const RollupEvent& e) { Count(cell, e, true); }
+
+  void AddEvent(const RollupEvent& e, std::size_t hour) {
+    const bool is_view = e.event == "screen_view";
+    Count(day_totals_, e, is_view);
+    Count(hour_totals_[hour], e, is_view);
+    ForEachSlot(hour, [&](std::size_t slot) {
+      if (is_view) CountView(CellFor(slot, WebDimension::kPage, e.path), e);
+      for (WebDimension dimension : kPerEventDimensions) {
+        Count(CellFor(slot, dimension, ValueOf(e, dimension)), e, is_view);
+      }
+    });
+  }
+
+  static WebRollupRow Finish(Cell& cell) {
+    cell.row.visitors = cell.visitors.Serialize();
+    return std::move(cell.row);
+  }
+
+  const std::vector<UtcWindow>& hours_;
+  const bool hourly_values_;
+  Cell day_totals_;
+  std::vector<Cell> hour_totals_;
+  std::map<std::pair<std::size_t, std::int64_t>, std::unordered_map<std::string, Cell>>
+      by_dimension_;
+};
+
+// ---- Deciding what to roll up ----------------------------------------------------------------
+
+std::int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Rolls one local day up again, web and crawler rows alike (a mark of either source may be the
+// first time the day is rolled up at all).
+Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
+                       const ReportingZone& zone, LocalDay day) {
+  const std::vector<UtcWindow> hours = zone.Buckets({day, day}, Interval::kHour);
+  const UtcWindow window{hours.front().start_ms, hours.back().end_ms};
+  return store.Write([&](storage::Repository& repo) -> Result<void> {
+    auto claimed = repo.ClaimRollupDay(project_id, zone.name(), window.start_ms, NowMillis());
+    if (!claimed) return claimed;
+    for (RollupSource source : {RollupSource::kWeb, RollupSource::kBots}) {
+      auto deleted =
+          repo.DeleteRollups(project_id, zone.name(), source, window.start_ms, window.end_ms);
+      if (!deleted) return deleted;
+    }
+    auto events = repo.ListRollupEvents(project_id, window.start_ms, window.end_ms);
+    if (!events) return events.error();
+    const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours);
+    auto inserted = repo.InsertWebRollups(project_id, zone.name(), rows);
+    if (!inserted) return inserted;
+    std::vector<std::int64_t> starts;
+    for (const UtcWindow& hour : hours) starts.push_back(hour.start_ms);
+    return repo.RollUpBotRequests(project_id, zone.name(), starts, window.end_ms);
+  });
+}
+
+}  // namespace
+
+std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
+                                       const std::vector<UtcWindow>& hours, bool hourly_values) {
+  DayRollup day(hours, hourly_values);
+  std::unordered_map<std::string, std::vector<const RollupEvent*>> visits;
+  for (const RollupEvent& e : events) {
+    if (e.session_id) {
+      visits[*e.session_id].push_back(&e);
+    } else {
+      day.AddLooseEvent(e);
+    }
+  }
+  // In session order, so the rows come out the same on every run.
+  std::map<std::string_view, std::vector<const RollupEvent*>*> ordered;
+  for (auto& [session_id, visit] : visits) ordered.emplace(session_id, &visit);
+  for (auto& [session_id, visit] : ordered) {
+    std::ranges::sort(*visit, [](const RollupEvent* a, const RollupEvent* b) {
+      return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
+    });
+    day.AddVisit(*visit);
+  }
+  return day.Rows();
+}
+
+Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
+                            const ReportingZone& zone, const std::vector<DayRange>& ranges) {
+  struct Known {
+    std::vector<storage::RollupMark> marks;
+    std::set<LocalDay> unbuilt;
+  };
+  auto known = store.Read([&](storage::Repository& repo) -> Result<Known> {
+    Known out;
+    auto marks = repo.ListRollupMarks(project_id);
+    if (!marks) return marks.error();
+    out.marks = std::move(*marks);
+    for (const DayRange& range : ranges) {
+      const UtcWindow window = zone.Window(range);
+      auto built = repo.ListRollupDays(project_id, zone.name(), window.start_ms, window.end_ms);
+      if (!built) return built.error();
+      const std::set<std::int64_t> starts(built->begin(), built->end());
+      for (LocalDay day = range.first; day <= range.last; ++day) {
+        if (!starts.contains(zone.StartOfDay(day))) out.unbuilt.insert(day);
+      }
+    }
+    return out;
+  });
+  if (!known) return known.error();
+
+  std::set<LocalDay> work = known->unbuilt;
+  for (const storage::RollupMark& mark : known->marks) {
+    // The local days the hour touches (two when the zone's days start inside the hour).
+    work.insert(zone.DayOf(mark.hour * kHourMs));
+    work.insert(zone.DayOf(mark.hour * kHourMs + kHourMs - 1));
+  }
+  if (work.empty()) return {};
+  if (!known->unbuilt.empty()) {
+    // Rollups of a former reporting zone are not read again.
+    auto dropped = store.Write([&](storage::Repository& repo) {
+      return repo.DeleteRollupsOfOtherZones(project_id, zone.name());
+    });
+    if (!dropped) return dropped;
+  }
+  for (LocalDay day : work) {
+    auto rolled = RollUpDay(store, project_id, zone, day);
+    if (!rolled) return rolled;
+  }
+  if (known->marks.empty()) return {};
+  return store.Write([&](storage::Repository& repo) {
+    return repo.ClearRollupMarks(project_id, known->marks);
+  });
+}
+
+}  // namespace sightline::reports

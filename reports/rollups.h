@@ -1,0 +1,32 @@
+// Report rollups: each local day of the reporting zone, and each local hour of it, aggregated
+// once from the raw rows, so a report reads a few rows per day (docs/reports.md, "Rollups").
+//
+// Inserting rows marks the UTC hours they change (storage); before a report reads, the days it
+// covers that were never rolled up, and every marked day, are rolled up again from the raw rows,
+// so reports are exact and current. The server also does this in the background.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "reports/calendar.h"
+#include "storage/records.h"
+#include "storage/store.h"
+
+namespace sightline::reports {
+
+// Brings the rollups of `zone` up to date for the days of `ranges` and for every marked day.
+core::Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
+                                  const ReportingZone& zone, const std::vector<DayRange>& ranges);
+
+// The web rollup rows of one local day: the day's and each hour's totals, and the day's rows
+// per dimension value, from the events ListRollupEvents returned for the day. Every figure of a
+// visit goes to the day and hour it started in; events outside every visit go where they
+// happened. With `hourly_values`, each hour's rows per dimension value too (not stored: the
+// hourly series of a dimension computes them when asked).
+std::vector<storage::WebRollupRow> RollUpWebDay(const std::vector<storage::RollupEvent>& events,
+                                                const std::vector<UtcWindow>& hours,
+                                                bool hourly_values = false);
+
+}  // namespace sightline::reports

@@ -1,0 +1,354 @@
+// Report rollups, the writing side: marking the hours whose raw rows changed (called by every
+// insert of events and crawler requests), and what a builder needs to roll a local day up
+// again. The reading side is in repository_reports.cpp and repository_web_reports.cpp.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "storage/repository.h"
+#include "storage/sql_helpers.h"
+
+namespace sightline::storage {
+namespace {
+
+using core::Result;
+using namespace internal;  // NOLINT: the SQL helpers of this folder
+
+constexpr std::int64_t kHourMs = 3'600'000;
+constexpr std::size_t kInListChunk = 400;
+
+std::int64_t HourOf(std::int64_t unix_ms) {
+  return unix_ms >= 0 ? unix_ms / kHourMs : (unix_ms - kHourMs + 1) / kHourMs;
+}
+
+bool CountsForWeb(const EventRecord& e) { return !e.is_bot && e.channel != "__analytics"; }
+
+// Visit starts the store already has for `sessions`.
+Result<std::map<std::string, std::int64_t>> KnownVisitStarts(
+    SqlSession& session, const std::string& project_id,
+    const std::map<std::string, std::int64_t>& sessions) {
+  std::map<std::string, std::int64_t> known;
+  std::vector<std::string> ids;
+  for (const auto& [id, at] : sessions) ids.push_back(id);
+  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
+    SqlBuilder sql;
+    const std::string project = sql.Next(project_id);
+    const std::vector<std::string> chunk(
+        ids.begin() + static_cast<std::ptrdiff_t>(from),
+        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
+    sql.text = "SELECT session_id, started_at FROM visit_starts WHERE project_id = " + project +
+               " AND " + sql.In("session_id", chunk);
+    auto rows = sql.Query(session);
+    if (!rows) return rows.error();
+    for (const SqlRow& r : *rows) known.emplace(r.Text(0), r.Int(1));
+  }
+  return known;
+}
+
+struct VisitStart {
+  std::string session_id;
+  std::int64_t started_at = 0;
+};
+
+Result<void> UpsertVisitStarts(SqlSession& session, const std::string& project_id,
+                               const std::vector<VisitStart>& starts) {
+  // The earlier start wins whichever process writes first.
+  constexpr std::string_view kOnConflict =
+      " ON CONFLICT (project_id, session_id) DO UPDATE SET started_at = CASE WHEN "
+      "excluded.started_at < visit_starts.started_at THEN excluded.started_at ELSE "
+      "visit_starts.started_at END";
+  struct Row {
+    const std::string* project;
+    const VisitStart* start;
+  };
+  std::vector<Row> rows;
+  for (const VisitStart& start : starts) rows.push_back({&project_id, &start});
+  for (std::size_t from = 0; from < rows.size(); from += 128) {
+    const std::size_t count = std::min<std::size_t>(128, rows.size() - from);
+    std::vector<SqlValue> values;
+    for (std::size_t i = from; i < from + count; ++i) {
+      values.insert(values.end(), {*rows[i].project, rows[i].start->session_id,
+                                   rows[i].start->started_at});
+    }
+    const std::string sql =
+        InsertStatement("visit_starts", "project_id, session_id, started_at", count) +
+        std::string(kOnConflict);
+    auto done = session.Execute(sql, std::span<const SqlValue>(values));
+    if (!done) return done.error();
+  }
+  return {};
+}
+
+Result<void> MarkHours(SqlSession& session, const std::string& project_id, RollupSource source,
+                       const std::set<std::int64_t>& hours) {
+  const std::string source_text(1, static_cast<char>(source));
+  std::vector<std::int64_t> list(hours.begin(), hours.end());
+  for (std::size_t from = 0; from < list.size(); from += 128) {
+    const std::size_t count = std::min<std::size_t>(128, list.size() - from);
+    std::vector<SqlValue> values;
+    for (std::size_t i = from; i < from + count; ++i) {
+      values.insert(values.end(), {project_id, source_text, list[i], std::int64_t{1}});
+    }
+    const std::string sql =
+        InsertStatement("rollup_dirty", "project_id, source, hour, generation", count) +
+        " ON CONFLICT (project_id, source, hour) DO UPDATE SET generation = "
+        "rollup_dirty.generation + 1";
+    auto done = session.Execute(sql, std::span<const SqlValue>(values));
+    if (!done) return done.error();
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> Repository::MarkEventsForRollup(std::span<const EventRecord> events) {
+  // Per project: each visit's earliest event in the batch, and the hours of events without one.
+  std::map<std::string, std::map<std::string, std::int64_t>> visits;
+  std::map<std::string, std::set<std::int64_t>> hours;
+  for (const EventRecord& e : events) {
+    if (!CountsForWeb(e)) continue;
+    if (!e.session_id) {
+      hours[e.project_id].insert(HourOf(e.occurred_at));
+      continue;
+    }
+    auto [it, inserted] = visits[e.project_id].emplace(*e.session_id, e.occurred_at);
+    if (!inserted) it->second = std::min(it->second, e.occurred_at);
+  }
+  for (const auto& [project_id, sessions] : visits) {
+    auto known = KnownVisitStarts(session_, project_id, sessions);
+    if (!known) return known.error();
+    std::vector<VisitStart> moved;
+    for (const auto& [session_id, earliest] : sessions) {
+      const auto found = known->find(session_id);
+      std::int64_t start = earliest;
+      if (found != known->end()) {
+        // A visit's figures belong to the day it started: its start day changes, and so does
+        // the day it no longer starts on.
+        if (found->second <= earliest) {
+          start = found->second;
+        } else {
+          hours[project_id].insert(HourOf(found->second));
+        }
+      }
+      hours[project_id].insert(HourOf(start));
+      if (start == earliest) moved.push_back({session_id, earliest});
+    }
+    auto upserted = UpsertVisitStarts(session_, project_id, moved);
+    if (!upserted) return upserted;
+  }
+  for (const auto& [project_id, project_hours] : hours) {
+    auto marked = MarkHours(session_, project_id, RollupSource::kWeb, project_hours);
+    if (!marked) return marked;
+  }
+  return {};
+}
+
+Result<void> Repository::MarkBotRequestsForRollup(std::span<const BotRequestRecord> rows) {
+  std::map<std::string, std::set<std::int64_t>> hours;
+  for (const BotRequestRecord& row : rows) hours[row.project_id].insert(HourOf(row.occurred_at));
+  for (const auto& [project_id, project_hours] : hours) {
+    auto marked = MarkHours(session_, project_id, RollupSource::kBots, project_hours);
+    if (!marked) return marked;
+  }
+  return {};
+}
+
+Result<std::vector<RollupMark>> Repository::ListRollupMarks(std::string_view project_id) {
+  return FindAll<RollupMark>(
+      session_,
+      "SELECT source, hour, generation FROM rollup_dirty WHERE project_id = $1 ORDER BY hour",
+      {std::string(project_id)}, [](const SqlRow& r) {
+        const std::string source = r.Text(0);
+        return RollupMark{source == "b" ? RollupSource::kBots : RollupSource::kWeb, r.Int(1),
+                          r.Int(2)};
+      });
+}
+
+Result<std::vector<std::string>> Repository::ListProjectsWithRollupMarks() {
+  return FindAll<std::string>(session_, "SELECT DISTINCT project_id FROM rollup_dirty", {},
+                              [](const SqlRow& r) { return r.Text(0); });
+}
+
+Result<void> Repository::ClearRollupMarks(std::string_view project_id,
+                                          std::span<const RollupMark> marks) {
+  for (const RollupMark& mark : marks) {
+    auto done = ExecuteVoid(session_,
+                            "DELETE FROM rollup_dirty WHERE project_id = $1 AND source = $2 AND "
+                            "hour = $3 AND generation = $4",
+                            {std::string(project_id), std::string(1, static_cast<char>(mark.source)),
+                             mark.hour, mark.generation});
+    if (!done) return done;
+  }
+  return {};
+}
+
+Result<std::vector<std::int64_t>> Repository::ListRollupDays(std::string_view project_id,
+                                                             std::string_view zone,
+                                                             std::int64_t start_ms,
+                                                             std::int64_t end_ms) {
+  return FindAll<std::int64_t>(
+      session_,
+      "SELECT day_start FROM rollup_days WHERE project_id = $1 AND zone = $2 AND day_start >= $3 "
+      "AND day_start < $4 ORDER BY day_start",
+      {std::string(project_id), std::string(zone), start_ms, end_ms},
+      [](const SqlRow& r) { return r.Int(0); });
+}
+
+Result<void> Repository::ClaimRollupDay(std::string_view project_id, std::string_view zone,
+                                        std::int64_t day_start, std::int64_t built_at) {
+  // Writing the row first locks it (PostgreSQL), so two builders of one day take turns.
+  return ExecuteVoid(session_,
+                     "INSERT INTO rollup_days (project_id, zone, day_start, built_at) VALUES ($1, "
+                     "$2, $3, $4) ON CONFLICT (project_id, zone, day_start) DO UPDATE SET "
+                     "built_at = excluded.built_at",
+                     {std::string(project_id), std::string(zone), day_start, built_at});
+}
+
+Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
+                                                   std::string_view zone) {
+  for (std::string_view table : {"web_rollups", "bot_rollups", "rollup_days"}) {
+    auto done = ExecuteVoid(session_,
+                            "DELETE FROM " + std::string(table) +
+                                " WHERE project_id = $1 AND zone <> $2",
+                            {std::string(project_id), std::string(zone)});
+    if (!done) return done;
+  }
+  return {};
+}
+
+Result<void> Repository::DeleteRollups(std::string_view project_id, std::string_view zone,
+                                       RollupSource source, std::int64_t start_ms,
+                                       std::int64_t end_ms) {
+  const std::string table = source == RollupSource::kWeb ? "web_rollups" : "bot_rollups";
+  return ExecuteVoid(session_,
+                     "DELETE FROM " + table +
+                         " WHERE project_id = $1 AND zone = $2 AND period_start >= $3 AND "
+                         "period_start < $4",
+                     {std::string(project_id), std::string(zone), start_ms, end_ms});
+}
+
+Result<std::vector<RollupEvent>> Repository::ListRollupEvents(std::string_view project_id,
+                                                              std::int64_t start_ms,
+                                                              std::int64_t end_ms) {
+  constexpr std::string_view kColumns =
+      "SELECT id, session_id, COALESCE(anonymous_id, user_id, ''), occurred_at, event, channel, "
+      "COALESCE(path, ''), COALESCE(referrer, ''), COALESCE(utm_source, ''), "
+      "COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''), COALESCE(utm_term, ''), "
+      "COALESCE(utm_content, ''), COALESCE(country, ''), COALESCE(region, ''), "
+      "COALESCE(city, ''), COALESCE(browser, ''), COALESCE(os, ''), COALESCE(device, '') "
+      "FROM events ";
+  constexpr std::string_view kHuman = "AND is_bot = 0 AND channel <> '__analytics'";
+  const auto map = [](const SqlRow& r) {
+    RollupEvent e;
+    std::size_t i = 0;
+    e.id = r.Text(i++);
+    e.session_id = r.OptText(i++);
+    e.visitor = r.Text(i++);
+    e.occurred_at = r.Int(i++);
+    for (std::string* field : {&e.event, &e.channel, &e.path, &e.referrer, &e.utm_source,
+                               &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content,
+                               &e.country, &e.region, &e.city, &e.browser, &e.os, &e.device}) {
+      *field = r.Text(i++);
+    }
+    return e;
+  };
+  // Every event of the visits that started in the window, wherever they happened, and the
+  // window's events that belong to no visit.
+  auto visits = FindAll<RollupEvent>(
+      session_,
+      std::string(kColumns) +
+          "WHERE project_id = $1 AND session_id IN (SELECT session_id FROM visit_starts WHERE "
+          "project_id = $1 AND started_at >= $2 AND started_at < $3) " + std::string(kHuman),
+      {std::string(project_id), start_ms, end_ms}, map);
+  if (!visits) return visits.error();
+  auto loose = FindAll<RollupEvent>(
+      session_,
+      std::string(kColumns) +
+          "WHERE project_id = $1 AND occurred_at >= $2 AND occurred_at < $3 AND session_id IS "
+          "NULL " + std::string(kHuman),
+      {std::string(project_id), start_ms, end_ms}, map);
+  if (!loose) return loose.error();
+  visits->insert(visits->end(), std::make_move_iterator(loose->begin()),
+                 std::make_move_iterator(loose->end()));
+  return visits;
+}
+
+Result<void> Repository::InsertWebRollups(std::string_view project_id, std::string_view zone,
+                                          std::span<const WebRollupRow> rows) {
+  const std::string project(project_id), zone_name(zone);
+  return InsertRows(
+      session_, "web_rollups",
+      "project_id, zone, span, dimension, period_start, value, events, pageviews, visits, "
+      "bounces, duration_ms, timed_views, view_ms, visitors",
+      rows, [&](const WebRollupRow& r) -> std::vector<SqlValue> {
+        return {project,
+                zone_name,
+                static_cast<std::int64_t>(r.span),
+                r.dimension,
+                r.period_start,
+                r.value,
+                r.events,
+                r.pageviews,
+                r.visits,
+                r.bounces,
+                r.duration_ms,
+                r.timed_views,
+                r.view_ms,
+                SqlBlob{r.visitors}};
+      });
+}
+
+Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::string_view zone,
+                                           std::span<const std::int64_t> hour_starts,
+                                           std::int64_t day_end) {
+  if (hour_starts.empty()) return {};
+  constexpr std::string_view kAgent =
+      "COALESCE(bot_name, ''), COALESCE(bot_vendor, ''), COALESCE(actor_category, ''), is_ai, "
+      "actor_type";
+  const auto roll_up = [&](RollupSpan span, BotRollupKind kind,
+                           std::string_view value) -> Result<void> {
+    SqlBuilder sql;
+    const std::string project = sql.Next(std::string(project_id));
+    const std::string zone_param = sql.Next(std::string(zone));
+    std::string period;
+    if (span == RollupSpan::kDay) {
+      period = "CAST(" + sql.Next(hour_starts.front()) + " AS BIGINT)";
+    } else {
+      // The local hour holding the request: the last hour start at or before it.
+      period = "CASE";
+      for (std::size_t i = hour_starts.size() - 1; i > 0; --i) {
+        period += " WHEN occurred_at >= " + sql.Next(hour_starts[i]) + " THEN CAST(" +
+                  sql.Next(hour_starts[i]) + " AS BIGINT)";
+      }
+      period += " ELSE CAST(" + sql.Next(hour_starts.front()) + " AS BIGINT) END";
+    }
+    const std::string start = sql.Next(hour_starts.front());
+    const std::string end = sql.Next(day_end);
+    sql.text = "INSERT INTO bot_rollups (project_id, zone, span, kind, period_start, bot_name, "
+               "bot_vendor, actor_category, is_ai, actor_type, value, requests) SELECT CAST(" +
+               project + " AS TEXT), CAST(" + zone_param + " AS TEXT), " +
+               std::to_string(static_cast<std::int64_t>(span)) + ", " +
+               std::to_string(static_cast<std::int64_t>(kind)) + ", " + period + ", " +
+               std::string(kAgent) + ", " + std::string(value) +
+               ", COUNT(*) FROM bot_requests WHERE project_id = " + project +
+               " AND occurred_at >= " + start + " AND occurred_at < " + end + " GROUP BY " +
+               std::string(kAgent);
+    // Constants are not grouped by (PostgreSQL refuses a literal in GROUP BY).
+    if (span == RollupSpan::kHour) sql.text += ", " + period;
+    if (kind != BotRollupKind::kAgent) sql.text += ", " + std::string(value);
+    auto done = session_.QueryOnce(sql.text, std::span<const SqlValue>(sql.params));
+    if (!done) return done.error();
+    return {};
+  };
+  for (auto [span, kind, value] :
+       {std::tuple{RollupSpan::kDay, BotRollupKind::kAgent, "''"},
+        std::tuple{RollupSpan::kHour, BotRollupKind::kAgent, "''"},
+        std::tuple{RollupSpan::kDay, BotRollupKind::kCountry, "COALESCE(country, '')"},
+        std::tuple{RollupSpan::kDay, BotRollupKind::kPath, "COALESCE(path, '')"}}) {
+    auto done = roll_up(span, kind, value);
+    if (!done) return done;
+  }
+  return {};
+}
+
+}  // namespace sightline::storage

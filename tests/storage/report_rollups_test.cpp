@@ -1,0 +1,386 @@
+// Storage conformance for the report rollups (storage/repository_rollups.cpp, the reads in
+// repository_reports.cpp and repository_web_reports.cpp, and reports/rollups.cpp that builds
+// them): every figure computed by hand from a small dataset, on each backend, in more than one
+// reporting zone, and again after late rows change days already rolled up.
+#include "reports/rollups.h"
+#include "reports/web_reports.h"
+#include "store_fixture.h"
+
+namespace sightline::storage {
+namespace {
+
+using namespace conformance;  // NOLINT: the fixture and its helpers
+using reports::DayRange;
+using reports::ReportingZone;
+using reports::ReportWindows;
+
+ReportingZone Zone(std::string_view name) { return ReportingZone::Find(name).value(); }
+
+ReportWindows Windows(const ReportingZone& zone, DayRange selection,
+                      std::optional<DayRange> comparison = std::nullopt) {
+  ReportWindows windows{selection, zone.Window(selection), comparison, std::nullopt, zone.name()};
+  if (comparison) windows.comparison = zone.Window(*comparison);
+  return windows;
+}
+
+// ---- Crawler report aggregates ------------------------------------------------------------
+
+BotRequestRecord ReportBot(std::string id, std::int64_t at, std::optional<std::string> name,
+                           std::optional<std::string> vendor, std::string actor_type,
+                           std::optional<std::string> country, std::string path) {
+  BotRequestRecord b = MinimalBot(std::move(id), "p-1", at);
+  b.bot_name = std::move(name);
+  b.bot_vendor = std::move(vendor);
+  b.actor_category = b.bot_vendor == "OpenAI" ? std::optional<std::string>("ai_training")
+                                              : std::optional<std::string>("automation");
+  b.is_ai = b.bot_vendor == "OpenAI";
+  b.actor_type = std::move(actor_type);
+  b.country = std::move(country);
+  b.path = std::move(path);
+  return b;
+}
+
+class BotAggregates : public StoreConformance {
+ protected:
+  // p-1: GPTBot ×4 (one spoofed), curl ×2, an unnamed bot ×1, and "50%_off" ×1; p-2: one row.
+  void SetUp() override {
+    StoreConformance::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    std::vector<BotRequestRecord> rows = {
+        ReportBot("r1", 1000, "GPTBot", "OpenAI", "verified_bot", "US", "/a"),
+        ReportBot("r2", 900'000, "GPTBot", "OpenAI", "verified_bot", "US", "/b"),
+        ReportBot("r3", 900'001, "GPTBot", "OpenAI", "spoofed_bot", "DE", "/a"),
+        ReportBot("r4", 3'700'000, "GPTBot", "OpenAI", "verified_bot", std::nullopt, "/a"),
+        ReportBot("r5", 5000, "curl", "curl", "suspected_bot", "DE", "/a"),
+        ReportBot("r6", 6000, "curl", "curl", "suspected_bot", "DE", "/c"),
+        ReportBot("r7", 7000, std::nullopt, std::nullopt, "suspected_bot", "FR", "/c"),
+        ReportBot("r8", 8000, "50%_off", "Deals", "suspected_bot", "FR", "/c"),
+        ReportBot("r9", 86'400'000 + 10, "GPTBot", "OpenAI", "verified_bot", "US", "/a")};
+    BotRequestRecord other = ReportBot("x1", 1000, "GPTBot", "OpenAI", "verified_bot", "US", "/a");
+    other.project_id = "p-2";
+    rows.push_back(other);
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertBotRequests(rows); })));
+  }
+  // 1970-01-01 in `zone` (r9 is on the next day), rolled up first.
+  BotReportQuery Query(BotGrouping grouping, std::string_view zone_name = "UTC",
+                       RollupSpan span = RollupSpan::kDay) {
+    const ReportingZone zone = Zone(zone_name);
+    EXPECT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", zone, {{0, 0}})));
+    BotReportQuery q;
+    const reports::UtcWindow day = zone.Window({0, 0});
+    q.range = {"p-1", zone.name(), span, day.start_ms, day.end_ms};
+    q.grouping = grouping;
+    return q;
+  }
+  std::vector<std::string> Keys(const BotReportQuery& q) {
+    std::vector<std::string> keys;
+    for (const BotGroupRow& row : ReadOk([&](Repository& r) { return r.BotRequestGroups(q); })) {
+      keys.push_back(row.key + "=" + std::to_string(row.requests) + "/" +
+                     std::to_string(row.distinct_bots));
+    }
+    return keys;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, BotAggregates, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, BotAggregates, testing::Values(Backend::kPostgres));
+
+TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Keys(Query(BotGrouping::kBot)), (V{"GPTBot=4/1", "curl=2/1", "=1/1", "50%_off=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kCountry)), (V{"DE=3/2", "FR=2/2", "US=2/1", "=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kPath)), (V{"/a=4/2", "/c=3/3", "/b=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kCategory)), (V{"ai_training=4/1", "automation=4/3"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kVendor)), (V{"OpenAI=4/1", "curl=2/1", "=1/1", "Deals=1/1"}));
+
+  const BotGroupRow top = ReadOk([&](Repository& r) {
+    return r.BotRequestGroups(Query(BotGrouping::kBot));
+  }).front();
+  EXPECT_EQ(top.vendor, "OpenAI");
+  EXPECT_EQ(top.category, "ai_training");
+  EXPECT_TRUE(top.is_ai);
+
+  const BotGroupTotals totals =
+      ReadOk([&](Repository& r) { return r.BotRequestTotals(Query(BotGrouping::kPath)); });
+  EXPECT_EQ(totals.groups, 3);
+  EXPECT_EQ(totals.requests, 8);
+}
+
+TEST_P(BotAggregates, PagesAndKeysNarrowTheRows) {
+  BotReportQuery q = Query(BotGrouping::kBot);
+  q.limit = 2;
+  q.offset = 1;
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"curl=2/1", "=1/1"}));
+  BotReportQuery keyed = Query(BotGrouping::kBot);
+  keyed.keys = std::vector<std::string>{"curl", "", "nobody"};
+  EXPECT_EQ(Keys(keyed), (std::vector<std::string>{"curl=2/1", "=1/1"}));
+  keyed.keys = std::vector<std::string>{};
+  EXPECT_TRUE(Keys(keyed).empty());
+}
+
+TEST_P(BotAggregates, FiltersCombine) {
+  BotReportQuery q = Query(BotGrouping::kBot);
+  q.actor_type = "verified_bot";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=3/1"}));
+  q = Query(BotGrouping::kBot);
+  q.is_ai = false;
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"curl=2/1", "=1/1", "50%_off=1/1"}));
+  q = Query(BotGrouping::kPath);
+  q.vendor = "curl";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"/a=1/1", "/c=1/1"}));
+  // Search is a case-insensitive substring of name or vendor; LIKE's wildcards are literal.
+  q = Query(BotGrouping::kBot);
+  q.search = "gpt";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=4/1"}));
+  q.search = "%";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"50%_off=1/1"}));
+  q.search = "openai";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"GPTBot=4/1"}));
+  q.search = "_";
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"50%_off=1/1"}));
+}
+
+std::vector<std::string> Periods(const std::vector<BotPeriodRow>& rows) {
+  std::vector<std::string> out;
+  for (const BotPeriodRow& row : rows) {
+    out.push_back(std::to_string(row.period_start) + ":" + row.key + "=" +
+                  std::to_string(row.requests));
+  }
+  return out;
+}
+
+TEST_P(BotAggregates, PeriodsAreTheZonesLocalDaysAndHours) {
+  using V = std::vector<std::string>;
+  BotReportQuery q = Query(BotGrouping::kVendor, "UTC", RollupSpan::kHour);
+  q.keys = V{"OpenAI"};
+  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+            (V{"0:OpenAI=3", "3600000:OpenAI=1"}));
+  q = Query(BotGrouping::kVendor, "UTC", RollupSpan::kDay);
+  q.keys = V{"OpenAI"};
+  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+            (V{"0:OpenAI=4"}));
+  // Nepal kept +05:30 until 1986, so in 1970 its local hours start at :30 UTC.
+  q = Query(BotGrouping::kVendor, "Asia/Kathmandu", RollupSpan::kHour);
+  q.keys = V{"OpenAI"};
+  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+            (V{"-1800000:OpenAI=3", "1800000:OpenAI=1"}));
+}
+
+TEST_P(BotAggregates, LateRowsRestateTheirDay) {
+  EXPECT_EQ(Keys(Query(BotGrouping::kBot)).front(), "GPTBot=4/1");
+  ASSERT_TRUE(Ok(Write([](Repository& repo) {
+    std::vector<BotRequestRecord> late = {
+        ReportBot("late", 50'000, "GPTBot", "OpenAI", "verified_bot", "US", "/z")};
+    return repo.InsertBotRequests(late);
+  })));
+  EXPECT_EQ(Keys(Query(BotGrouping::kBot)).front(), "GPTBot=5/1");
+  EXPECT_TRUE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
+}
+
+// ---- Web analytics aggregates ---------------------------------------------------------------
+
+constexpr std::int64_t kT0 = 86'400'000LL * 20000;  // a UTC midnight
+constexpr std::int64_t kMinute = 60'000;
+
+EventRecord WebEvent(std::string id, std::int64_t at, std::string event,
+                     std::optional<std::string> visitor, std::string session,
+                     std::optional<std::string> path, std::optional<std::string> country) {
+  EventRecord e = SparseEvent(std::move(id), "p-1", at);
+  e.event = std::move(event);
+  e.channel = "web";
+  e.anonymous_id = std::move(visitor);
+  e.session_id = std::move(session);
+  e.path = std::move(path);
+  e.country = std::move(country);
+  return e;
+}
+
+class WebAggregates : public StoreConformance {
+ protected:
+  // Five visits of four visitors (docs in the test bodies); a bot, an __analytics event and
+  // another project's event that must not count.
+  void SetUp() override {
+    StoreConformance::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    std::vector<EventRecord> rows = {
+        WebEvent("a1", kT0, "screen_view", "A", "s1", "/home", "NP"),
+        WebEvent("a2", kT0 + kMinute, "screen_view", "A", "s1", "/pricing", "NP"),
+        WebEvent("a3", kT0 + 90'000, "click", "A", "s1", "/pricing", "NP"),
+        WebEvent("a4", kT0 + 120 * kMinute, "screen_view", "A", "s2", "/home", "NP"),
+        WebEvent("b1", kT0 + 10 * kMinute, "session_start", "B", "s3", std::nullopt, "DE"),
+        WebEvent("b2", kT0 + 10 * kMinute + 1000, "screen_view", "B", "s3", "/pricing", "DE"),
+        WebEvent("b3", kT0 + 10 * kMinute + 30'000, "scroll_depth", "B", "s3", "/pricing", "DE"),
+        WebEvent("c1", kT0 + 25 * 60 * kMinute, "screen_view", std::nullopt, "s4", "/docs",
+                 std::nullopt),
+        WebEvent("c2", kT0 + 25 * 60 * kMinute + 5 * kMinute, "signup", std::nullopt, "s4",
+                 "/docs", std::nullopt),
+        WebEvent("d1", kT0 + (18 * 60 + 20) * kMinute, "screen_view", "D", "s5", "/home", "NP")};
+    rows[7].user_id = "C";
+    rows[8].user_id = "C";
+    rows[8].channel = "growth";
+    EventRecord bot = WebEvent("x1", kT0, "screen_view", "X", "s9", "/home", "US");
+    bot.is_bot = true;
+    EventRecord revenue = WebEvent("x2", kT0 + 100'000, "purchase", "A", "s1", "/pricing", "NP");
+    revenue.channel = "__analytics";
+    EventRecord elsewhere = WebEvent("x3", kT0, "screen_view", "A", "s1", "/home", "NP");
+    elsewhere.project_id = "p-2";
+    rows.insert(rows.end(), {bot, revenue, elsewhere});
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  }
+  // Days 20000 and 20001 in UTC, or `zone`.
+  ReportWindows TwoDays(std::string_view zone = "UTC") {
+    return Windows(Zone(zone), {20000, 20001});
+  }
+  std::vector<std::string> Breakdown(WebDimension dimension, std::int64_t limit = 100,
+                                     std::int64_t offset = 0) {
+    auto breakdown = reports::BreakDown(store(), "p-1", dimension, TwoDays(), limit, offset);
+    EXPECT_TRUE(Ok(breakdown));
+    std::vector<std::string> out;
+    for (const reports::BreakdownRow& row : breakdown->rows) {
+      out.push_back(row.current.key + "=" + std::to_string(row.current.count) + "/" +
+                    std::to_string(row.current.visitors));
+    }
+    return out;
+  }
+  std::vector<std::string> Days(std::string_view zone = "UTC") {
+    auto timeline = reports::VisitTimeline(store(), "p-1", Zone(zone), TwoDays(zone),
+                                           reports::Interval::kDay);
+    EXPECT_TRUE(Ok(timeline));
+    std::vector<std::string> out;
+    for (const reports::WebTotalsRow& point : timeline->points) out.push_back(Show(point));
+    return out;
+  }
+  static std::string Show(const reports::WebTotalsRow& t) {
+    return std::to_string(t.visitors) + " visitors, " + std::to_string(t.visits) + " visits, " +
+           std::to_string(t.pageviews) + " pageviews, " + std::to_string(t.bounces) +
+           " bounces, " + std::to_string(t.duration_ms) + " ms, " + std::to_string(t.events) +
+           " events";
+  }
+  void Insert(std::vector<EventRecord> rows) {
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, WebAggregates, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, WebAggregates, testing::Values(Backend::kPostgres));
+
+TEST_P(WebAggregates, TotalsCountVisitorsVisitsBouncesAndDurations) {
+  auto summary = reports::SummarizeVisits(store(), "p-1", TwoDays());
+  ASSERT_TRUE(Ok(summary));
+  EXPECT_EQ(Show(summary->current),
+            "4 visitors, 5 visits, 6 pageviews, 3 bounces, 420000 ms, 10 events");
+  EXPECT_FALSE(summary->previous);
+}
+
+TEST_P(WebAggregates, DaysAreTheZonesLocalDays) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Days(), (V{"3 visitors, 4 visits, 5 pageviews, 3 bounces, 120000 ms, 8 events",
+                       "1 visitors, 1 visits, 1 pageviews, 0 bounces, 300000 ms, 2 events"}));
+  // At +05:45, D's 18:20 UTC pageview is 00:05 the next local day; changing the zone restates
+  // the days from the raw events.
+  EXPECT_EQ(Days("Asia/Kathmandu"),
+            (V{"2 visitors, 3 visits, 4 pageviews, 2 bounces, 120000 ms, 7 events",
+               "2 visitors, 2 visits, 2 pageviews, 1 bounces, 300000 ms, 3 events"}));
+  EXPECT_EQ(Days().front(), "3 visitors, 4 visits, 5 pageviews, 3 bounces, 120000 ms, 8 events");
+}
+
+TEST_P(WebAggregates, HoursHoldTheVisitsThatStartedInThem) {
+  auto timeline = reports::VisitTimeline(store(), "p-1", Zone("UTC"),
+                                         Windows(Zone("UTC"), {20000, 20000}),
+                                         reports::Interval::kHour);
+  ASSERT_TRUE(Ok(timeline));
+  ASSERT_EQ(timeline->points.size(), 24u);
+  EXPECT_EQ(Show(timeline->points[0]),
+            "2 visitors, 2 visits, 3 pageviews, 1 bounces, 120000 ms, 6 events");
+  EXPECT_EQ(timeline->points[2].visits, 1);
+  EXPECT_EQ(timeline->points[18].visits, 1);
+  EXPECT_EQ(timeline->points[1].events, 0);
+}
+
+TEST_P(WebAggregates, AVisitsLaterEventsRestateTheDayItStarted) {
+  ASSERT_EQ(Days()[0], "3 visitors, 4 visits, 5 pageviews, 3 bounces, 120000 ms, 8 events");
+  // s3 (a bounce on day 20000) gets a pageview the next day: the visit, its pageviews and its
+  // length all stay on the day it started.
+  Insert({WebEvent("b4", kT0 + 86'400'000 + kMinute, "screen_view", "B", "s3", "/docs", "DE")});
+  EXPECT_EQ(Days(), (std::vector<std::string>{
+                        "3 visitors, 4 visits, 6 pageviews, 2 bounces, 85950000 ms, 9 events",
+                        "1 visitors, 1 visits, 1 pageviews, 0 bounces, 300000 ms, 2 events"}));
+  // An earlier event moves s4's start to day 20000, and the day it left loses it.
+  Insert({WebEvent("c0", kT0 + 23 * 60 * kMinute, "screen_view", std::nullopt, "s4", "/docs",
+                   std::nullopt)});
+  const auto days = Days();
+  EXPECT_EQ(days[1], "0 visitors, 0 visits, 0 pageviews, 0 bounces, 0 ms, 0 events");
+  EXPECT_EQ(days[0], "4 visitors, 5 visits, 8 pageviews, 2 bounces, 93450000 ms, 12 events");
+}
+
+TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Breakdown(WebDimension::kPage), (V{"/home=3/2", "/pricing=2/2", "/docs=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEntryPage), (V{"/home=3/2", "/docs=1/1", "/pricing=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kExitPage), (V{"/home=2/2", "/pricing=2/2", "/docs=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEvent),
+            (V{"screen_view=6/4", "click=1/1", "scroll_depth=1/1", "session_start=1/1",
+               "signup=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kChannel), (V{"web=9/4", "growth=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kCountry), (V{"NP=2/2", "=1/1", "DE=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kPage, 1, 1), (V{"/pricing=2/2"}));
+  EXPECT_EQ(Breakdown(WebDimension::kCountry, 1, 1), (V{"=1/1"}));
+  auto pages = reports::BreakDown(store(), "p-1", WebDimension::kPage, TwoDays(), 1, 0);
+  ASSERT_TRUE(Ok(pages));
+  EXPECT_EQ(pages->total, 3);
+  auto countries = reports::BreakDown(store(), "p-1", WebDimension::kCountry, TwoDays(), 1, 0);
+  ASSERT_TRUE(Ok(countries));
+  EXPECT_EQ(countries->total, 3);
+}
+
+TEST_P(WebAggregates, ComparisonRowsMatchByValue) {
+  const ReportingZone utc = Zone("UTC");
+  auto breakdown = reports::BreakDown(store(), "p-1", WebDimension::kPage,
+                                      Windows(utc, {20001, 20001}, DayRange{20000, 20000}), 10, 0);
+  ASSERT_TRUE(Ok(breakdown));
+  ASSERT_EQ(breakdown->rows.size(), 1u);
+  EXPECT_EQ(breakdown->rows[0].current.key, "/docs");
+  EXPECT_EQ(breakdown->rows[0].previous->count, 0);
+  auto home = reports::BreakDown(store(), "p-1", WebDimension::kPage,
+                                 Windows(utc, {20000, 20000}, DayRange{20001, 20001}), 1, 0);
+  ASSERT_TRUE(Ok(home));
+  EXPECT_EQ(home->rows[0].current.key, "/home");
+  EXPECT_EQ(home->rows[0].current.count, 3);
+  EXPECT_EQ(home->rows[0].previous->count, 0);
+}
+
+TEST_P(WebAggregates, DimensionSeriesPerDayAndPerHour) {
+  const ReportingZone utc = Zone("UTC");
+  auto daily = reports::DimensionSeries(store(), "p-1", utc, TwoDays(), WebDimension::kPage,
+                                        reports::Interval::kDay, 2);
+  ASSERT_TRUE(Ok(daily));
+  ASSERT_EQ(daily->series.size(), 2u);
+  EXPECT_EQ(daily->series[0].key, "/home");
+  EXPECT_EQ(daily->series[0].values, (std::vector<std::int64_t>{3, 0}));
+  EXPECT_EQ(daily->series[0].total, 3);
+  auto hourly = reports::DimensionSeries(store(), "p-1", utc, Windows(utc, {20000, 20000}),
+                                         WebDimension::kCountry, reports::Interval::kHour, 1);
+  ASSERT_TRUE(Ok(hourly));
+  ASSERT_EQ(hourly->series.size(), 1u);
+  EXPECT_EQ(hourly->series[0].key, "NP");  // visitors: A and D
+  EXPECT_EQ(hourly->series[0].total, 2);
+  EXPECT_EQ(hourly->series[0].values[0], 1);
+  EXPECT_EQ(hourly->series[0].values[2], 1);
+  EXPECT_EQ(hourly->series[0].values[18], 1);
+}
+
+TEST_P(WebAggregates, PageDurationsRunUntilTheVisitsNextPageview) {
+  auto pages = reports::PageDurations(store(), "p-1", TwoDays(), 100, 0);
+  ASSERT_TRUE(Ok(pages));
+  ASSERT_EQ(pages->size(), 3u);
+  EXPECT_EQ((*pages)[0].current.path, "/home");
+  EXPECT_EQ((*pages)[0].current.pageviews, 3);
+  EXPECT_EQ((*pages)[0].current.measured, 1);
+  EXPECT_EQ((*pages)[0].current.duration_ms, 60'000);
+  EXPECT_EQ((*pages)[1].current.path, "/pricing");
+  EXPECT_EQ((*pages)[1].current.measured, 0);
+  EXPECT_EQ((*pages)[2].current.path, "/docs");
+}
+
+}  // namespace
+}  // namespace sightline::storage
