@@ -8,6 +8,7 @@
 #include "app/commands.h"
 #include "app/options.h"
 #include "app/range_refresh.h"
+#include "app/rollup_refresh.h"
 #include "core/logging.h"
 #include "detection/bot_catalog.h"
 #include "detection/geo.h"
@@ -66,6 +67,9 @@ const OptionDef kServeOptions[] = {
     {"bot-ranges-refresh", "SIGHTLINE_BOT_RANGES_REFRESH", "24", "HOURS",
      "How often the vendors' IP-range lists are fetched (first at start); each good list is "
      "kept in the store. 0: never."},
+    {"rollup-interval", "SIGHTLINE_ROLLUP_INTERVAL", "15", "SECONDS",
+     "How often report days changed by new rows are rolled up in the background. 0: never "
+     "(reports still roll up what they read first)."},
     {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
      "Fetch the range lists from URL/<list id>.json instead of the vendors' URLs."},
     {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",
@@ -201,6 +205,8 @@ int Serve(const Options& options) {
   }
   auto refresh_hours = options.GetInt("bot-ranges-refresh", 0, 24 * 365);
   if (!refresh_hours) return ReportFailure(refresh_hours.error());
+  auto rollup_seconds = options.GetInt("rollup-interval", 0, 24 * 3600);
+  if (!rollup_seconds) return ReportFailure(rollup_seconds.error());
   auto initial_ranges = LoadRanges(**store, ranges_dir, list_ids);
   if (!initial_ranges) return ReportFailure(initial_ranges.error());
   core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
@@ -233,6 +239,7 @@ int Serve(const Options& options) {
                                                options.Get("bot-ranges-mirror")),
                            ranges_dir, list_ids, live_ranges,
                            std::chrono::hours(*refresh_hours));
+  RollupRefresher rollups(**store, std::chrono::seconds(*rollup_seconds));
   detection::SignatureDirectory signature_keys(fetcher.get(), clock);
   // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
   const std::string own_signer =

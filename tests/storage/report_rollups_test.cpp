@@ -313,6 +313,19 @@ TEST_P(WebAggregates, AVisitsLaterEventsRestateTheDayItStarted) {
   EXPECT_EQ(days[0], "4 visitors, 5 visits, 8 pageviews, 2 bounces, 93450000 ms, 12 events");
 }
 
+TEST_P(WebAggregates, MarkedDaysRollUpWithoutAReport) {
+  // What the server's background pass does: no ranges, only the marked days.
+  EXPECT_FALSE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
+  ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", Zone("UTC"), {})));
+  EXPECT_TRUE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
+  const auto built = ReadOk([](Repository& r) {
+    return r.ListRollupDays("p-1", "UTC", kT0 - 86'400'000, kT0 + 3 * 86'400'000);
+  });
+  EXPECT_EQ(built, (std::vector<std::int64_t>{kT0, kT0 + 86'400'000}));
+  // Another project's marks are its own.
+  EXPECT_FALSE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-2"); }).empty());
+}
+
 TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
   using V = std::vector<std::string>;
   EXPECT_EQ(Breakdown(WebDimension::kPage), (V{"/home=3/2", "/pricing=2/2", "/docs=1/1"}));

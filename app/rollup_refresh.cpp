@@ -1,0 +1,56 @@
+#include "app/rollup_refresh.h"
+
+#include "core/logging.h"
+#include "reports/rollups.h"
+
+namespace sightline::app {
+
+std::size_t RefreshMarkedRollups(storage::Store& store) {
+  auto projects = store.Read([](storage::Repository& repo) {
+    return repo.ListProjectsWithRollupMarks();
+  });
+  if (!projects) return 0;
+  std::size_t refreshed = 0;
+  for (const std::string& project_id : *projects) {
+    auto project = store.Read([&](storage::Repository& repo) {
+      return repo.FindProject(project_id);
+    });
+    if (!project || !*project) continue;  // rows of a deleted project: nothing reads them
+    auto zone = reports::ReportingZone::Find((*project)->reporting_timezone);
+    if (!zone) continue;
+    auto done = reports::RefreshRollups(store, project_id, *zone, {});
+    if (done) {
+      ++refreshed;
+    } else {
+      core::Log(core::LogLevel::kWarn, "report rollups not refreshed",
+                {{"project", project_id}, {"reason", done.error().internal()}});
+    }
+  }
+  return refreshed;
+}
+
+RollupRefresher::RollupRefresher(storage::Store& store, std::chrono::seconds interval)
+    : store_(store), interval_(interval) {
+  if (interval_.count() > 0) thread_ = std::thread([this] { Loop(); });
+}
+
+RollupRefresher::~RollupRefresher() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void RollupRefresher::Loop() {
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, interval_, [this] { return stopping_.load(); })) return;
+    }
+    RefreshMarkedRollups(store_);
+  }
+}
+
+}  // namespace sightline::app
