@@ -9,6 +9,7 @@
 #include "app/options.h"
 #include "app/range_refresh.h"
 #include "app/rollup_refresh.h"
+#include "reports/rollups.h"
 #include "core/logging.h"
 #include "detection/bot_catalog.h"
 #include "detection/geo.h"
@@ -68,8 +69,9 @@ const OptionDef kServeOptions[] = {
      "How often the vendors' IP-range lists are fetched (first at start); each good list is "
      "kept in the store. 0: never."},
     {"rollup-interval", "SIGHTLINE_ROLLUP_INTERVAL", "15", "SECONDS",
-     "How often report days changed by new rows are rolled up in the background. 0: never "
-     "(reports still roll up what they read first)."},
+     "How often report days changed by new rows are rolled up in the background; reports of "
+     "days already rolled up lag new rows by up to this. 0: never in the background, and every "
+     "report first rolls up the changed days it reads (exact to the last row)."},
     {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
      "Fetch the range lists from URL/<list id>.json instead of the vendors' URLs."},
     {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",
@@ -240,6 +242,8 @@ int Serve(const Options& options) {
                            ranges_dir, list_ids, live_ranges,
                            std::chrono::hours(*refresh_hours));
   RollupRefresher rollups(**store, std::chrono::seconds(*rollup_seconds));
+  reports::SetChangedDaysPolicy(*rollup_seconds > 0 ? reports::ChangedDays::kLeaveToBackground
+                                                    : reports::ChangedDays::kRollUpFirst);
   detection::SignatureDirectory signature_keys(fetcher.get(), clock);
   // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
   const std::string own_signer =

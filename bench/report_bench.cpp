@@ -107,6 +107,25 @@ bool Generate(storage::Store& store, std::int64_t rows, Make make, const char* w
   return true;
 }
 
+// Distinct visitors of `window` counted exactly from the raw rows (the visits that started in
+// it), to set the rollups' sketch estimate against.
+std::int64_t ExactVisitors(storage::Store& store, reports::UtcWindow window) {
+  std::int64_t visitors = -1;
+  auto done = store.database().Transact(
+      storage::TxMode::kRead, [&](storage::SqlSession& session) -> core::Result<void> {
+        auto rows = session.Query(
+            "SELECT COUNT(DISTINCT COALESCE(anonymous_id, user_id)) FROM events WHERE "
+            "project_id = $1 AND is_bot = 0 AND channel <> '__analytics' AND session_id IN "
+            "(SELECT session_id FROM visit_starts WHERE project_id = $1 AND started_at >= $2 "
+            "AND started_at < $3)",
+            {std::string(kProject), window.start_ms, window.end_ms});
+        if (!rows) return rows.error();
+        visitors = rows->front().Int(0);
+        return {};
+      });
+  return done ? visitors : -1;
+}
+
 struct Timing {
   const char* name;
   std::function<bool()> run;
@@ -164,6 +183,16 @@ int main(int argc, char** argv) {
   std::printf("rolled up %d days in %.1f s\n", all_days.days(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - roll_started)
                   .count());
+
+  if (auto summary = reports::SummarizeVisits(store, project, windows)) {
+    const std::int64_t exact = ExactVisitors(store, windows.selection);
+    const std::int64_t estimate = summary->current.visitors;
+    std::printf("visitors over the 30 days: %lld from the rollups, %lld exact (%+.3f%%)\n",
+                static_cast<long long>(estimate), static_cast<long long>(exact),
+                exact > 0 ? 100.0 * static_cast<double>(estimate - exact) /
+                                static_cast<double>(exact)
+                          : 0.0);
+  }
 
   std::vector<Timing> timings = {
       {"web summary", [&] { return bool(reports::SummarizeVisits(store, project, windows)); }, {}},

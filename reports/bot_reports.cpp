@@ -64,7 +64,8 @@ Result<void> Refresh(storage::Store& store, const std::string& project_id,
   if (!zone) return zone.error();
   std::vector<DayRange> ranges{windows.selection_days};
   if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
-  return RefreshRollups(store, project_id, *zone, ranges);
+  return RefreshRollups(store, project_id, *zone, ranges,
+                        ChangedDaysPolicy() == ChangedDays::kRollUpFirst);
 }
 
 }  // namespace

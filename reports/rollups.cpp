@@ -1,6 +1,7 @@
 #include "reports/rollups.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <set>
@@ -20,6 +21,8 @@ using storage::WebDimension;
 using storage::WebRollupRow;
 
 constexpr std::int64_t kHourMs = 3'600'000;
+
+std::atomic<ChangedDays> changed_days_policy{ChangedDays::kRollUpFirst};
 
 // ---- Rolling one day of events up ------------------------------------------------------------
 
@@ -247,17 +250,23 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
   return day.Rows();
 }
 
+void SetChangedDaysPolicy(ChangedDays policy) { changed_days_policy = policy; }
+ChangedDays ChangedDaysPolicy() { return changed_days_policy; }
+
 Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
-                            const ReportingZone& zone, const std::vector<DayRange>& ranges) {
+                            const ReportingZone& zone, const std::vector<DayRange>& ranges,
+                            bool marked_days) {
   struct Known {
     std::vector<storage::RollupMark> marks;
     std::set<LocalDay> unbuilt;
   };
   auto known = store.Read([&](storage::Repository& repo) -> Result<Known> {
     Known out;
-    auto marks = repo.ListRollupMarks(project_id);
-    if (!marks) return marks.error();
-    out.marks = std::move(*marks);
+    if (marked_days) {
+      auto marks = repo.ListRollupMarks(project_id);
+      if (!marks) return marks.error();
+      out.marks = std::move(*marks);
+    }
     for (const DayRange& range : ranges) {
       const UtcWindow window = zone.Window(range);
       auto built = repo.ListRollupDays(project_id, zone.name(), window.start_ms, window.end_ms);

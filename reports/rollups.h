@@ -16,9 +16,19 @@
 
 namespace sightline::reports {
 
-// Brings the rollups of `zone` up to date for the days of `ranges` and for every marked day.
+// Rolls up the days of `ranges` never rolled up in `zone` and, with `marked_days`, every day
+// whose rows changed since it was (all of them when `ranges` is empty).
 core::Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
-                                  const ReportingZone& zone, const std::vector<DayRange>& ranges);
+                                  const ReportingZone& zone, const std::vector<DayRange>& ranges,
+                                  bool marked_days = true);
+
+// Whether reports roll up the changed days they read before reading (exact to the last row:
+// the default), or leave that to the server's background refresher (a report then lags new
+// rows of a day it read before by up to the refresher's interval, and never waits for a busy
+// day to be rolled up again). The server sets this once at start.
+enum class ChangedDays { kRollUpFirst, kLeaveToBackground };
+void SetChangedDaysPolicy(ChangedDays policy);
+ChangedDays ChangedDaysPolicy();
 
 // The web rollup rows of one local day: the day's and each hour's totals, and the day's rows
 // per dimension value, from the events ListRollupEvents returned for the day. Every figure of a

@@ -110,7 +110,8 @@ auto ReadRollups(storage::Store& store, const std::string& project_id,
                  const ReportWindows& windows, Body body) -> decltype(store.Read(body)) {
   auto zone = ReportingZone::Find(windows.zone);
   if (!zone) return zone.error();
-  auto refreshed = RefreshRollups(store, project_id, *zone, RangesOf(windows));
+  auto refreshed = RefreshRollups(store, project_id, *zone, RangesOf(windows),
+                                  ChangedDaysPolicy() == ChangedDays::kRollUpFirst);
   if (!refreshed) return refreshed.error();
   return store.Read(body);
 }

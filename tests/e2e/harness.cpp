@@ -264,6 +264,10 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
   if (std::find(extra_args.begin(), extra_args.end(), "--bot-ranges-refresh") == extra_args.end()) {
     args.insert(args.end(), {"--bot-ranges-refresh", "0"});
   }
+  // Reports exact to the last row unless a test asks for the background refresher.
+  if (std::find(extra_args.begin(), extra_args.end(), "--rollup-interval") == extra_args.end()) {
+    args.insert(args.end(), {"--rollup-interval", "0"});
+  }
   for (const auto& a : backend.StorageArgs()) args.push_back(a);
   for (auto& a : extra_args) args.push_back(std::move(a));
   pid_ = Spawn(args, log_path_, dir / "stderr.log");

@@ -8,7 +8,9 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 namespace sightline::e2e {
 namespace {
@@ -122,6 +124,26 @@ TEST_P(Reports, TopBotsCountTheLocalDaysAndCompareWithThePreviousPeriod) {
   EXPECT_EQ(slack.at("absoluteChange").as_int64(), -1);
   EXPECT_DOUBLE_EQ(slack.at("percentageChange").as_double(), -50.0);
   // python-requests was seen only in the comparison window: not a row.
+}
+
+// With a background refresher, a report of a day already rolled up may lag new rows by up to
+// the refresher's interval; a day never rolled up is rolled up by the first report that reads
+// it.
+TEST_P(Reports, TheBackgroundRefresherCatchesUpWithNewRows) {
+  server_ = std::make_unique<ServerProcess>(
+      GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.string(),
+                                           "--rollup-interval", "1"});
+  const std::string target = "/bots/analytics/top?from=2026-11-10&to=2026-11-10";
+  Ingest({Item(kGptBot, "192.0.2.10", "/docs", 1794304800000)});
+  EXPECT_EQ(Row(Report(target), 0).at("requestCount").as_int64(), 1);
+  Ingest({Item(kGptBot, "192.0.2.10", "/docs", 1794304900000)});
+  std::int64_t seen = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (seen != 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    seen = Row(Report(target), 0).at("requestCount").as_int64();
+  }
+  EXPECT_EQ(seen, 2);
 }
 
 TEST_P(Reports, ChangingTheReportingTimezoneRestatesPastDays) {
