@@ -31,7 +31,7 @@ struct Cell {
   core::DistinctSketch visitors;
 };
 
-// Events that show engagement beyond viewing: a visit with one of them is not a bounce.
+// Events that show no engagement beyond viewing; any other event makes a visit not a bounce.
 bool IsPassive(const std::string& event) {
   return event == "screen_view" || event == "session_start" || event == "scroll_depth";
 }
