@@ -75,11 +75,13 @@ AuditRecord MapAudit(const SqlRow& r) {
           r.Text(6), r.OptText(7), r.OptText(8), r.OptText(9), r.Text(10), r.Int(11)};
 }
 
-// Events and bot requests carry a project id but no foreign key, so deletions name them
-// explicitly. `project_ids` is an SQL list over the parameter $1: "$1" itself, or a subquery.
+// Events, bot requests and what is derived from them carry a project id but no foreign key, so
+// deletions name them explicitly. `project_ids` is an SQL list over the parameter $1: "$1"
+// itself, or a subquery.
 Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
                             std::string_view id) {
-  for (std::string_view table : {"events", "bot_requests"}) {
+  for (std::string_view table : {"events", "bot_requests", "visit_starts", "rollup_dirty",
+                                 "rollup_days", "web_rollups", "bot_rollups"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",
                                 {std::string(id)});

@@ -153,7 +153,6 @@ class Repository {
   core::Result<void> InsertBotRequests(std::span<const BotRequestRecord> rows);
   core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
                                                                     std::size_t limit);
-  // The last good copy of each vendor IP-range list (one row per list id, replaced).
   // Report rollups, writing side (storage/repository_rollups.cpp). Inserting events or crawler
   // requests marks the UTC hours whose rollups they change (a visit's start hour for events
   // of a visit); a builder lists the marks, rolls the affected local days up again and clears
@@ -205,6 +204,7 @@ class Repository {
                                                            std::int64_t limit,
                                                            std::int64_t offset);
 
+  // The last good copy of each vendor IP-range list (one row per list id, replaced).
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
 

@@ -22,7 +22,7 @@ using namespace conformance;  // NOLINT: the fixture and its helpers
 
 using Footprint = std::vector<std::size_t>;
 const Footprint kFullOrganization = {1, 1, 1, 1, 2};
-const Footprint kFullProject = {1, 1, 1, 1};
+const Footprint kFullProject = {1, 1, 1, 1, 2};  // marks: an events hour, a bots hour
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, StoreConformance, testing::Values(Backend::kSqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, StoreConformance, testing::Values(Backend::kPostgres));
@@ -332,8 +332,8 @@ TEST_P(StoreConformance, DeleteOrganizationRemovesEverythingItOwnsAndNothingElse
 
   EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteOrganization("o-1"); }));
   EXPECT_EQ(OrganizationFootprint("1"), (Footprint{0, 0, 0, 0, 0}));
-  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0}));
-  EXPECT_EQ(ProjectFootprint("1-b"), (Footprint{0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-b"), (Footprint{0, 0, 0, 0, 0}));
   EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-1"); }));
   EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("h-1-a"); }));
   EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }).has_value())
@@ -349,7 +349,7 @@ TEST_P(StoreConformance, DeleteProjectRemovesItsKeysEventsAndBotRequestsOnly) {
   SeedTenant("1");
   SeedTenant("2");
   EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1-a"); }));
-  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0}));
+  EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0, 0}));
   EXPECT_EQ(ProjectFootprint("1-b"), kFullProject);
   EXPECT_EQ(OrganizationFootprint("1"), (Footprint{1, 1, 1, 1, 1}));
   EXPECT_EQ(OrganizationFootprint("2"), kFullOrganization);

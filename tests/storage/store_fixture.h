@@ -416,13 +416,14 @@ class StoreConformance : public testing::TestWithParam<Backend> {
             ReadOk([&](Repository& r) { return r.ListAudit(audit); }).size(),
             ReadOk([&](Repository& r) { return r.ListProjects(org); }).size()};
   }
-  // {project found, its key found, events, bot requests} of project p-<name>.
+  // {project found, its key found, events, bot requests, rollup marks} of project p-<name>.
   std::vector<std::size_t> ProjectFootprint(const std::string& name) {
     const std::string project = "p-" + name;
     return {ReadOk([&](Repository& r) { return r.FindProject(project); }).has_value(),
             ReadOk([&](Repository& r) { return r.FindApiKey("k-" + name); }).has_value(),
             ReadOk([&](Repository& r) { return r.ListRecentEvents(project, 100); }).size(),
-            ReadOk([&](Repository& r) { return r.ListRecentBotRequests(project, 100); }).size()};
+            ReadOk([&](Repository& r) { return r.ListRecentBotRequests(project, 100); }).size(),
+            ReadOk([&](Repository& r) { return r.ListRollupMarks(project); }).size()};
   }
 
   std::filesystem::path temp_dir_;
