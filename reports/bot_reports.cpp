@@ -81,11 +81,8 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
     BotReportQuery current = Query(project_id, grouping, filters, windows, windows.selection);
     current.limit = limit;
     current.offset = offset;
-    auto page = repo.BotRequestGroups(current);
+    auto page = repo.BotRequestGroups(current, &report.totals);
     if (!page) return page.error();
-    auto totals = repo.BotRequestTotals(current);
-    if (!totals) return totals.error();
-    report.totals = *totals;
     for (BotGroupRow& row : *page) report.rows.push_back({std::move(row), std::nullopt});
     if (!windows.comparison) return report;
 

@@ -136,11 +136,11 @@ Result<std::map<std::string, Tally>> TallyValues(storage::Repository& repo,
   return tallies;
 }
 
-// One page of a dimension's values with their comparison figures; the number of values in the
-// whole ranking only when `with_total`.
+// One page of a dimension's values with their comparison figures, and the number of values in
+// the whole ranking.
 Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
                        WebDimension dimension, const ReportWindows& windows, std::int64_t limit,
-                       std::int64_t offset, bool with_total) {
+                       std::int64_t offset) {
   Breakdown breakdown;
   std::vector<std::string> keys;
   if (CountsVisitors(dimension)) {
@@ -164,14 +164,10 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
   } else {
     WebRollupQuery query = Query(project_id, windows, windows.selection);
     query.dimension = static_cast<std::int64_t>(dimension);
-    auto page = repo.RankWebValues(query, limit, offset);
-    if (!page) return page.error();
-    if (with_total) {
-      auto total = repo.CountWebValues(query);
-      if (!total) return total.error();
-      breakdown.total = *total;
-    }
-    for (const storage::WebValueCount& value : *page) keys.push_back(value.value);
+    auto ranking = repo.RankWebValues(query, limit, offset);
+    if (!ranking) return ranking.error();
+    breakdown.total = ranking->values;
+    for (const storage::WebValueCount& value : ranking->page) keys.push_back(value.value);
     auto tallies = TallyValues(repo, project_id, windows, windows.selection, dimension, keys);
     if (!tallies) return tallies.error();
     for (const std::string& key : keys) {
@@ -293,7 +289,7 @@ Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id
                             WebDimension dimension, const ReportWindows& windows,
                             std::int64_t limit, std::int64_t offset) {
   return ReadRollups(store, project_id, windows, [&](storage::Repository& repo) {
-    return Rank(repo, project_id, dimension, windows, limit, offset, true);
+    return Rank(repo, project_id, dimension, windows, limit, offset);
   });
 }
 
@@ -336,7 +332,7 @@ Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::stri
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
                      [&](storage::Repository& repo) -> Result<DimensionTimeline> {
-    auto top = Rank(repo, project_id, dimension, windows, limit, 0, false);
+    auto top = Rank(repo, project_id, dimension, windows, limit, 0);
     if (!top) return top.error();
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);

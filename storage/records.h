@@ -366,6 +366,10 @@ struct WebValueCount {
   std::string value;
   std::int64_t count = 0;
 };
+struct WebValueRanking {
+  std::vector<WebValueCount> page;  // the `limit` values after `offset`
+  std::int64_t values = 0;          // values in the whole ranking
+};
 
 struct PageDurationRow {
   std::string path;

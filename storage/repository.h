@@ -188,17 +188,17 @@ class Repository {
                                        std::int64_t day_end);
 
   // Crawler reports (storage/repository_reports.cpp). Groups ordered by requests, then key.
-  core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query);
+  // With `totals`, also the number of groups and of requests over the whole ranking.
+  core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query,
+                                                          BotGroupTotals* totals = nullptr);
   core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
   core::Result<std::vector<BotPeriodRow>> BotRequestPeriods(const BotReportQuery& query);
 
   // Web analytics (storage/repository_web_reports.cpp).
   core::Result<std::vector<WebRollupRow>> WebRollupRows(const WebRollupQuery& query);
-  // Values by their summed row count, then value.
-  core::Result<std::vector<WebValueCount>> RankWebValues(const WebRollupQuery& query,
-                                                         std::int64_t limit,
-                                                         std::int64_t offset);
-  core::Result<std::int64_t> CountWebValues(const WebRollupQuery& query);
+  // Values by their summed row count, then value, and how many there are.
+  core::Result<WebValueRanking> RankWebValues(const WebRollupQuery& query, std::int64_t limit,
+                                              std::int64_t offset);
   // Pages by pageviews, then path.
   core::Result<std::vector<PageDurationRow>> PageDurations(const WebRollupQuery& query,
                                                            std::int64_t limit,

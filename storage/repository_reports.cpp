@@ -65,13 +65,16 @@ std::string BotWhere(const BotReportQuery& q, internal::SqlBuilder& sql) {
 
 }  // namespace
 
-Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQuery& q) {
+Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQuery& q,
+                                                              BotGroupTotals* totals) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
   const std::string where = BotWhere(q, sql);
+  // With `totals`, window functions add them up in the same pass (they run before LIMIT).
   sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, "
              "COUNT(DISTINCT bot_name), NULLIF(MAX(bot_vendor), ''), "
-             "NULLIF(MAX(actor_category), ''), MAX(is_ai) " +
+             "NULLIF(MAX(actor_category), ''), MAX(is_ai)" +
+             std::string(totals ? ", COUNT(*) OVER (), SUM(SUM(requests)) OVER () " : " ") +
              where + "GROUP BY " + key +
              " ORDER BY total DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
              sql.Next(q.offset);
@@ -81,6 +84,14 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
   groups.reserve(rows->size());
   for (const SqlRow& r : *rows) {
     groups.push_back({r.Text(0), r.Int(1), r.Int(2), r.OptText(3), r.OptText(4), r.Bool(5)});
+  }
+  if (totals == nullptr) return groups;
+  if (rows->empty()) {  // a page past the end has no row to carry the totals
+    auto counted = BotRequestTotals(q);
+    if (!counted) return counted.error();
+    *totals = *counted;
+  } else {
+    *totals = {rows->front().Int(6), rows->front().Int(7)};
   }
   return groups;
 }

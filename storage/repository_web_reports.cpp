@@ -51,29 +51,31 @@ Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery
   return out;
 }
 
-Result<std::vector<WebValueCount>> Repository::RankWebValues(const WebRollupQuery& q,
-                                                             std::int64_t limit,
-                                                             std::int64_t offset) {
+Result<WebValueRanking> Repository::RankWebValues(const WebRollupQuery& q, std::int64_t limit,
+                                                  std::int64_t offset) {
   Sql sql;
   const std::string where = RollupWhere(q, sql);
-  sql.text = "SELECT value, SUM(events) AS total " + where +
+  // The window function counts the groups in the same pass (it runs before LIMIT).
+  sql.text = "SELECT value, SUM(events) AS total, COUNT(*) OVER () " + where +
              "GROUP BY value ORDER BY total DESC, value ASC LIMIT " + sql.Next(limit) +
              " OFFSET " + sql.Next(offset);
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
-  std::vector<WebValueCount> out;
-  out.reserve(rows->size());
-  for (const SqlRow& r : *rows) out.push_back({r.Text(0), r.Int(1)});
-  return out;
-}
-
-Result<std::int64_t> Repository::CountWebValues(const WebRollupQuery& q) {
-  Sql sql;
-  const std::string where = RollupWhere(q, sql);
-  sql.text = "SELECT COUNT(DISTINCT value) " + where;
-  auto rows = sql.Query(session_);
-  if (!rows) return rows.error();
-  return rows->front().Int(0);
+  WebValueRanking ranking;
+  ranking.page.reserve(rows->size());
+  for (const SqlRow& r : *rows) ranking.page.push_back({r.Text(0), r.Int(1)});
+  if (!rows->empty()) {
+    ranking.values = rows->front().Int(2);
+    return ranking;
+  }
+  // A page past the end has no row to carry the count.
+  Sql count;
+  const std::string count_where = RollupWhere(q, count);
+  count.text = "SELECT COUNT(DISTINCT value) " + count_where;
+  auto counted = count.Query(session_);
+  if (!counted) return counted.error();
+  ranking.values = counted->front().Int(0);
+  return ranking;
 }
 
 Result<std::vector<PageDurationRow>> Repository::PageDurations(const WebRollupQuery& q,

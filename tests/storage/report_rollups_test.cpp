@@ -104,6 +104,16 @@ TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
       ReadOk([&](Repository& r) { return r.BotRequestTotals(Query(BotGrouping::kPath)); });
   EXPECT_EQ(totals.groups, 3);
   EXPECT_EQ(totals.requests, 8);
+  // The same totals from the ranking's own pass, on a page and past the end.
+  for (std::int64_t offset : {1, 10}) {
+    BotReportQuery q = Query(BotGrouping::kPath);
+    q.limit = 1;
+    q.offset = offset;
+    BotGroupTotals in_pass;
+    ReadOk([&](Repository& r) { return r.BotRequestGroups(q, &in_pass); });
+    EXPECT_EQ(in_pass.groups, 3) << offset;
+    EXPECT_EQ(in_pass.requests, 8) << offset;
+  }
 }
 
 TEST_P(BotAggregates, PagesAndKeysNarrowTheRows) {
@@ -341,6 +351,10 @@ TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
   auto pages = reports::BreakDown(store(), "p-1", WebDimension::kPage, TwoDays(), 1, 0);
   ASSERT_TRUE(Ok(pages));
   EXPECT_EQ(pages->total, 3);
+  auto past_the_end = reports::BreakDown(store(), "p-1", WebDimension::kPage, TwoDays(), 1, 10);
+  ASSERT_TRUE(Ok(past_the_end));
+  EXPECT_TRUE(past_the_end->rows.empty());
+  EXPECT_EQ(past_the_end->total, 3);
   auto countries = reports::BreakDown(store(), "p-1", WebDimension::kCountry, TwoDays(), 1, 0);
   ASSERT_TRUE(Ok(countries));
   EXPECT_EQ(countries->total, 3);
