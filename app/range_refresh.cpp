@@ -87,40 +87,26 @@ RangeRefresher::RangeRefresher(detection::UrlFetcher& fetcher, storage::Store& s
       directory_(std::move(directory)),
       list_ids_(std::move(list_ids)),
       live_(live),
-      interval_(interval) {
-  if (interval_.count() > 0) thread_ = std::thread([this] { Loop(); });
-}
+      task_(interval, /*first_at_start=*/true,
+            [this](const std::atomic<bool>& stopping) { Round(stopping); }) {}
 
-RangeRefresher::~RangeRefresher() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void RangeRefresher::Loop() {
-  while (true) {
-    std::size_t refreshed = 0;
-    for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_, &stopping_)) {
-      if (outcome.ok) {
-        ++refreshed;
-      } else {
-        core::Log(core::LogLevel::kWarn, "bot ip range list not refreshed",
-                  {{"list", outcome.list_id}, {"reason", outcome.message}});
-      }
+void RangeRefresher::Round(const std::atomic<bool>& stopping) {
+  std::size_t refreshed = 0;
+  for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_, &stopping)) {
+    if (outcome.ok) {
+      ++refreshed;
+    } else {
+      core::Log(core::LogLevel::kWarn, "bot ip range list not refreshed",
+                {{"list", outcome.list_id}, {"reason", outcome.message}});
     }
-    if (stopping_) return;
-    if (auto ranges = LoadRanges(store_, directory_, list_ids_)) {
-      live_.Replace(std::move(*ranges));
-    }
-    core::Log(core::LogLevel::kInfo, "bot ip ranges refreshed",
-              {{"refreshed", static_cast<std::int64_t>(refreshed)},
-               {"lists", static_cast<std::int64_t>(sources_.size())}});
-    std::unique_lock lock(mutex_);
-    if (wake_.wait_for(lock, interval_, [this] { return stopping_.load(); })) return;
   }
+  if (stopping) return;
+  if (auto ranges = LoadRanges(store_, directory_, list_ids_)) {
+    live_.Replace(std::move(*ranges));
+  }
+  core::Log(core::LogLevel::kInfo, "bot ip ranges refreshed",
+            {{"refreshed", static_cast<std::int64_t>(refreshed)},
+             {"lists", static_cast<std::int64_t>(sources_.size())}});
 }
 
 }  // namespace sightline::app

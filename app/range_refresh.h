@@ -3,6 +3,7 @@
 // plus an optional directory of files (air-gapped installs, tests), which wins per list.
 #pragma once
 
+#include "app/periodic_task.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "detection/bot_catalog.h"
@@ -12,10 +13,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <string>
 #include <vector>
 
@@ -58,10 +56,9 @@ class RangeRefresher {
                  const core::Clock& clock, std::vector<RangeSource> sources,
                  std::string directory, std::vector<std::string> list_ids,
                  detection::LiveRanges& live, std::chrono::hours interval);
-  ~RangeRefresher();
 
  private:
-  void Loop();
+  void Round(const std::atomic<bool>& stopping);
 
   detection::UrlFetcher& fetcher_;
   storage::Store& store_;
@@ -70,11 +67,7 @@ class RangeRefresher {
   const std::string directory_;
   const std::vector<std::string> list_ids_;
   detection::LiveRanges& live_;
-  const std::chrono::hours interval_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
+  PeriodicTask task_;  // last: its rounds use every member above
 };
 
 }  // namespace sightline::app

@@ -29,28 +29,4 @@ std::size_t RefreshMarkedRollups(storage::Store& store) {
   return refreshed;
 }
 
-RollupRefresher::RollupRefresher(storage::Store& store, std::chrono::seconds interval)
-    : store_(store), interval_(interval) {
-  if (interval_.count() > 0) thread_ = std::thread([this] { Loop(); });
-}
-
-RollupRefresher::~RollupRefresher() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void RollupRefresher::Loop() {
-  while (true) {
-    {
-      std::unique_lock lock(mutex_);
-      if (wake_.wait_for(lock, interval_, [this] { return stopping_.load(); })) return;
-    }
-    RefreshMarkedRollups(store_);
-  }
-}
-
 }  // namespace sightline::app

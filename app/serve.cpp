@@ -7,6 +7,7 @@
 #include "api/transport/http_server.h"
 #include "app/commands.h"
 #include "app/options.h"
+#include "app/periodic_task.h"
 #include "app/range_refresh.h"
 #include "app/rollup_refresh.h"
 #include "reports/rollups.h"
@@ -241,7 +242,8 @@ int Serve(const Options& options) {
                                                options.Get("bot-ranges-mirror")),
                            ranges_dir, list_ids, live_ranges,
                            std::chrono::hours(*refresh_hours));
-  RollupRefresher rollups(**store, std::chrono::seconds(*rollup_seconds));
+  PeriodicTask rollups(std::chrono::seconds(*rollup_seconds), /*first_at_start=*/false,
+                       [&](const std::atomic<bool>&) { RefreshMarkedRollups(**store); });
   reports::SetChangedDaysPolicy(*rollup_seconds > 0 ? reports::ChangedDays::kLeaveToBackground
                                                     : reports::ChangedDays::kRollUpFirst);
   detection::SignatureDirectory signature_keys(fetcher.get(), clock);

@@ -58,23 +58,13 @@ std::vector<Series> FoldPeriods(const std::vector<storage::BotPeriodRow>& period
   return series;
 }
 
-Result<void> Refresh(storage::Store& store, const std::string& project_id,
-                     const ReportWindows& windows) {
-  auto zone = ReportingZone::Find(windows.zone);
-  if (!zone) return zone.error();
-  std::vector<DayRange> ranges{windows.selection_days};
-  if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
-  return RefreshRollups(store, project_id, *zone, ranges,
-                        ChangedDaysPolicy() == ChangedDays::kRollUpFirst);
-}
-
 }  // namespace
 
 Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& project_id,
                                      storage::BotGrouping grouping, const BotFilters& filters,
                                      const ReportWindows& windows, std::int64_t limit,
                                      std::int64_t offset) {
-  auto refreshed = Refresh(store, project_id, windows);
+  auto refreshed = RefreshForReport(store, project_id, windows);
   if (!refreshed) return refreshed.error();
   return store.Read([&](storage::Repository& repo) -> Result<RankedReport> {
     RankedReport report;
@@ -113,7 +103,7 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
                                    std::size_t limit) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
-  auto refreshed = Refresh(store, project_id, windows);
+  auto refreshed = RefreshForReport(store, project_id, windows);
   if (!refreshed) return refreshed.error();
   const storage::RollupSpan span =
       interval == Interval::kHour ? storage::RollupSpan::kHour : storage::RollupSpan::kDay;

@@ -250,8 +250,17 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
   return day.Rows();
 }
 
+Result<void> RefreshForReport(storage::Store& store, const std::string& project_id,
+                              const ReportWindows& windows) {
+  auto zone = ReportingZone::Find(windows.zone);
+  if (!zone) return zone.error();
+  std::vector<DayRange> ranges{windows.selection_days};
+  if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
+  return RefreshRollups(store, project_id, *zone, ranges,
+                        changed_days_policy == ChangedDays::kRollUpFirst);
+}
+
 void SetChangedDaysPolicy(ChangedDays policy) { changed_days_policy = policy; }
-ChangedDays ChangedDaysPolicy() { return changed_days_policy; }
 
 Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
                             const ReportingZone& zone, const std::vector<DayRange>& ranges,
@@ -259,6 +268,7 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
   struct Known {
     std::vector<storage::RollupMark> marks;
     std::set<LocalDay> unbuilt;
+    bool other_zones = false;
   };
   auto known = store.Read([&](storage::Repository& repo) -> Result<Known> {
     Known out;
@@ -276,6 +286,11 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
         if (!starts.contains(zone.StartOfDay(day))) out.unbuilt.insert(day);
       }
     }
+    if (!out.unbuilt.empty()) {
+      auto other_zones = repo.HasRollupsOfOtherZones(project_id, zone.name());
+      if (!other_zones) return other_zones.error();
+      out.other_zones = *other_zones;
+    }
     return out;
   });
   if (!known) return known.error();
@@ -287,7 +302,7 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
     work.insert(zone.DayOf(mark.hour * kHourMs + kHourMs - 1));
   }
   if (work.empty()) return {};
-  if (!known->unbuilt.empty()) {
+  if (known->other_zones) {
     // Rollups of a former reporting zone are not read again.
     auto dropped = store.Write([&](storage::Repository& repo) {
       return repo.DeleteRollupsOfOtherZones(project_id, zone.name());

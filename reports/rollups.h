@@ -11,6 +11,7 @@
 
 #include "core/result.h"
 #include "reports/calendar.h"
+#include "reports/report_windows.h"
 #include "storage/records.h"
 #include "storage/store.h"
 
@@ -28,7 +29,11 @@ core::Result<void> RefreshRollups(storage::Store& store, const std::string& proj
 // day to be rolled up again). The server sets this once at start.
 enum class ChangedDays { kRollUpFirst, kLeaveToBackground };
 void SetChangedDaysPolicy(ChangedDays policy);
-ChangedDays ChangedDaysPolicy();
+
+// What every report does before it reads: rolls up the days of its windows never rolled up,
+// and the changed ones unless the policy leaves them to the background refresher.
+core::Result<void> RefreshForReport(storage::Store& store, const std::string& project_id,
+                                    const ReportWindows& windows);
 
 // The web rollup rows of one local day: the day's and each hour's totals, and the day's rows
 // per dimension value, from the events ListRollupEvents returned for the day. Every figure of a

@@ -98,20 +98,11 @@ Result<std::vector<WebTotalsRow>> TotalsPerBucket(storage::Repository& repo,
   return points;
 }
 
-std::vector<DayRange> RangesOf(const ReportWindows& windows) {
-  std::vector<DayRange> ranges{windows.selection_days};
-  if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
-  return ranges;
-}
-
 // Rolls up what the windows need, then runs `body` over a read transaction.
 template <class Body>
 auto ReadRollups(storage::Store& store, const std::string& project_id,
                  const ReportWindows& windows, Body body) -> decltype(store.Read(body)) {
-  auto zone = ReportingZone::Find(windows.zone);
-  if (!zone) return zone.error();
-  auto refreshed = RefreshRollups(store, project_id, *zone, RangesOf(windows),
-                                  ChangedDaysPolicy() == ChangedDays::kRollUpFirst);
+  auto refreshed = RefreshForReport(store, project_id, windows);
   if (!refreshed) return refreshed.error();
   return store.Read(body);
 }

@@ -169,6 +169,8 @@ class Repository {
   // Records the day as rolled up; first in a rebuild, so concurrent builders of a day queue.
   core::Result<void> ClaimRollupDay(std::string_view project_id, std::string_view zone,
                                     std::int64_t day_start, std::int64_t built_at);
+  // Whether rollups of another zone than `zone` remain (the project's zone changed).
+  core::Result<bool> HasRollupsOfOtherZones(std::string_view project_id, std::string_view zone);
   core::Result<void> DeleteRollupsOfOtherZones(std::string_view project_id,
                                                std::string_view zone);
   core::Result<void> DeleteRollups(std::string_view project_id, std::string_view zone,

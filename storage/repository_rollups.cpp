@@ -117,21 +117,15 @@ Result<void> Repository::MarkEventsForRollup(std::span<const EventRecord> events
   for (const auto& [project_id, sessions] : visits) {
     auto known = KnownVisitStarts(session_, project_id, sessions);
     if (!known) return known.error();
-    std::vector<VisitStart> moved;
+    std::vector<VisitStart> moved;  // new visits, and visits that now start earlier
     for (const auto& [session_id, earliest] : sessions) {
       const auto found = known->find(session_id);
-      std::int64_t start = earliest;
-      if (found != known->end()) {
-        // A visit's figures belong to the day it started: its start day changes, and so does
-        // the day it no longer starts on.
-        if (found->second <= earliest) {
-          start = found->second;
-        } else {
-          hours[project_id].insert(HourOf(found->second));
-        }
-      }
-      hours[project_id].insert(HourOf(start));
-      if (start == earliest) moved.push_back({session_id, earliest});
+      const bool starts_here = found == known->end() || earliest < found->second;
+      // A visit's figures belong to the day it started: that day changes, and so does the day
+      // it no longer starts on.
+      if (found != known->end() && starts_here) hours[project_id].insert(HourOf(found->second));
+      hours[project_id].insert(HourOf(starts_here ? earliest : found->second));
+      if (starts_here) moved.push_back({session_id, earliest});
     }
     auto upserted = UpsertVisitStarts(session_, project_id, moved);
     if (!upserted) return upserted;
@@ -202,6 +196,15 @@ Result<void> Repository::ClaimRollupDay(std::string_view project_id, std::string
                      "$2, $3, $4) ON CONFLICT (project_id, zone, day_start) DO UPDATE SET "
                      "built_at = excluded.built_at",
                      {std::string(project_id), std::string(zone), day_start, built_at});
+}
+
+Result<bool> Repository::HasRollupsOfOtherZones(std::string_view project_id,
+                                                std::string_view zone) {
+  auto found = FindOne<bool>(
+      session_, "SELECT 1 FROM rollup_days WHERE project_id = $1 AND zone <> $2 LIMIT 1",
+      {std::string(project_id), std::string(zone)}, [](const SqlRow&) { return true; });
+  if (!found) return found.error();
+  return found->has_value();
 }
 
 Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
