@@ -27,6 +27,19 @@ BotReportQuery Query(const std::string& project_id, storage::BotGrouping groupin
   return query;
 }
 
+// A query over `days` as the fewest rolled-up periods (blocks where they are current).
+Result<BotReportQuery> QueryOf(storage::Repository& repo, const std::string& project_id,
+                               storage::BotGrouping grouping, const BotFilters& filters,
+                               const ReportWindows& windows, DayRange days) {
+  auto zone = ReportingZone::Find(windows.zone);
+  if (!zone) return zone.error();
+  auto range = RangeOf(repo, project_id, *zone, days);
+  if (!range) return range.error();
+  BotReportQuery query = Query(project_id, grouping, filters, windows, {});
+  query.range = std::move(*range);
+  return query;
+}
+
 std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
   std::vector<std::string> keys;
   for (const RankedRow& row : rows) keys.push_back(row.current.key);
@@ -68,23 +81,25 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
   if (!refreshed) return refreshed.error();
   return store.Read([&](storage::Repository& repo) -> Result<RankedReport> {
     RankedReport report;
-    BotReportQuery current = Query(project_id, grouping, filters, windows, windows.selection);
-    current.limit = limit;
-    current.offset = offset;
-    auto page = repo.BotRequestGroups(current, &report.totals);
+    auto current = QueryOf(repo, project_id, grouping, filters, windows, windows.selection_days);
+    if (!current) return current.error();
+    current->limit = limit;
+    current->offset = offset;
+    auto page = repo.BotRequestGroups(*current, &report.totals);
     if (!page) return page.error();
     for (BotGroupRow& row : *page) report.rows.push_back({std::move(row), std::nullopt});
     if (!windows.comparison) return report;
 
     // Previous figures for exactly the listed rows, matched by key; unseen keys read zero.
-    BotReportQuery previous =
-        Query(project_id, grouping, filters, windows, *windows.comparison);
-    auto previous_totals = repo.BotRequestTotals(previous);
+    auto previous =
+        QueryOf(repo, project_id, grouping, filters, windows, *windows.comparison_days);
+    if (!previous) return previous.error();
+    auto previous_totals = repo.BotRequestTotals(*previous);
     if (!previous_totals) return previous_totals.error();
     report.previous_totals = *previous_totals;
-    previous.keys = KeysOf(report.rows);
-    previous.limit = static_cast<std::int64_t>(report.rows.size()) + 1;
-    auto matched = repo.BotRequestGroups(previous);
+    previous->keys = KeysOf(report.rows);
+    previous->limit = static_cast<std::int64_t>(report.rows.size()) + 1;
+    auto matched = repo.BotRequestGroups(*previous);
     if (!matched) return matched.error();
     std::map<std::string, BotGroupRow> by_key;
     for (BotGroupRow& row : *matched) by_key.emplace(row.key, std::move(row));
@@ -110,16 +125,18 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
   return store.Read([&](storage::Repository& repo) -> Result<TimelineReport> {
     TimelineReport report;
     report.buckets = std::move((*buckets)[0]);
-    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
-                                   windows.selection);
-    vendors.limit = static_cast<std::int64_t>(limit);
-    auto ranked = repo.BotRequestGroups(vendors);
+    auto ranking = QueryOf(repo, project_id, storage::BotGrouping::kVendor, filters, windows,
+                           windows.selection_days);
+    if (!ranking) return ranking.error();
+    ranking->limit = static_cast<std::int64_t>(limit);
+    auto ranked = repo.BotRequestGroups(*ranking);
     if (!ranked) return ranked.error();
     std::vector<std::string> keys;
     for (const BotGroupRow& row : *ranked) keys.push_back(row.key);
 
+    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
+                                   windows.selection, span);
     vendors.keys = keys;
-    vendors.range.span = span;
     auto periods = repo.BotRequestPeriods(vendors);
     if (!periods) return periods.error();
     report.series = FoldPeriods(*periods, report.buckets, keys);

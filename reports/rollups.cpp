@@ -21,6 +21,7 @@ using storage::WebDimension;
 using storage::WebRollupRow;
 
 constexpr std::int64_t kHourMs = 3'600'000;
+constexpr int kRollupBlockLevelsMax = storage::kRollupBlockLevels;
 
 std::atomic<ChangedDays> changed_days_policy{ChangedDays::kRollUpFirst};
 
@@ -200,6 +201,155 @@ std::int64_t NowMillis() {
       .count();
 }
 
+// ---- Blocks of days ---------------------------------------------------------------------------
+
+// The first day of the block of 2^level days holding `day` (blocks align on day numbers).
+LocalDay BlockFirstDay(LocalDay day, int level) {
+  const LocalDay size = LocalDay{1} << level;
+  const LocalDay offset = ((day % size) + size) % size;
+  return day - offset;
+}
+
+storage::RollupBlock BlockOf(const ReportingZone& zone, LocalDay first_day, int level) {
+  return {storage::BlockSpan(level), zone.StartOfDay(first_day)};
+}
+
+// The two halves of the block of 2^level days starting on `first_day`: two days, or two
+// blocks of the level below.
+storage::RollupPeriods HalvesOf(const ReportingZone& zone, LocalDay first_day, int level) {
+  const LocalDay half = LocalDay{1} << (level - 1);
+  return {level == 1 ? RollupSpan::kDay : storage::BlockSpan(level - 1),
+          {zone.StartOfDay(first_day), zone.StartOfDay(first_day + half)}};
+}
+
+// Whether both halves of the block are rolled up and current (read in the block's
+// transaction, after its row is locked).
+Result<bool> HalvesAreCurrent(storage::Repository& repo, const std::string& project_id,
+                              const ReportingZone& zone, LocalDay first_day, int level) {
+  const storage::RollupPeriods halves = HalvesOf(zone, first_day, level);
+  const std::int64_t end = zone.StartOfDay(first_day + (LocalDay{1} << level));
+  std::set<std::int64_t> current;
+  if (level == 1) {
+    auto days = repo.ListRollupDays(project_id, zone.name(), halves.starts.front(), end);
+    if (!days) return days.error();
+    current.insert(days->begin(), days->end());
+  } else {
+    auto blocks = repo.ListRollupBlocks(project_id, zone.name(), halves.starts.front(), end);
+    if (!blocks) return blocks.error();
+    for (const storage::RollupBlock& block : *blocks) {
+      if (block.span == halves.span) current.insert(block.start_ms);
+    }
+  }
+  return std::ranges::all_of(halves.starts,
+                             [&](std::int64_t start) { return current.contains(start); });
+}
+
+// Web rows of a block: its halves' rows added up per dimension value, visitors merged.
+Result<std::vector<WebRollupRow>> MergeWebHalves(storage::Repository& repo,
+                                                 const std::string& project_id,
+                                                 const ReportingZone& zone,
+                                                 const storage::RollupBlock& block,
+                                                 const storage::RollupPeriods& halves) {
+  auto rows = repo.ListWebRollups(project_id, zone.name(), halves);
+  if (!rows) return rows.error();
+  std::map<std::pair<std::int64_t, std::string_view>, Cell> cells;
+  for (const WebRollupRow& row : *rows) {
+    auto [it, inserted] = cells.try_emplace({row.dimension, row.value});
+    Cell& cell = it->second;
+    if (inserted) {
+      cell.row.span = block.span;
+      cell.row.dimension = row.dimension;
+      cell.row.period_start = block.start_ms;
+      cell.row.value = row.value;
+    }
+    for (auto [sum, add] : {std::pair{&cell.row.events, row.events},
+                            {&cell.row.pageviews, row.pageviews},
+                            {&cell.row.visits, row.visits},
+                            {&cell.row.bounces, row.bounces},
+                            {&cell.row.duration_ms, row.duration_ms},
+                            {&cell.row.timed_views, row.timed_views},
+                            {&cell.row.view_ms, row.view_ms}}) {
+      *sum += add;
+    }
+    const auto sketch = core::DistinctSketch::Parse(row.visitors);
+    if (!sketch) return core::Error::Internal("a stored web rollup has an unreadable sketch");
+    cell.visitors.Merge(*sketch);
+  }
+  std::vector<WebRollupRow> merged;
+  merged.reserve(cells.size());
+  for (auto& [key, cell] : cells) {
+    cell.row.visitors = cell.visitors.Serialize();
+    merged.push_back(std::move(cell.row));
+  }
+  return merged;
+}
+
+// Rolls the block up from its halves if both are current; otherwise leaves it out of date.
+Result<void> RollUpBlock(storage::Store& store, const std::string& project_id,
+                         const ReportingZone& zone, LocalDay first_day, int level) {
+  const storage::RollupBlock block = BlockOf(zone, first_day, level);
+  return store.Write([&](storage::Repository& repo) -> Result<void> {
+    auto reset = repo.ResetRollupBlock(project_id, zone.name(), block);
+    if (!reset) return reset;
+    auto ready = HalvesAreCurrent(repo, project_id, zone, first_day, level);
+    if (!ready) return ready.error();
+    if (!*ready) return {};
+    const storage::RollupPeriods halves = HalvesOf(zone, first_day, level);
+    auto web = MergeWebHalves(repo, project_id, zone, block, halves);
+    if (!web) return web.error();
+    auto inserted = repo.InsertWebRollups(project_id, zone.name(), *web);
+    if (!inserted) return inserted;
+    auto bots = repo.RollUpBotBlock(project_id, zone.name(), block, halves);
+    if (!bots) return bots;
+    return repo.FinishRollupBlock(project_id, zone.name(), block, NowMillis());
+  });
+}
+
+// Rolls up, level by level, the blocks holding `days` (just rolled up) whose halves are all
+// rolled up and current.
+Result<void> RollUpBlocks(storage::Store& store, const std::string& project_id,
+                          const ReportingZone& zone, const std::set<LocalDay>& days) {
+  if (days.empty()) return {};
+  const LocalDay first = BlockFirstDay(*days.begin(), kRollupBlockLevelsMax);
+  const LocalDay end = BlockFirstDay(*days.rbegin(), kRollupBlockLevelsMax) +
+                       (LocalDay{1} << kRollupBlockLevelsMax);
+  // What is current now, as (level, first day); level 0 is a day.
+  std::set<std::pair<int, LocalDay>> current;
+  auto known = store.Read([&](storage::Repository& repo) -> Result<void> {
+    const std::int64_t from = zone.StartOfDay(first), to = zone.StartOfDay(end);
+    auto built_days = repo.ListRollupDays(project_id, zone.name(), from, to);
+    if (!built_days) return built_days.error();
+    auto blocks = repo.ListRollupBlocks(project_id, zone.name(), from, to);
+    if (!blocks) return blocks.error();
+    for (LocalDay day = first; day < end; ++day) {
+      const std::int64_t start = zone.StartOfDay(day);
+      if (std::ranges::binary_search(*built_days, start)) current.insert({0, day});
+      for (const storage::RollupBlock& block : *blocks) {
+        if (block.start_ms == start) {
+          current.insert({static_cast<int>(block.span) - 1, day});
+        }
+      }
+    }
+    return {};
+  });
+  if (!known) return known;
+  for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
+    std::set<LocalDay> firsts;
+    for (LocalDay day : days) firsts.insert(BlockFirstDay(day, level));
+    const LocalDay half = LocalDay{1} << (level - 1);
+    for (LocalDay block_first : firsts) {
+      if (!current.contains({level - 1, block_first}) ||
+          !current.contains({level - 1, block_first + half})) {
+        continue;
+      }
+      auto rolled = RollUpBlock(store, project_id, zone, block_first, level);
+      if (!rolled) return rolled;
+      current.insert({level, block_first});
+    }
+  }
+  return {};
+}
+
 // Rolls one local day up again, web and crawler rows alike (a mark of either source may be the
 // first time the day is rolled up at all).
 Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
@@ -209,6 +359,13 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
   return store.Write([&](storage::Repository& repo) -> Result<void> {
     auto claimed = repo.ClaimRollupDay(project_id, zone.name(), window.start_ms, NowMillis());
     if (!claimed) return claimed;
+    // The blocks holding the day go out of date with it (smallest first: every rebuilder
+    // locks them in the same order).
+    for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
+      auto reset =
+          repo.ResetRollupBlock(project_id, zone.name(), BlockOf(zone, BlockFirstDay(day, level), level));
+      if (!reset) return reset;
+    }
     for (RollupSource source : {RollupSource::kWeb, RollupSource::kBots}) {
       auto deleted =
           repo.DeleteRollups(project_id, zone.name(), source, window.start_ms, window.end_ms);
@@ -258,6 +415,37 @@ Result<void> RefreshForReport(storage::Store& store, const std::string& project_
   if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
   return RefreshRollups(store, project_id, *zone, ranges,
                         changed_days_policy == ChangedDays::kRollUpFirst);
+}
+
+Result<storage::RollupRange> RangeOf(storage::Repository& repo, const std::string& project_id,
+                                     const ReportingZone& zone, DayRange days) {
+  const UtcWindow window = zone.Window(days);
+  storage::RollupRange range{project_id, zone.name(), RollupSpan::kDay, window.start_ms,
+                             window.end_ms, {}};
+  auto blocks = repo.ListRollupBlocks(project_id, zone.name(), window.start_ms, window.end_ms);
+  if (!blocks) return blocks.error();
+  const std::set<std::pair<RollupSpan, std::int64_t>> current = [&] {
+    std::set<std::pair<RollupSpan, std::int64_t>> out;
+    for (const storage::RollupBlock& block : *blocks) out.insert({block.span, block.start_ms});
+    return out;
+  }();
+  std::map<RollupSpan, std::vector<std::int64_t>> starts;
+  for (LocalDay day = days.first; day <= days.last;) {
+    const std::int64_t start = zone.StartOfDay(day);
+    int level = current.empty() ? 0 : kRollupBlockLevelsMax;
+    for (; level > 0; --level) {
+      const LocalDay size = LocalDay{1} << level;
+      if (BlockFirstDay(day, level) == day && day + size - 1 <= days.last &&
+          current.contains({storage::BlockSpan(level), start})) {
+        break;
+      }
+    }
+    starts[level == 0 ? RollupSpan::kDay : storage::BlockSpan(level)].push_back(start);
+    day += LocalDay{1} << level;
+  }
+  if (starts.size() == 1 && starts.contains(RollupSpan::kDay)) return range;  // days only
+  for (auto& [span, list] : starts) range.blocks.push_back({span, std::move(list)});
+  return range;
 }
 
 void SetChangedDaysPolicy(ChangedDays policy) { changed_days_policy = policy; }
@@ -313,6 +501,8 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
     auto rolled = RollUpDay(store, project_id, zone, day);
     if (!rolled) return rolled;
   }
+  auto blocks = RollUpBlocks(store, project_id, zone, work);
+  if (!blocks) return blocks;
   if (known->marks.empty()) return {};
   return store.Write([&](storage::Repository& repo) {
     return repo.ClearRollupMarks(project_id, known->marks);

@@ -13,6 +13,7 @@
 #include "reports/calendar.h"
 #include "reports/report_windows.h"
 #include "storage/records.h"
+#include "storage/repository.h"
 #include "storage/store.h"
 
 namespace sightline::reports {
@@ -34,6 +35,12 @@ void SetChangedDaysPolicy(ChangedDays policy);
 // and the changed ones unless the policy leaves them to the background refresher.
 core::Result<void> RefreshForReport(storage::Store& store, const std::string& project_id,
                                     const ReportWindows& windows);
+
+// What a report reads for `days`: their window by day and, in `blocks`, the same days as the
+// fewest rolled-up periods (the largest current blocks, single days elsewhere).
+core::Result<storage::RollupRange> RangeOf(storage::Repository& repo,
+                                           const std::string& project_id,
+                                           const ReportingZone& zone, DayRange days);
 
 // The web rollup rows of one local day: the day's and each hour's totals, and the day's rows
 // per dimension value, from the events ListRollupEvents returned for the day. Every figure of a

@@ -72,14 +72,25 @@ RollupSpan SpanFor(Interval interval) {
   return interval == Interval::kHour ? RollupSpan::kHour : RollupSpan::kDay;
 }
 
-// Totals per bucket, zeros where nothing happened.
+// The days' rows as the fewest rolled-up periods (blocks where they are current).
+Result<WebRollupQuery> QueryOf(storage::Repository& repo, const std::string& project_id,
+                               const ReportWindows& windows, DayRange days,
+                               WebDimension dimension) {
+  auto zone = ReportingZone::Find(windows.zone);
+  if (!zone) return zone.error();
+  auto range = RangeOf(repo, project_id, *zone, days);
+  if (!range) return range.error();
+  WebRollupQuery query;
+  query.range = std::move(*range);
+  query.dimension = static_cast<std::int64_t>(dimension);
+  return query;
+}
+
+// Totals per bucket of the rows `query` reads, zeros where nothing happened.
 Result<std::vector<WebTotalsRow>> TotalsPerBucket(storage::Repository& repo,
-                                                  const std::string& project_id,
-                                                  const ReportWindows& windows,
-                                                  const std::vector<UtcWindow>& buckets,
-                                                  RollupSpan span) {
-  const UtcWindow whole{buckets.front().start_ms, buckets.back().end_ms};
-  auto rows = repo.WebRollupRows(Query(project_id, windows, whole, span));
+                                                  const WebRollupQuery& query,
+                                                  const std::vector<UtcWindow>& buckets) {
+  auto rows = repo.WebRollupRows(query);
   if (!rows) return rows.error();
   std::vector<Tally> tallies(buckets.size());
   for (const WebRollupRow& row : *rows) {
@@ -107,17 +118,17 @@ auto ReadRollups(storage::Store& store, const std::string& project_id,
   return store.Read(body);
 }
 
-// A dimension's values over `window` with their figures, keyed by value (only `values` when
+// A dimension's values over `days` with their figures, keyed by value (only `values` when
 // given).
 Result<std::map<std::string, Tally>> TallyValues(storage::Repository& repo,
                                                  const std::string& project_id,
-                                                 const ReportWindows& windows, UtcWindow window,
+                                                 const ReportWindows& windows, DayRange days,
                                                  WebDimension dimension,
                                                  std::optional<std::vector<std::string>> values) {
-  WebRollupQuery query = Query(project_id, windows, window);
-  query.dimension = static_cast<std::int64_t>(dimension);
-  query.values = std::move(values);
-  auto rows = repo.WebRollupRows(query);
+  auto query = QueryOf(repo, project_id, windows, days, dimension);
+  if (!query) return query.error();
+  query->values = std::move(values);
+  auto rows = repo.WebRollupRows(*query);
   if (!rows) return rows.error();
   std::map<std::string, Tally> tallies;
   for (const WebRollupRow& row : *rows) {
@@ -136,7 +147,8 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
   std::vector<std::string> keys;
   if (CountsVisitors(dimension)) {
     // Visitors do not add up across days: every value's days are merged, then ranked.
-    auto tallies = TallyValues(repo, project_id, windows, windows.selection, dimension, {});
+    auto tallies =
+        TallyValues(repo, project_id, windows, windows.selection_days, dimension, {});
     if (!tallies) return tallies.error();
     std::vector<WebBreakdownRow> all;
     for (const auto& [value, tally] : *tallies) {
@@ -153,13 +165,14 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
       breakdown.rows.push_back({std::move(all[i]), std::nullopt});
     }
   } else {
-    WebRollupQuery query = Query(project_id, windows, windows.selection);
-    query.dimension = static_cast<std::int64_t>(dimension);
-    auto ranking = repo.RankWebValues(query, limit, offset);
+    auto query = QueryOf(repo, project_id, windows, windows.selection_days, dimension);
+    if (!query) return query.error();
+    auto ranking = repo.RankWebValues(*query, limit, offset);
     if (!ranking) return ranking.error();
     breakdown.total = ranking->values;
     for (const storage::WebValueCount& value : ranking->page) keys.push_back(value.value);
-    auto tallies = TallyValues(repo, project_id, windows, windows.selection, dimension, keys);
+    auto tallies =
+        TallyValues(repo, project_id, windows, windows.selection_days, dimension, keys);
     if (!tallies) return tallies.error();
     for (const std::string& key : keys) {
       breakdown.rows.push_back({BreakdownRowOf(dimension, key, (*tallies)[key]), std::nullopt});
@@ -167,7 +180,7 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
   }
   if (!windows.comparison) return breakdown;
   auto previous =
-      TallyValues(repo, project_id, windows, *windows.comparison, dimension, keys);
+      TallyValues(repo, project_id, windows, *windows.comparison_days, dimension, keys);
   if (!previous) return previous.error();
   for (BreakdownRow& row : breakdown.rows) {
     row.previous = BreakdownRowOf(dimension, row.current.key, (*previous)[row.current.key]);
@@ -241,15 +254,21 @@ Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& pro
   return ReadRollups(store, project_id, windows,
                      [&](storage::Repository& repo) -> Result<WebSummary> {
     WebSummary summary;
-    auto current = TotalsPerBucket(repo, project_id, windows, {windows.selection},
-                                   RollupSpan::kDay);
+    const auto totals = [&](DayRange days, UtcWindow window) -> Result<WebTotalsRow> {
+      auto query = QueryOf(repo, project_id, windows, days,
+                           static_cast<WebDimension>(storage::kWebTotalsDimension));
+      if (!query) return query.error();
+      auto points = TotalsPerBucket(repo, *query, {window});
+      if (!points) return points.error();
+      return points->front();
+    };
+    auto current = totals(windows.selection_days, windows.selection);
     if (!current) return current.error();
-    summary.current = current->front();
+    summary.current = *current;
     if (!windows.comparison) return summary;
-    auto previous = TotalsPerBucket(repo, project_id, windows, {*windows.comparison},
-                                    RollupSpan::kDay);
+    auto previous = totals(*windows.comparison_days, *windows.comparison);
     if (!previous) return previous.error();
-    summary.previous = previous->front();
+    summary.previous = *previous;
     return summary;
   });
 }
@@ -263,13 +282,17 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
                      [&](storage::Repository& repo) -> Result<WebTimeline> {
     WebTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
-    auto points = TotalsPerBucket(repo, project_id, windows, timeline.buckets, SpanFor(interval));
+    const auto whole = [&](const std::vector<UtcWindow>& buckets) {
+      return Query(project_id, windows, {buckets.front().start_ms, buckets.back().end_ms},
+                   SpanFor(interval));
+    };
+    auto points = TotalsPerBucket(repo, whole(timeline.buckets), timeline.buckets);
     if (!points) return points.error();
     timeline.points = std::move(*points);
     if (!windows.comparison) return timeline;
     timeline.comparison_buckets = std::move((*buckets)[1]);
-    auto previous = TotalsPerBucket(repo, project_id, windows, timeline.comparison_buckets,
-                                    SpanFor(interval));
+    auto previous =
+        TotalsPerBucket(repo, whole(timeline.comparison_buckets), timeline.comparison_buckets);
     if (!previous) return previous.error();
     timeline.comparison_points = std::move(*previous);
     return timeline;
@@ -290,7 +313,10 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
                                                std::int64_t offset) {
   return ReadRollups(store, project_id, windows,
                      [&](storage::Repository& repo) -> Result<std::vector<DurationRow>> {
-    auto page = repo.PageDurations(Query(project_id, windows, windows.selection), limit, offset);
+    auto current =
+        QueryOf(repo, project_id, windows, windows.selection_days, WebDimension::kPage);
+    if (!current) return current.error();
+    auto page = repo.PageDurations(*current, limit, offset);
     if (!page) return page.error();
     std::vector<DurationRow> rows;
     std::vector<std::string> keys;
@@ -299,10 +325,12 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
       rows.push_back({std::move(row), std::nullopt});
     }
     if (!windows.comparison) return rows;
-    WebRollupQuery previous = Query(project_id, windows, *windows.comparison);
-    previous.values = keys;
+    auto previous =
+        QueryOf(repo, project_id, windows, *windows.comparison_days, WebDimension::kPage);
+    if (!previous) return previous.error();
+    previous->values = keys;
     auto matched =
-        repo.PageDurations(previous, static_cast<std::int64_t>(keys.size()) + 1, 0);
+        repo.PageDurations(*previous, static_cast<std::int64_t>(keys.size()) + 1, 0);
     if (!matched) return matched.error();
     std::map<std::string, storage::PageDurationRow> by_path;
     for (storage::PageDurationRow& row : *matched) by_path.emplace(row.path, std::move(row));

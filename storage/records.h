@@ -248,8 +248,16 @@ struct BotRangeListRecord {
 // ---- Report rollups (storage/repository_rollups.cpp): each local day of a reporting zone, and
 // each local hour of it, aggregated once from the raw rows and rebuilt when they change.
 
-// Persisted in the rollup tables' `span` column.
-enum class RollupSpan : std::int64_t { kDay = 0, kHour = 1 };
+// Persisted in the rollup tables' `span` column: a local day, a local hour, or an aligned
+// block of 2, 4, 8, 16 or 32 local days (a block of 2^k days starts on a day number divisible
+// by 2^k, counting from 1970-01-01), merged from its two halves so that a long window reads a
+// few blocks instead of every day.
+enum class RollupSpan : std::int64_t {
+  kDay = 0, kHour = 1, kDays2 = 2, kDays4 = 3, kDays8 = 4, kDays16 = 5, kDays32 = 6
+};
+inline constexpr int kRollupBlockLevels = 5;  // kDays2 … kDays32
+// The block span of 2^level days (level 1 … kRollupBlockLevels).
+constexpr RollupSpan BlockSpan(int level) { return static_cast<RollupSpan>(level + 1); }
 
 // Which raw rows changed: events ('w', web analytics) or crawler requests ('b').
 enum class RollupSource : char { kWeb = 'w', kBots = 'b' };
@@ -299,9 +307,15 @@ struct WebRollupRow {
   std::string visitors;          // a serialized core::DistinctSketch
 };
 
-// Crawler requests of one period per bot, verification outcome and (kind 1) country or
-// (kind 2) path. Missing names read "".
-enum class BotRollupKind : std::int64_t { kAgent = 0, kCountry = 1, kPath = 2 };
+// Crawler requests of one period, in rows of one kind (persisted in bot_rollups.kind):
+// - kAgent: per bot name, vendor, category, AI flag and verification outcome;
+// - kCountry, kPath: the same per country or path (`value`), for filtered rankings;
+// - narrow rows for the unfiltered rankings, every other column "" (or 0):
+//   kCountryBot per country and bot name, kPathOnly per path, kPathVendor per path and vendor.
+// Missing names read "". Every kind but kPath is also rolled up into blocks of days.
+enum class BotRollupKind : std::int64_t {
+  kAgent = 0, kCountry = 1, kPath = 2, kCountryBot = 3, kPathOnly = 4, kPathVendor = 5
+};
 
 // ---- Crawler reports, read from the rollups.
 
@@ -309,13 +323,28 @@ enum class BotRollupKind : std::int64_t { kAgent = 0, kCountry = 1, kPath = 2 };
 // category, or the requested path. A missing value groups as "".
 enum class BotGrouping { kBot, kVendor, kCountry, kCategory, kPath };
 
-// The periods a report reads: `span` rows of `zone` starting in [start_ms, end_ms).
+// Rolled-up periods of one span, by their starts.
+struct RollupPeriods {
+  RollupSpan span = RollupSpan::kDay;
+  std::vector<std::int64_t> starts;
+};
+
+// The periods a report reads: `span` rows of `zone` starting in [start_ms, end_ms) or, when
+// `blocks` is set, exactly those periods (the same window cut into the largest blocks rolled
+// up; rows of a kind without blocks are still read by day).
 struct RollupRange {
   std::string project_id;
   std::string zone;
   RollupSpan span = RollupSpan::kDay;
   std::int64_t start_ms = 0;  // inclusive
   std::int64_t end_ms = 0;    // exclusive
+  std::vector<RollupPeriods> blocks;
+};
+
+// A block of days rolled up (rollup_blocks).
+struct RollupBlock {
+  RollupSpan span = RollupSpan::kDays2;
+  std::int64_t start_ms = 0;
 };
 
 struct BotReportQuery {
@@ -332,7 +361,8 @@ struct BotReportQuery {
   std::int64_t offset = 0;
 };
 
-// One group: requests, distinct bots, and (grouping by bot) the bot's attribution.
+// One group: requests, distinct bots (not counted per path: 0), and (grouping by bot) the
+// bot's attribution.
 struct BotGroupRow {
   std::string key;
   std::int64_t requests = 0;

@@ -81,7 +81,8 @@ AuditRecord MapAudit(const SqlRow& r) {
 Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
                             std::string_view id) {
   for (std::string_view table : {"events", "bot_requests", "visit_starts", "rollup_dirty",
-                                 "rollup_days", "web_rollups", "bot_rollups"}) {
+                                 "rollup_days", "rollup_blocks", "web_rollups",
+                                 "bot_rollups"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",
                                 {std::string(id)});

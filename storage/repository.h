@@ -188,6 +188,26 @@ class Repository {
   core::Result<void> RollUpBotRequests(std::string_view project_id, std::string_view zone,
                                        std::span<const std::int64_t> hour_starts,
                                        std::int64_t day_end);
+  // Blocks of days (RollupSpan::kDays2 … kDays32) of `zone` rolled up and current, starting
+  // in [start_ms, end_ms).
+  core::Result<std::vector<RollupBlock>> ListRollupBlocks(std::string_view project_id,
+                                                          std::string_view zone,
+                                                          std::int64_t start_ms,
+                                                          std::int64_t end_ms);
+  // Marks the block out of date and deletes its rows. The first statement locks the block's
+  // row, so the rebuild of a day and the building of a block holding it take turns.
+  core::Result<void> ResetRollupBlock(std::string_view project_id, std::string_view zone,
+                                      const RollupBlock& block);
+  // Marks the block, whose rows were just written, current.
+  core::Result<void> FinishRollupBlock(std::string_view project_id, std::string_view zone,
+                                       const RollupBlock& block, std::int64_t built_at);
+  // Every web rollup row of the periods (all dimensions).
+  core::Result<std::vector<WebRollupRow>> ListWebRollups(std::string_view project_id,
+                                                         std::string_view zone,
+                                                         const RollupPeriods& periods);
+  // Writes the block's crawler rows as the sums of its two halves' rows.
+  core::Result<void> RollUpBotBlock(std::string_view project_id, std::string_view zone,
+                                    const RollupBlock& block, const RollupPeriods& halves);
 
   // Crawler reports (storage/repository_reports.cpp). Groups ordered by requests, then key.
   // With `totals`, also the number of groups and of requests over the whole ranking.

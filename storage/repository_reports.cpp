@@ -31,36 +31,45 @@ std::string ContainsPattern(std::string_view text) {
   return pattern + "%";
 }
 
-// The rollup rows that hold the grouping's key.
-BotRollupKind KindFor(BotGrouping grouping) {
-  switch (grouping) {
-    case BotGrouping::kCountry: return BotRollupKind::kCountry;
-    case BotGrouping::kPath: return BotRollupKind::kPath;
+bool Filtered(const BotReportQuery& q) {
+  return q.actor_type || q.is_ai || q.vendor || q.search;
+}
+
+// The rollup rows that hold the grouping's key and the query's filters: narrow rows where the
+// query filters nothing but what they keep.
+BotRollupKind KindFor(const BotReportQuery& q) {
+  switch (q.grouping) {
+    case BotGrouping::kCountry:
+      return Filtered(q) ? BotRollupKind::kCountry : BotRollupKind::kCountryBot;
+    case BotGrouping::kPath:
+      if (!Filtered(q)) return BotRollupKind::kPathOnly;
+      if (q.vendor && !q.actor_type && !q.is_ai && !q.search) return BotRollupKind::kPathVendor;
+      return BotRollupKind::kPath;
     default: return BotRollupKind::kAgent;
   }
 }
 
-// "FROM … WHERE …" shared by every crawler report: the periods, the filters the query sets,
-// and the group keys when it names them.
-std::string BotWhere(const BotReportQuery& q, internal::SqlBuilder& sql) {
-  const RollupRange& range = q.range;
-  std::string where =
-      "FROM bot_rollups WHERE project_id = " + sql.Next(range.project_id) +
-      " AND zone = " + sql.Next(range.zone) +
-      " AND span = " + sql.Next(static_cast<std::int64_t>(range.span)) +
-      " AND kind = " + sql.Next(static_cast<std::int64_t>(KindFor(q.grouping))) +
-      " AND period_start >= " + sql.Next(range.start_ms) +
-      " AND period_start < " + sql.Next(range.end_ms) + " ";
-  if (q.actor_type) where += "AND actor_type = " + sql.Next(*q.actor_type) + " ";
-  if (q.is_ai) where += "AND is_ai = " + sql.Next(static_cast<std::int64_t>(*q.is_ai)) + " ";
-  if (q.vendor) where += "AND bot_vendor = " + sql.Next(*q.vendor) + " ";
+constexpr std::string_view kBotColumns =
+    "period_start, bot_name, bot_vendor, actor_category, is_ai, actor_type, value, requests";
+
+// "FROM …" shared by every crawler report: the periods, the filters the query sets, and the
+// group keys when it names them.
+std::string BotFrom(const BotReportQuery& q, internal::SqlBuilder& sql) {
+  const BotRollupKind kind = KindFor(q);
+  std::string where = " AND kind = " + std::to_string(static_cast<std::int64_t>(kind));
+  // Narrow rows keep "" in the columns they drop; naming it lets the key's index reach vendor.
+  if (kind == BotRollupKind::kPathVendor) where += " AND bot_name = ''";
+  if (q.actor_type) where += " AND actor_type = " + sql.Next(*q.actor_type);
+  if (q.is_ai) where += " AND is_ai = " + sql.Next(static_cast<std::int64_t>(*q.is_ai));
+  if (q.vendor) where += " AND bot_vendor = " + sql.Next(*q.vendor);
   if (q.search) {
     const std::string pattern = sql.Next(ContainsPattern(*q.search));
-    where += "AND (LOWER(bot_name) LIKE " + pattern + " ESCAPE '!' OR LOWER(bot_vendor) LIKE " +
-             pattern + " ESCAPE '!') ";
+    where += " AND (LOWER(bot_name) LIKE " + pattern + " ESCAPE '!' OR LOWER(bot_vendor) LIKE " +
+             pattern + " ESCAPE '!')";
   }
-  if (q.keys) where += "AND " + sql.In(GroupKey(q.grouping), *q.keys) + " ";
-  return where;
+  if (q.keys) where += " AND " + sql.In(GroupKey(q.grouping), *q.keys);
+  return internal::RollupRowsFrom(sql, "bot_rollups", kBotColumns, q.range, where,
+                                  kind != BotRollupKind::kPath);
 }
 
 }  // namespace
@@ -69,13 +78,14 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
                                                               BotGroupTotals* totals) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
-  const std::string where = BotWhere(q, sql);
+  const std::string from = BotFrom(q, sql);
   // With `totals`, window functions add them up in the same pass (they run before LIMIT).
-  sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, "
-             "COUNT(DISTINCT bot_name), NULLIF(MAX(bot_vendor), ''), "
+  const std::string bots = q.grouping == BotGrouping::kPath ? "0" : "COUNT(DISTINCT bot_name)";
+  sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, " + bots +
+             ", NULLIF(MAX(bot_vendor), ''), "
              "NULLIF(MAX(actor_category), ''), MAX(is_ai)" +
              std::string(totals ? ", COUNT(*) OVER (), SUM(SUM(requests)) OVER () " : " ") +
-             where + "GROUP BY " + key +
+             from + "GROUP BY " + key +
              " ORDER BY total DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
              sql.Next(q.offset);
   auto rows = sql.Query(session_);
@@ -98,9 +108,9 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
 
 Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
   internal::SqlBuilder sql;
-  const std::string where = BotWhere(q, sql);
+  const std::string from = BotFrom(q, sql);
   sql.text = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) + "), " +
-             "COALESCE(SUM(requests), 0) " + where;
+             "COALESCE(SUM(requests), 0) " + from;
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   return BotGroupTotals{rows->front().Int(0), rows->front().Int(1)};
@@ -109,8 +119,8 @@ Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
 Result<std::vector<BotPeriodRow>> Repository::BotRequestPeriods(const BotReportQuery& q) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
-  const std::string where = BotWhere(q, sql);
-  sql.text = "SELECT period_start, " + key + " AS group_key, SUM(requests) " + where +
+  const std::string from = BotFrom(q, sql);
+  sql.text = "SELECT period_start, " + key + " AS group_key, SUM(requests) " + from +
              "GROUP BY period_start, " + key + " ORDER BY period_start, group_key";
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();

@@ -16,6 +16,13 @@ using namespace internal;  // NOLINT: the SQL helpers of this folder
 
 constexpr std::int64_t kHourMs = 3'600'000;
 constexpr std::size_t kInListChunk = 400;
+// Every web_rollups.dimension and bot_rollups.kind, as conditions that let a statement on one
+// period seek through the tables' keys (both come before the period's start).
+constexpr std::string_view kEveryDimension =
+    "dimension IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)";
+constexpr std::string_view kEveryKind = "kind IN (0, 1, 2, 3, 4, 5)";
+// The kinds rolled up into blocks of days: all but the widest (per bot, outcome and path).
+constexpr std::string_view kBlockKinds = "kind IN (0, 1, 3, 4, 5)";
 
 std::int64_t HourOf(std::int64_t unix_ms) {
   return unix_ms >= 0 ? unix_ms / kHourMs : (unix_ms - kHourMs + 1) / kHourMs;
@@ -209,7 +216,7 @@ Result<bool> Repository::HasRollupsOfOtherZones(std::string_view project_id,
 
 Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
                                                    std::string_view zone) {
-  for (std::string_view table : {"web_rollups", "bot_rollups", "rollup_days"}) {
+  for (std::string_view table : {"web_rollups", "bot_rollups", "rollup_days", "rollup_blocks"}) {
     auto done = ExecuteVoid(session_,
                             "DELETE FROM " + std::string(table) +
                                 " WHERE project_id = $1 AND zone <> $2",
@@ -222,12 +229,14 @@ Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
 Result<void> Repository::DeleteRollups(std::string_view project_id, std::string_view zone,
                                        RollupSource source, std::int64_t start_ms,
                                        std::int64_t end_ms) {
-  const std::string table = source == RollupSource::kWeb ? "web_rollups" : "bot_rollups";
-  return ExecuteVoid(session_,
-                     "DELETE FROM " + table +
-                         " WHERE project_id = $1 AND zone = $2 AND period_start >= $3 AND "
-                         "period_start < $4",
-                     {std::string(project_id), std::string(zone), start_ms, end_ms});
+  // Days and hours only (a block starting on the day stays); every key column before the
+  // start time is named so that the delete seeks instead of scanning the project's rollups.
+  const std::string sql =
+      "DELETE FROM " + std::string(source == RollupSource::kWeb ? "web_rollups" : "bot_rollups") +
+      " WHERE project_id = $1 AND zone = $2 AND span IN (0, 1) AND " +
+      std::string(source == RollupSource::kWeb ? kEveryDimension : kEveryKind) +
+      " AND period_start >= $3 AND period_start < $4";
+  return ExecuteVoid(session_, sql, {std::string(project_id), std::string(zone), start_ms, end_ms});
 }
 
 Result<std::vector<RollupEvent>> Repository::ListRollupEvents(std::string_view project_id,
@@ -305,16 +314,37 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
                                            std::span<const std::int64_t> hour_starts,
                                            std::int64_t day_end) {
   if (hour_starts.empty()) return {};
+  // What each kind keeps of a request (bot_name, bot_vendor, actor_category, is_ai,
+  // actor_type, value); constants are the columns it drops.
+  struct Kind {
+    RollupSpan span;
+    BotRollupKind kind;
+    std::string_view agent;
+    std::string_view value;
+  };
   constexpr std::string_view kAgent =
       "COALESCE(bot_name, ''), COALESCE(bot_vendor, ''), COALESCE(actor_category, ''), is_ai, "
       "actor_type";
-  const auto roll_up = [&](RollupSpan span, BotRollupKind kind,
-                           std::string_view value) -> Result<void> {
+  constexpr std::string_view kBotOnly = "COALESCE(bot_name, ''), '', '', 0, ''";
+  constexpr std::string_view kVendorOnly = "'', COALESCE(bot_vendor, ''), '', 0, ''";
+  constexpr std::string_view kNoAgent = "'', '', '', 0, ''";
+  constexpr std::string_view kCountry = "COALESCE(country, '')";
+  constexpr std::string_view kPath = "COALESCE(path, '')";
+  const Kind kinds[] = {
+      {RollupSpan::kDay, BotRollupKind::kAgent, kAgent, "''"},
+      {RollupSpan::kHour, BotRollupKind::kAgent, kAgent, "''"},
+      {RollupSpan::kDay, BotRollupKind::kCountry, kAgent, kCountry},
+      {RollupSpan::kDay, BotRollupKind::kPath, kAgent, kPath},
+      {RollupSpan::kDay, BotRollupKind::kCountryBot, kBotOnly, kCountry},
+      {RollupSpan::kDay, BotRollupKind::kPathOnly, kNoAgent, kPath},
+      {RollupSpan::kDay, BotRollupKind::kPathVendor, kVendorOnly, kPath},
+  };
+  for (const Kind& k : kinds) {
     SqlBuilder sql;
     const std::string project = sql.Next(std::string(project_id));
     const std::string zone_param = sql.Next(std::string(zone));
     std::string period;
-    if (span == RollupSpan::kDay) {
+    if (k.span == RollupSpan::kDay) {
       period = "CAST(" + sql.Next(hour_starts.front()) + " AS BIGINT)";
     } else {
       // The local hour holding the request: the last hour start at or before it.
@@ -327,30 +357,127 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
     }
     const std::string start = sql.Next(hour_starts.front());
     const std::string end = sql.Next(day_end);
+    // Constants are not grouped by (PostgreSQL refuses a literal in GROUP BY).
+    std::vector<std::string> group;
+    if (k.agent == kAgent) group.emplace_back(kAgent);
+    if (k.agent == kBotOnly) group.emplace_back("COALESCE(bot_name, '')");
+    if (k.agent == kVendorOnly) group.emplace_back("COALESCE(bot_vendor, '')");
+    if (k.value != "''") group.emplace_back(k.value);
+    if (k.span == RollupSpan::kHour) group.push_back(period);
+    std::string group_by;
+    for (const std::string& g : group) group_by += (group_by.empty() ? "" : ", ") + g;
     sql.text = "INSERT INTO bot_rollups (project_id, zone, span, kind, period_start, bot_name, "
                "bot_vendor, actor_category, is_ai, actor_type, value, requests) SELECT CAST(" +
                project + " AS TEXT), CAST(" + zone_param + " AS TEXT), " +
-               std::to_string(static_cast<std::int64_t>(span)) + ", " +
-               std::to_string(static_cast<std::int64_t>(kind)) + ", " + period + ", " +
-               std::string(kAgent) + ", " + std::string(value) +
+               std::to_string(static_cast<std::int64_t>(k.span)) + ", " +
+               std::to_string(static_cast<std::int64_t>(k.kind)) + ", " + period + ", " +
+               std::string(k.agent) + ", " + std::string(k.value) +
                ", COUNT(*) FROM bot_requests WHERE project_id = " + project +
-               " AND occurred_at >= " + start + " AND occurred_at < " + end + " GROUP BY " +
-               std::string(kAgent);
-    // Constants are not grouped by (PostgreSQL refuses a literal in GROUP BY).
-    if (span == RollupSpan::kHour) sql.text += ", " + period;
-    if (kind != BotRollupKind::kAgent) sql.text += ", " + std::string(value);
+               " AND occurred_at >= " + start + " AND occurred_at < " + end +
+               (group_by.empty() ? "" : " GROUP BY " + group_by);
     auto done = session_.QueryOnce(sql.text, std::span<const SqlValue>(sql.params));
     if (!done) return done.error();
-    return {};
-  };
-  for (auto [span, kind, value] :
-       {std::tuple{RollupSpan::kDay, BotRollupKind::kAgent, "''"},
-        std::tuple{RollupSpan::kHour, BotRollupKind::kAgent, "''"},
-        std::tuple{RollupSpan::kDay, BotRollupKind::kCountry, "COALESCE(country, '')"},
-        std::tuple{RollupSpan::kDay, BotRollupKind::kPath, "COALESCE(path, '')"}}) {
-    auto done = roll_up(span, kind, value);
-    if (!done) return done;
   }
+  return {};
+}
+
+// ---- Blocks of days
+
+Result<std::vector<RollupBlock>> Repository::ListRollupBlocks(std::string_view project_id,
+                                                              std::string_view zone,
+                                                              std::int64_t start_ms,
+                                                              std::int64_t end_ms) {
+  return FindAll<RollupBlock>(
+      session_,
+      "SELECT span, block_start FROM rollup_blocks WHERE project_id = $1 AND zone = $2 AND "
+      "block_start >= $3 AND block_start < $4 AND built_at > 0 ORDER BY span, block_start",
+      {std::string(project_id), std::string(zone), start_ms, end_ms},
+      [](const SqlRow& r) { return RollupBlock{static_cast<RollupSpan>(r.Int(0)), r.Int(1)}; });
+}
+
+Result<void> Repository::ResetRollupBlock(std::string_view project_id, std::string_view zone,
+                                          const RollupBlock& block) {
+  // The upsert comes first: it locks the block's row (PostgreSQL), so a builder of the block
+  // and a rebuild of one of its days take turns.
+  const std::string project(project_id), zone_name(zone);
+  const auto span = static_cast<std::int64_t>(block.span);
+  auto reset = ExecuteVoid(session_,
+                           "INSERT INTO rollup_blocks (project_id, zone, span, block_start, "
+                           "built_at) VALUES ($1, $2, $3, $4, 0) ON CONFLICT (project_id, zone, "
+                           "span, block_start) DO UPDATE SET built_at = 0",
+                           {project, zone_name, span, block.start_ms});
+  if (!reset) return reset;
+  auto web = ExecuteVoid(session_,
+                         "DELETE FROM web_rollups WHERE project_id = $1 AND zone = $2 AND span = "
+                         "$3 AND " + std::string(kEveryDimension) + " AND period_start = $4",
+                         {project, zone_name, span, block.start_ms});
+  if (!web) return web;
+  return ExecuteVoid(session_,
+                     "DELETE FROM bot_rollups WHERE project_id = $1 AND zone = $2 AND span = $3 "
+                     "AND " + std::string(kEveryKind) + " AND period_start = $4",
+                     {project, zone_name, span, block.start_ms});
+}
+
+Result<void> Repository::FinishRollupBlock(std::string_view project_id, std::string_view zone,
+                                           const RollupBlock& block, std::int64_t built_at) {
+  return ExecuteVoid(session_,
+                     "UPDATE rollup_blocks SET built_at = $5 WHERE project_id = $1 AND zone = $2 "
+                     "AND span = $3 AND block_start = $4",
+                     {std::string(project_id), std::string(zone),
+                      static_cast<std::int64_t>(block.span), block.start_ms, built_at});
+}
+
+Result<std::vector<WebRollupRow>> Repository::ListWebRollups(std::string_view project_id,
+                                                             std::string_view zone,
+                                                             const RollupPeriods& periods) {
+  SqlBuilder sql;
+  const std::string project = sql.Next(std::string(project_id));
+  const std::string zone_param = sql.Next(std::string(zone));
+  sql.text = "SELECT dimension, period_start, value, events, pageviews, visits, bounces, "
+             "duration_ms, timed_views, view_ms, visitors FROM web_rollups WHERE project_id = " +
+             project + " AND zone = " + zone_param + " AND span = " +
+             std::to_string(static_cast<std::int64_t>(periods.span)) + " AND " +
+             std::string(kEveryDimension) + " AND " + sql.In("period_start", periods.starts);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<WebRollupRow> out;
+  out.reserve(rows->size());
+  for (const SqlRow& r : *rows) {
+    WebRollupRow row;
+    row.span = periods.span;
+    row.dimension = r.Int(0);
+    row.period_start = r.Int(1);
+    row.value = r.Text(2);
+    std::size_t i = 3;
+    for (std::int64_t* field : {&row.events, &row.pageviews, &row.visits, &row.bounces,
+                                &row.duration_ms, &row.timed_views, &row.view_ms}) {
+      *field = r.Int(i++);
+    }
+    row.visitors = r.Text(i);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+Result<void> Repository::RollUpBotBlock(std::string_view project_id, std::string_view zone,
+                                        const RollupBlock& block, const RollupPeriods& halves) {
+  SqlBuilder sql;
+  const std::string project = sql.Next(std::string(project_id));
+  const std::string zone_param = sql.Next(std::string(zone));
+  constexpr std::string_view kKey =
+      "kind, bot_name, bot_vendor, actor_category, is_ai, actor_type, value";
+  sql.text = "INSERT INTO bot_rollups (project_id, zone, span, kind, period_start, bot_name, "
+             "bot_vendor, actor_category, is_ai, actor_type, value, requests) SELECT CAST(" +
+             project + " AS TEXT), CAST(" + zone_param + " AS TEXT), " +
+             std::to_string(static_cast<std::int64_t>(block.span)) + ", kind, CAST(" +
+             sql.Next(block.start_ms) + " AS BIGINT), bot_name, bot_vendor, actor_category, "
+             "is_ai, actor_type, value, SUM(requests) FROM bot_rollups WHERE project_id = " +
+             project + " AND zone = " + zone_param + " AND span = " +
+             std::to_string(static_cast<std::int64_t>(halves.span)) + " AND " +
+             std::string(kBlockKinds) + " AND " + sql.In("period_start", halves.starts) +
+             " GROUP BY " + std::string(kKey);
+  auto done = sql.Query(session_);
+  if (!done) return done.error();
   return {};
 }
 

@@ -9,27 +9,23 @@ namespace {
 using core::Result;
 using Sql = internal::SqlBuilder;
 
-// "FROM web_rollups WHERE …" for the query's periods, dimension and values.
-std::string RollupWhere(const WebRollupQuery& q, Sql& sql) {
-  const RollupRange& range = q.range;
-  std::string where = "FROM web_rollups WHERE project_id = " + sql.Next(range.project_id) +
-                      " AND zone = " + sql.Next(range.zone) +
-                      " AND span = " + sql.Next(static_cast<std::int64_t>(range.span)) +
-                      " AND dimension = " + sql.Next(q.dimension) +
-                      " AND period_start >= " + sql.Next(range.start_ms) +
-                      " AND period_start < " + sql.Next(range.end_ms) + " ";
-  if (q.values) where += "AND " + sql.In("value", *q.values) + " ";
-  return where;
+constexpr std::string_view kWebColumns =
+    "span, dimension, period_start, value, events, pageviews, visits, bounces, duration_ms, "
+    "timed_views, view_ms, visitors";
+
+// "FROM …" for the query's periods, dimension and values.
+std::string RollupFrom(const WebRollupQuery& q, Sql& sql) {
+  std::string where = " AND dimension = " + sql.Next(q.dimension);
+  if (q.values) where += " AND " + sql.In("value", *q.values);
+  return internal::RollupRowsFrom(sql, "web_rollups", kWebColumns, q.range, where, true);
 }
 
 }  // namespace
 
 Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery& q) {
   Sql sql;
-  const std::string where = RollupWhere(q, sql);
-  sql.text = "SELECT span, dimension, period_start, value, events, pageviews, visits, bounces, "
-             "duration_ms, timed_views, view_ms, visitors " + where +
-             "ORDER BY period_start, value";
+  const std::string from = RollupFrom(q, sql);
+  sql.text = "SELECT " + std::string(kWebColumns) + " " + from + "ORDER BY period_start, value";
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<WebRollupRow> out;
@@ -54,9 +50,9 @@ Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery
 Result<WebValueRanking> Repository::RankWebValues(const WebRollupQuery& q, std::int64_t limit,
                                                   std::int64_t offset) {
   Sql sql;
-  const std::string where = RollupWhere(q, sql);
+  const std::string from = RollupFrom(q, sql);
   // The window function counts the groups in the same pass (it runs before LIMIT).
-  sql.text = "SELECT value, SUM(events) AS total, COUNT(*) OVER () " + where +
+  sql.text = "SELECT value, SUM(events) AS total, COUNT(*) OVER () " + from +
              "GROUP BY value ORDER BY total DESC, value ASC LIMIT " + sql.Next(limit) +
              " OFFSET " + sql.Next(offset);
   auto rows = sql.Query(session_);
@@ -70,8 +66,8 @@ Result<WebValueRanking> Repository::RankWebValues(const WebRollupQuery& q, std::
   }
   // A page past the end has no row to carry the count.
   Sql count;
-  const std::string count_where = RollupWhere(q, count);
-  count.text = "SELECT COUNT(DISTINCT value) " + count_where;
+  const std::string count_from = RollupFrom(q, count);
+  count.text = "SELECT COUNT(DISTINCT value) " + count_from;
   auto counted = count.Query(session_);
   if (!counted) return counted.error();
   ranking.values = counted->front().Int(0);
@@ -84,8 +80,8 @@ Result<std::vector<PageDurationRow>> Repository::PageDurations(const WebRollupQu
   WebRollupQuery pages = q;
   pages.dimension = static_cast<std::int64_t>(WebDimension::kPage);
   Sql sql;
-  const std::string where = RollupWhere(pages, sql);
-  sql.text = "SELECT value, SUM(events) AS total, SUM(timed_views), SUM(view_ms) " + where +
+  const std::string from = RollupFrom(pages, sql);
+  sql.text = "SELECT value, SUM(events) AS total, SUM(timed_views), SUM(view_ms) " + from +
              "GROUP BY value ORDER BY total DESC, value ASC LIMIT " + sql.Next(limit) +
              " OFFSET " + sql.Next(offset);
   auto rows = sql.Query(session_);

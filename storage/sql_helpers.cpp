@@ -14,6 +14,37 @@ std::string SqlBuilder::In(std::string_view expression, const std::vector<std::s
   return sql + ")";
 }
 
+std::string SqlBuilder::In(std::string_view expression,
+                           const std::vector<std::int64_t>& values) {
+  std::string sql = std::string(expression) + " IN (";
+  if (values.empty()) sql += "NULL";
+  for (std::size_t i = 0; i < values.size(); ++i) sql += (i ? ", " : "") + Next(values[i]);
+  return sql + ")";
+}
+
+std::string RollupRowsFrom(SqlBuilder& sql, std::string_view table, std::string_view columns,
+                           const RollupRange& range, std::string_view conditions,
+                           bool use_blocks) {
+  const std::string head = std::string(table) + " WHERE project_id = " +
+                           sql.Next(range.project_id) + " AND zone = " + sql.Next(range.zone);
+  const auto span_is = [](RollupSpan span) {
+    return " AND span = " + std::to_string(static_cast<std::int64_t>(span));
+  };
+  if (!use_blocks || range.blocks.empty()) {
+    return "FROM " + head + span_is(range.span) + " AND period_start >= " +
+           sql.Next(range.start_ms) + " AND period_start < " + sql.Next(range.end_ms) +
+           std::string(conditions) + " ";
+  }
+  std::string from = "FROM (";
+  for (std::size_t i = 0; i < range.blocks.size(); ++i) {
+    const RollupPeriods& periods = range.blocks[i];
+    from += (i ? " UNION ALL SELECT " : "SELECT ") + std::string(columns) + " FROM " + head +
+            span_is(periods.span) + " AND " + sql.In("period_start", periods.starts) +
+            std::string(conditions);
+  }
+  return from + ") AS r ";
+}
+
 core::Result<std::vector<SqlRow>> SqlBuilder::Query(SqlSession& session) const {
   return session.QueryOnce(text, std::span<const SqlValue>(params.data(), params.size()));
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/records.h"
 #include "storage/sql.h"
 
 #include <initializer_list>
@@ -25,8 +26,17 @@ struct SqlBuilder {
   // "expression IN ($8, $9, …)" over `values`; with none, "expression IN (NULL)", which matches
   // nothing ("IN ()" is not valid SQL on PostgreSQL).
   std::string In(std::string_view expression, const std::vector<std::string>& values);
+  std::string In(std::string_view expression, const std::vector<std::int64_t>& values);
   core::Result<std::vector<SqlRow>> Query(SqlSession& session) const;
 };
+
+// The rollup rows of `range` in `table` (web_rollups or bot_rollups) that also meet
+// `conditions` (" AND …", its parameters already in `sql`), as a FROM clause whose rows have
+// `columns`: one scan of the range's span by start time or, with `use_blocks` and blocks in the
+// range, the union of its blocks' rows.
+std::string RollupRowsFrom(SqlBuilder& sql, std::string_view table, std::string_view columns,
+                           const RollupRange& range, std::string_view conditions,
+                           bool use_blocks);
 
 inline SqlValue Opt(const std::optional<double>& v) {
   if (!v) return nullptr;

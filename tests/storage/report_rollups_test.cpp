@@ -2,9 +2,13 @@
 // repository_reports.cpp and repository_web_reports.cpp, and reports/rollups.cpp that builds
 // them): every figure computed by hand from a small dataset, on each backend, in more than one
 // reporting zone, and again after late rows change days already rolled up.
+#include "reports/bot_reports.h"
 #include "reports/rollups.h"
 #include "reports/web_reports.h"
 #include "store_fixture.h"
+
+#include <map>
+#include <set>
 
 namespace sightline::storage {
 namespace {
@@ -89,7 +93,7 @@ TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
   using V = std::vector<std::string>;
   EXPECT_EQ(Keys(Query(BotGrouping::kBot)), (V{"GPTBot=4/1", "curl=2/1", "=1/1", "50%_off=1/1"}));
   EXPECT_EQ(Keys(Query(BotGrouping::kCountry)), (V{"DE=3/2", "FR=2/2", "US=2/1", "=1/1"}));
-  EXPECT_EQ(Keys(Query(BotGrouping::kPath)), (V{"/a=4/2", "/c=3/3", "/b=1/1"}));
+  EXPECT_EQ(Keys(Query(BotGrouping::kPath)), (V{"/a=4/0", "/c=3/0", "/b=1/0"}));
   EXPECT_EQ(Keys(Query(BotGrouping::kCategory)), (V{"ai_training=4/1", "automation=4/3"}));
   EXPECT_EQ(Keys(Query(BotGrouping::kVendor)), (V{"OpenAI=4/1", "curl=2/1", "=1/1", "Deals=1/1"}));
 
@@ -137,7 +141,7 @@ TEST_P(BotAggregates, FiltersCombine) {
   EXPECT_EQ(Keys(q), (std::vector<std::string>{"curl=2/1", "=1/1", "50%_off=1/1"}));
   q = Query(BotGrouping::kPath);
   q.vendor = "curl";
-  EXPECT_EQ(Keys(q), (std::vector<std::string>{"/a=1/1", "/c=1/1"}));
+  EXPECT_EQ(Keys(q), (std::vector<std::string>{"/a=1/0", "/c=1/0"}));
   // Search is a case-insensitive substring of name or vendor; LIKE's wildcards are literal.
   q = Query(BotGrouping::kBot);
   q.search = "gpt";
@@ -407,6 +411,212 @@ TEST_P(WebAggregates, PageDurationsRunUntilTheVisitsNextPageview) {
   EXPECT_EQ((*pages)[1].current.path, "/pricing");
   EXPECT_EQ((*pages)[1].current.measured, 0);
   EXPECT_EQ((*pages)[2].current.path, "/docs");
+}
+
+// ---- Blocks of days ---------------------------------------------------------------------------
+
+// 40 UTC days from day 20000 (a multiple of 32, so the first 32 days make one block): a few
+// visits and crawler requests each day, with every figure the reports read counted by hand as
+// the rows are made.
+class RollupBlocks : public StoreConformance {
+ protected:
+  static constexpr reports::LocalDay kFirst = 20000, kLast = 20039;
+  static constexpr std::int64_t kDayMs = 86'400'000;
+
+  struct Expected {
+    std::set<std::string> visitors, visits;
+    std::int64_t pageviews = 0;
+    std::map<std::string, std::int64_t> pageviews_per_path, requests_per_path,
+        openai_requests_per_path, verified_requests_per_path;
+    std::map<std::string, std::set<std::string>> visitors_per_country, bots_per_country;
+  };
+
+  void SetUp() override {
+    StoreConformance::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    std::vector<EventRecord> events;
+    std::vector<BotRequestRecord> bots;
+    static const char* kCountries[] = {"NP", "DE", "US"};
+    static const char* kBots[][2] = {{"GPTBot", "OpenAI"}, {"Googlebot", "Google"},
+                                     {"curl", "curl"}};
+    for (reports::LocalDay day = kFirst; day <= kLast; ++day) {
+      const int n = day % 5 + 1;
+      for (int i = 0; i < n; ++i) {
+        const std::int64_t at = day * kDayMs + i * 600'000;
+        const std::string id = std::to_string(day) + "-" + std::to_string(i);
+        EventRecord e = WebEvent("e" + id, at, "screen_view",
+                                 "v" + std::to_string((day * 7 + i) % 13), "s" + id,
+                                 "/p" + std::to_string(i % 3), kCountries[(day + i) % 3]);
+        events.push_back(e);
+        const auto* bot = kBots[(day + 2 * i) % 3];
+        bots.push_back(ReportBot("b" + id, at, bot[0], bot[1],
+                                 i % 2 == 0 ? "verified_bot" : "spoofed_bot",
+                                 kCountries[(day * 3 + i) % 3], "/p" + std::to_string(day % 4)));
+      }
+    }
+    Insert(events, bots);
+  }
+
+  void Insert(const std::vector<EventRecord>& events, const std::vector<BotRequestRecord>& bots) {
+    ASSERT_TRUE(Ok(Write([&](Repository& repo) -> core::Result<void> {
+      auto inserted = repo.InsertEvents(events);
+      if (!inserted) return inserted;
+      return repo.InsertBotRequests(bots);
+    })));
+    for (const EventRecord& e : events) all_events_.push_back(e);
+    for (const BotRequestRecord& b : bots) all_bots_.push_back(b);
+  }
+
+  Expected Count(DayRange days) const {
+    Expected x;
+    const auto inside = [&](std::int64_t at) {
+      return at >= days.first * kDayMs && at < (days.last + 1) * kDayMs;
+    };
+    for (const EventRecord& e : all_events_) {
+      if (!inside(e.occurred_at)) continue;
+      x.visitors.insert(*e.anonymous_id);
+      x.visits.insert(*e.session_id);
+      ++x.pageviews;
+      ++x.pageviews_per_path[*e.path];
+      x.visitors_per_country[*e.country].insert(*e.anonymous_id);
+    }
+    for (const BotRequestRecord& b : all_bots_) {
+      if (!inside(b.occurred_at)) continue;
+      ++x.requests_per_path[*b.path];
+      if (b.bot_vendor == "OpenAI") ++x.openai_requests_per_path[*b.path];
+      if (b.actor_type == "verified_bot") ++x.verified_requests_per_path[*b.path];
+      x.bots_per_country[*b.country].insert(*b.bot_name);
+    }
+    return x;
+  }
+
+  // Requests per path as the crawler report ranks them with `filters`.
+  std::map<std::string, std::int64_t> PathRequests(DayRange days,
+                                                   const reports::BotFilters& filters = {}) {
+    auto report = reports::RankBotRequests(store(), "p-1", BotGrouping::kPath, filters,
+                                           Windows(Zone("UTC"), days), 100, 0);
+    EXPECT_TRUE(Ok(report));
+    std::map<std::string, std::int64_t> out;
+    if (report) {
+      for (const reports::RankedRow& row : report->rows) out[row.current.key] = row.current.requests;
+    }
+    return out;
+  }
+
+  void ExpectReportsMatchTheRows(DayRange days) {
+    const Expected x = Count(days);
+    const ReportWindows windows = Windows(Zone("UTC"), days);
+    auto summary = reports::SummarizeVisits(store(), "p-1", windows);
+    ASSERT_TRUE(Ok(summary));
+    EXPECT_EQ(summary->current.visitors, static_cast<std::int64_t>(x.visitors.size()));
+    EXPECT_EQ(summary->current.visits, static_cast<std::int64_t>(x.visits.size()));
+    EXPECT_EQ(summary->current.pageviews, x.pageviews);
+
+    auto pages = reports::BreakDown(store(), "p-1", WebDimension::kPage, windows, 100, 0);
+    ASSERT_TRUE(Ok(pages));
+    std::map<std::string, std::int64_t> pageviews;
+    for (const reports::BreakdownRow& row : pages->rows) pageviews[row.current.key] = row.current.count;
+    EXPECT_EQ(pageviews, x.pageviews_per_path);
+
+    auto countries = reports::BreakDown(store(), "p-1", WebDimension::kCountry, windows, 100, 0);
+    ASSERT_TRUE(Ok(countries));
+    std::map<std::string, std::int64_t> visitors, expected_visitors;
+    for (const reports::BreakdownRow& row : countries->rows) visitors[row.current.key] = row.current.count;
+    for (const auto& [country, ids] : x.visitors_per_country) {
+      expected_visitors[country] = static_cast<std::int64_t>(ids.size());
+    }
+    EXPECT_EQ(visitors, expected_visitors);
+
+    EXPECT_EQ(PathRequests(days), x.requests_per_path);
+    EXPECT_EQ(PathRequests(days, {.vendor = "OpenAI"}), x.openai_requests_per_path);
+    EXPECT_EQ(PathRequests(days, {.actor_type = "verified_bot"}), x.verified_requests_per_path);
+
+    auto bot_countries = reports::RankBotRequests(store(), "p-1", BotGrouping::kCountry, {},
+                                                  windows, 100, 0);
+    ASSERT_TRUE(Ok(bot_countries));
+    std::map<std::string, std::int64_t> bots, expected_bots;
+    for (const reports::RankedRow& row : bot_countries->rows) {
+      bots[row.current.key] = row.current.distinct_bots;
+    }
+    for (const auto& [country, names] : x.bots_per_country) {
+      expected_bots[country] = static_cast<std::int64_t>(names.size());
+    }
+    EXPECT_EQ(bots, expected_bots);
+  }
+
+  std::map<RollupSpan, std::vector<reports::LocalDay>> BlockDays(const storage::RollupRange& range) {
+    std::map<RollupSpan, std::vector<reports::LocalDay>> out;
+    for (const RollupPeriods& periods : range.blocks) {
+      for (std::int64_t start : periods.starts) {
+        out[periods.span].push_back(static_cast<reports::LocalDay>(start / kDayMs));
+      }
+    }
+    return out;
+  }
+
+  std::vector<EventRecord> all_events_;
+  std::vector<BotRequestRecord> all_bots_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, RollupBlocks, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, RollupBlocks, testing::Values(Backend::kPostgres));
+
+TEST_P(RollupBlocks, AWindowReadsTheLargestAlignedBlocksRolledUp) {
+  const ReportingZone utc = Zone("UTC");
+  ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", utc, {{kFirst, kLast}})));
+  // 40 days: 20 blocks of 2 days, 10 of 4, 5 of 8, 2 of 16, 1 of 32.
+  const auto blocks = ReadOk([&](Repository& r) {
+    return r.ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
+  });
+  std::map<RollupSpan, int> per_span;
+  for (const RollupBlock& block : blocks) ++per_span[block.span];
+  EXPECT_EQ(per_span, (std::map<RollupSpan, int>{{RollupSpan::kDays2, 20},
+                                                 {RollupSpan::kDays4, 10},
+                                                 {RollupSpan::kDays8, 5},
+                                                 {RollupSpan::kDays16, 2},
+                                                 {RollupSpan::kDays32, 1}}));
+  const auto range = ReadOk([&](Repository& r) {
+    return reports::RangeOf(r, "p-1", utc, {kFirst + 1, kLast - 1});
+  });
+  using Days = std::vector<reports::LocalDay>;
+  EXPECT_EQ(BlockDays(range), (std::map<RollupSpan, Days>{
+                                  {RollupSpan::kDay, Days{20001, 20038}},
+                                  {RollupSpan::kDays2, Days{20002, 20036}},
+                                  {RollupSpan::kDays4, Days{20004, 20032}},
+                                  {RollupSpan::kDays8, Days{20008}},
+                                  {RollupSpan::kDays16, Days{20016}}}));
+  const auto whole = ReadOk([&](Repository& r) {
+    return reports::RangeOf(r, "p-1", utc, {kFirst, kFirst + 31});
+  });
+  EXPECT_EQ(BlockDays(whole), (std::map<RollupSpan, Days>{{RollupSpan::kDays32, Days{20000}}}));
+}
+
+TEST_P(RollupBlocks, BlocksAddUpExactlyToTheirRows) {
+  for (DayRange days : {DayRange{kFirst, kLast}, DayRange{kFirst + 1, kLast - 1},
+                        DayRange{kFirst + 3, kFirst + 20}, DayRange{kFirst + 7, kFirst + 7}}) {
+    SCOPED_TRACE(std::to_string(days.first) + ".." + std::to_string(days.last));
+    ExpectReportsMatchTheRows(days);
+  }
+}
+
+TEST_P(RollupBlocks, ALateRowRestatesEveryBlockHoldingItsDay) {
+  const ReportingZone utc = Zone("UTC");
+  ExpectReportsMatchTheRows({kFirst, kLast});
+  const reports::LocalDay day = kFirst + 20;
+  EventRecord late = WebEvent("late", day * kDayMs + 5, "screen_view", "new-visitor", "s-late",
+                              "/p9", "FR");
+  BotRequestRecord late_bot = ReportBot("late-bot", day * kDayMs + 5, "GPTBot", "OpenAI",
+                                        "verified_bot", "FR", "/p9");
+  Insert({late}, {late_bot});
+  ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", utc, {})));  // the marked day only
+  // The day's five blocks were rolled up again, and every other stayed.
+  const auto blocks = ReadOk([&](Repository& r) {
+    return r.ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
+  });
+  EXPECT_EQ(blocks.size(), 38u);
+  ExpectReportsMatchTheRows({kFirst, kLast});
+  ExpectReportsMatchTheRows({kFirst + 1, kLast - 1});
+  EXPECT_EQ(PathRequests({kFirst, kLast}).at("/p9"), 1);
 }
 
 }  // namespace
