@@ -19,7 +19,9 @@ constexpr int kMaxRank = kRankBits + 1;
 constexpr std::size_t kMinPendingBatch = 64;
 
 constexpr char kExactTag = 0x01;
-constexpr char kDenseTag = 0x02;
+constexpr char kDenseTag = 0x02;        // one byte per register (read, no longer written)
+constexpr char kPackedDenseTag = 0x03;  // four bits per register above a base, and overflows
+constexpr int kNibbleOverflow = 15;
 constexpr std::size_t kCountBytes = 4;
 constexpr std::size_t kHashBytes = 8;
 
@@ -159,12 +161,7 @@ std::string DistinctSketch::Serialize() const {
   DistinctSketch scratch;
   const DistinctSketch& settled = Settled(scratch);
   std::string out;
-  if (settled.dense()) {
-    out.reserve(1 + kRegisterCount);
-    out.push_back(kDenseTag);
-    out.append(settled.registers_.begin(), settled.registers_.end());
-    return out;
-  }
+  if (settled.dense()) return settled.SerializePacked();
   out.reserve(1 + kCountBytes + kHashBytes * settled.hashes_.size());
   out.push_back(kExactTag);
   PutLittleEndian(out, settled.hashes_.size(), kCountBytes);
@@ -179,6 +176,8 @@ std::optional<DistinctSketch> DistinctSketch::Parse(std::string_view bytes) {
       return ParseExact(bytes.substr(1));
     case kDenseTag:
       return ParseDense(bytes.substr(1));
+    case kPackedDenseTag:
+      return ParsePacked(bytes.substr(1));
     default:
       return std::nullopt;
   }
@@ -207,6 +206,78 @@ std::optional<DistinctSketch> DistinctSketch::ParseDense(std::string_view body) 
   DistinctSketch sketch;
   sketch.registers_.assign(body.begin(), body.end());
   const auto& registers = sketch.registers_;
+  if (std::any_of(registers.begin(), registers.end(), [](int r) { return r > kMaxRank; }) ||
+      std::all_of(registers.begin(), registers.end(), [](int r) { return r == 0; })) {
+    return std::nullopt;
+  }
+  return sketch;
+}
+
+// Registers cluster a few ranks above their minimum, so each is stored as four bits above
+// that base (half the bytes); the rare register 15 or more above it reads 15 there and is
+// listed with its value after the packed registers.
+std::string DistinctSketch::SerializePacked() const {
+  const std::uint8_t base = *std::min_element(registers_.begin(), registers_.end());
+  std::string out;
+  out.reserve(2 + kRegisterCount / 2 + kCountBytes);
+  out.push_back(kPackedDenseTag);
+  out.push_back(static_cast<char>(base));
+  std::vector<std::size_t> overflows;
+  for (std::size_t i = 0; i < kRegisterCount; i += 2) {
+    int nibbles[2];
+    for (std::size_t j = 0; j < 2; ++j) {
+      nibbles[j] = registers_[i + j] - base;
+      if (nibbles[j] >= kNibbleOverflow) {
+        nibbles[j] = kNibbleOverflow;
+        overflows.push_back(i + j);
+      }
+    }
+    out.push_back(static_cast<char>(nibbles[0] | nibbles[1] << 4));
+  }
+  PutLittleEndian(out, overflows.size(), kCountBytes);
+  for (std::size_t index : overflows) {
+    PutLittleEndian(out, index, 2);
+    out.push_back(static_cast<char>(registers_[index]));
+  }
+  return out;
+}
+
+std::optional<DistinctSketch> DistinctSketch::ParsePacked(std::string_view body) {
+  constexpr std::size_t kPacked = kRegisterCount / 2;
+  if (body.size() < 1 + kPacked + kCountBytes) return std::nullopt;
+  const int base = static_cast<unsigned char>(body[0]);
+  const std::string_view packed = body.substr(1, kPacked);
+  std::string_view rest = body.substr(1 + kPacked);
+  const std::uint64_t count = ReadLittleEndian(rest, kCountBytes);
+  rest.remove_prefix(kCountBytes);
+  if (base > kMaxRank || count > kRegisterCount || rest.size() != 3 * count) return std::nullopt;
+  DistinctSketch sketch;
+  sketch.registers_.resize(kRegisterCount);
+  auto& registers = sketch.registers_;
+  std::size_t overflows = 0;
+  for (std::size_t i = 0; i < kPacked; ++i) {
+    const auto byte = static_cast<unsigned char>(packed[i]);
+    for (std::size_t j = 0; j < 2; ++j) {
+      const int nibble = j == 0 ? byte & 15 : byte >> 4;
+      overflows += nibble == kNibbleOverflow;
+      registers[2 * i + j] = static_cast<std::uint8_t>(std::min(base + nibble, kMaxRank + 1));
+    }
+  }
+  // Every register marked as overflowing is listed once, in order, above the nibble's reach.
+  if (overflows != count) return std::nullopt;
+  std::size_t previous = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t index = ReadLittleEndian(rest.substr(3 * k), 2);
+    const int value = static_cast<unsigned char>(rest[3 * k + 2]);
+    if ((k > 0 && index <= previous) || value < base + kNibbleOverflow || value > kMaxRank ||
+        registers[index] != std::min(base + kNibbleOverflow, kMaxRank + 1)) {
+      return std::nullopt;
+    }
+    const auto byte = static_cast<unsigned char>(packed[index / 2]);
+    if ((index % 2 == 0 ? byte & 15 : byte >> 4) != kNibbleOverflow) return std::nullopt;
+    registers[index] = static_cast<std::uint8_t>(value);
+    previous = index;
+  }
   if (std::any_of(registers.begin(), registers.end(), [](int r) { return r > kMaxRank; }) ||
       std::all_of(registers.begin(), registers.end(), [](int r) { return r == 0; })) {
     return std::nullopt;

@@ -22,7 +22,7 @@ std::uint64_t StableHash64(std::string_view text);
 class DistinctSketch {
  public:
   static constexpr int kPrecision = 16;             // HLL registers: 2^16, one byte each
-  static constexpr std::size_t kExactLimit = 8192;  // exact hashes (64 KiB, the dense size)
+  static constexpr std::size_t kExactLimit = 8192;  // exact hashes (64 KiB)
 
   // Counts one key, given as StableHash64(key); adding a hash again changes nothing.
   void Add(std::uint64_t hash);
@@ -35,8 +35,10 @@ class DistinctSketch {
   bool exact() const;
   bool empty() const;
 
-  // Little-endian bytes: 0x01, u32 count, count sorted u64 hashes (exact), or 0x02 and the
-  // 65536 registers (dense).
+  // Little-endian bytes: 0x01, u32 count, count sorted u64 hashes (exact); or, dense, 0x03, a
+  // base rank b, the 65536 registers as four bits each (r − b, two per byte, low nibble first,
+  // 15 for r ≥ b + 15), u32 count and one (u16 index, u8 rank) per register at 15. Parse also
+  // reads 0x02 and the 65536 registers as bytes (the first dense format).
   std::string Serialize() const;
   // The sketch Serialize wrote; "" is the empty sketch. nullopt for anything else (a wrong tag
   // or length, unsorted hashes, a register above 49): bytes from storage are not trusted.
@@ -45,6 +47,8 @@ class DistinctSketch {
  private:
   static std::optional<DistinctSketch> ParseExact(std::string_view body);
   static std::optional<DistinctSketch> ParseDense(std::string_view body);
+  static std::optional<DistinctSketch> ParsePacked(std::string_view body);
+  std::string SerializePacked() const;
 
   bool dense() const { return !registers_.empty(); }
   bool settled() const { return sorted_count_ == hashes_.size(); }

@@ -94,9 +94,9 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
     auto previous =
         QueryOf(repo, project_id, grouping, filters, windows, *windows.comparison_days);
     if (!previous) return previous.error();
-    auto previous_totals = repo.BotRequestTotals(*previous);
-    if (!previous_totals) return previous_totals.error();
-    report.previous_totals = *previous_totals;
+    auto previous_requests = repo.BotRequestSum(*previous);
+    if (!previous_requests) return previous_requests.error();
+    report.previous_totals = storage::BotGroupTotals{0, *previous_requests};
     previous->keys = KeysOf(report.rows);
     previous->limit = static_cast<std::int64_t>(report.rows.size()) + 1;
     auto matched = repo.BotRequestGroups(*previous);

@@ -30,6 +30,7 @@ struct RankedRow {
 struct RankedReport {
   std::vector<RankedRow> rows;  // by requests, then key; one page
   storage::BotGroupTotals totals;
+  // The comparison window's requests (`groups` is not counted there: 0).
   std::optional<storage::BotGroupTotals> previous_totals;
 };
 

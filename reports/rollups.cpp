@@ -321,23 +321,28 @@ Result<void> RollUpBlocks(storage::Store& store, const std::string& project_id,
     if (!built_days) return built_days.error();
     auto blocks = repo.ListRollupBlocks(project_id, zone.name(), from, to);
     if (!blocks) return blocks.error();
-    for (LocalDay day = first; day < end; ++day) {
-      const std::int64_t start = zone.StartOfDay(day);
-      if (std::ranges::binary_search(*built_days, start)) current.insert({0, day});
-      for (const storage::RollupBlock& block : *blocks) {
-        if (block.start_ms == start) {
-          current.insert({static_cast<int>(block.span) - 1, day});
-        }
-      }
+    std::map<std::int64_t, LocalDay> day_of_start;
+    for (LocalDay day = first; day < end; ++day) day_of_start.emplace(zone.StartOfDay(day), day);
+    const auto note = [&](int level, std::int64_t start) {
+      const auto day = day_of_start.find(start);
+      if (day != day_of_start.end()) current.insert({level, day->second});
+    };
+    for (std::int64_t start : *built_days) note(0, start);
+    for (const storage::RollupBlock& block : *blocks) {
+      note(storage::BlockLevel(block.span), block.start_ms);
     }
     return {};
   });
   if (!known) return known;
+  // Today changes all day: a block holding it would be merged again on every refresh, so
+  // reports read today as a day until it is over.
+  const LocalDay today = zone.DayOf(NowMillis());
   for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
     std::set<LocalDay> firsts;
     for (LocalDay day : days) firsts.insert(BlockFirstDay(day, level));
     const LocalDay half = LocalDay{1} << (level - 1);
     for (LocalDay block_first : firsts) {
+      if (block_first + 2 * half - 1 >= today) continue;
       if (!current.contains({level - 1, block_first}) ||
           !current.contains({level - 1, block_first + half})) {
         continue;

@@ -258,6 +258,7 @@ enum class RollupSpan : std::int64_t {
 inline constexpr int kRollupBlockLevels = 5;  // kDays2 … kDays32
 // The block span of 2^level days (level 1 … kRollupBlockLevels).
 constexpr RollupSpan BlockSpan(int level) { return static_cast<RollupSpan>(level + 1); }
+constexpr int BlockLevel(RollupSpan span) { return static_cast<int>(span) - 1; }
 
 // Which raw rows changed: events ('w', web analytics) or crawler requests ('b').
 enum class RollupSource : char { kWeb = 'w', kBots = 'b' };
@@ -312,7 +313,8 @@ struct WebRollupRow {
 // - kCountry, kPath: the same per country or path (`value`), for filtered rankings;
 // - narrow rows for the unfiltered rankings, every other column "" (or 0):
 //   kCountryBot per country and bot name, kPathOnly per path, kPathVendor per path and vendor.
-// Missing names read "". Every kind but kPath is also rolled up into blocks of days.
+// Missing names read "". Every kind but kPath and kPathVendor (nearly a row per request) is
+// also rolled up into blocks of days.
 enum class BotRollupKind : std::int64_t {
   kAgent = 0, kCountry = 1, kPath = 2, kCountryBot = 3, kPathOnly = 4, kPathVendor = 5
 };

@@ -214,6 +214,8 @@ class Repository {
   core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query,
                                                           BotGroupTotals* totals = nullptr);
   core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
+  // The requests the query's filters keep, whatever its grouping and keys.
+  core::Result<std::int64_t> BotRequestSum(const BotReportQuery& query);
   core::Result<std::vector<BotPeriodRow>> BotRequestPeriods(const BotReportQuery& query);
 
   // Web analytics (storage/repository_web_reports.cpp).

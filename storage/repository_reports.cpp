@@ -68,8 +68,8 @@ std::string BotFrom(const BotReportQuery& q, internal::SqlBuilder& sql) {
              pattern + " ESCAPE '!')";
   }
   if (q.keys) where += " AND " + sql.In(GroupKey(q.grouping), *q.keys);
-  return internal::RollupRowsFrom(sql, "bot_rollups", kBotColumns, q.range, where,
-                                  kind != BotRollupKind::kPath);
+  const bool has_blocks = kind != BotRollupKind::kPath && kind != BotRollupKind::kPathVendor;
+  return internal::RollupRowsFrom(sql, "bot_rollups", kBotColumns, q.range, where, has_blocks);
 }
 
 }  // namespace
@@ -114,6 +114,19 @@ Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   return BotGroupTotals{rows->front().Int(0), rows->front().Int(1)};
+}
+
+Result<std::int64_t> Repository::BotRequestSum(const BotReportQuery& q) {
+  // Every filter is a column of the per-bot rows, the fewest rows that hold them all.
+  BotReportQuery agents = q;
+  agents.grouping = BotGrouping::kBot;
+  agents.keys.reset();
+  internal::SqlBuilder sql;
+  const std::string from = BotFrom(agents, sql);
+  sql.text = "SELECT COALESCE(SUM(requests), 0) " + from;
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  return rows->front().Int(0);
 }
 
 Result<std::vector<BotPeriodRow>> Repository::BotRequestPeriods(const BotReportQuery& q) {

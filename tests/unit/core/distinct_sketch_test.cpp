@@ -167,16 +167,52 @@ TEST(DistinctSketchSerialization, ExactRoundTrip) {
   EXPECT_EQ(parsed->Serialize(), bytes);
 }
 
-TEST(DistinctSketchSerialization, DenseRoundTrip) {
+TEST(DistinctSketchSerialization, DenseRoundTripPacksFourBitsPerRegister) {
   const DistinctSketch sketch = SketchOfKeys(0, 50'000);
   const std::string bytes = sketch.Serialize();
-  ASSERT_EQ(bytes.size(), 1u + kRegisters);
-  EXPECT_EQ(bytes[0], 0x02);
+  EXPECT_EQ(bytes[0], 0x03);
+  EXPECT_LT(bytes.size(), 1u + kRegisters / 2 + 1 + 4 + 3 * 64);  // few overflowing registers
   const auto parsed = DistinctSketch::Parse(bytes);
   ASSERT_TRUE(parsed.has_value());
   EXPECT_FALSE(parsed->exact());
   EXPECT_EQ(parsed->Estimate(), sketch.Estimate());
   EXPECT_EQ(parsed->Serialize(), bytes);
+}
+
+TEST(DistinctSketchSerialization, RegistersFarAboveTheBaseRoundTrip) {
+  // Base 1 everywhere, one register at the maximum rank (49) and one at base + 15.
+  std::string legacy = DenseBytes(1);
+  legacy[1 + 5] = 49;
+  legacy[1 + 60'000] = 16;
+  const auto sketch = DistinctSketch::Parse(legacy);  // the first dense format still reads
+  ASSERT_TRUE(sketch.has_value());
+  const std::string packed = sketch->Serialize();
+  EXPECT_EQ(packed.size(), 2u + kRegisters / 2 + 4 + 2 * 3);
+  const auto parsed = DistinctSketch::Parse(packed);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->Estimate(), sketch->Estimate());
+  DistinctSketch merged = *parsed;
+  merged.Merge(*sketch);
+  EXPECT_EQ(merged.Serialize(), packed);
+}
+
+TEST(DistinctSketchParse, RejectsInconsistentOverflows) {
+  const std::string packed = SketchOfKeys(0, 50'000).Serialize();
+  ASSERT_EQ(packed[0], 0x03);
+  const std::size_t count_at = 2 + kRegisters / 2;
+  // A register marked as overflowing (nibble 15) with no entry in the list.
+  std::string unlisted = packed;
+  unlisted[2] = static_cast<char>(0xff);
+  EXPECT_FALSE(DistinctSketch::Parse(unlisted).has_value());
+  // A listed entry for a register that is not marked.
+  std::string listed = packed.substr(0, count_at) + std::string("\x01\x00\x00\x00", 4) +
+                       std::string("\x00\x00\x31", 3);
+  listed[2] = 0;
+  EXPECT_FALSE(DistinctSketch::Parse(listed).has_value());
+  // A base above the largest rank.
+  std::string high = packed;
+  high[1] = 50;
+  EXPECT_FALSE(DistinctSketch::Parse(high).has_value());
 }
 
 TEST(DistinctSketchSerialization, EmptyStringAndEmptySketch) {
@@ -207,7 +243,7 @@ TEST(DistinctSketchParse, RejectsTrailingBytes) {
 
 TEST(DistinctSketchParse, RejectsWrongTag) {
   std::string bytes = SketchOfKeys(0, 3).Serialize();
-  for (const char tag : {'\x00', '\x03', '\xff'}) {
+  for (const char tag : {'\x00', '\x04', '\xff'}) {
     bytes[0] = tag;
     EXPECT_FALSE(DistinctSketch::Parse(bytes).has_value()) << int{tag};
   }
