@@ -367,8 +367,8 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
     // The blocks holding the day go out of date with it (smallest first: every rebuilder
     // locks them in the same order).
     for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
-      auto reset =
-          repo.ResetRollupBlock(project_id, zone.name(), BlockOf(zone, BlockFirstDay(day, level), level));
+      const storage::RollupBlock block = BlockOf(zone, BlockFirstDay(day, level), level);
+      auto reset = repo.ResetRollupBlock(project_id, zone.name(), block);
       if (!reset) return reset;
     }
     for (RollupSource source : {RollupSource::kWeb, RollupSource::kBots}) {

@@ -434,29 +434,16 @@ Result<std::vector<WebRollupRow>> Repository::ListWebRollups(std::string_view pr
   SqlBuilder sql;
   const std::string project = sql.Next(std::string(project_id));
   const std::string zone_param = sql.Next(std::string(zone));
-  sql.text = "SELECT dimension, period_start, value, events, pageviews, visits, bounces, "
-             "duration_ms, timed_views, view_ms, visitors FROM web_rollups WHERE project_id = " +
-             project + " AND zone = " + zone_param + " AND span = " +
+  sql.text = "SELECT " + std::string(kWebRollupColumns) +
+             " FROM web_rollups WHERE project_id = " + project + " AND zone = " + zone_param +
+             " AND span = " +
              std::to_string(static_cast<std::int64_t>(periods.span)) + " AND " +
              std::string(kEveryDimension) + " AND " + sql.In("period_start", periods.starts);
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<WebRollupRow> out;
   out.reserve(rows->size());
-  for (const SqlRow& r : *rows) {
-    WebRollupRow row;
-    row.span = periods.span;
-    row.dimension = r.Int(0);
-    row.period_start = r.Int(1);
-    row.value = r.Text(2);
-    std::size_t i = 3;
-    for (std::int64_t* field : {&row.events, &row.pageviews, &row.visits, &row.bounces,
-                                &row.duration_ms, &row.timed_views, &row.view_ms}) {
-      *field = r.Int(i++);
-    }
-    row.visitors = r.Text(i);
-    out.push_back(std::move(row));
-  }
+  for (const SqlRow& r : *rows) out.push_back(WebRollupRowOf(r));
   return out;
 }
 

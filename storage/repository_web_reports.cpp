@@ -9,15 +9,12 @@ namespace {
 using core::Result;
 using Sql = internal::SqlBuilder;
 
-constexpr std::string_view kWebColumns =
-    "span, dimension, period_start, value, events, pageviews, visits, bounces, duration_ms, "
-    "timed_views, view_ms, visitors";
-
 // "FROM …" for the query's periods, dimension and values.
 std::string RollupFrom(const WebRollupQuery& q, Sql& sql) {
   std::string where = " AND dimension = " + sql.Next(q.dimension);
   if (q.values) where += " AND " + sql.In("value", *q.values);
-  return internal::RollupRowsFrom(sql, "web_rollups", kWebColumns, q.range, where, true);
+  return internal::RollupRowsFrom(sql, "web_rollups", internal::kWebRollupColumns, q.range,
+                                  where, /*use_blocks=*/true);
 }
 
 }  // namespace
@@ -25,25 +22,13 @@ std::string RollupFrom(const WebRollupQuery& q, Sql& sql) {
 Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery& q) {
   Sql sql;
   const std::string from = RollupFrom(q, sql);
-  sql.text = "SELECT " + std::string(kWebColumns) + " " + from + "ORDER BY period_start, value";
+  sql.text = "SELECT " + std::string(internal::kWebRollupColumns) + " " + from +
+             "ORDER BY period_start, value";
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<WebRollupRow> out;
   out.reserve(rows->size());
-  for (const SqlRow& r : *rows) {
-    WebRollupRow row;
-    row.span = static_cast<RollupSpan>(r.Int(0));
-    row.dimension = r.Int(1);
-    row.period_start = r.Int(2);
-    row.value = r.Text(3);
-    std::size_t i = 4;
-    for (std::int64_t* field : {&row.events, &row.pageviews, &row.visits, &row.bounces,
-                                &row.duration_ms, &row.timed_views, &row.view_ms}) {
-      *field = r.Int(i++);
-    }
-    row.visitors = r.Text(i);
-    out.push_back(std::move(row));
-  }
+  for (const SqlRow& r : *rows) out.push_back(internal::WebRollupRowOf(r));
   return out;
 }
 

@@ -498,7 +498,9 @@ class RollupBlocks : public StoreConformance {
     EXPECT_TRUE(Ok(report));
     std::map<std::string, std::int64_t> out;
     if (report) {
-      for (const reports::RankedRow& row : report->rows) out[row.current.key] = row.current.requests;
+      for (const reports::RankedRow& row : report->rows) {
+        out[row.current.key] = row.current.requests;
+      }
     }
     return out;
   }
@@ -515,13 +517,17 @@ class RollupBlocks : public StoreConformance {
     auto pages = reports::BreakDown(store(), "p-1", WebDimension::kPage, windows, 100, 0);
     ASSERT_TRUE(Ok(pages));
     std::map<std::string, std::int64_t> pageviews;
-    for (const reports::BreakdownRow& row : pages->rows) pageviews[row.current.key] = row.current.count;
+    for (const reports::BreakdownRow& row : pages->rows) {
+      pageviews[row.current.key] = row.current.count;
+    }
     EXPECT_EQ(pageviews, x.pageviews_per_path);
 
     auto countries = reports::BreakDown(store(), "p-1", WebDimension::kCountry, windows, 100, 0);
     ASSERT_TRUE(Ok(countries));
     std::map<std::string, std::int64_t> visitors, expected_visitors;
-    for (const reports::BreakdownRow& row : countries->rows) visitors[row.current.key] = row.current.count;
+    for (const reports::BreakdownRow& row : countries->rows) {
+      visitors[row.current.key] = row.current.count;
+    }
     for (const auto& [country, ids] : x.visitors_per_country) {
       expected_visitors[country] = static_cast<std::int64_t>(ids.size());
     }
@@ -544,7 +550,8 @@ class RollupBlocks : public StoreConformance {
     EXPECT_EQ(bots, expected_bots);
   }
 
-  std::map<RollupSpan, std::vector<reports::LocalDay>> BlockDays(const storage::RollupRange& range) {
+  static std::map<RollupSpan, std::vector<reports::LocalDay>> BlockDays(
+      const storage::RollupRange& range) {
     std::map<RollupSpan, std::vector<reports::LocalDay>> out;
     for (const RollupPeriods& periods : range.blocks) {
       for (std::int64_t start : periods.starts) {
