@@ -269,12 +269,12 @@ std::optional<DistinctSketch> DistinctSketch::ParsePacked(std::string_view body)
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t index = ReadLittleEndian(rest.substr(3 * k), 2);
     const int value = static_cast<unsigned char>(rest[3 * k + 2]);
-    if ((k > 0 && index <= previous) || value < base + kNibbleOverflow || value > kMaxRank ||
-        registers[index] != std::min(base + kNibbleOverflow, kMaxRank + 1)) {
+    const auto byte = static_cast<unsigned char>(packed[index / 2]);
+    const int nibble = index % 2 == 0 ? byte & 15 : byte >> 4;
+    if ((k > 0 && index <= previous) || nibble != kNibbleOverflow ||
+        value < base + kNibbleOverflow || value > kMaxRank) {
       return std::nullopt;
     }
-    const auto byte = static_cast<unsigned char>(packed[index / 2]);
-    if ((index % 2 == 0 ? byte & 15 : byte >> 4) != kNibbleOverflow) return std::nullopt;
     registers[index] = static_cast<std::uint8_t>(value);
     previous = index;
   }

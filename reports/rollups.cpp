@@ -21,7 +21,6 @@ using storage::WebDimension;
 using storage::WebRollupRow;
 
 constexpr std::int64_t kHourMs = 3'600'000;
-constexpr int kRollupBlockLevelsMax = storage::kRollupBlockLevels;
 
 std::atomic<ChangedDays> changed_days_policy{ChangedDays::kRollUpFirst};
 
@@ -310,9 +309,9 @@ Result<void> RollUpBlock(storage::Store& store, const std::string& project_id,
 Result<void> RollUpBlocks(storage::Store& store, const std::string& project_id,
                           const ReportingZone& zone, const std::set<LocalDay>& days) {
   if (days.empty()) return {};
-  const LocalDay first = BlockFirstDay(*days.begin(), kRollupBlockLevelsMax);
-  const LocalDay end = BlockFirstDay(*days.rbegin(), kRollupBlockLevelsMax) +
-                       (LocalDay{1} << kRollupBlockLevelsMax);
+  const LocalDay first = BlockFirstDay(*days.begin(), storage::kRollupBlockLevels);
+  const LocalDay end = BlockFirstDay(*days.rbegin(), storage::kRollupBlockLevels) +
+                       (LocalDay{1} << storage::kRollupBlockLevels);
   // What is current now, as (level, first day); level 0 is a day.
   std::set<std::pair<int, LocalDay>> current;
   auto known = store.Read([&](storage::Repository& repo) -> Result<void> {
@@ -337,7 +336,7 @@ Result<void> RollUpBlocks(storage::Store& store, const std::string& project_id,
   // Today changes all day: a block holding it would be merged again on every refresh, so
   // reports read today as a day until it is over.
   const LocalDay today = zone.DayOf(NowMillis());
-  for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
+  for (int level = 1; level <= storage::kRollupBlockLevels; ++level) {
     std::set<LocalDay> firsts;
     for (LocalDay day : days) firsts.insert(BlockFirstDay(day, level));
     const LocalDay half = LocalDay{1} << (level - 1);
@@ -366,7 +365,7 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
     if (!claimed) return claimed;
     // The blocks holding the day go out of date with it (smallest first: every rebuilder
     // locks them in the same order).
-    for (int level = 1; level <= kRollupBlockLevelsMax; ++level) {
+    for (int level = 1; level <= storage::kRollupBlockLevels; ++level) {
       const storage::RollupBlock block = BlockOf(zone, BlockFirstDay(day, level), level);
       auto reset = repo.ResetRollupBlock(project_id, zone.name(), block);
       if (!reset) return reset;
@@ -437,7 +436,7 @@ Result<storage::RollupRange> RangeOf(storage::Repository& repo, const std::strin
   std::map<RollupSpan, std::vector<std::int64_t>> starts;
   for (LocalDay day = days.first; day <= days.last;) {
     const std::int64_t start = zone.StartOfDay(day);
-    int level = current.empty() ? 0 : kRollupBlockLevelsMax;
+    int level = current.empty() ? 0 : storage::kRollupBlockLevels;
     for (; level > 0; --level) {
       const LocalDay size = LocalDay{1} << level;
       if (BlockFirstDay(day, level) == day && day + size - 1 <= days.last &&

@@ -174,11 +174,11 @@ Result<std::vector<std::string>> Repository::ListProjectsWithRollupMarks() {
 Result<void> Repository::ClearRollupMarks(std::string_view project_id,
                                           std::span<const RollupMark> marks) {
   for (const RollupMark& mark : marks) {
+    const std::string source(1, static_cast<char>(mark.source));
     auto done = ExecuteVoid(session_,
                             "DELETE FROM rollup_dirty WHERE project_id = $1 AND source = $2 AND "
                             "hour = $3 AND generation = $4",
-                            {std::string(project_id), std::string(1, static_cast<char>(mark.source)),
-                             mark.hour, mark.generation});
+                            {std::string(project_id), source, mark.hour, mark.generation});
     if (!done) return done;
   }
   return {};
@@ -315,13 +315,15 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
                                            std::span<const std::int64_t> hour_starts,
                                            std::int64_t day_end) {
   if (hour_starts.empty()) return {};
-  // What each kind keeps of a request (bot_name, bot_vendor, actor_category, is_ai,
-  // actor_type, value); constants are the columns it drops.
+  // What each kind keeps of a request: `agent` (bot_name, bot_vendor, actor_category, is_ai,
+  // actor_type) and `value`, constants for the columns it drops; `key` is what it groups by
+  // (PostgreSQL refuses a literal in GROUP BY, so the constants are left out).
   struct Kind {
     RollupSpan span;
     BotRollupKind kind;
     std::string_view agent;
     std::string_view value;
+    std::string_view key;
   };
   constexpr std::string_view kAgent =
       "COALESCE(bot_name, ''), COALESCE(bot_vendor, ''), COALESCE(actor_category, ''), is_ai, "
@@ -331,14 +333,18 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
   constexpr std::string_view kNoAgent = "'', '', '', 0, ''";
   constexpr std::string_view kCountry = "COALESCE(country, '')";
   constexpr std::string_view kPath = "COALESCE(path, '')";
+  const std::string agent_and_country = std::string(kAgent) + ", " + std::string(kCountry);
+  const std::string agent_and_path = std::string(kAgent) + ", " + std::string(kPath);
+  const std::string bot_and_country = "COALESCE(bot_name, ''), " + std::string(kCountry);
+  const std::string vendor_and_path = "COALESCE(bot_vendor, ''), " + std::string(kPath);
   const Kind kinds[] = {
-      {RollupSpan::kDay, BotRollupKind::kAgent, kAgent, "''"},
-      {RollupSpan::kHour, BotRollupKind::kAgent, kAgent, "''"},
-      {RollupSpan::kDay, BotRollupKind::kCountry, kAgent, kCountry},
-      {RollupSpan::kDay, BotRollupKind::kPath, kAgent, kPath},
-      {RollupSpan::kDay, BotRollupKind::kCountryBot, kBotOnly, kCountry},
-      {RollupSpan::kDay, BotRollupKind::kPathOnly, kNoAgent, kPath},
-      {RollupSpan::kDay, BotRollupKind::kPathVendor, kVendorOnly, kPath},
+      {RollupSpan::kDay, BotRollupKind::kAgent, kAgent, "''", kAgent},
+      {RollupSpan::kHour, BotRollupKind::kAgent, kAgent, "''", kAgent},
+      {RollupSpan::kDay, BotRollupKind::kCountry, kAgent, kCountry, agent_and_country},
+      {RollupSpan::kDay, BotRollupKind::kPath, kAgent, kPath, agent_and_path},
+      {RollupSpan::kDay, BotRollupKind::kCountryBot, kBotOnly, kCountry, bot_and_country},
+      {RollupSpan::kDay, BotRollupKind::kPathOnly, kNoAgent, kPath, kPath},
+      {RollupSpan::kDay, BotRollupKind::kPathVendor, kVendorOnly, kPath, vendor_and_path},
   };
   for (const Kind& k : kinds) {
     SqlBuilder sql;
@@ -358,15 +364,8 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
     }
     const std::string start = sql.Next(hour_starts.front());
     const std::string end = sql.Next(day_end);
-    // Constants are not grouped by (PostgreSQL refuses a literal in GROUP BY).
-    std::vector<std::string> group;
-    if (k.agent == kAgent) group.emplace_back(kAgent);
-    if (k.agent == kBotOnly) group.emplace_back("COALESCE(bot_name, '')");
-    if (k.agent == kVendorOnly) group.emplace_back("COALESCE(bot_vendor, '')");
-    if (k.value != "''") group.emplace_back(k.value);
-    if (k.span == RollupSpan::kHour) group.push_back(period);
-    std::string group_by;
-    for (const std::string& g : group) group_by += (group_by.empty() ? "" : ", ") + g;
+    const std::string group_by =
+        std::string(k.key) + (k.span == RollupSpan::kHour ? ", " + period : "");
     sql.text = "INSERT INTO bot_rollups (project_id, zone, span, kind, period_start, bot_name, "
                "bot_vendor, actor_category, is_ai, actor_type, value, requests) SELECT CAST(" +
                project + " AS TEXT), CAST(" + zone_param + " AS TEXT), " +
@@ -374,8 +373,8 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
                std::to_string(static_cast<std::int64_t>(k.kind)) + ", " + period + ", " +
                std::string(k.agent) + ", " + std::string(k.value) +
                ", COUNT(*) FROM bot_requests WHERE project_id = " + project +
-               " AND occurred_at >= " + start + " AND occurred_at < " + end +
-               (group_by.empty() ? "" : " GROUP BY " + group_by);
+               " AND occurred_at >= " + start + " AND occurred_at < " + end + " GROUP BY " +
+               group_by;
     auto done = session_.QueryOnce(sql.text, std::span<const SqlValue>(sql.params));
     if (!done) return done.error();
   }
