@@ -23,14 +23,7 @@ std::string WwwAuthenticate(ErrorCode code) {
 core::HttpResponse RenderErrorResponse(const core::Error& error, std::int64_t now_millis,
                                        std::string_view request_id) {
   const core::ErrorInfo& info = error.info();
-  json::object inner;
-  inner["code"] = info.id;
-  inner["message"] = error.message();
-  if (!error.details().empty()) inner["details"] = error.details();
-  json::object body;
-  body["error"] = std::move(inner);
-  body["timestamp"] = core::FormatRfc3339(now_millis);
-  if (!request_id.empty()) body["requestId"] = request_id;
+  const json::object body = core::ErrorResponseBody(error, now_millis, request_id);
 
   core::HttpResponse response;
   response.status = info.http_status;

@@ -2,6 +2,7 @@
 
 #include "api/yaml.h"
 #include "core/crypto.h"
+#include "core/version.h"
 #include "core/text.h"
 #include "core/error.h"
 #include "core/json_util.h"
@@ -249,7 +250,7 @@ json::value BuildOpenApi(const tools::Registry& registry, const OpenApiOptions& 
   }
   json::object info{
       {"title", "Sightline API"},
-      {"version", "1.0.0"},
+      {"version", core::kApiVersion},
       {"description",
        "Product analytics, crawler analytics and AI visibility. Every operation here is also an "
        "MCP tool of the same name. Errors share one ErrorResponse body; clients branch on "

@@ -1,9 +1,18 @@
 #include "api/public_documents.h"
 
+#include "core/crypto.h"
+#include "core/json_util.h"
+
 namespace sightline::api {
 
 using core::HttpRequest;
 using core::HttpResponse;
+
+RenderedDocument RenderJsonDocument(const boost::json::value& document, std::string content_type) {
+  std::string body = core::ToJson(document);
+  std::string etag = "\"" + core::Sha256Hex(body).substr(0, 32) + "\"";
+  return RenderedDocument{std::move(body), std::move(etag), std::move(content_type)};
+}
 
 bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
   // Weak comparison, as RFC 9110 prescribes for If-None-Match.

@@ -5,9 +5,16 @@
 #include "api/openapi.h"
 #include "core/http_types.h"
 
+#include <boost/json/value.hpp>
+
+#include <string>
 #include <string_view>
 
 namespace sightline::api {
+
+// A JSON document with its strong ETag.
+RenderedDocument RenderJsonDocument(const boost::json::value& document,
+                                    std::string content_type = "application/json");
 
 // Weak comparison of an If-None-Match list (with `*`) against an entity tag, as RFC 9110 says.
 bool EtagMatches(std::string_view if_none_match, std::string_view etag);

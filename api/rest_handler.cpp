@@ -4,12 +4,14 @@
 #include "api/public_documents.h"
 #include "api/request_arguments.h"
 #include "api/request_log.h"
+#include "api/rest_outcome.h"
 #include "ingest/client_ip.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
 #include "identity/api_keys.h"
 #include "identity/jwt.h"
+#include "mcp/discovery.h"
 #include "tools/schema.h"
 
 #include <chrono>
@@ -25,8 +27,6 @@ using core::HttpRequest;
 using core::HttpResponse;
 using core::Result;
 using identity::CredentialKind;
-
-constexpr std::string_view kUnmatchedRoute = "(unmatched)";
 
 // A caller's own X-Request-Id, when it is a sane token, is logged beside ours (so a proxy's id
 // can be followed) but never replaces it: request ids in the audit log are the server's.
@@ -93,22 +93,6 @@ HttpResponse JsonResponse(int status, const json::value& body) {
 
 }  // namespace
 
-// One request/response exchange: what the access log and the final headers need, kept alive
-// until an asynchronous operation answers.
-struct RestHandler::Outcome {
-  std::string request_id;
-  std::string method_name;
-  std::string client_request_id;
-  std::chrono::steady_clock::time_point started;
-  core::Responder respond;
-  std::atomic<bool> finished{false};
-  std::string_view route = kUnmatchedRoute;
-  const tools::OperationSpec* operation = nullptr;  // the matched operation, if any
-  std::string_view credential_kind;
-  std::string credential_id;
-  std::string error_code;
-};
-
 RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
     : registry_(d.registry),
       router_(d.registry),
@@ -119,7 +103,13 @@ RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
       public_limits_(d.public_limits),
       clock_(d.clock),
       trusted_proxies_(d.trusted_proxies),
-      documents_(RenderOpenApi(d.registry, openapi)) {}
+      documents_(RenderOpenApi(d.registry, openapi)),
+      mcp_(d.mcp),
+      mcp_allowed_origins_(d.mcp_allowed_origins),
+      public_url_(openapi.server_url),
+      server_card_(RenderJsonDocument(mcp::ServerCard(public_url_),
+                                      std::string(mcp::kServerCardMediaType))),
+      resource_metadata_(RenderJsonDocument(mcp::ProtectedResourceMetadata(public_url_))) {}
 
 void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpResponse& response) {
   if (!spec.deprecation) return;
@@ -181,6 +171,7 @@ std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
   if (auto built_in = ServeBuiltIn(request, path, request_id, outcome)) {
     return std::move(*built_in);
   }
+  if (mcp_ && IsMcpPath(path)) return ServeMcp(request, path, exchange);
   if (request.method == HttpMethod::kOptions && path.starts_with(kSdkPrefix)) {
     outcome.route = "/sdk/v1/* (preflight)";
     return SdkPreflight(request);

@@ -15,6 +15,7 @@
 #include "identity/authenticator.h"
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
+#include "mcp/mcp_server.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -32,6 +33,10 @@ class RestHandler final : public core::HttpHandler {
     const core::Clock& clock;
     // Proxies whose forwarding headers name the client (the per-IP limit behind a balancer).
     const core::CidrList& trusted_proxies;
+    // The MCP server at /mcp; null serves no MCP routes.
+    mcp::McpServer* mcp = nullptr;
+    // Browser origins allowed to call /mcp besides the server's own (`--mcp-allowed-origin`).
+    std::vector<std::string> mcp_allowed_origins = {};
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
@@ -66,6 +71,15 @@ class RestHandler final : public core::HttpHandler {
   std::optional<core::HttpResponse> ServeBuiltIn(const core::HttpRequest& request,
                                                  std::string_view path,
                                                  std::string_view request_id, Outcome& outcome);
+  // /mcp, its server card and its protected-resource metadata (api/mcp_route.cpp).
+  static bool IsMcpPath(std::string_view path);
+  std::optional<core::HttpResponse> ServeMcp(const core::HttpRequest& request,
+                                             std::string_view path,
+                                             const std::shared_ptr<Outcome>& exchange);
+  std::optional<core::HttpResponse> ServeMcpEndpoint(const core::HttpRequest& request,
+                                                     const std::shared_ptr<Outcome>& exchange);
+  core::Result<identity::Principal> AuthenticateMcp(const core::HttpRequest& request);
+  bool McpOriginAllowed(const core::HttpRequest& request) const;
   // Renders `error`, records its code for the access log, and logs internal diagnostics.
   core::HttpResponse Fail(const core::Error& error, std::string_view request_id,
                           Outcome& outcome);
@@ -80,6 +94,11 @@ class RestHandler final : public core::HttpHandler {
   const core::Clock& clock_;
   const core::CidrList& trusted_proxies_;
   OpenApiDocuments documents_;
+  mcp::McpServer* mcp_;
+  std::vector<std::string> mcp_allowed_origins_;
+  std::string public_url_;
+  RenderedDocument server_card_;
+  RenderedDocument resource_metadata_;
 };
 
 }  // namespace sightline::api

@@ -1,5 +1,6 @@
 // The `sightline` executable: one binary, several subcommands.
 #include "app/commands.h"
+#include "core/version.h"
 
 #include <sys/stat.h>
 
@@ -36,7 +37,8 @@ int main(int argc, char** argv) {
     if (command == "admin") return sightline::app::RunAdmin(args.subspan(1));
     if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
     if (command == "version" || command == "--version") {
-      std::cout << "sightline 0.1.0 (API 1.0.0)\n";
+      std::cout << "sightline " << sightline::core::kServerVersion << " (API "
+                << sightline::core::kApiVersion << ")\n";
       return 0;
     }
     if (command == "--help" || command == "help" || command == "-h") {

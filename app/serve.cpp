@@ -23,6 +23,10 @@
 #include "identity/sessions.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
+#include "mcp/mcp_server.h"
+#include "mcp/tool_catalog.h"
+#include "core/version.h"
+#include "core/text.h"
 
 #include <filesystem>
 #include <iostream>
@@ -30,6 +34,17 @@
 
 namespace sightline::app {
 namespace {
+
+mcp::ServerIdentity McpIdentity() {
+  mcp::ServerIdentity identity;
+  identity.version = std::string(core::kServerVersion);
+  identity.instructions =
+      "Sightline answers questions about one project's web analytics (visitors, pages, "
+      "sources, countries, devices) and crawler analytics (which bots and AI crawlers fetch "
+      "which pages, verified or spoofed). Reports take from/to dates in the project's reporting "
+      "timezone and compare with the previous period by default.";
+  return identity;
+}
 
 const OptionDef kServeOptions[] = {
     {"listen", "SIGHTLINE_LISTEN", "127.0.0.1:8080", "HOST:PORT",
@@ -39,6 +54,9 @@ const OptionDef kServeOptions[] = {
     {"public-url", "SIGHTLINE_PUBLIC_URL", "", "URL",
      "External base URL of the API (e.g. https://analytics.example.com/api); default "
      "http://<listen>."},
+    {"mcp-allowed-origins", "SIGHTLINE_MCP_ALLOWED_ORIGINS", "", "ORIGINS",
+     "Comma-separated browser origins (https://app.example.com) allowed to call /mcp besides "
+     "the public URL's own; other Origin headers get 403."},
     {"threads", "SIGHTLINE_THREADS", "0", "N", "I/O threads; 0 means one per core."},
     {"workers", "SIGHTLINE_WORKERS", "auto", "N",
      "Threads that run request handlers off the I/O threads; 0 runs them inline. auto: 0 on "
@@ -176,6 +194,13 @@ int Serve(const Options& options) {
   if (!public_quota) return ReportFailure(public_quota.error());
 
   std::string bad_proxy;
+  const std::vector<std::string> mcp_origins_list = core::SplitList(options.Get("mcp-allowed-origins"));
+  for (const std::string& origin : mcp_origins_list) {
+    if (!origin.starts_with("http://") && !origin.starts_with("https://")) {
+      return ReportFailure(core::Error::Invalid(
+          "mcp-allowed-origins", "--mcp-allowed-origins: '" + origin + "' is not an http(s) origin."));
+    }
+  }
   auto trusted = core::ParseCidrList(options.Get("trusted-proxies"), &bad_proxy);
   if (!trusted) {
     return ReportFailure(core::Error::Invalid(
@@ -278,8 +303,11 @@ int Serve(const Options& options) {
   const std::string address = host_for_url + ":" + std::to_string(server.port());
   api::OpenApiOptions openapi;
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
+  const mcp::ToolCatalog tool_catalog(*registry);
+  mcp::McpServer mcp_server(tool_catalog, dispatcher, **store, clock, McpIdentity());
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
-                            public_limits, clock, *trusted},
+                            public_limits, clock, *trusted, &mcp_server,
+                            mcp_origins_list},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},
@@ -295,6 +323,7 @@ int Serve(const Options& options) {
   core::FlushLogs();
   return 0;
 }
+
 
 }  // namespace
 

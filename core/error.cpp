@@ -1,5 +1,6 @@
 #include "core/error.h"
 
+#include "core/clock.h"
 #include "core/result.h"
 
 #include <array>
@@ -70,6 +71,20 @@ constexpr std::array kErrorTable = {
     ErrorInfo{ErrorCode::kResourceNotFound, "REQ_004", 404, "Not found",
               "The member, invitation or key does not exist or is not visible to this "
               "credential; `details.resource` names the kind."},
+    ErrorInfo{ErrorCode::kOriginNotAllowed, "REQ_005", 403, "Origin not allowed",
+              "A browser request to `/mcp` from an origin the server does not trust, or with a "
+              "`Host` that is not the server's (DNS-rebinding protection)."},
+    ErrorInfo{ErrorCode::kNotAcceptable, "REQ_006", 406, "Not acceptable",
+              "The `Accept` header rules out every media type the route answers with (`/mcp` "
+              "needs both `application/json` and `text/event-stream`)."},
+    ErrorInfo{ErrorCode::kMcpSessionRequired, "MCP_001", 400, "MCP session required",
+              "A request to `/mcp` other than `initialize` came without `MCP-Session-Id`."},
+    ErrorInfo{ErrorCode::kMcpSessionNotFound, "MCP_002", 404, "MCP session not found",
+              "The `MCP-Session-Id` is unknown, was ended (DELETE), expired, or belongs to another "
+              "credential; the client starts a new session with `initialize`."},
+    ErrorInfo{ErrorCode::kMcpUnsupportedVersion, "MCP_003", 400, "Unsupported MCP protocol version",
+              "`MCP-Protocol-Version` names a revision this server does not speak; "
+              "`details.supported` lists those it does."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",
@@ -118,6 +133,19 @@ void throw_exception_from_error(const Error& error, const boost::source_location
   throw std::logic_error(std::string("unchecked Result error ") + std::string(error.info().id) +
                          ": " + error.message() + " " + error.internal() + " at " +
                          loc.file_name() + ":" + std::to_string(loc.line()));
+}
+
+boost::json::object ErrorResponseBody(const Error& error, std::int64_t now_millis,
+                                      std::string_view request_id) {
+  boost::json::object inner;
+  inner["code"] = error.info().id;
+  inner["message"] = error.message();
+  if (!error.details().empty()) inner["details"] = error.details();
+  boost::json::object body;
+  body["error"] = std::move(inner);
+  body["timestamp"] = FormatRfc3339(now_millis);
+  if (!request_id.empty()) body["requestId"] = request_id;
+  return body;
 }
 
 }  // namespace sightline::core

@@ -42,6 +42,11 @@ enum class ErrorCode : std::uint16_t {
   kMethodNotAllowed,         // REQ_002
   kConflict,                 // REQ_003
   kResourceNotFound,         // REQ_004
+  kOriginNotAllowed,         // REQ_005
+  kNotAcceptable,            // REQ_006
+  kMcpSessionRequired,       // MCP_001
+  kMcpSessionNotFound,       // MCP_002
+  kMcpUnsupportedVersion,    // MCP_003
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003
@@ -90,5 +95,10 @@ class Error {
   boost::json::object details_;
   std::string internal_;
 };
+
+// The ErrorResponse body, the one shape every failure takes on the wire (REST bodies, MCP tool
+// errors): {"error":{"code","message","details"?},"timestamp":"<RFC 3339>","requestId"?}.
+boost::json::object ErrorResponseBody(const Error& error, std::int64_t now_millis,
+                                      std::string_view request_id);
 
 }  // namespace sightline::core

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sightline::core {
 
@@ -17,5 +18,8 @@ std::string ToValidUtf8(std::string_view bytes);
 std::string TruncateUtf8(std::string text, std::size_t max_bytes);
 // Whether `text` contains a control character (below U+0020, or DEL).
 bool HasControlCharacter(std::string_view text);
+
+// The items of a comma-separated list, trimmed of spaces, empty ones dropped.
+std::vector<std::string> SplitList(std::string_view text);
 
 }  // namespace sightline::core

@@ -181,6 +181,20 @@ struct EventQuery {
   std::size_t limit = 50;
 };
 
+// One MCP session (Streamable HTTP). Only the hash of its id is stored; `credential` names what
+// opened it ("key:<key id>"), and requests presenting any other credential do not see it.
+struct McpSessionRecord {
+  std::string id_hash;
+  std::string credential;
+  std::string protocol_version;
+  std::optional<std::string> client_name;
+  std::optional<std::string> client_version;
+  std::string log_level = "info";
+  std::int64_t created_at = 0;
+  std::int64_t last_used_at = 0;
+  std::optional<std::int64_t> ended_at;
+};
+
 // A key with its creator's current role in the key's organization (nullopt when the creator
 // is no longer a member): everything authentication needs, read in one query.
 struct CredentialGrant {

@@ -88,6 +88,15 @@ class Repository {
   // with the same token wins.
   core::Result<bool> ClaimRefreshToken(std::string_view token_hash, std::int64_t at);
 
+  core::Result<void> InsertMcpSession(const McpSessionRecord& session);
+  core::Result<std::optional<McpSessionRecord>> FindMcpSession(std::string_view id_hash);
+  // Sets ended_at unless already ended; returns whether it did.
+  core::Result<bool> EndMcpSession(std::string_view id_hash, std::int64_t at);
+  // Records use at `at` and the logging level (`logging/setLevel`); false when the session is
+  // unknown or ended.
+  core::Result<bool> UpdateMcpSession(std::string_view id_hash, std::int64_t at,
+                                      std::string_view log_level);
+
   core::Result<void> InsertInvitation(const InvitationRecord& invitation);
   core::Result<std::optional<InvitationRecord>> FindInvitation(std::string_view invitation_id);
   core::Result<std::optional<InvitationRecord>> FindInvitationByTokenHash(

@@ -1,0 +1,517 @@
+#include "mcp/mcp_server.h"
+
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "core/logging.h"
+#include "mcp/protocol.h"
+
+#include <boost/json/parse.hpp>
+
+#include <mutex>
+#include <unordered_map>
+
+namespace sightline::mcp {
+namespace {
+
+namespace json = boost::json;
+using core::Error;
+using core::ErrorCode;
+using core::HttpResponse;
+using core::Result;
+
+// A session idle this long is gone (404): the client starts again with `initialize`.
+constexpr std::int64_t kSessionIdleMs = 30LL * 24 * 3600 * 1000;
+// How stale last_used_at may get before a request writes it again (one write per hour, not
+// one per request).
+constexpr std::int64_t kTouchEveryMs = 3600LL * 1000;
+constexpr std::size_t kToolsPageSize = 50;
+constexpr std::size_t kClientInfoMaxChars = 200;
+constexpr std::string_view kSessionHeader = "Mcp-Session-Id";
+
+HttpResponse JsonAnswer(const json::object& message) {
+  HttpResponse response;
+  response.headers.Set("Content-Type", "application/json");
+  response.headers.Set("Cache-Control", "no-store");
+  response.body = core::ToJson(message);
+  return response;
+}
+
+HttpResponse Accepted() {
+  HttpResponse response;
+  response.status = 202;
+  return response;
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// The media type of a header value, without parameters ("application/json; charset=utf-8").
+std::string_view MediaType(std::string_view value) {
+  return Trim(value.substr(0, value.find(';')));
+}
+
+// Whether an Accept header admits `type` (exactly, as "major/*", or as "*/*").
+bool Admits(std::string_view accept, std::string_view type) {
+  const std::string_view major = type.substr(0, type.find('/') + 1);
+  while (!accept.empty()) {
+    const std::size_t comma = accept.find(',');
+    const std::string_view range = MediaType(accept.substr(0, comma));
+    if (core::EqualsIgnoreCase(range, type) || range == "*/*" ||
+        (range.size() == major.size() + 1 && range.ends_with('*') &&
+         core::EqualsIgnoreCase(range.substr(0, major.size()), major))) {
+      return true;
+    }
+    if (comma == std::string_view::npos) break;
+    accept.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+Result<void> CheckProtocolVersionHeader(const core::HttpHeaders& headers) {
+  const auto version = headers.Get("MCP-Protocol-Version");
+  if (!version || IsSupportedVersion(*version)) return {};
+  json::array supported;
+  for (std::string_view v : kProtocolVersions) supported.emplace_back(v);
+  return Error(ErrorCode::kMcpUnsupportedVersion,
+               "MCP-Protocol-Version " + std::string(*version) + " is not supported.",
+               json::object{{"supported", std::move(supported)}, {"requested", *version}});
+}
+
+std::optional<std::string> ShortString(const json::object& object, std::string_view key) {
+  const json::value* value = object.if_contains(key);
+  if (!value || !value->is_string()) return std::nullopt;
+  return std::string(value->as_string().subview().substr(0, kClientInfoMaxChars));
+}
+
+json::value InvalidParams(const json::value& id, std::string_view message) {
+  return ErrorMessage(id, rpc::kInvalidParams, message);
+}
+
+// Tools-list cursors are opaque to clients: the base64url of "offset:N".
+std::string EncodeCursor(std::size_t offset) {
+  return core::Base64UrlEncode("offset:" + std::to_string(offset));
+}
+
+std::optional<std::size_t> DecodeCursor(const json::value& cursor) {
+  if (!cursor.is_string()) return std::nullopt;
+  const auto text = core::Base64UrlDecode(cursor.as_string());
+  if (!text || !text->starts_with("offset:") || text->size() > 16) return std::nullopt;
+  std::size_t offset = 0;
+  for (char c : text->substr(7)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    offset = offset * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return offset;
+}
+
+json::object ProgressNotification(const json::value& token, int progress,
+                                  std::string_view message) {
+  return NotificationMessage("notifications/progress", {{"progressToken", token},
+                                                        {"progress", progress},
+                                                        {"total", 1},
+                                                        {"message", message}});
+}
+
+std::string SseEvent(const json::object& message) {
+  return "event: message\ndata: " + core::ToJson(message) + "\n\n";
+}
+
+}  // namespace
+
+std::string CredentialOf(const identity::Principal& principal) {
+  switch (principal.kind) {
+    case identity::CredentialKind::kPrivateApiKey: return "key:" + principal.credential_id;
+    case identity::CredentialKind::kMcpToken: return "grant:" + principal.credential_id;
+    default: return "other:" + principal.credential_id;
+  }
+}
+
+// One tools/call on its way: its answer once the operation finishes, or the fact that the
+// client cancelled it first.
+struct CallState {
+  std::mutex mutex;
+  std::optional<json::object> answer;
+  bool cancelled = false;
+};
+
+// Calls that may still be cancelled (`notifications/cancelled`), by session and request id.
+// A cancellation reaching another node than the call's finds nothing here, and the call
+// completes: cancelling is a SHOULD of the protocol, best effort.
+class McpServer::InFlight {
+ public:
+  static std::string Key(std::string_view session_hash, const json::value& id) {
+    return std::string(session_hash) + "|" + core::ToJson(id);
+  }
+  void Add(const std::string& key, const std::shared_ptr<CallState>& state) {
+    std::lock_guard lock(mutex_);
+    calls_[key] = state;
+  }
+  void Remove(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    calls_.erase(key);
+  }
+  void Cancel(const std::string& key) {
+    std::shared_ptr<CallState> state;
+    {
+      std::lock_guard lock(mutex_);
+      auto found = calls_.find(key);
+      if (found == calls_.end()) return;
+      state = found->second.lock();
+    }
+    if (!state) return;
+    std::lock_guard lock(state->mutex);
+    state->cancelled = true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::weak_ptr<CallState>> calls_;
+};
+
+struct McpServer::Session {
+  std::string id_hash;
+  storage::McpSessionRecord record;
+};
+
+namespace {
+
+// The SSE answer to a tools/call that asked for progress: progress 0 at once, then, when the
+// operation has answered, progress 1 and the response; a cancelled call ends without one.
+class ToolCallStream final : public core::ResponseStream {
+ public:
+  ToolCallStream(std::shared_ptr<CallState> state, json::value token, std::string tool,
+                 bool log_info)
+      : state_(std::move(state)), token_(std::move(token)), tool_(std::move(tool)),
+        log_info_(log_info) {}
+  std::chrono::milliseconds poll_interval() const override { return std::chrono::milliseconds(5); }
+  std::optional<std::string> Poll() override {
+    if (step_ == 0) {
+      ++step_;
+      std::string events = SseEvent(ProgressNotification(token_, 0, "Running " + tool_));
+      if (log_info_) {
+        events += SseEvent(NotificationMessage(
+            "notifications/message",
+            {{"level", "info"}, {"logger", "sightline"}, {"data", "Calling " + tool_}}));
+      }
+      return events;
+    }
+    if (step_ == 2) return std::nullopt;
+    std::lock_guard lock(state_->mutex);
+    if (state_->cancelled) return std::nullopt;
+    if (!state_->answer) return std::string();
+    ++step_;
+    return SseEvent(ProgressNotification(token_, 1, "Done")) + SseEvent(*state_->answer);
+  }
+
+ private:
+  std::shared_ptr<CallState> state_;
+  json::value token_;
+  std::string tool_;
+  bool log_info_;
+  int step_ = 0;
+};
+
+}  // namespace
+
+McpServer::McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher,
+                     storage::Store& store, const core::Clock& clock, ServerIdentity identity)
+    : catalog_(catalog),
+      dispatcher_(dispatcher),
+      store_(store),
+      clock_(clock),
+      identity_(std::move(identity)),
+      in_flight_(std::make_unique<InFlight>()) {}
+
+McpServer::~McpServer() = default;
+
+void McpServer::HandleAsync(const McpCall& call, McpDone done) {
+  switch (call.method) {
+    case core::HttpMethod::kPost:
+      return HandlePost(call, std::move(done));
+    case core::HttpMethod::kDelete:
+      return done(HandleDelete(call));
+    case core::HttpMethod::kGet: {
+      // No server-initiated stream: every message this server sends answers a POST.
+      const auto accept = call.headers.Get("Accept");
+      if (!accept || !Admits(*accept, "text/event-stream")) {
+        return done(Error(ErrorCode::kNotAcceptable,
+                          "GET /mcp opens an event stream: send Accept: text/event-stream."));
+      }
+      return done(Error(ErrorCode::kMethodNotAllowed,
+                        "This server sends no messages outside the answers to POST requests."));
+    }
+    default:
+      return done(Error(ErrorCode::kMethodNotAllowed, "Use POST, GET or DELETE on /mcp."));
+  }
+}
+
+Result<McpServer::Session> McpServer::FindSession(const McpCall& call) {
+  const auto id = call.headers.Get(kSessionHeader);
+  if (!id || id->empty()) {
+    return Error(ErrorCode::kMcpSessionRequired,
+                 "Send the Mcp-Session-Id from the initialize response.");
+  }
+  Session session{core::Sha256Hex(*id), {}};
+  auto found = store_.Read([&](storage::Repository& repo) { return repo.FindMcpSession(session.id_hash); });
+  if (!found) return found.error();
+  const std::int64_t now = clock_.NowMillis();
+  if (!*found || (*found)->ended_at || (*found)->credential != CredentialOf(call.principal) ||
+      (*found)->last_used_at + kSessionIdleMs < now) {
+    return Error(ErrorCode::kMcpSessionNotFound,
+                 "No such MCP session (ended, expired or unknown): initialize a new one.");
+  }
+  session.record = std::move(**found);
+  if (session.record.last_used_at + kTouchEveryMs < now) {
+    auto touched = store_.Write([&](storage::Repository& repo) {
+      return repo.UpdateMcpSession(session.id_hash, now, session.record.log_level);
+    });
+    if (!touched) return touched.error();
+  }
+  return session;
+}
+
+Result<HttpResponse> McpServer::HandleDelete(const McpCall& call) {
+  auto version = CheckProtocolVersionHeader(call.headers);
+  if (!version) return version.error();
+  auto session = FindSession(call);
+  if (!session) return session.error();
+  auto ended = store_.Write([&](storage::Repository& repo) {
+    return repo.EndMcpSession(session->id_hash, clock_.NowMillis());
+  });
+  if (!ended) return ended.error();
+  HttpResponse response;
+  response.status = 204;
+  return response;
+}
+
+void McpServer::HandlePost(const McpCall& call, McpDone done) {
+  const auto content_type = call.headers.Get("Content-Type");
+  if (!content_type || !core::EqualsIgnoreCase(MediaType(*content_type), "application/json")) {
+    return done(Error(ErrorCode::kValUnsupportedMediaType,
+                      "POST /mcp takes one JSON-RPC message as application/json."));
+  }
+  const auto accept = call.headers.Get("Accept");
+  if (!accept || !Admits(*accept, "application/json") || !Admits(*accept, "text/event-stream")) {
+    return done(Error(ErrorCode::kNotAcceptable,
+                      "Send Accept: application/json, text/event-stream: answers come as either."));
+  }
+  boost::system::error_code parse_error;
+  const json::value body = json::parse(call.body, parse_error);
+  if (parse_error) {
+    return done(Error(ErrorCode::kValMalformedJson, "The body is not valid JSON."));
+  }
+  auto message = ParseMessage(body);
+  if (!message) return done(message.error());
+  if (message->kind == Message::Kind::kRequest && message->method == "initialize") {
+    return done(Initialize(call, message->id, message->params));
+  }
+  auto version = CheckProtocolVersionHeader(call.headers);
+  if (!version) return done(version.error());
+  auto session = FindSession(call);
+  if (!session) return done(session.error());
+  if (message->kind != Message::Kind::kRequest) {
+    if (message->method == "notifications/cancelled") {
+      if (const json::value* request_id = message->params.if_contains("requestId")) {
+        in_flight_->Cancel(InFlight::Key(session->id_hash, *request_id));
+      }
+    }
+    return done(Accepted());  // notifications and responses get no answer
+  }
+  const json::value& id = message->id;
+  const std::string& method = message->method;
+  if (method == "ping") return done(JsonAnswer(ResultMessage(id, json::object())));
+  if (method == "tools/list") {
+    return done(JsonAnswer(ListTools(call, id, message->params).as_object()));
+  }
+  if (method == "tools/call") return CallTool(call, *session, id, message->params, std::move(done));
+  if (method == "logging/setLevel") {
+    const json::value* level = message->params.if_contains("level");
+    if (!level || !level->is_string() || !LogLevelRank(level->as_string())) {
+      return done(JsonAnswer(InvalidParams(id, "level must be a syslog level name").as_object()));
+    }
+    auto stored = store_.Write([&](storage::Repository& repo) {
+      return repo.UpdateMcpSession(session->id_hash, clock_.NowMillis(),
+                                   std::string(level->as_string()));
+    });
+    if (!stored) return done(stored.error());
+    return done(JsonAnswer(ResultMessage(id, json::object())));
+  }
+  done(JsonAnswer(ErrorMessage(id, rpc::kMethodNotFound, "Method not found: " + method)));
+}
+
+Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::value& id,
+                                           const json::object& params) {
+  const json::value* requested = params.if_contains("protocolVersion");
+  if (!requested || !requested->is_string()) {
+    return JsonAnswer(InvalidParams(id, "initialize needs params.protocolVersion").as_object());
+  }
+  const std::string session_id = core::HexEncode(core::RandomBytes(32));
+  const std::int64_t now = clock_.NowMillis();
+  storage::McpSessionRecord record;
+  record.id_hash = core::Sha256Hex(session_id);
+  record.credential = CredentialOf(call.principal);
+  record.protocol_version = std::string(NegotiateVersion(requested->as_string()));
+  if (const json::value* client = params.if_contains("clientInfo"); client && client->is_object()) {
+    record.client_name = ShortString(client->as_object(), "name");
+    record.client_version = ShortString(client->as_object(), "version");
+  }
+  record.created_at = now;
+  record.last_used_at = now;
+  auto inserted = store_.Write([&](storage::Repository& repo) { return repo.InsertMcpSession(record); });
+  if (!inserted) return inserted.error();
+
+  json::object result;
+  result["protocolVersion"] = record.protocol_version;
+  result["capabilities"] = json::object{{"tools", json::object{{"listChanged", false}}},
+                                        {"logging", json::object()}};
+  result["serverInfo"] = json::object{
+      {"name", identity_.name}, {"title", identity_.title}, {"version", identity_.version}};
+  if (!identity_.instructions.empty()) result["instructions"] = identity_.instructions;
+  HttpResponse response = JsonAnswer(ResultMessage(id, std::move(result)));
+  response.headers.Set(kSessionHeader, session_id);
+  return response;
+}
+
+json::value McpServer::ListTools(const McpCall& call, const json::value& id,
+                                 const json::object& params) const {
+  std::size_t offset = 0;
+  if (const json::value* cursor = params.if_contains("cursor")) {
+    const auto decoded = DecodeCursor(*cursor);
+    if (!decoded) return InvalidParams(id, "Invalid cursor");
+    offset = *decoded;
+  }
+  json::array page;
+  std::size_t visible = 0;
+  bool more = false;
+  for (const Tool& tool : catalog_.tools()) {
+    if (!ToolCatalog::MayCall(tool, call.principal, call.read_only)) continue;
+    if (visible++ < offset) continue;
+    if (page.size() == kToolsPageSize) {
+      more = true;
+      break;
+    }
+    page.push_back(tool.descriptor);
+  }
+  json::object result{{"tools", std::move(page)}};
+  if (more) result["nextCursor"] = EncodeCursor(offset + kToolsPageSize);
+  return ResultMessage(id, std::move(result));
+}
+
+namespace {
+
+// Fills in what the credential binds: its organization's slug and its project, wherever the
+// operation takes them. Whatever the model sent under those names is dropped first: a bound
+// connection never names another organization or project.
+Result<json::object> BoundArguments(storage::Store& store, const tools::RegisteredOperation& op,
+                                    const identity::Principal& principal,
+                                    const json::object& given) {
+  json::object args = given;
+  args.erase(kBoundOrganizationArgument);
+  args.erase(kBoundProjectArgument);
+  const json::value* properties = op.input_schema.if_contains("properties");
+  if (!properties) return args;
+  const json::object& declared = properties->as_object();
+  if (declared.contains(kBoundOrganizationArgument)) {
+    auto organization = store.Read([&](storage::Repository& repo) {
+      return repo.FindOrganizationById(principal.organization_id);
+    });
+    if (!organization) return organization.error();
+    if (!*organization) return Error(ErrorCode::kOrgNotFound, "Organization not found.");
+    args[kBoundOrganizationArgument] = (*organization)->slug;
+  }
+  if (declared.contains(kBoundProjectArgument)) {
+    if (principal.project_id) args[kBoundProjectArgument] = *principal.project_id;
+  }
+  return args;
+}
+
+json::object ToolResult(const Tool& tool, const Result<json::value>& result, std::int64_t now,
+                        std::string_view request_id) {
+  json::object answer;
+  if (!result) {
+    if (result.error().code() == ErrorCode::kInternal) {
+      core::Log(core::LogLevel::kError, "tool call failed",
+                {{"requestId", request_id},
+                 {"tool", tool.operation->spec->name},
+                 {"internal", result.error().internal()}});
+    }
+    const json::object body = core::ErrorResponseBody(result.error(), now, request_id);
+    answer["content"] = json::array{json::object{{"type", "text"}, {"text", core::ToJson(body)}}};
+    answer["isError"] = true;
+    return answer;
+  }
+  const json::value& value = *result;
+  answer["content"] = json::array{
+      json::object{{"type", "text"}, {"text", value.is_null() ? "{}" : core::ToJson(value)}}};
+  if (tool.has_output_schema && value.is_object()) answer["structuredContent"] = value;
+  answer["isError"] = false;
+  return answer;
+}
+
+}  // namespace
+
+void McpServer::CallTool(const McpCall& call, const Session& session, const json::value& id,
+                         const json::object& params, McpDone done) {
+  const json::value* name = params.if_contains("name");
+  if (!name || !name->is_string()) {
+    return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name").as_object()));
+  }
+  const Tool* tool = catalog_.Find(name->as_string());
+  if (!tool) {
+    return done(JsonAnswer(
+        InvalidParams(id, "Unknown tool: " + std::string(name->as_string())).as_object()));
+  }
+  json::object given;
+  if (const json::value* arguments = params.if_contains("arguments")) {
+    if (!arguments->is_object() && !arguments->is_null()) {
+      return done(JsonAnswer(InvalidParams(id, "arguments must be an object").as_object()));
+    }
+    if (arguments->is_object()) given = arguments->as_object();
+  }
+  const std::int64_t now = clock_.NowMillis();
+  const std::string request_id(call.meta.request_id);
+  if (!ToolCatalog::MayCall(*tool, call.principal, call.read_only)) {
+    const std::string why = call.read_only && tool->operation->spec->effect != tools::Effect::kReadOnly
+                                ? "This connection is read-only."
+                                : "This connection may not call " + std::string(name->as_string()) + ".";
+    return done(JsonAnswer(ResultMessage(
+        id, ToolResult(*tool, Error(ErrorCode::kPermDenied, why), now, request_id))));
+  }
+  auto args = BoundArguments(store_, *tool->operation, call.principal, given);
+  if (!args) {
+    return done(JsonAnswer(ResultMessage(id, ToolResult(*tool, args.error(), now, request_id))));
+  }
+
+  auto state = std::make_shared<CallState>();
+  const std::string key = InFlight::Key(session.id_hash, id);
+  in_flight_->Add(key, state);
+  const json::value* meta = params.if_contains("_meta");
+  const json::value* token =
+      meta && meta->is_object() ? meta->as_object().if_contains("progressToken") : nullptr;
+  const bool streamed = token && (token->is_string() || token->is_int64() || token->is_uint64());
+  if (streamed) {
+    const bool log_info = *LogLevelRank(session.record.log_level) <= *LogLevelRank("info");
+    HttpResponse response;
+    response.headers.Set("Content-Type", "text/event-stream");
+    response.headers.Set("Cache-Control", "no-cache");
+    response.headers.Set("X-Accel-Buffering", "no");
+    response.stream = std::make_shared<ToolCallStream>(state, *token,
+                                                       std::string(name->as_string()), log_info);
+    done(std::move(response));
+  }
+  dispatcher_.CallAsync(
+      *tool->operation, call.principal, *args, call.meta,
+      [this, tool, state, key, id, streamed, request_id,
+       done = streamed ? McpDone() : std::move(done)](Result<json::value> result) {
+        json::object answer = ResultMessage(id, ToolResult(*tool, result, clock_.NowMillis(), request_id));
+        in_flight_->Remove(key);
+        if (!streamed) return done(JsonAnswer(answer));
+        std::lock_guard lock(state->mutex);
+        state->answer = std::move(answer);
+      });
+}
+
+}  // namespace sightline::mcp

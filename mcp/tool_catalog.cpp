@@ -1,0 +1,139 @@
+#include "mcp/tool_catalog.h"
+
+#include <algorithm>
+
+namespace sightline::mcp {
+namespace {
+
+namespace json = boost::json;
+using identity::CredentialKind;
+using tools::Effect;
+
+json::value ConvertSchemaValue(const json::value& value) {
+  return value.is_object() ? json::value(ToJsonSchema(value.as_object())) : value;
+}
+
+// The input schema a model sees: bound arguments removed, root `type: object`.
+json::object ModelInputSchema(const json::object& input) {
+  json::object schema = ToJsonSchema(input);
+  schema["type"] = "object";
+  if (json::value* properties = schema.if_contains("properties")) {
+    properties->as_object().erase(kBoundOrganizationArgument);
+    properties->as_object().erase(kBoundProjectArgument);
+  } else {
+    schema["properties"] = json::object();
+  }
+  if (json::value* required = schema.if_contains("required")) {
+    json::array kept;
+    for (const json::value& name : required->as_array()) {
+      const bool bound = name.is_string() && (name.as_string() == kBoundOrganizationArgument ||
+                                              name.as_string() == kBoundProjectArgument);
+      if (!bound) kept.push_back(name);
+    }
+    if (kept.empty()) {
+      schema.erase("required");
+    } else {
+      *required = std::move(kept);
+    }
+  }
+  return schema;
+}
+
+// ToolAnnotations from the operation's effect. Every hint is stated: clients assume the worst
+// for a missing one (destructive, open world).
+json::object Annotations(const tools::OperationSpec& spec) {
+  const bool read_only = spec.effect == Effect::kReadOnly;
+  // An update overwrites what was there; a create only adds.
+  const bool destructive = spec.effect == Effect::kDestructive || spec.effect == Effect::kIdempotentWrite;
+  const bool idempotent = spec.effect != Effect::kWrite;
+  return {{"title", spec.summary},
+          {"readOnlyHint", read_only},
+          {"destructiveHint", !read_only && destructive},
+          {"idempotentHint", idempotent},
+          // Every tool works on this server's own records, never on the outside world.
+          {"openWorldHint", false}};
+}
+
+Tool Describe(const tools::RegisteredOperation& operation) {
+  const tools::OperationSpec& spec = *operation.spec;
+  Tool tool{&operation, {}, false};
+  json::object& d = tool.descriptor;
+  d["name"] = spec.name;
+  d["title"] = spec.summary;
+  d["description"] = spec.description.empty()
+                         ? std::string(spec.summary)
+                         : std::string(spec.summary) + "\n\n" + std::string(spec.description);
+  d["inputSchema"] = ModelInputSchema(operation.input_schema);
+  const json::value* type = operation.output_schema.if_contains("type");
+  if (spec.success_status != 204 && type && *type == "object") {
+    d["outputSchema"] = ToJsonSchema(operation.output_schema);
+    tool.has_output_schema = true;
+  }
+  d["annotations"] = Annotations(spec);
+  return tool;
+}
+
+}  // namespace
+
+json::object ToJsonSchema(const json::object& openapi) {
+  json::object schema;
+  for (const auto& [key, value] : openapi) {
+    if (key == "nullable" || key == "example") continue;
+    if (key == "properties" && value.is_object()) {
+      json::object properties;
+      for (const auto& [name, property] : value.as_object()) {
+        properties[name] = ConvertSchemaValue(property);
+      }
+      schema[key] = std::move(properties);
+    } else if (key == "items" || key == "additionalProperties") {
+      schema[key] = ConvertSchemaValue(value);
+    } else {
+      schema[key] = value;
+    }
+  }
+  const json::value* nullable = openapi.if_contains("nullable");
+  if (nullable && nullable->is_bool() && nullable->as_bool()) {
+    if (json::value* type = schema.if_contains("type"); type && type->is_string()) {
+      *type = json::array{*type, "null"};
+    }
+    if (json::value* values = schema.if_contains("enum"); values && values->is_array()) {
+      auto& list = values->as_array();
+      if (std::find(list.begin(), list.end(), json::value(nullptr)) == list.end()) {
+        list.push_back(nullptr);
+      }
+    }
+  }
+  return schema;
+}
+
+ToolCatalog::ToolCatalog(const tools::Registry& registry) {
+  for (const tools::RegisteredOperation& operation : registry.operations()) {
+    if (!operation.spec->mcp_exclusion_reason.empty()) continue;
+    tools_.push_back(Describe(operation));
+  }
+}
+
+const Tool* ToolCatalog::Find(std::string_view name) const {
+  for (const Tool& tool : tools_) {
+    if (tool.operation->spec->name == name) return &tool;
+  }
+  return nullptr;
+}
+
+bool ToolCatalog::MayCall(const Tool& tool, const identity::Principal& principal, bool read_only) {
+  const tools::OperationSpec& spec = *tool.operation->spec;
+  if (read_only && spec.effect != Effect::kReadOnly) return false;
+  // An MCP grant acts for its user within the consented project: operations open to signed-in
+  // users or to keys. A private API key reaches what keys may reach.
+  const bool accepted =
+      principal.kind == CredentialKind::kMcpToken
+          ? identity::Accepts(spec.credentials, CredentialKind::kUserSession |
+                                                    CredentialKind::kPrivateApiKey |
+                                                    CredentialKind::kMcpToken)
+          : identity::Accepts(spec.credentials, principal.kind);
+  if (!accepted) return false;
+  return spec.permission == identity::Permission::kPublic ||
+         principal.permissions.Has(spec.permission);
+}
+
+}  // namespace sightline::mcp

@@ -1,0 +1,45 @@
+// The MCP view of the operation registry: one tool per operation the registry does not exclude,
+// described for models (JSON Schema 2020-12, all four annotations), and the rule deciding which
+// tools a connection sees and may call. Built once at start-up; read-only and thread-safe after.
+#pragma once
+
+#include "identity/principal.h"
+#include "tools/registry.h"
+
+#include <boost/json/object.hpp>
+
+#include <string_view>
+#include <vector>
+
+namespace sightline::mcp {
+
+// Arguments a connection's credential fixes (it is bound to one organization and project):
+// removed from every tool's inputSchema and filled in server-side, never asked of the model.
+inline constexpr std::string_view kBoundOrganizationArgument = "orgSlug";
+inline constexpr std::string_view kBoundProjectArgument = "projectId";
+
+struct Tool {
+  const tools::RegisteredOperation* operation;
+  boost::json::object descriptor;  // the `Tool` object of `tools/list`
+  bool has_output_schema = false;  // results carry structuredContent
+};
+
+class ToolCatalog {
+ public:
+  explicit ToolCatalog(const tools::Registry& registry);
+
+  const std::vector<Tool>& tools() const { return tools_; }  // in registry order
+  const Tool* Find(std::string_view name) const;
+  // Whether `principal` may call `tool` now: its kind of credential is accepted, it holds the
+  // operation's permission, and a read-only connection calls only read-only operations.
+  static bool MayCall(const Tool& tool, const identity::Principal& principal, bool read_only);
+
+ private:
+  std::vector<Tool> tools_;
+};
+
+// An OpenAPI 3.0 schema object as JSON Schema 2020-12 (what MCP clients validate with):
+// `nullable` becomes a "null" member of `type` (and of `enum`); OpenAPI-only keywords go.
+boost::json::object ToJsonSchema(const boost::json::object& openapi_schema);
+
+}  // namespace sightline::mcp

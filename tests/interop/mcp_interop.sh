@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Real MCP clients against a freshly started server (SQLite), authorized with private API keys:
+# the official TypeScript SDK client (mcp_client.test.mjs), the MCP Inspector's CLI, and the
+# official conformance suite with its expected-failures baseline (mcp_conformance_baseline.yml).
+# All installed from npm by script/bootstrap --test; Node 22 comes from npm as well.
+# Usage: tests/interop/mcp_interop.sh path/to/sightline
+set -euo pipefail
+binary="$(realpath "$1")"
+here="$(cd "$(dirname "$0")" && pwd)"
+node="$here/node_modules/.bin/node"  # Node 22 from npm (the Inspector and the suite need it)
+work="$(mktemp -d /tmp/sightline-mcp.XXXXXX)"
+server=""
+trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+
+password='correct horse battery staple'
+bootstrap() {  # org project email → the bootstrap JSON
+  "$binary" admin bootstrap --data "$work/data" --org "$1" --project "$2" --email "$3" \
+    --password "$password"
+}
+json_field() { "$node" -e 'process.stdout.write(String(JSON.parse(process.argv[1])[process.argv[2]]))' "$1" "$2"; }
+first="$(bootstrap Acme Shop owner@acme.test)"
+other="$(bootstrap Other Blog owner@other.test)"
+
+"$binary" serve --data "$work/data" --listen 127.0.0.1:0 --rollup-interval 0 \
+  >"$work/server.log" 2>&1 &
+server=$!
+port=""
+for _ in $(seq 1 300); do
+  port="$(grep -o '"msg":"ready".*"port":[0-9]*' "$work/server.log" | grep -o '[0-9]*$' || true)"
+  [[ -n "$port" ]] && break
+  sleep 0.1
+done
+[[ -n "$port" ]] || { echo "server did not start:"; cat "$work/server.log"; exit 1; }
+
+export SIGHTLINE_URL="http://127.0.0.1:$port"
+export SIGHTLINE_EMAIL=owner@acme.test SIGHTLINE_PASSWORD="$password"
+export SIGHTLINE_ORG="$(json_field "$first" orgSlug)" SIGHTLINE_PROJECT="$(json_field "$first" projectId)"
+export SIGHTLINE_KEY="$(json_field "$first" privateApiKey)"
+export SIGHTLINE_OTHER_KEY="$(json_field "$other" privateApiKey)"
+cd "$here"
+status=0
+
+echo "== official TypeScript SDK client"
+"$node" --test --test-reporter=spec mcp_client.test.mjs || status=1
+
+echo "== MCP Inspector CLI: tools/call get_top_bots"
+if "$node" node_modules/.bin/mcp-inspector --cli "$SIGHTLINE_URL/mcp" --transport http \
+     --header "Authorization: Bearer $SIGHTLINE_KEY" --method tools/call \
+     --tool-name get_top_bots --tool-arg from=2026-11-10 --tool-arg to=2026-11-10 \
+     >"$work/inspector.json" 2>"$work/inspector.err" &&
+   "$node" -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+               if (r.isError !== false || r.structuredContent.totalRequests !== 5) process.exit(1);' \
+     "$work/inspector.json"; then
+  echo "ok: the Inspector got 5 crawler requests"
+else
+  echo "FAILED"; cat "$work/inspector.json" "$work/inspector.err"; status=1
+fi
+
+echo "== MCP conformance suite (server scenarios, with a private API key)"
+if ! SIGHTLINE_MCP_BEARER="$SIGHTLINE_KEY" SIGHTLINE_MCP_URL="$SIGHTLINE_URL/mcp" \
+     "$node" --import ./bearer_fetch.mjs node_modules/.bin/conformance server \
+     --url "$SIGHTLINE_URL/mcp" --expected-failures mcp_conformance_baseline.yml \
+     >"$work/conformance.txt" 2>&1; then
+  status=1
+fi
+sed -n '/=== SUMMARY ===/,$p' "$work/conformance.txt"
+exit $status
