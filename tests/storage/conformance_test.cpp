@@ -386,6 +386,39 @@ TEST_P(StoreConformance, SessionsRoundTripAndRevokeOnce) {
       << "a session of an unknown user was accepted";
 }
 
+TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
+  McpSessionRecord session{"hash-1", "key:k-1", "2025-11-25", "Claude ✓", "1.2",
+                           "info", 1000, 1000, std::nullopt};
+  const McpSessionRecord anonymous{"hash-2", "key:k-2", "2025-03-26", std::nullopt, std::nullopt,
+                                   "info", 1500, 1500, std::nullopt};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertMcpSession(session); !r) return r;
+    return repo.InsertMcpSession(anonymous);
+  });
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+             std::optional(session));
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-2"); }),
+             std::optional(anonymous));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-9"); }));
+
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 4000, "debug"); }));
+  session.last_used_at = 4000;
+  session.log_level = "debug";
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+             std::optional(session));
+
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 5000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 6000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-9", 6000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 7000, "info"); }))
+      << "an ended session was updated";
+  session.ended_at = 5000;
+  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+             std::optional(session));
+  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertMcpSession(session); }),
+                      ErrorCode::kConflict));
+}
+
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};

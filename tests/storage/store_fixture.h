@@ -81,6 +81,10 @@ inline auto Fields(const MembershipOfUser& m) {
 inline auto Fields(const SessionRecord& s) {
   return std::tie(s.id, s.user_id, s.kind, s.created_at, s.expires_at, s.revoked_at, s.user_agent);
 }
+inline auto Fields(const McpSessionRecord& s) {
+  return std::tie(s.id_hash, s.credential, s.protocol_version, s.client_name, s.client_version,
+                  s.log_level, s.created_at, s.last_used_at, s.ended_at);
+}
 inline auto Fields(const RefreshTokenRecord& t) {
   return std::tie(t.token_hash, t.session_id, t.created_at, t.used_at);
 }

@@ -1,0 +1,271 @@
+// End-to-end: the MCP endpoint's HTTP contract against the real binary on every backend —
+// authentication challenges, media types, sessions (shared by two processes on one store, owned
+// by one credential), protocol versions, Origin and Host checks, and the discovery documents.
+// The protocol as real clients see it is tested by tests/interop/mcp_interop.sh.
+#include "harness.h"
+
+#include <gtest/gtest.h>
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+using Headers = std::map<std::string, std::string>;
+
+constexpr char kInitialize[] =
+    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+    R"("capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}})";
+constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
+
+std::string Code(const Response& r) {
+  const json::value body = r.Json();
+  const json::value* error = body.is_object() ? body.as_object().if_contains("error") : nullptr;
+  return error && error->as_object().at("code").is_string()
+             ? std::string(error->at("code").as_string())
+             : "(no error code)";
+}
+
+class Mcp : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    creds_ = Bootstrap(GetParam(), Unique("mcp"), "Site");
+    other_ = Bootstrap(GetParam(), Unique("mcp-other"), "Site");
+    server_ = std::make_unique<ServerProcess>(GetParam());
+  }
+  Headers McpHeaders(const std::string& key, const std::string& session = "") const {
+    Headers headers{{"Authorization", "Bearer " + key},
+                    {"Content-Type", "application/json"},
+                    {"Accept", "application/json, text/event-stream"}};
+    if (!session.empty()) {
+      headers["Mcp-Session-Id"] = session;
+      headers["MCP-Protocol-Version"] = "2025-11-25";
+    }
+    return headers;
+  }
+  Response Post(ServerProcess& server, const std::string& body, const Headers& headers) {
+    return server.Request("POST", "/mcp", headers, body);
+  }
+  std::string Initialize(ServerProcess& server, const std::string& key) {
+    const Response r = Post(server, kInitialize, McpHeaders(key));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Header("mcp-session-id");
+  }
+  std::string MetadataUrl() const {
+    return "http://127.0.0.1:" + std::to_string(server_->port()) +
+           "/.well-known/oauth-protected-resource/mcp";
+  }
+
+  Credentials creds_, other_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+TEST_P(Mcp, EveryUnauthenticatedRequestGetsAChallengeNamingTheResourceMetadata) {
+  Headers headers = McpHeaders(creds_.private_api_key);
+  headers.erase("Authorization");
+  Response r = Post(*server_, kInitialize, headers);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(Code(r), "AUTH_003");
+  EXPECT_EQ(r.Header("www-authenticate"), "Bearer resource_metadata=\"" + MetadataUrl() + "\"");
+
+  for (const std::string& bad : {std::string("sk_service_unknownunknownunknown12"),
+                                 std::string("not-a-credential"), creds_.sdk_key}) {
+    SCOPED_TRACE(bad);
+    r = Post(*server_, kInitialize, McpHeaders(bad));
+    EXPECT_EQ(r.status, 401) << r.body;
+    EXPECT_EQ(r.Header("www-authenticate"),
+              "Bearer resource_metadata=\"" + MetadataUrl() + "\", error=\"invalid_token\"");
+  }
+  r = server_->Request("DELETE", "/mcp", {{"Mcp-Session-Id", "x"}});
+  EXPECT_EQ(r.status, 401);
+}
+
+TEST_P(Mcp, MediaTypesAndMalformedMessagesAreRefusedWithErrorResponses) {
+  Headers headers = McpHeaders(creds_.private_api_key);
+  headers.erase("Content-Type");
+  EXPECT_EQ(Code(Post(*server_, kInitialize, headers)), "VAL_006");
+  headers = McpHeaders(creds_.private_api_key);
+  headers["Accept"] = "application/json";
+  Response r = Post(*server_, kInitialize, headers);
+  EXPECT_EQ(r.status, 406);
+  EXPECT_EQ(Code(r), "REQ_006");
+  r = Post(*server_, "{\"jsonrpc\":", McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), "VAL_002");
+  r = Post(*server_, std::string("[") + kInitialize + "]", McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), "VAL_007");
+  r = Post(*server_, R"({"jsonrpc":"1.0","id":1,"method":"ping"})",
+           McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.status, 400);
+  // A request without params.protocolVersion is a JSON-RPC error, and opens no session.
+  r = Post(*server_, R"({"jsonrpc":"2.0","id":7,"method":"initialize","params":{}})",
+           McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32602);
+  EXPECT_EQ(r.Json().at("id").as_int64(), 7);
+  EXPECT_EQ(r.Header("mcp-session-id"), "");
+}
+
+TEST_P(Mcp, VersionsAreNegotiatedAndAnUnsupportedHeaderIsRefused) {
+  auto negotiated = [&](const std::string& requested) {
+    const Response r = Post(
+        *server_,
+        R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":")" +
+            requested + R"(","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}})",
+        McpHeaders(creds_.private_api_key));
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.Json().at("id").as_string(), "a");
+    return std::string(r.Json().at("result").at("protocolVersion").as_string());
+  };
+  EXPECT_EQ(negotiated("2025-11-25"), "2025-11-25");
+  EXPECT_EQ(negotiated("2025-06-18"), "2025-06-18");
+  EXPECT_EQ(negotiated("2025-03-26"), "2025-03-26");
+  EXPECT_EQ(negotiated("2024-11-05"), "2025-11-25");  // we offer our newest; the client decides
+
+  const std::string session = Initialize(*server_, creds_.private_api_key);
+  Headers headers = McpHeaders(creds_.private_api_key, session);
+  headers["MCP-Protocol-Version"] = "1999-01-01";
+  const Response r = Post(*server_, kPing, headers);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), "MCP_003");
+  EXPECT_EQ(r.Json().at("error").at("details").at("supported").as_array().size(), 3u);
+  headers.erase("MCP-Protocol-Version");  // absent: taken as 2025-03-26, accepted
+  EXPECT_EQ(Post(*server_, kPing, headers).status, 200);
+}
+
+TEST_P(Mcp, SessionsAreSharedByNodesOwnedByTheirKeyAndEndedByDelete) {
+  Response r = Post(*server_, kPing, McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Code(r), "MCP_001");
+  r = Post(*server_, kPing, McpHeaders(creds_.private_api_key, "no-such-session"));
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(Code(r), "MCP_002");
+
+  const std::string session = Initialize(*server_, creds_.private_api_key);
+  ASSERT_EQ(session.size(), 64u);
+  ServerProcess other_node(GetParam());  // behind the same load balancer: same store
+  r = Post(other_node, R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})",
+           McpHeaders(creds_.private_api_key, session));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.Json().at("result").at("tools").as_array().empty());
+  // Notifications and responses are acknowledged without a body.
+  r = Post(other_node, R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+           McpHeaders(creds_.private_api_key, session));
+  EXPECT_EQ(r.status, 202);
+  EXPECT_EQ(r.body, "");
+
+  // Another organization's key never finds this session, not even to end it.
+  r = Post(*server_, kPing, McpHeaders(other_.private_api_key, session));
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(server_->Request("DELETE", "/mcp", McpHeaders(other_.private_api_key, session)).status,
+            404);
+
+  EXPECT_EQ(other_node.Request("DELETE", "/mcp", McpHeaders(creds_.private_api_key, session)).status,
+            204);
+  r = Post(*server_, kPing, McpHeaders(creds_.private_api_key, session));
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(Code(r), "MCP_002");
+  EXPECT_EQ(server_->Request("DELETE", "/mcp", McpHeaders(creds_.private_api_key, session)).status,
+            404);
+}
+
+TEST_P(Mcp, GetOffersNoStreamAndUnknownMethodsAreJsonRpcErrors) {
+  const std::string session = Initialize(*server_, creds_.private_api_key);
+  Headers headers = McpHeaders(creds_.private_api_key, session);
+  headers["Accept"] = "text/event-stream";
+  Response r = server_->Request("GET", "/mcp", headers);
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.Header("allow"), "POST, DELETE, OPTIONS");
+  headers["Accept"] = "application/json";
+  EXPECT_EQ(server_->Request("GET", "/mcp", headers).status, 406);
+
+  r = Post(*server_, R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})",
+           McpHeaders(creds_.private_api_key, session));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32601);
+  r = Post(*server_, R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":"zz"}})",
+           McpHeaders(creds_.private_api_key, session));
+  EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32602);
+  r = Post(*server_, R"({"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}})",
+           McpHeaders(creds_.private_api_key, session));
+  EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32602);
+}
+
+TEST_P(Mcp, ForeignOriginsAndHostsAreRefusedAndOwnOriginsGetCors) {
+  Headers headers = McpHeaders(creds_.private_api_key);
+  headers["Origin"] = "https://evil.example";
+  Response r = Post(*server_, kInitialize, headers);
+  EXPECT_EQ(r.status, 403);
+  EXPECT_EQ(Code(r), "REQ_005");
+  headers.erase("Origin");
+  headers["Host"] = "evil.example";
+  EXPECT_EQ(Post(*server_, kInitialize, headers).status, 403);
+
+  headers = McpHeaders(creds_.private_api_key);
+  headers["Origin"] = "http://localhost:" + std::to_string(server_->port());
+  r = Post(*server_, kInitialize, headers);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.Header("access-control-allow-origin"), headers["Origin"]);
+  EXPECT_NE(r.Header("access-control-expose-headers").find("Mcp-Session-Id"), std::string::npos);
+  r = server_->Request("OPTIONS", "/mcp",
+                       {{"Origin", headers["Origin"]}, {"Access-Control-Request-Method", "POST"}});
+  EXPECT_EQ(r.status, 204);
+  EXPECT_NE(r.Header("access-control-allow-headers").find("Mcp-Session-Id"), std::string::npos);
+}
+
+TEST_P(Mcp, AllowedOriginsAreConfigurable) {
+  ServerProcess server(GetParam(), {"--mcp-allowed-origins", "https://app.example.com"});
+  Headers headers = McpHeaders(creds_.private_api_key);
+  headers["Origin"] = "https://app.example.com";
+  EXPECT_EQ(Post(server, kInitialize, headers).status, 200);
+  headers["Origin"] = "https://other.example.com";
+  EXPECT_EQ(Post(server, kInitialize, headers).status, 403);
+}
+
+TEST_P(Mcp, DiscoveryDocumentsAreAnonymousCacheableAndExact) {
+  const std::string base = "http://127.0.0.1:" + std::to_string(server_->port());
+  for (const std::string path : {"/.well-known/oauth-protected-resource",
+                                 "/.well-known/oauth-protected-resource/mcp"}) {
+    SCOPED_TRACE(path);
+    const Response r = server_->Request("GET", path);
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.Header("access-control-allow-origin"), "*");
+    const json::value doc = r.Json();
+    EXPECT_EQ(doc.at("resource").as_string(), base + "/mcp");
+    EXPECT_EQ(doc.at("authorization_servers").at(0).as_string(), base);
+  }
+  Response card = server_->Request("GET", "/mcp/server-card");
+  ASSERT_EQ(card.status, 200);
+  EXPECT_EQ(card.Header("content-type"), "application/mcp-server-card+json");
+  EXPECT_EQ(card.Header("access-control-allow-origin"), "*");
+  const json::value doc = card.Json();
+  EXPECT_EQ(doc.at("$schema").as_string(),
+            "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json");
+  EXPECT_EQ(doc.at("remotes").at(0).at("url").as_string(), base + "/mcp");
+  EXPECT_EQ(doc.at("remotes").at(0).at("type").as_string(), "streamable-http");
+  const std::string etag = card.Header("etag");
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(server_->Request("GET", "/mcp/server-card", {{"If-None-Match", etag}}).status, 304);
+  EXPECT_EQ(server_->Request("POST", "/mcp/server-card").status, 405);
+}
+
+TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
+  ServerProcess server(GetParam(), {"--public-url", "https://analytics.example.com/api"});
+  Headers headers = McpHeaders(creds_.private_api_key);
+  headers["Host"] = "analytics.example.com";
+  headers.erase("Authorization");
+  const Response r = Post(server, kInitialize, headers);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(r.Header("www-authenticate"),
+            "Bearer resource_metadata=\"https://analytics.example.com/.well-known/"
+            "oauth-protected-resource/api/mcp\"");
+  const Response metadata = server.Request("GET", "/.well-known/oauth-protected-resource/api/mcp");
+  ASSERT_EQ(metadata.status, 200);
+  EXPECT_EQ(metadata.Json().at("resource").as_string(), "https://analytics.example.com/api/mcp");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Mcp, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace sightline::e2e
