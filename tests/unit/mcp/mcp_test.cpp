@@ -5,7 +5,9 @@
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 namespace sightline::mcp {
 namespace {
@@ -92,7 +94,8 @@ TEST(McpCatalog, EveryOperationIsAToolOrExcludedWithAReason) {
 
 TEST(McpCatalog, ToolsAreDescribedTheWayStrictClientsNeed) {
   const std::regex name_pattern("^[a-z0-9_]{1,48}$");
-  for (const Tool& tool : ToolCatalog(TheRegistry()).tools()) {
+  const ToolCatalog catalog(TheRegistry());
+  for (const Tool& tool : catalog.tools()) {
     const json::object& d = tool.descriptor;
     SCOPED_TRACE(std::string(d.at("name").as_string()));
     EXPECT_TRUE(std::regex_match(std::string(d.at("name").as_string()), name_pattern));
@@ -157,6 +160,25 @@ TEST(McpDiscovery, TheResourceAndItsMetadataFollowThePublicUrl) {
   EXPECT_TRUE(std::regex_match(std::string(card.at("name").as_string()),
                                std::regex("^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$")));
   EXPECT_LE(card.at("description").as_string().size(), 100u);
+}
+
+TEST(McpDocs, EveryToolAndEveryExclusionIsInDocsMcp) {
+  std::ifstream file(std::string(SIGHTLINE_SOURCE_DIR) + "/docs/mcp.md");
+  ASSERT_TRUE(file);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string doc = text.str();
+  for (const tools::RegisteredOperation& op : TheRegistry().operations()) {
+    const std::string name = "`" + std::string(op.spec->name) + "`";
+    const std::size_t row = doc.find("| " + name);
+    const std::size_t listed = row != std::string::npos ? row : doc.find(", " + name);
+    ASSERT_NE(listed, std::string::npos) << op.spec->name << " is missing from docs/mcp.md";
+    if (!op.spec->mcp_exclusion_reason.empty()) {
+      const std::string line = doc.substr(listed, doc.find('\n', listed) - listed);
+      EXPECT_NE(line.find(op.spec->mcp_exclusion_reason), std::string::npos)
+          << op.spec->name << ": docs/mcp.md must give the registry's reason";
+    }
+  }
 }
 
 }  // namespace
