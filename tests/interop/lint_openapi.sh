@@ -6,17 +6,10 @@ set -euo pipefail
 binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d /tmp/sightline-lint.XXXXXX)"
-"$binary" serve --data "$work/data" --listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o '"msg":"ready".*"port":[0-9]*' "$work/server.log" | grep -o '[0-9]*$' || true)"
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { echo "server did not start:"; cat "$work/server.log"; exit 1; }
+server=""
+trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+source "$here/serve_for_test.sh"
+start_sightline "$binary" "$work" --data "$work/data"
 
 curl -sf "http://127.0.0.1:$port/openapi.json" -o "$work/openapi.json"
 curl -sf "http://127.0.0.1:$port/openapi.yaml" -o "$work/openapi.yaml"

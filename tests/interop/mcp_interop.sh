@@ -21,16 +21,8 @@ json_field() { "$node" -e 'process.stdout.write(String(JSON.parse(process.argv[1
 first="$(bootstrap Acme Shop owner@acme.test)"
 other="$(bootstrap Other Blog owner@other.test)"
 
-"$binary" serve --data "$work/data" --listen 127.0.0.1:0 --rollup-interval 0 \
-  >"$work/server.log" 2>&1 &
-server=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(grep -o '"msg":"ready".*"port":[0-9]*' "$work/server.log" | grep -o '[0-9]*$' || true)"
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { echo "server did not start:"; cat "$work/server.log"; exit 1; }
+source "$here/serve_for_test.sh"
+start_sightline "$binary" "$work" --data "$work/data" --rollup-interval 0
 
 export SIGHTLINE_URL="http://127.0.0.1:$port"
 export SIGHTLINE_EMAIL=owner@acme.test SIGHTLINE_PASSWORD="$password"
