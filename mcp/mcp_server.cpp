@@ -360,7 +360,13 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   }
   record.created_at = now;
   record.last_used_at = now;
-  auto inserted = store_.Write([&](storage::Repository& repo) { return repo.InsertMcpSession(record); });
+  // Clients that never send DELETE (most) leave sessions behind: each new session of a
+  // credential clears that credential's expired and ended ones.
+  auto inserted = store_.Write([&](storage::Repository& repo) -> Result<void> {
+    auto cleared = repo.DeleteStaleMcpSessions(record.credential, now - kSessionIdleMs);
+    if (!cleared) return cleared.error();
+    return repo.InsertMcpSession(record);
+  });
   if (!inserted) return inserted.error();
 
   json::object result;

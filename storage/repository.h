@@ -96,6 +96,9 @@ class Repository {
   // unknown or ended.
   core::Result<bool> UpdateMcpSession(std::string_view id_hash, std::int64_t at,
                                       std::string_view log_level);
+  // Deletes the credential's sessions that ended, or were last used, before `before`; how many.
+  core::Result<std::int64_t> DeleteStaleMcpSessions(std::string_view credential,
+                                                    std::int64_t before);
 
   core::Result<void> InsertInvitation(const InvitationRecord& invitation);
   core::Result<std::optional<InvitationRecord>> FindInvitation(std::string_view invitation_id);

@@ -46,4 +46,12 @@ Result<bool> Repository::UpdateMcpSession(std::string_view id_hash, std::int64_t
                         {std::string(id_hash), at, std::string(log_level)});
 }
 
+Result<std::int64_t> Repository::DeleteStaleMcpSessions(std::string_view credential,
+                                                        std::int64_t before) {
+  return session_.Execute(
+      "DELETE FROM mcp_sessions WHERE credential = $1 AND "
+      "(ended_at < $2 OR last_used_at < $2)",
+      {std::string(credential), before});
+}
+
 }  // namespace sightline::storage

@@ -417,6 +417,17 @@ TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
              std::optional(session));
   EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertMcpSession(session); }),
                       ErrorCode::kConflict));
+
+  // Stale sessions go per credential: ended or unused before the cut-off.
+  const McpSessionRecord fresh{"hash-3", "key:k-1", "2025-11-25", {}, {}, "info", 8000, 8000, {}};
+  WriteOk([&](Repository& repo) { return repo.InsertMcpSession(fresh); });
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteStaleMcpSessions("key:k-1", 6000); }),
+            1);  // hash-1 (ended at 5000); hash-3 is fresh; hash-2 is another key's
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }));
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-3"); }));
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-2"); }));
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteStaleMcpSessions("key:k-2", 1600); }),
+            1);  // hash-2, last used at 1500
 }
 
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
