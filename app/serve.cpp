@@ -194,11 +194,12 @@ int Serve(const Options& options) {
   if (!public_quota) return ReportFailure(public_quota.error());
 
   std::string bad_proxy;
-  const std::vector<std::string> mcp_origins_list = core::SplitList(options.Get("mcp-allowed-origins"));
-  for (const std::string& origin : mcp_origins_list) {
+  const std::vector<std::string> mcp_origins = core::SplitList(options.Get("mcp-allowed-origins"));
+  for (const std::string& origin : mcp_origins) {
     if (!origin.starts_with("http://") && !origin.starts_with("https://")) {
       return ReportFailure(core::Error::Invalid(
-          "mcp-allowed-origins", "--mcp-allowed-origins: '" + origin + "' is not an http(s) origin."));
+          "mcp-allowed-origins",
+          "--mcp-allowed-origins: '" + origin + "' is not an http(s) origin."));
     }
   }
   auto trusted = core::ParseCidrList(options.Get("trusted-proxies"), &bad_proxy);
@@ -307,7 +308,7 @@ int Serve(const Options& options) {
   mcp::McpServer mcp_server(tool_catalog, dispatcher, **store, clock, McpIdentity());
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
                             public_limits, clock, *trusted, &mcp_server,
-                            mcp_origins_list},
+                            mcp_origins},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},

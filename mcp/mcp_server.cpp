@@ -255,7 +255,8 @@ Result<McpServer::Session> McpServer::FindSession(const McpCall& call) {
                  "Send the Mcp-Session-Id from the initialize response.");
   }
   Session session{core::Sha256Hex(*id), {}};
-  auto found = store_.Read([&](storage::Repository& repo) { return repo.FindMcpSession(session.id_hash); });
+  auto found = store_.Read(
+      [&](storage::Repository& repo) { return repo.FindMcpSession(session.id_hash); });
   if (!found) return found.error();
   const std::int64_t now = clock_.NowMillis();
   if (!*found || (*found)->ended_at || (*found)->credential != CredentialOf(call.principal) ||
@@ -480,9 +481,11 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
   const std::int64_t now = clock_.NowMillis();
   const std::string request_id(call.meta.request_id);
   if (!ToolCatalog::MayCall(*tool, call.principal, call.read_only)) {
-    const std::string why = call.read_only && tool->operation->spec->effect != tools::Effect::kReadOnly
-                                ? "This connection is read-only."
-                                : "This connection may not call " + std::string(name->as_string()) + ".";
+    const bool write = tool->operation->spec->effect != tools::Effect::kReadOnly;
+    const std::string why =
+        call.read_only && write
+            ? "This connection is read-only."
+            : "This connection may not call " + std::string(name->as_string()) + ".";
     return done(JsonAnswer(ResultMessage(
         id, ToolResult(*tool, Error(ErrorCode::kPermDenied, why), now, request_id))));
   }
@@ -512,7 +515,8 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
       *tool->operation, call.principal, *args, call.meta,
       [this, tool, state, key, id, streamed, request_id,
        done = streamed ? McpDone() : std::move(done)](Result<json::value> result) {
-        json::object answer = ResultMessage(id, ToolResult(*tool, result, clock_.NowMillis(), request_id));
+        json::object answer =
+            ResultMessage(id, ToolResult(*tool, result, clock_.NowMillis(), request_id));
         in_flight_->Remove(key);
         if (!streamed) return done(JsonAnswer(answer));
         std::lock_guard lock(state->mutex);

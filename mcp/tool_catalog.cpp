@@ -44,7 +44,8 @@ json::object ModelInputSchema(const json::object& input) {
 json::object Annotations(const tools::OperationSpec& spec) {
   const bool read_only = spec.effect == Effect::kReadOnly;
   // An update overwrites what was there; a create only adds.
-  const bool destructive = spec.effect == Effect::kDestructive || spec.effect == Effect::kIdempotentWrite;
+  const bool destructive =
+      spec.effect == Effect::kDestructive || spec.effect == Effect::kIdempotentWrite;
   const bool idempotent = spec.effect != Effect::kWrite;
   return {{"title", spec.summary},
           {"readOnlyHint", read_only},

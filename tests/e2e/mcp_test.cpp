@@ -160,8 +160,9 @@ TEST_P(Mcp, SessionsAreSharedByNodesOwnedByTheirKeyAndEndedByDelete) {
   EXPECT_EQ(server_->Request("DELETE", "/mcp", McpHeaders(other_.private_api_key, session)).status,
             404);
 
-  EXPECT_EQ(other_node.Request("DELETE", "/mcp", McpHeaders(creds_.private_api_key, session)).status,
-            204);
+  EXPECT_EQ(
+      other_node.Request("DELETE", "/mcp", McpHeaders(creds_.private_api_key, session)).status,
+      204);
   r = Post(*server_, kPing, McpHeaders(creds_.private_api_key, session));
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(Code(r), "MCP_002");
@@ -186,7 +187,8 @@ TEST_P(Mcp, GetOffersNoStreamAndUnknownMethodsAreJsonRpcErrors) {
   r = Post(*server_, R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":"zz"}})",
            McpHeaders(creds_.private_api_key, session));
   EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32602);
-  r = Post(*server_, R"({"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}})",
+  r = Post(*server_,
+           R"({"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}})",
            McpHeaders(creds_.private_api_key, session));
   EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32602);
 }

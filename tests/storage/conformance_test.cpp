@@ -401,7 +401,8 @@ TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
              std::optional(anonymous));
   EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-9"); }));
 
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 4000, "debug"); }));
+  EXPECT_TRUE(
+      WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 4000, "debug"); }));
   session.last_used_at = 4000;
   session.log_level = "debug";
   ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
@@ -410,7 +411,8 @@ TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
   EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 5000); }));
   EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 6000); }));
   EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-9", 6000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 7000, "info"); }))
+  EXPECT_FALSE(
+      WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 7000, "info"); }))
       << "an ended session was updated";
   session.ended_at = 5000;
   ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),

@@ -44,7 +44,8 @@ TEST(McpProtocol, TellsRequestsNotificationsAndResponsesApart) {
   EXPECT_EQ(response->kind, Message::Kind::kResponse);
 
   for (const char* bad : {R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", R"("ping")",
-                          R"({"id":1,"method":"ping"})", R"({"jsonrpc":"2.0","id":null,"method":"p"})",
+                          R"({"id":1,"method":"ping"})",
+                          R"({"jsonrpc":"2.0","id":null,"method":"p"})",
                           R"({"jsonrpc":"2.0","id":1.5,"method":"p"})",
                           R"({"jsonrpc":"2.0","id":1,"method":""})",
                           R"({"jsonrpc":"2.0","id":1,"method":"p","params":[1]})",
@@ -116,7 +117,8 @@ TEST(McpCatalog, ToolsAreDescribedTheWayStrictClientsNeed) {
       EXPECT_TRUE(tool.has_output_schema);
     }
     const json::object& hints = d.at("annotations").as_object();
-    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+    for (const char* hint :
+         {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
       EXPECT_TRUE(hints.at(hint).is_bool()) << hint;
     }
     const tools::Effect effect = tool.operation->spec->effect;
