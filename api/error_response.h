@@ -1,4 +1,5 @@
-// The one writer of the ErrorResponse body:
+// The one renderer of ErrorResponse answers; the body (core::ErrorResponseBody, shared with
+// MCP tool errors) is:
 //   {"error":{"code":"VAL_003","message":"…","details":{…}},"timestamp":"<RFC 3339>",
 //    "requestId":"…"}
 // with the status from the code table, `WWW-Authenticate` on 401s (RFC 6750) and

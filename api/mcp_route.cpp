@@ -179,18 +179,12 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
   auto decision = credential_limits_.Hit("key:" + principal->credential_id);
   if (!decision) return Fail(decision.error(), outcome.request_id, outcome);
   if (!decision->allowed) {
-    core::Error limited(ErrorCode::kAuthRateLimited,
-                        "Rate limit exceeded: " + std::to_string(decision->limit) +
-                            " requests per minute.");
-    limited.mutable_details()["retryAfterSeconds"] = decision->reset_seconds;
-    HttpResponse response = Fail(limited, outcome.request_id, outcome);
+    HttpResponse response = Fail(RateLimited(*decision), outcome.request_id, outcome);
     AddRateLimitHeaders(*decision, principal->kind, response);
     AddMcpCors(request, response);
     return response;
   }
-  tools::RequestMeta meta{outcome.request_id, request.remote_address, std::nullopt,
-                          &request.headers};
-  if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
+  const tools::RequestMeta meta = MetaOf(request, outcome.request_id);
   const mcp::McpCall call{request.method, request.headers,      request.body,
                           *principal,     ReadOnlyRequested(request), meta};
   auto cors_request = std::make_shared<HttpRequest>();

@@ -15,8 +15,7 @@ using identity::CredentialKind;
 namespace {
 
 bool IsJsonContentType(std::string_view type) {
-  const std::string_view media = type.substr(0, type.find(';'));
-  const std::string_view trimmed = media.substr(0, media.find_last_not_of(" \t") + 1);
+  const std::string_view trimmed = core::MediaTypeOf(type);
   return core::EqualsIgnoreCase(trimmed, "application/json") ||
          (trimmed.size() > 5 && core::EqualsIgnoreCase(trimmed.substr(trimmed.size() - 5), "+json"));
 }

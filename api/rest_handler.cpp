@@ -93,6 +93,20 @@ HttpResponse JsonResponse(int status, const json::value& body) {
 
 }  // namespace
 
+tools::RequestMeta MetaOf(const HttpRequest& request, std::string_view request_id) {
+  tools::RequestMeta meta{request_id, request.remote_address, std::nullopt, &request.headers};
+  if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
+  return meta;
+}
+
+core::Error RateLimited(const identity::RateDecision& decision) {
+  core::Error limited(ErrorCode::kAuthRateLimited, "Rate limit exceeded: " +
+                                                       std::to_string(decision.limit) +
+                                                       " requests per minute.");
+  limited.mutable_details()["retryAfterSeconds"] = decision.reset_seconds;
+  return limited;
+}
+
 RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
     : registry_(d.registry),
       router_(d.registry),
@@ -279,11 +293,7 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
     Finish(*exchange, std::move(response));
   };
   if (*counted && !(*counted)->allowed) {
-    core::Error limited(ErrorCode::kAuthRateLimited,
-                        "Rate limit exceeded: " + std::to_string((*counted)->limit) +
-                            " requests per minute.");
-    limited.mutable_details()["retryAfterSeconds"] = (*counted)->reset_seconds;
-    answer(fail(limited));
+    answer(fail(RateLimited(**counted)));
     return std::nullopt;
   }
   auto args = BuildArguments(op, match, request);
@@ -291,9 +301,7 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
     answer(fail(args.error()));
     return std::nullopt;
   }
-  tools::RequestMeta meta{outcome.request_id, request.remote_address, std::nullopt,
-                          &request.headers};
-  if (auto agent = request.headers.Get("User-Agent")) meta.user_agent = std::string(*agent);
+  const tools::RequestMeta meta = MetaOf(request, outcome.request_id);
   if (op.spec->open_stream) {
     auto stream = dispatcher_.OpenStream(op, *principal, *args, meta);
     if (!stream) {

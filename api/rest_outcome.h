@@ -13,6 +13,12 @@ namespace sightline::api {
 
 inline constexpr std::string_view kUnmatchedRoute = "(unmatched)";
 
+// Who is asking, for the operation: the request id, the peer, the User-Agent and the headers
+// (valid while `request` is).
+tools::RequestMeta MetaOf(const core::HttpRequest& request, std::string_view request_id);
+// AUTH_014 for a credential whose window is used up, with `retryAfterSeconds`.
+core::Error RateLimited(const identity::RateDecision& decision);
+
 // One request/response exchange: what the access log and the final headers need, kept alive
 // until an asynchronous operation answers.
 struct RestHandler::Outcome {

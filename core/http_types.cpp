@@ -1,5 +1,7 @@
 #include "core/http_types.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -54,6 +56,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
+}
+
+std::string_view MediaTypeOf(std::string_view value) {
+  return TrimSpaces(value.substr(0, value.find(';')));
 }
 
 void HttpHeaders::Add(std::string name, std::string value) {

@@ -34,6 +34,9 @@ class HttpHeaders {
 };
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// The media type of a Content-Type or Accept entry, without parameters and surrounding spaces
+// ("application/json; charset=utf-8" → "application/json").
+std::string_view MediaTypeOf(std::string_view value);
 
 struct HttpRequest {
   HttpMethod method = HttpMethod::kGet;

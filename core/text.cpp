@@ -78,13 +78,17 @@ bool HasControlCharacter(std::string_view text) {
   return false;
 }
 
+std::string_view TrimSpaces(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
 std::vector<std::string> SplitList(std::string_view text) {
   std::vector<std::string> items;
   while (true) {
     const std::size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    const std::string_view item = TrimSpaces(text.substr(0, comma));
     if (!item.empty()) items.emplace_back(item);
     if (comma == std::string_view::npos) return items;
     text.remove_prefix(comma + 1);

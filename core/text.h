@@ -19,6 +19,9 @@ std::string TruncateUtf8(std::string text, std::size_t max_bytes);
 // Whether `text` contains a control character (below U+0020, or DEL).
 bool HasControlCharacter(std::string_view text);
 
+// `text` without leading and trailing spaces and tabs (header values, list items).
+std::string_view TrimSpaces(std::string_view text);
+
 // The items of a comma-separated list, trimmed of spaces, empty ones dropped.
 std::vector<std::string> SplitList(std::string_view text);
 

@@ -1,17 +1,13 @@
 #include "ingest/client_ip.h"
 
+#include "core/text.h"
+
 #include <array>
 #include <optional>
 
 namespace sightline::ingest {
 
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // "203.0.113.9", "203.0.113.9:5678", "[2001:db8::1]:443", "2001:db8::1".
 std::optional<core::IpAddress> ParseWithPort(std::string_view text) {
@@ -36,7 +32,7 @@ std::optional<core::IpAddress> FromForwardedFor(std::string_view list,
   while (!list.empty()) {
     const auto comma = list.rfind(',');
     const std::string_view entry =
-        Trim(comma == std::string_view::npos ? list : list.substr(comma + 1));
+        core::TrimSpaces(comma == std::string_view::npos ? list : list.substr(comma + 1));
     list = comma == std::string_view::npos ? std::string_view() : list.substr(0, comma);
     const auto address = ParseWithPort(entry);
     if (!address) return std::nullopt;  // garbage: trust nothing further left
@@ -57,7 +53,7 @@ std::string ClientIp(const core::HttpHeaders& headers, std::string_view peer,
     const auto value = headers.Get(name);
     if (!value) continue;
     const auto address = name == "X-Forwarded-For" ? FromForwardedFor(*value, trusted_proxies)
-                                                   : ParseWithPort(Trim(*value));
+                                                   : ParseWithPort(core::TrimSpaces(*value));
     if (address) return address->ToString();
   }
   return std::string(peer);

@@ -42,23 +42,12 @@ HttpResponse Accepted() {
   return response;
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-// The media type of a header value, without parameters ("application/json; charset=utf-8").
-std::string_view MediaType(std::string_view value) {
-  return Trim(value.substr(0, value.find(';')));
-}
-
 // Whether an Accept header admits `type` (exactly, as "major/*", or as "*/*").
 bool Admits(std::string_view accept, std::string_view type) {
   const std::string_view major = type.substr(0, type.find('/') + 1);
   while (!accept.empty()) {
     const std::size_t comma = accept.find(',');
-    const std::string_view range = MediaType(accept.substr(0, comma));
+    const std::string_view range = core::MediaTypeOf(accept.substr(0, comma));
     if (core::EqualsIgnoreCase(range, type) || range == "*/*" ||
         (range.size() == major.size() + 1 && range.ends_with('*') &&
          core::EqualsIgnoreCase(range.substr(0, major.size()), major))) {
@@ -86,7 +75,7 @@ std::optional<std::string> ShortString(const json::object& object, std::string_v
   return std::string(value->as_string().subview().substr(0, kClientInfoMaxChars));
 }
 
-json::value InvalidParams(const json::value& id, std::string_view message) {
+json::object InvalidParams(const json::value& id, std::string_view message) {
   return ErrorMessage(id, rpc::kInvalidParams, message);
 }
 
@@ -290,7 +279,8 @@ Result<HttpResponse> McpServer::HandleDelete(const McpCall& call) {
 
 void McpServer::HandlePost(const McpCall& call, McpDone done) {
   const auto content_type = call.headers.Get("Content-Type");
-  if (!content_type || !core::EqualsIgnoreCase(MediaType(*content_type), "application/json")) {
+  if (!content_type ||
+      !core::EqualsIgnoreCase(core::MediaTypeOf(*content_type), "application/json")) {
     return done(Error(ErrorCode::kValUnsupportedMediaType,
                       "POST /mcp takes one JSON-RPC message as application/json."));
   }
@@ -325,13 +315,13 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
   const std::string& method = message->method;
   if (method == "ping") return done(JsonAnswer(ResultMessage(id, json::object())));
   if (method == "tools/list") {
-    return done(JsonAnswer(ListTools(call, id, message->params).as_object()));
+    return done(JsonAnswer(ListTools(call, id, message->params)));
   }
   if (method == "tools/call") return CallTool(call, *session, id, message->params, std::move(done));
   if (method == "logging/setLevel") {
     const json::value* level = message->params.if_contains("level");
     if (!level || !level->is_string() || !LogLevelRank(level->as_string())) {
-      return done(JsonAnswer(InvalidParams(id, "level must be a syslog level name").as_object()));
+      return done(JsonAnswer(InvalidParams(id, "level must be a syslog level name")));
     }
     auto stored = store_.Write([&](storage::Repository& repo) {
       return repo.UpdateMcpSession(session->id_hash, clock_.NowMillis(),
@@ -347,7 +337,7 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
                                            const json::object& params) {
   const json::value* requested = params.if_contains("protocolVersion");
   if (!requested || !requested->is_string()) {
-    return JsonAnswer(InvalidParams(id, "initialize needs params.protocolVersion").as_object());
+    return JsonAnswer(InvalidParams(id, "initialize needs params.protocolVersion"));
   }
   const std::string session_id = core::HexEncode(core::RandomBytes(32));
   const std::int64_t now = clock_.NowMillis();
@@ -382,7 +372,7 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   return response;
 }
 
-json::value McpServer::ListTools(const McpCall& call, const json::value& id,
+json::object McpServer::ListTools(const McpCall& call, const json::value& id,
                                  const json::object& params) const {
   std::size_t offset = 0;
   if (const json::value* cursor = params.if_contains("cursor")) {
@@ -464,17 +454,17 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
                          const json::object& params, McpDone done) {
   const json::value* name = params.if_contains("name");
   if (!name || !name->is_string()) {
-    return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name").as_object()));
+    return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name")));
   }
   const Tool* tool = catalog_.Find(name->as_string());
   if (!tool) {
     return done(JsonAnswer(
-        InvalidParams(id, "Unknown tool: " + std::string(name->as_string())).as_object()));
+        InvalidParams(id, "Unknown tool: " + std::string(name->as_string()))));
   }
   json::object given;
   if (const json::value* arguments = params.if_contains("arguments")) {
     if (!arguments->is_object() && !arguments->is_null()) {
-      return done(JsonAnswer(InvalidParams(id, "arguments must be an object").as_object()));
+      return done(JsonAnswer(InvalidParams(id, "arguments must be an object")));
     }
     if (arguments->is_object()) given = arguments->as_object();
   }

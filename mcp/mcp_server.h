@@ -58,7 +58,7 @@ class McpServer {
   core::Result<Session> FindSession(const McpCall& call);
   core::Result<core::HttpResponse> Initialize(const McpCall& call, const boost::json::value& id,
                                               const boost::json::object& params);
-  boost::json::value ListTools(const McpCall& call, const boost::json::value& id,
+  boost::json::object ListTools(const McpCall& call, const boost::json::value& id,
                                const boost::json::object& params) const;
   void CallTool(const McpCall& call, const Session& session, const boost::json::value& id,
                 const boost::json::object& params, McpDone done);
