@@ -37,4 +37,29 @@ core::HttpResponse RenderErrorResponse(const core::Error& error, std::int64_t no
   return response;
 }
 
+std::string_view OAuthErrorName(const core::Error& error) {
+  const core::ErrorInfo& info = error.info();
+  if (!info.oauth_error.empty()) return info.oauth_error;
+  if (info.http_status == 503 || info.http_status == 429) return "temporarily_unavailable";
+  if (info.http_status >= 500) return "server_error";
+  return "invalid_request";
+}
+
+core::HttpResponse RenderOAuthError(const core::Error& error) {
+  const core::ErrorInfo& info = error.info();
+  core::HttpResponse response;
+  response.status = info.http_status;
+  response.headers.Set("Content-Type", "application/json");
+  response.headers.Set("Cache-Control", "no-store");
+  response.headers.Set("Pragma", "no-cache");
+  if (info.http_status == 401) response.headers.Set("WWW-Authenticate", R"(Basic realm="sightline")");
+  if (const json::value* retry = error.details().if_contains("retryAfterSeconds")) {
+    response.headers.Set("Retry-After", core::ToJson(*retry));
+  }
+  response.body = core::ToJson(json::object{{"error", OAuthErrorName(error)},
+                                            {"error_description", error.message()},
+                                            {"error_code", info.id}});
+  return response;
+}
+
 }  // namespace sightline::api

@@ -17,4 +17,12 @@ namespace sightline::api {
 core::HttpResponse RenderErrorResponse(const core::Error& error, std::int64_t now_millis,
                                        std::string_view request_id);
 
+// The same failure at an OAuth endpoint (token, registration, revocation), in the shape RFC 6749
+// §5.2 and RFC 7591 §3.2.2 require: {"error":"invalid_grant","error_description":"…",
+// "error_code":"OAUTH_003"}, never cached; a failed client authentication challenges `Basic`.
+core::HttpResponse RenderOAuthError(const core::Error& error);
+// The RFC 6749 `error` value of any Error: its own for OAuth codes, otherwise
+// `temporarily_unavailable` (503, 429), `server_error` (5xx) or `invalid_request`.
+std::string_view OAuthErrorName(const core::Error& error);
+
 }  // namespace sightline::api

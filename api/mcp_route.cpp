@@ -15,6 +15,7 @@ using core::HttpMethod;
 using core::HttpRequest;
 using core::HttpResponse;
 using core::Result;
+namespace json = boost::json;
 
 constexpr std::string_view kMcpPath = "/mcp";
 constexpr std::string_view kServerCardPath = "/mcp/server-card";
@@ -128,11 +129,18 @@ bool RestHandler::McpOriginAllowed(const HttpRequest& request) const {
   return false;
 }
 
-// A private API key (Bearer or X-API-Key). OAuth access tokens join with the authorization
-// server.
+// An OAuth access token (`Authorization: Bearer` only) or a private API key (Bearer or
+// X-API-Key).
 Result<identity::Principal> RestHandler::AuthenticateMcp(const HttpRequest& request) {
   auto secret = PresentedSecret(request, identity::CredentialKind::kPrivateApiKey);
   if (!secret) return secret.error();
+  if (oauth_ && oauth::AuthorizationServer::LooksLikeAccessToken(*secret)) {
+    if (!request.headers.Has("Authorization")) {
+      return core::Error(ErrorCode::kAuthMalformedCredential,
+                         "Send an access token in the Authorization header.");
+    }
+    return oauth_->AuthenticateAccessToken(*secret);
+  }
   const auto kind = identity::ParseKeyKind(*secret);
   if (kind == storage::KeyKind::kSdk) {
     return core::Error(ErrorCode::kAuthWrongCredentialKind,
@@ -140,7 +148,26 @@ Result<identity::Principal> RestHandler::AuthenticateMcp(const HttpRequest& requ
   }
   if (kind) return authenticator_.AuthenticatePrivateKey(*secret);
   return core::Error(ErrorCode::kAuthInvalidCredential,
-                     "The credential is not a private API key this server knows.");
+                     "The credential is neither an access token nor a private API key this "
+                     "server knows.");
+}
+
+// RFC 6750 §3 / RFC 9728 §5.1 challenges: every 401 names the metadata so an OAuth client can
+// find the authorization server; a 403 for a missing permission names the scope to ask for.
+std::string RestHandler::McpChallenge(const core::Error& error) const {
+  std::string challenge = "Bearer resource_metadata=\"" +
+                          mcp::ProtectedResourceMetadataUrl(public_url_) + "\"";
+  if (error.code() == ErrorCode::kOAuthInsufficientScope) {
+    const json::value* scope = error.details().if_contains("requiredScope");
+    challenge += ", error=\"insufficient_scope\"";
+    if (scope && scope->is_string()) {
+      challenge += ", scope=\"" + std::string(scope->as_string()) + "\"";
+    }
+    return challenge;
+  }
+  if (!mcp_baseline_scope_.empty()) challenge += ", scope=\"" + mcp_baseline_scope_ + "\"";
+  if (error.code() != ErrorCode::kAuthRequired) challenge += ", error=\"invalid_token\"";
+  return challenge;
 }
 
 std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
@@ -163,20 +190,14 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
   auto principal = AuthenticateMcp(request);
   if (!principal) {
     HttpResponse response = Fail(principal.error(), outcome.request_id, outcome);
-    // RFC 9728 §5.1: the challenge names the metadata, so an OAuth client can find the
-    // authorization server; `error` only when a credential was sent (RFC 6750 §3).
-    std::string challenge = "Bearer resource_metadata=\"" +
-                            mcp::ProtectedResourceMetadataUrl(public_url_) + "\"";
-    if (principal.error().code() != ErrorCode::kAuthRequired) {
-      challenge += ", error=\"invalid_token\"";
-    }
-    response.headers.Set("WWW-Authenticate", challenge);
+    response.headers.Set("WWW-Authenticate", McpChallenge(principal.error()));
     AddMcpCors(request, response);
     return response;
   }
   outcome.credential_kind = identity::CredentialKindName(principal->kind);
   outcome.credential_id = principal->credential_id;
-  auto decision = credential_limits_.Hit("key:" + principal->credential_id);
+  // One window per MCP connection: a private API key's (shared with its REST calls) or a grant's.
+  auto decision = credential_limits_.Hit(mcp::CredentialOf(*principal));
   if (!decision) return Fail(decision.error(), outcome.request_id, outcome);
   if (!decision->allowed) {
     HttpResponse response = Fail(RateLimited(*decision), outcome.request_id, outcome);
@@ -185,8 +206,9 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
     return response;
   }
   const tools::RequestMeta meta = MetaOf(request, outcome.request_id);
-  const mcp::McpCall call{request.method, request.headers,      request.body,
-                          *principal,     ReadOnlyRequested(request), meta};
+  const bool read_only = principal->read_only || ReadOnlyRequested(request);
+  const mcp::McpCall call{request.method, request.headers, request.body, *principal, read_only,
+                          meta};
   auto cors_request = std::make_shared<HttpRequest>();
   if (auto origin = request.headers.Get("Origin")) {
     cors_request->headers.Set("Origin", std::string(*origin));
@@ -195,6 +217,9 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
                            decision = *decision](Result<HttpResponse> answer) {
     HttpResponse response =
         answer ? std::move(*answer) : Fail(answer.error(), exchange->request_id, *exchange);
+    if (!answer && answer.error().code() == ErrorCode::kOAuthInsufficientScope) {
+      response.headers.Set("WWW-Authenticate", McpChallenge(answer.error()));
+    }
     if (response.status == 405) response.headers.Set("Allow", "POST, DELETE, OPTIONS");
     AddRateLimitHeaders(decision, kind, response);
     AddMcpCors(*cors_request, response);

@@ -9,6 +9,7 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
+#include "core/text.h"
 #include "identity/api_keys.h"
 #include "identity/jwt.h"
 #include "mcp/discovery.h"
@@ -99,6 +100,21 @@ tools::RequestMeta MetaOf(const HttpRequest& request, std::string_view request_i
   return meta;
 }
 
+namespace {
+
+// What a client should ask for to be useful (RFC 9728 `scopes_supported`, the 401 challenge's
+// `scope`): the view permissions; the consent page offers the rest.
+std::vector<std::string> BaselineScopes(const oauth::AuthorizationServer* oauth) {
+  std::vector<std::string> scopes;
+  if (!oauth) return scopes;
+  const identity::PermissionSet baseline =
+      oauth->settings().grantable.Intersect(identity::ViewPermissions());
+  for (const std::string_view name : baseline.Names()) scopes.emplace_back(name);
+  return scopes;
+}
+
+}  // namespace
+
 core::Error RateLimited(const identity::RateDecision& decision) {
   core::Error limited(ErrorCode::kAuthRateLimited, "Rate limit exceeded: " +
                                                        std::to_string(decision.limit) +
@@ -119,11 +135,16 @@ RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
       trusted_proxies_(d.trusted_proxies),
       documents_(RenderOpenApi(d.registry, openapi)),
       mcp_(d.mcp),
+      oauth_(d.oauth),
+      authorization_server_metadata_(
+          RenderJsonDocument(d.oauth ? json::value(d.oauth->Metadata()) : json::value())),
       mcp_allowed_origins_(d.mcp_allowed_origins),
       public_url_(openapi.server_url),
       server_card_(RenderJsonDocument(mcp::ServerCard(public_url_),
                                       std::string(mcp::kServerCardMediaType))),
-      resource_metadata_(RenderJsonDocument(mcp::ProtectedResourceMetadata(public_url_))) {}
+      resource_metadata_(
+          RenderJsonDocument(mcp::ProtectedResourceMetadata(public_url_, BaselineScopes(d.oauth)))),
+      mcp_baseline_scope_(core::JoinStrings(BaselineScopes(d.oauth), " ")) {}
 
 void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpResponse& response) {
   if (!spec.deprecation) return;
@@ -186,6 +207,7 @@ std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
     return std::move(*built_in);
   }
   if (mcp_ && IsMcpPath(path)) return ServeMcp(request, path, exchange);
+  if (oauth_ && IsOAuthPath(path)) return ServeOAuth(request, path, exchange);
   if (request.method == HttpMethod::kOptions && path.starts_with(kSdkPrefix)) {
     outcome.route = "/sdk/v1/* (preflight)";
     return SdkPreflight(request);

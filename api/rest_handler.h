@@ -16,6 +16,7 @@
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
 #include "mcp/mcp_server.h"
+#include "oauth/authorization_server.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -37,6 +38,9 @@ class RestHandler final : public core::HttpHandler {
     mcp::McpServer* mcp = nullptr;
     // Browser origins allowed to call /mcp besides the server's own (`--mcp-allowed-origin`).
     std::vector<std::string> mcp_allowed_origins = {};
+    // The OAuth authorization server of /mcp; null serves no OAuth routes and /mcp takes
+    // private API keys only.
+    oauth::AuthorizationServer* oauth = nullptr;
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
@@ -79,7 +83,19 @@ class RestHandler final : public core::HttpHandler {
   std::optional<core::HttpResponse> ServeMcpEndpoint(const core::HttpRequest& request,
                                                      const std::shared_ptr<Outcome>& exchange);
   core::Result<identity::Principal> AuthenticateMcp(const core::HttpRequest& request);
+  std::string McpChallenge(const core::Error& error) const;
   bool McpOriginAllowed(const core::HttpRequest& request) const;
+  // The authorization server's metadata, registration, token and revocation endpoints
+  // (api/oauth_routes.cpp) and its browser pages at /oauth/authorize (api/authorize_route.cpp).
+  static bool IsOAuthPath(std::string_view path);
+  std::optional<core::HttpResponse> ServeOAuth(const core::HttpRequest& request,
+                                               std::string_view path,
+                                               const std::shared_ptr<Outcome>& exchange);
+  std::optional<core::HttpResponse> ServeAuthorize(const core::HttpRequest& request,
+                                                   const std::shared_ptr<Outcome>& exchange);
+  // Counts an anonymous request against its client IP's window: nullopt when allowed, else
+  // the refusal.
+  std::optional<core::Error> CountAnonymous(const core::HttpRequest& request);
   // Renders `error`, records its code for the access log, and logs internal diagnostics.
   core::HttpResponse Fail(const core::Error& error, std::string_view request_id,
                           Outcome& outcome);
@@ -95,10 +111,13 @@ class RestHandler final : public core::HttpHandler {
   const core::CidrList& trusted_proxies_;
   OpenApiDocuments documents_;
   mcp::McpServer* mcp_;
+  oauth::AuthorizationServer* oauth_;
+  RenderedDocument authorization_server_metadata_;
   std::vector<std::string> mcp_allowed_origins_;
   std::string public_url_;
   RenderedDocument server_card_;
   RenderedDocument resource_metadata_;
+  std::string mcp_baseline_scope_;  // what a 401 from /mcp suggests asking for
 };
 
 }  // namespace sightline::api

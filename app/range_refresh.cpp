@@ -22,7 +22,7 @@ std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalo
   return out;
 }
 
-std::vector<RangeRefreshOutcome> RefreshRanges(detection::UrlFetcher& fetcher,
+std::vector<RangeRefreshOutcome> RefreshRanges(core::UrlFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
                                                const std::vector<RangeSource>& sources,
                                                const std::atomic<bool>* stop) {
@@ -76,7 +76,7 @@ core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
   return std::shared_ptr<const detection::VendorRanges>(std::move(ranges));
 }
 
-RangeRefresher::RangeRefresher(detection::UrlFetcher& fetcher, storage::Store& store,
+RangeRefresher::RangeRefresher(core::UrlFetcher& fetcher, storage::Store& store,
                                const core::Clock& clock, std::vector<RangeSource> sources,
                                std::string directory, std::vector<std::string> list_ids,
                                detection::LiveRanges& live, std::chrono::hours interval)

@@ -8,6 +8,7 @@
 #include "core/result.h"
 #include "detection/bot_catalog.h"
 #include "detection/ip_ranges.h"
+#include "core/url_fetcher.h"
 #include "detection/signature_directory.h"
 #include "storage/store.h"
 
@@ -38,7 +39,7 @@ struct RangeRefreshOutcome {
 // stored copy. A failed fetch or an unparseable list keeps the previous copy. When `stop`
 // becomes true the wait ends early and the lists not yet back are left alone (shutdown never
 // waits for a slow vendor).
-std::vector<RangeRefreshOutcome> RefreshRanges(detection::UrlFetcher& fetcher,
+std::vector<RangeRefreshOutcome> RefreshRanges(core::UrlFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
                                                const std::vector<RangeSource>& sources,
                                                const std::atomic<bool>* stop = nullptr);
@@ -52,7 +53,7 @@ core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
 // pick up each other's refreshes. Stops with the object.
 class RangeRefresher {
  public:
-  RangeRefresher(detection::UrlFetcher& fetcher, storage::Store& store,
+  RangeRefresher(core::UrlFetcher& fetcher, storage::Store& store,
                  const core::Clock& clock, std::vector<RangeSource> sources,
                  std::string directory, std::vector<std::string> list_ids,
                  detection::LiveRanges& live, std::chrono::hours interval);
@@ -60,7 +61,7 @@ class RangeRefresher {
  private:
   void Round(const std::atomic<bool>& stopping);
 
-  detection::UrlFetcher& fetcher_;
+  core::UrlFetcher& fetcher_;
   storage::Store& store_;
   const core::Clock& clock_;
   const std::vector<RangeSource> sources_;

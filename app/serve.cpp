@@ -23,8 +23,10 @@
 #include "identity/sessions.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
+#include "mcp/discovery.h"
 #include "mcp/mcp_server.h"
 #include "mcp/tool_catalog.h"
+#include "oauth/authorization_server.h"
 #include "core/version.h"
 #include "core/text.h"
 
@@ -94,11 +96,18 @@ const OptionDef kServeOptions[] = {
     {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
      "Fetch the range lists from URL/<list id>.json instead of the vendors' URLs."},
     {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",
-     "Extra CA certificates (PEM) trusted by outbound HTTPS (key directories, range lists), "
+     "Extra CA certificates (PEM) trusted by outbound HTTPS (key directories, range lists, "
+     "OAuth client metadata documents), "
      "beside the system's (a private PKI; tests)."},
     {"signature-directory-private", "SIGHTLINE_SIGNATURE_DIRECTORY_PRIVATE", "", "",
      "Let Web Bot Auth key directories be fetched from private and loopback addresses. Turns "
      "off SSRF protection: for tests only."},
+    {"oauth-access-ttl", "SIGHTLINE_OAUTH_ACCESS_TTL", "3600", "SECONDS",
+     "Lifetime of the OAuth access tokens /mcp accepts; clients refresh them (refresh tokens "
+     "last 90 days, rotated on every use)."},
+    {"client-metadata-private", "SIGHTLINE_CLIENT_METADATA_PRIVATE", "", "",
+     "Let OAuth client metadata documents (a URL as client_id) be fetched from private and "
+     "loopback addresses. Turns off SSRF protection: for tests only."},
     {"dns-server", "SIGHTLINE_DNS_SERVER", "", "HOST:PORT",
      "The DNS resolver asked for forward-confirmed reverse DNS; default: the system's."},
     {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
@@ -209,6 +218,8 @@ int Serve(const Options& options) {
   }
   auto queue_rows = options.GetInt("ingest-queue-rows", 100, 100000000);
   if (!queue_rows) return ReportFailure(queue_rows.error());
+  auto access_ttl = options.GetInt("oauth-access-ttl", 1, 24 * 3600);
+  if (!access_ttl) return ReportFailure(access_ttl.error());
 
   std::unique_ptr<detection::GeoDatabase> geo;
   if (auto opened = detection::GeoDatabase::Open(options.Get("geoip"))) {
@@ -254,10 +265,17 @@ int Serve(const Options& options) {
                                                    .ca_file = fetch_options.ca_file,
                                                    .timeout = std::chrono::seconds(30),
                                                    .max_bytes = 8 * 1024 * 1024};
-  std::unique_ptr<api::HttpsFetcher> fetcher, range_fetcher;
+  // OAuth client metadata documents: a client_id anyone can send, so fetched defensively.
+  api::HttpsFetcherOptions client_fetch_options{
+      .allow_private_addresses = options.Has("client-metadata-private"),
+      .ca_file = fetch_options.ca_file,
+      .max_bytes = 16 * 1024,
+      .media_types = {"application/json"}};
+  std::unique_ptr<api::HttpsFetcher> fetcher, range_fetcher, client_fetcher;
   try {
     fetcher = std::make_unique<api::HttpsFetcher>(fetch_options);
     range_fetcher = std::make_unique<api::HttpsFetcher>(range_fetch_options);
+    client_fetcher = std::make_unique<api::HttpsFetcher>(client_fetch_options);
   } catch (const std::exception&) {
     return ReportFailure(core::Error::Invalid(
         "outbound-ca", "--outbound-ca: '" + fetch_options.ca_file +
@@ -306,9 +324,15 @@ int Serve(const Options& options) {
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
   const mcp::ToolCatalog tool_catalog(*registry);
   mcp::McpServer mcp_server(tool_catalog, dispatcher, **store, clock, McpIdentity());
+  oauth::AuthorizationServer authorization_server(
+      **store, clock, client_fetcher.get(),
+      {.issuer = mcp::AuthorizationServerIssuer(openapi.server_url),
+       .resource = mcp::McpResourceUrl(openapi.server_url),
+       .grantable = tool_catalog.GrantablePermissions(),
+       .access_ttl = std::chrono::seconds(*access_ttl)});
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
-                            public_limits, clock, *trusted, &mcp_server,
-                            mcp_origins},
+                            public_limits, clock, *trusted, &mcp_server, mcp_origins,
+                            &authorization_server},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},

@@ -85,6 +85,42 @@ constexpr std::array kErrorTable = {
     ErrorInfo{ErrorCode::kMcpUnsupportedVersion, "MCP_003", 400, "Unsupported MCP protocol version",
               "`MCP-Protocol-Version` names a revision this server does not speak; "
               "`details.supported` lists those it does."},
+    ErrorInfo{ErrorCode::kOAuthInvalidRequest, "OAUTH_001", 400, "Invalid OAuth request",
+              "An OAuth request lacks a required parameter, repeats one, or has one that is "
+              "malformed (for example PKCE other than S256).",
+              "invalid_request"},
+    ErrorInfo{ErrorCode::kOAuthInvalidClient, "OAUTH_002", 401, "Invalid OAuth client",
+              "The client is unknown, or its authentication at the token endpoint failed.",
+              "invalid_client"},
+    ErrorInfo{ErrorCode::kOAuthInvalidGrant, "OAUTH_003", 400, "Invalid grant",
+              "The authorization code or refresh token is unknown, expired, revoked, already "
+              "used, or was issued to another client, redirect URI or PKCE verifier.",
+              "invalid_grant"},
+    ErrorInfo{ErrorCode::kOAuthUnauthorizedClient, "OAUTH_004", 400, "Unauthorized client",
+              "The client may not use this grant type or response type.", "unauthorized_client"},
+    ErrorInfo{ErrorCode::kOAuthUnsupportedGrant, "OAUTH_005", 400, "Unsupported grant type",
+              "The token endpoint serves `authorization_code` and `refresh_token` only.",
+              "unsupported_grant_type"},
+    ErrorInfo{ErrorCode::kOAuthInvalidScope, "OAUTH_006", 400, "Invalid scope",
+              "A requested scope is not a permission this server grants, or a refresh asked for "
+              "more than the grant holds.",
+              "invalid_scope"},
+    ErrorInfo{ErrorCode::kOAuthInvalidTarget, "OAUTH_007", 400, "Invalid target",
+              "The `resource` (RFC 8707) is not this server's MCP URL or not the one the grant "
+              "was made for.",
+              "invalid_target"},
+    ErrorInfo{ErrorCode::kOAuthInvalidRedirectUri, "OAUTH_008", 400, "Invalid redirect URI",
+              "A registered or requested redirect URI is not an absolute https URL or a loopback "
+              "http URL, or does not match the client's registration.",
+              "invalid_redirect_uri"},
+    ErrorInfo{ErrorCode::kOAuthInvalidMetadata, "OAUTH_009", 400, "Invalid client metadata",
+              "Dynamic registration metadata, or a client metadata document, is malformed or "
+              "asks for something this server does not support.",
+              "invalid_client_metadata"},
+    ErrorInfo{ErrorCode::kOAuthInsufficientScope, "OAUTH_010", 403, "Insufficient scope",
+              "The MCP connection's consent does not include the permission this tool needs; "
+              "`WWW-Authenticate` names the scope to ask for.",
+              "insufficient_scope"},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

@@ -47,6 +47,16 @@ enum class ErrorCode : std::uint16_t {
   kMcpSessionRequired,       // MCP_001
   kMcpSessionNotFound,       // MCP_002
   kMcpUnsupportedVersion,    // MCP_003
+  kOAuthInvalidRequest,      // OAUTH_001
+  kOAuthInvalidClient,       // OAUTH_002
+  kOAuthInvalidGrant,        // OAUTH_003
+  kOAuthUnauthorizedClient,  // OAUTH_004
+  kOAuthUnsupportedGrant,    // OAUTH_005
+  kOAuthInvalidScope,        // OAUTH_006
+  kOAuthInvalidTarget,       // OAUTH_007
+  kOAuthInvalidRedirectUri,  // OAUTH_008
+  kOAuthInvalidMetadata,     // OAUTH_009
+  kOAuthInsufficientScope,   // OAUTH_010
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003
@@ -58,6 +68,9 @@ struct ErrorInfo {
   int http_status;
   std::string_view title;        // one line for docs/errors.md
   std::string_view when;         // when the server answers with it
+  // The RFC 6749 / 7591 / 8707 `error` value the OAuth endpoints answer with; empty for codes
+  // that are not OAuth's own.
+  std::string_view oauth_error = {};
 };
 
 // The whole table, in declaration order of ErrorCode. Used by docs generation and tests.

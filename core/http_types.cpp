@@ -110,6 +110,23 @@ std::optional<std::string> PercentDecode(std::string_view text, bool plus_as_spa
   return out;
 }
 
+std::string PercentEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0x0F];
+    }
+  }
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> ParseQuery(std::string_view query) {
   std::vector<std::pair<std::string, std::string>> pairs;
   while (!query.empty()) {

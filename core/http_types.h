@@ -89,6 +89,9 @@ class HttpHandler {
 // Decodes %XX escapes (and '+' as space when `plus_as_space`). Returns nullopt on a bad escape.
 std::optional<std::string> PercentDecode(std::string_view text, bool plus_as_space);
 
+// Escapes everything but RFC 3986's unreserved characters (for query values, form fields).
+std::string PercentEncode(std::string_view text);
+
 // Splits "a=1&b=x%20y" into decoded pairs; malformed escapes leave the pair out.
 std::vector<std::pair<std::string, std::string>> ParseQuery(std::string_view query);
 

@@ -84,15 +84,24 @@ std::string_view TrimSpaces(std::string_view text) {
   return text;
 }
 
-std::vector<std::string> SplitList(std::string_view text) {
+std::vector<std::string> SplitList(std::string_view text, char separator) {
   std::vector<std::string> items;
   while (true) {
-    const std::size_t comma = text.find(',');
+    const std::size_t comma = text.find(separator);
     const std::string_view item = TrimSpaces(text.substr(0, comma));
     if (!item.empty()) items.emplace_back(item);
     if (comma == std::string_view::npos) return items;
     text.remove_prefix(comma + 1);
   }
+}
+
+std::string JoinStrings(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
 }
 
 }  // namespace sightline::core

@@ -22,7 +22,10 @@ bool HasControlCharacter(std::string_view text);
 // `text` without leading and trailing spaces and tabs (header values, list items).
 std::string_view TrimSpaces(std::string_view text);
 
-// The items of a comma-separated list, trimmed of spaces, empty ones dropped.
-std::vector<std::string> SplitList(std::string_view text);
+// The items of a `separator`-separated list (commas by default; OAuth scopes use spaces),
+// trimmed of spaces, empty ones dropped.
+std::vector<std::string> SplitList(std::string_view text, char separator = ',');
+// The items joined with `separator` between them.
+std::string JoinStrings(const std::vector<std::string>& items, std::string_view separator);
 
 }  // namespace sightline::core

@@ -32,7 +32,7 @@ core::Result<DirectoryKeys> ParseSignatureDirectory(std::string_view document) {
   return out;
 }
 
-SignatureDirectory::SignatureDirectory(UrlFetcher* fetcher, const core::Clock& clock,
+SignatureDirectory::SignatureDirectory(core::UrlFetcher* fetcher, const core::Clock& clock,
                                        SignatureDirectoryOptions options)
     : fetcher_(fetcher), state_(std::make_shared<State>(clock, options)) {}
 

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "core/url_fetcher.h"
 #include "detection/http_signature.h"
 
 #include <cstddef>
@@ -23,16 +24,6 @@
 #include <unordered_map>
 
 namespace sightline::detection {
-
-// Fetches a document over HTTPS (key directories, vendors' range lists); implemented by the
-// transport layer (no redirects; no private addresses unless configured). `done` is called
-// exactly once, from any thread.
-class UrlFetcher {
- public:
-  virtual ~UrlFetcher() = default;
-  virtual void Fetch(const std::string& url,
-                     std::function<void(core::Result<std::string> body)> done) = 0;
-};
 
 // Ed25519 public keys, imported once, by their RFC 7638 thumbprint.
 using DirectoryKeys = std::map<std::string, Ed25519PublicKey, std::less<>>;
@@ -49,7 +40,7 @@ struct SignatureDirectoryOptions {
 class SignatureDirectory {
  public:
   // `fetcher` may be null: only directories added with Add are known.
-  SignatureDirectory(UrlFetcher* fetcher, const core::Clock& clock,
+  SignatureDirectory(core::UrlFetcher* fetcher, const core::Clock& clock,
                      SignatureDirectoryOptions options = {});
 
   // The cached keys of `origin` ("https://host"), or null; refreshes in the background when
@@ -77,7 +68,7 @@ class SignatureDirectory {
   };
   static void Completed(State& state, const std::string& origin, core::Result<std::string> body);
 
-  UrlFetcher* fetcher_;
+  core::UrlFetcher* fetcher_;
   std::shared_ptr<State> state_;
 };
 

@@ -91,6 +91,14 @@ std::vector<std::string_view> PermissionSet::Names() const {
 
 std::span<const Role> AllRoles() { return kRoles; }
 
+PermissionSet ViewPermissions() {
+  PermissionSet out;
+  for (const auto& info : kCatalog) {
+    if (info.name.ends_with(".view")) out.Add(info.permission);
+  }
+  return out;
+}
+
 std::string_view RoleName(Role role) { return kRoleNames.at(static_cast<std::size_t>(role)); }
 
 std::optional<Role> ParseRole(std::string_view name) {

@@ -75,6 +75,9 @@ std::string_view RoleName(Role role);
 std::optional<Role> ParseRole(std::string_view name);
 PermissionSet RolePermissions(Role role);
 
+// The permissions that only let their holder look (`*.view`): the read-only consent preset.
+PermissionSet ViewPermissions();
+
 // What a private API key may hold: its creator's permissions in the key's project, minus every
 // credential-management permission (spec rule 1).
 PermissionSet LimitForPrivateApiKey(const PermissionSet& creator_permissions);

@@ -33,6 +33,7 @@ struct Principal {
   std::string organization_id;         // the organization the credential is bound to
   std::optional<std::string> project_id;  // the project a key is bound to
   PermissionSet permissions;           // effective, computed for this request
+  bool read_only = false;              // an MCP grant consented to read-only tools
 };
 
 }  // namespace sightline::identity

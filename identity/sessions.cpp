@@ -19,6 +19,7 @@ using storage::Repository;
 constexpr std::string_view kRefreshPrefix = "srt_";
 constexpr std::string_view kAccessType = "access";
 constexpr std::string_view kSetupType = "2fa_setup";
+constexpr std::string_view kBrowserType = "browser";
 
 // A real argon2id hash of a random password: verifying against it when the email is unknown
 // makes a failed sign-in cost the same whether or not the account exists.
@@ -91,8 +92,8 @@ Result<SessionTokens> SessionService::Open(const storage::UserRecord& user,
   });
 }
 
-Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
-                                          std::optional<std::string> user_agent) {
+Result<storage::UserRecord> SessionService::CheckPassword(std::string_view email,
+                                                          std::string_view password) {
   auto user = store_.Read([&](Repository& repo) {
     return repo.FindUserByEmail(core::ToLowerAscii(email));
   });
@@ -102,7 +103,46 @@ Result<LoginResult> SessionService::Login(std::string_view email, std::string_vi
     return BadLogin();
   }
   if (!VerifyPassword((*user)->password_hash, password)) return BadLogin();
-  return SignIn(**user, std::move(user_agent));
+  return std::move(**user);
+}
+
+Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
+                                          std::optional<std::string> user_agent) {
+  auto user = CheckPassword(email, password);
+  if (!user) return user.error();
+  return SignIn(*user, std::move(user_agent));
+}
+
+Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
+                                                    std::string_view password) {
+  auto user = CheckPassword(email, password);
+  if (!user) return user.error();
+  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, *user); });
+  if (!needs_setup) return needs_setup.error();
+  if (*needs_setup || user->two_factor_enabled) {
+    return Error(ErrorCode::kAuthRequired,
+                 "This account needs two-factor authentication; sign in to the dashboard first.");
+  }
+  const std::int64_t now = NowSeconds();
+  BrowserSignIn signed_in;
+  signed_in.expires_in = policy_.browser_ttl.count();
+  signed_in.token = SignToken({user->id, "", std::string(kBrowserType), now,
+                               now + signed_in.expires_in},
+                              secret_);
+  signed_in.user = std::move(*user);
+  return signed_in;
+}
+
+Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view token) {
+  auto claims = VerifyToken(token, secret_, NowSeconds());
+  if (!claims) return claims.error();
+  if (claims->type != kBrowserType) {
+    return Error(ErrorCode::kAuthInvalidCredential, "Not a browser sign-in.");
+  }
+  auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
+  if (!user) return user.error();
+  if (!*user) return Error(ErrorCode::kAuthInvalidCredential, "The account no longer exists.");
+  return std::move(**user);
 }
 
 Result<LoginResult> SessionService::SignIn(const storage::UserRecord& user,
@@ -202,7 +242,9 @@ Result<Principal> SessionService::AuthenticateAccessToken(std::string_view token
   if (!claims) return claims.error();
   if (claims->type != kAccessType) {
     return Error(ErrorCode::kAuthWrongCredentialKind,
-                 "A two-factor setup token only works for the two-factor setup operations.");
+                 claims->type == kSetupType
+                     ? "A two-factor setup token only works for the two-factor setup operations."
+                     : "This token is not a session access token.");
   }
   auto session = store_.Read([&](Repository& repo) { return repo.FindSession(claims->session_id); });
   if (!session) return session.error();

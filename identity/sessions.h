@@ -32,7 +32,16 @@ struct LoginResult {
   std::int64_t setup_expires_in = 0;
 };
 
+// A browser signed in on a server-rendered page (the MCP consent page): a signed token for an
+// HttpOnly cookie, naming the user; no refresh, no API access.
+struct BrowserSignIn {
+  storage::UserRecord user;
+  std::string token;
+  std::int64_t expires_in = 0;  // seconds
+};
+
 struct SessionPolicy {
+  std::chrono::seconds browser_ttl{30 * 60};
   std::chrono::seconds access_ttl{15 * 60};
   std::chrono::seconds refresh_ttl{30 * 24 * 3600};
   std::chrono::seconds setup_ttl{10 * 60};
@@ -55,6 +64,13 @@ class SessionService {
   // authentication they have not set up. Every sign-in path goes through here.
   core::Result<LoginResult> SignIn(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent);
+  // The consent page's sign-in: AUTH_006 as Login; AUTH_003 when an organization of the user
+  // requires two-factor authentication the user has not set up, or the user has it enabled
+  // (the second factor joins this page with the two-factor work).
+  core::Result<BrowserSignIn> SignInBrowser(std::string_view email, std::string_view password);
+  // The user a browser token names: AUTH_002 / AUTH_004 when it is forged, of another type,
+  // expired, or its user is gone.
+  core::Result<storage::UserRecord> AuthenticateBrowser(std::string_view token);
   // AUTH_002 for an unknown, used (the session is then revoked) or revoked refresh token, or
   // when an organization of the user now requires two-factor authentication the user lacks;
   // AUTH_004 when the session has expired.
@@ -66,6 +82,8 @@ class SessionService {
   core::Result<Principal> AuthenticateAccessToken(std::string_view token);
 
  private:
+  core::Result<storage::UserRecord> CheckPassword(std::string_view email,
+                                                 std::string_view password);
   core::Result<SessionTokens> Open(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent);
   core::Result<SessionTokens> Issue(storage::Repository& repo, const std::string& user_id,

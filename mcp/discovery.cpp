@@ -27,6 +27,10 @@ std::string McpResourceUrl(std::string_view public_url) {
   return std::string(WithoutTrailingSlash(public_url)) + "/mcp";
 }
 
+std::string AuthorizationServerIssuer(std::string_view public_url) {
+  return std::string(WithoutTrailingSlash(public_url));
+}
+
 std::string ProtectedResourceMetadataUrl(std::string_view public_url) {
   const auto [origin, path] = SplitOrigin(WithoutTrailingSlash(public_url));
   return std::string(origin) + "/.well-known/oauth-protected-resource" + std::string(path) +
@@ -59,11 +63,18 @@ json::object ServerCard(std::string_view public_url) {
           {"remotes", json::array{std::move(remote)}}};
 }
 
-json::object ProtectedResourceMetadata(std::string_view public_url) {
-  return {{"resource", McpResourceUrl(public_url)},
-          {"authorization_servers", json::array{WithoutTrailingSlash(public_url)}},
-          {"bearer_methods_supported", json::array{"header"}},
-          {"resource_name", "Sightline MCP server"}};
+json::object ProtectedResourceMetadata(std::string_view public_url,
+                                       const std::vector<std::string>& scopes) {
+  json::object metadata{{"resource", McpResourceUrl(public_url)},
+                        {"authorization_servers", json::array{AuthorizationServerIssuer(public_url)}},
+                        {"bearer_methods_supported", json::array{"header"}},
+                        {"resource_name", "Sightline MCP server"}};
+  if (!scopes.empty()) {
+    json::array names;
+    for (const std::string& scope : scopes) names.emplace_back(scope);
+    metadata["scopes_supported"] = std::move(names);
+  }
+  return metadata;
 }
 
 }  // namespace sightline::mcp

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sightline::mcp {
 
@@ -16,11 +17,17 @@ inline constexpr std::string_view kServerCardSchema =
 
 // The MCP endpoint's URL: the resource every token is bound to.
 std::string McpResourceUrl(std::string_view public_url);
+// The authorization server's issuer: the public URL without a trailing slash, one exact string
+// everywhere (RFC 8414 metadata, the protected-resource metadata, the `iss` of redirects).
+std::string AuthorizationServerIssuer(std::string_view public_url);
 // Where RFC 9728 places the metadata of that resource (the well-known segment between the
 // origin and the path).
 std::string ProtectedResourceMetadataUrl(std::string_view public_url);
 
 boost::json::object ServerCard(std::string_view public_url);
-boost::json::object ProtectedResourceMetadata(std::string_view public_url);
+// `scopes` is the baseline a client should ask for (RFC 9728 `scopes_supported`); empty leaves
+// the member out.
+boost::json::object ProtectedResourceMetadata(std::string_view public_url,
+                                              const std::vector<std::string>& scopes = {});
 
 }  // namespace sightline::mcp

@@ -448,6 +448,18 @@ json::object ToolResult(const Tool& tool, const Result<json::value>& result, std
   return answer;
 }
 
+Error InsufficientScope(const identity::Principal& principal, identity::Permission needed) {
+  std::string scope;
+  for (const std::string_view name : principal.permissions.Names()) scope += std::string(name) + " ";
+  scope += identity::PermissionName(needed);
+  json::object details;
+  details["requiredScope"] = scope;
+  return Error(ErrorCode::kOAuthInsufficientScope,
+               "This connection's consent does not include '" +
+                   std::string(identity::PermissionName(needed)) + "'.",
+               std::move(details));
+}
+
 }  // namespace
 
 void McpServer::CallTool(const McpCall& call, const Session& session, const json::value& id,
@@ -472,6 +484,11 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
   const std::string request_id(call.meta.request_id);
   if (!ToolCatalog::MayCall(*tool, call.principal, call.read_only)) {
     const bool write = tool->operation->spec->effect != tools::Effect::kReadOnly;
+    if (call.principal.kind == identity::CredentialKind::kMcpToken && !(call.read_only && write)) {
+      // The consent lacks the tool's permission: a step-up challenge (403 insufficient_scope)
+      // that names the scope to ask for, so the client can send the user to consent again.
+      return done(InsufficientScope(call.principal, tool->operation->spec->permission));
+    }
     const std::string why =
         call.read_only && write
             ? "This connection is read-only."

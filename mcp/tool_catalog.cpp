@@ -121,6 +121,28 @@ const Tool* ToolCatalog::Find(std::string_view name) const {
   return nullptr;
 }
 
+identity::PermissionSet ToolCatalog::GrantablePermissions() const {
+  identity::PermissionSet grantable;
+  for (const Tool& tool : tools_) {
+    const tools::OperationSpec& spec = *tool.operation->spec;
+    if (!identity::Accepts(spec.credentials, CredentialKind::kUserSession |
+                                                  CredentialKind::kPrivateApiKey |
+                                                  CredentialKind::kMcpToken)) {
+      continue;
+    }
+    grantable.Add(spec.permission);
+  }
+  // A grant holds consent ∩ role: permissions no role carries (`account.manage` comes with a
+  // signed-in session, not a role) could never be used.
+  identity::PermissionSet any_role;
+  for (const identity::Role role : identity::AllRoles()) {
+    for (const auto& info : identity::AllPermissions()) {
+      if (identity::RolePermissions(role).Has(info.permission)) any_role.Add(info.permission);
+    }
+  }
+  return grantable.Intersect(any_role);
+}
+
 bool ToolCatalog::MayCall(const Tool& tool, const identity::Principal& principal, bool read_only) {
   const tools::OperationSpec& spec = *tool.operation->spec;
   if (read_only && spec.effect != Effect::kReadOnly) return false;

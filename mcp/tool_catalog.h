@@ -33,6 +33,8 @@ class ToolCatalog {
   // Whether `principal` may call `tool` now: its kind of credential is accepted, it holds the
   // operation's permission, and a read-only connection calls only read-only operations.
   static bool MayCall(const Tool& tool, const identity::Principal& principal, bool read_only);
+  // The permissions an OAuth consent may grant: those of the tools a grant can call.
+  identity::PermissionSet GrantablePermissions() const;
 
  private:
   std::vector<Tool> tools_;

@@ -100,6 +100,25 @@ class Repository {
   core::Result<std::int64_t> DeleteStaleMcpSessions(std::string_view credential,
                                                     std::int64_t before);
 
+  // OAuth (storage/repository_oauth.cpp). Inserts or replaces the client with the same id.
+  core::Result<void> UpsertOAuthClient(const OAuthClientRecord& client);
+  core::Result<std::optional<OAuthClientRecord>> FindOAuthClient(std::string_view client_id);
+  core::Result<void> InsertOAuthGrant(const OAuthGrantRecord& grant);
+  core::Result<std::optional<OAuthGrantRecord>> FindOAuthGrant(std::string_view grant_id);
+  core::Result<std::optional<OAuthGrantRecord>> FindOAuthGrantByCode(std::string_view code_hash);
+  // Marks the grant's code used at `at` only if it was unused: one of two exchanges wins.
+  core::Result<bool> ClaimOAuthCode(std::string_view grant_id, std::int64_t at);
+  // Revokes the grant and every token issued from it; whether the grant was active.
+  core::Result<bool> RevokeOAuthGrant(std::string_view grant_id, std::int64_t at);
+  core::Result<void> TouchOAuthGrant(std::string_view grant_id, std::int64_t at);
+  // The user's active grants, newest first, with their client, organization and project names.
+  core::Result<std::vector<OAuthGrantView>> ListOAuthGrantsOfUser(std::string_view user_id);
+  core::Result<void> InsertOAuthToken(const OAuthTokenRecord& token);
+  core::Result<std::optional<OAuthTokenGrant>> FindOAuthToken(std::string_view token_hash);
+  // Marks a refresh token used at `at` only if it was unused and not revoked.
+  core::Result<bool> ClaimOAuthToken(std::string_view token_hash, std::int64_t at);
+  core::Result<bool> RevokeOAuthToken(std::string_view token_hash, std::int64_t at);
+
   core::Result<void> InsertInvitation(const InvitationRecord& invitation);
   core::Result<std::optional<InvitationRecord>> FindInvitation(std::string_view invitation_id);
   core::Result<std::optional<InvitationRecord>> FindInvitationByTokenHash(

@@ -5,6 +5,7 @@
 #include "tools/bot_operations.h"
 #include "tools/ingest_operations.h"
 #include "tools/key_operations.h"
+#include "tools/mcp_client_operations.h"
 #include "tools/member_operations.h"
 #include "tools/operation.h"
 #include "tools/organization_operations.h"
@@ -32,6 +33,7 @@ std::span<const OperationSpec> AllOperations() {
       // Authentication and the signed-in user.
       kLogin, kRefreshToken, kLogout,
       kGetCurrentUser, kUpdateCurrentUser, kGetCurrentUserInOrganization,
+      kListMcpClients, kRevokeMcpClient,
       // Organizations, members, invitations, roles.
       kCreateOrganization, kListOrganizations, kGetOrganization, kUpdateOrganization,
       kDeleteOrganization, kListRoles,

@@ -1,11 +1,12 @@
-// The outbound HTTPS client that fetches Web Bot Auth key directories (and vendors' range
-// lists). A directory's URL comes from a request header anyone can send, so it is fetched
-// defensively: https only, never redirected, only to global addresses (the resolved address is
-// checked and then connected to, so a DNS answer cannot swap in a private one), bounded in
-// time, size and concurrency. Fetches run on the fetcher's own thread; ingestion never waits.
+// The outbound HTTPS client that fetches Web Bot Auth key directories, OAuth client metadata
+// documents and vendors' range lists. A directory's or a client's URL comes from a request
+// anyone can send, so it is fetched defensively: https only, never redirected, only to global
+// addresses (the resolved address is checked and then connected to, so a DNS answer cannot
+// swap in a private one), bounded in time, size and concurrency. Fetches run on the fetcher's
+// own thread; ingestion never waits.
 #pragma once
 
-#include "detection/signature_directory.h"
+#include "core/url_fetcher.h"
 
 #include <chrono>
 #include <cstddef>
@@ -25,7 +26,7 @@ struct HttpsFetcherOptions {
   std::vector<std::string> media_types;  // accepted Content-Types; empty: any
 };
 
-class HttpsFetcher final : public detection::UrlFetcher {
+class HttpsFetcher final : public core::UrlFetcher {
  public:
   explicit HttpsFetcher(HttpsFetcherOptions options);
   ~HttpsFetcher() override;

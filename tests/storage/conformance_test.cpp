@@ -432,6 +432,75 @@ TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
             1);  // hash-2, last used at 1500
 }
 
+TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogether) {
+  SeedProject();
+  WriteOk([](Repository& repo) { return repo.PutMembership({"o-1", "u-1", "admin", 1000}); });
+  const OAuthClientRecord client{"mcpc_1", "registered", "Claude ✓", R"(["http://127.0.0.1/cb"])",
+                                 "none", std::nullopt, R"({"client_name":"Claude ✓"})", 1000,
+                                 1000};
+  OAuthGrantRecord grant;
+  grant = {"g-1", "mcpc_1", "u-1", "o-1", "p-1", "analytics.view bots.view", true,
+           "https://a.example/mcp", "http://127.0.0.1:5/cb", "code-hash", "challenge", 9000,
+           std::nullopt, 1000, std::nullopt, std::nullopt};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.UpsertOAuthClient(client); !r) return r;
+    return repo.InsertOAuthGrant(grant);
+  });
+  auto stored_client = ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_1"); });
+  ASSERT_TRUE(stored_client);
+  EXPECT_EQ(stored_client->name, "Claude ✓");
+  EXPECT_FALSE(stored_client->secret_hash);
+  OAuthClientRecord renamed = client;
+  renamed.name = "Claude 2";
+  renamed.fetched_at = 5000;
+  WriteOk([&](Repository& repo) { return repo.UpsertOAuthClient(renamed); });
+  stored_client = ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_1"); });
+  EXPECT_EQ(stored_client->name, "Claude 2");
+  EXPECT_EQ(stored_client->fetched_at, 5000);
+  EXPECT_EQ(stored_client->created_at, 1000);
+
+  auto by_code = ReadOk([](Repository& repo) { return repo.FindOAuthGrantByCode("code-hash"); });
+  ASSERT_TRUE(by_code);
+  EXPECT_EQ(by_code->id, "g-1");
+  EXPECT_TRUE(by_code->read_only);
+  EXPECT_EQ(by_code->permissions, "analytics.view bots.view");
+  EXPECT_EQ(by_code->code_expires_at, 9000);
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthCode("g-1", 2000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthCode("g-1", 2001); }));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindOAuthGrant("g-1"); })->code_used_at,
+            2000);
+
+  const OAuthTokenRecord access{"at-hash", "g-1", "access", 2000, 5600000};
+  const OAuthTokenRecord refresh{"rt-hash", "g-1", "refresh", 2000, 90000000};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    if (auto r = repo.InsertOAuthToken(access); !r) return r;
+    return repo.InsertOAuthToken(refresh);
+  });
+  auto found = ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); });
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->token.kind, "access");
+  EXPECT_EQ(found->grant.project_id, "p-1");
+  EXPECT_EQ(found->role, std::optional<std::string>("admin"));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3001); }));
+
+  const auto listed = ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); });
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].client_name, "Claude 2");
+  EXPECT_EQ(listed[0].organization_slug, "acme");
+  EXPECT_EQ(listed[0].project_name, "Website");
+
+  // Revoking the grant revokes its tokens with it, once.
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RevokeOAuthGrant("g-1", 4000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeOAuthGrant("g-1", 4001); }));
+  found = ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); });
+  EXPECT_EQ(found->token.revoked_at, 4000);
+  EXPECT_EQ(found->grant.revoked_at, 4000);
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); }).empty());
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeOAuthToken("at-hash", 5000); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthToken("nope"); }));
+}
+
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};

@@ -139,7 +139,7 @@ TEST(StructuredFields, DictionaryRoundTripsCanonically) {
 }
 
 // Directory fetches answered by the test, in order.
-class QueuedFetcher final : public UrlFetcher {
+class QueuedFetcher final : public core::UrlFetcher {
  public:
   void Fetch(const std::string& url,
              std::function<void(core::Result<std::string>)> done) override {

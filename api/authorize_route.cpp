@@ -1,0 +1,345 @@
+// RestHandler's /oauth/authorize: the browser side of the authorization server. GET validates
+// the request and shows the sign-in or consent page; POST carries the page's forms (sign in,
+// sign out, allow, deny). Invalid clients and redirect URIs get an error page here and are never
+// redirected to; every later failure goes back to the client with `error`, `state` and `iss`.
+//
+// State lives in the browser: the authorization request rides along as hidden fields and is
+// checked again on every POST; a signed HttpOnly cookie remembers who signed in; a CSRF token in
+// a second cookie must match the form's (double submit), and a POST from another Origin is
+// refused. `__Host-` cookies with `Secure` when the public URL is https.
+#include <map>
+
+#include "api/consent_page.h"
+#include "api/error_response.h"
+#include "api/rest_handler.h"
+#include "api/rest_outcome.h"
+#include "core/crypto.h"
+#include "core/text.h"
+#include "mcp/discovery.h"
+
+namespace sightline::api {
+namespace {
+
+using core::HttpMethod;
+using core::HttpRequest;
+using core::HttpResponse;
+using core::Result;
+
+using Cookies = std::map<std::string, std::string, std::less<>>;
+
+// What the asynchronous part needs of the request (the request itself is gone by then).
+struct AuthorizeInput {
+  bool post = false;
+  oauth::Params params;
+  Cookies cookies;
+  std::optional<std::string> origin;
+  std::string user_agent;
+};
+
+Cookies ParseCookies(const HttpRequest& request) {
+  Cookies cookies;
+  const auto header = request.headers.Get("Cookie");
+  if (!header) return cookies;
+  std::string_view rest = *header;
+  while (!rest.empty()) {
+    const std::size_t semicolon = rest.find(';');
+    const std::string_view pair = core::TrimSpaces(rest.substr(0, semicolon));
+    rest = semicolon == std::string_view::npos ? std::string_view() : rest.substr(semicolon + 1);
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) continue;
+    cookies.emplace(std::string(pair.substr(0, eq)), std::string(pair.substr(eq + 1)));
+  }
+  return cookies;
+}
+
+std::string Param(const oauth::Params& params, std::string_view name) {
+  for (const auto& [key, value] : params) {
+    if (key == name) return value;
+  }
+  return {};
+}
+
+std::string AppendQuery(std::string url, const oauth::Params& params) {
+  char separator = url.find('?') == std::string::npos ? '?' : '&';
+  for (const auto& [name, value] : params) {
+    if (value.empty()) continue;
+    url += separator;
+    url += core::PercentEncode(name) + "=" + core::PercentEncode(value);
+    separator = '&';
+  }
+  return url;
+}
+
+HttpResponse Redirect(const std::string& location) {
+  HttpResponse response;
+  response.status = 303;
+  response.headers.Set("Location", location);
+  response.headers.Set("Cache-Control", "no-store");
+  return response;
+}
+
+// The page headers the security BCP asks for: nothing cached, no framing, only our own nonce'd
+// script and style, no referrer leaking the request's parameters to other sites ("same-origin",
+// not "no-referrer", which would make the browser send `Origin: null` with the forms).
+HttpResponse Page(int status, std::string html, std::string_view nonce) {
+  HttpResponse response;
+  response.status = status;
+  response.headers.Set("Content-Type", "text/html; charset=utf-8");
+  response.headers.Set("Cache-Control", "no-store");
+  response.headers.Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-" +
+                                                      std::string(nonce) + "'; style-src 'nonce-" +
+                                                      std::string(nonce) +
+                                                      "'; frame-ancestors 'none'; base-uri 'none'");
+  response.headers.Set("X-Frame-Options", "DENY");
+  response.headers.Set("X-Content-Type-Options", "nosniff");
+  response.headers.Set("Referrer-Policy", "same-origin");
+  response.body = std::move(html);
+  return response;
+}
+
+class AuthorizePages {
+ public:
+  AuthorizePages(oauth::AuthorizationServer& server, identity::SessionService& sessions,
+                 const std::string& public_url)
+      : server_(server),
+        sessions_(sessions),
+        issuer_(mcp::AuthorizationServerIssuer(public_url)),
+        secure_(public_url.starts_with("https://")) {}
+
+  HttpResponse Respond(const AuthorizeInput& input, Result<oauth::OAuthClient> client) const {
+    const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
+    if (!client) {
+      return Page(400, RenderErrorPage(nonce, "Unknown application", client.error().message()),
+                  nonce);
+    }
+    auto redirect = server_.ChooseRedirect(*client, Param(input.params, "redirect_uri"));
+    if (!redirect) {
+      return Page(400, RenderErrorPage(nonce, "Invalid redirect", redirect.error().message()),
+                  nonce);
+    }
+    const std::string state = Param(input.params, "state");
+    auto request = server_.CheckRequest(std::move(*client), *redirect, input.params);
+    if (!request) return ErrorRedirect(*redirect, state, request.error());
+
+    ConsentPageContext page{input.params,
+                            CsrfToken(input),
+                            nonce,
+                            request->client.name,
+                            request->client.id,
+                            request->redirect_uri,
+                            request->client.kind == oauth::kMetadataDocumentClient};
+    if (page.client_name.empty()) page.client_name = request->client.id;
+    HttpResponse response =
+        input.post ? HandlePost(input, *request, page) : HandleGet(input, *request, page);
+    if (!input.cookies.contains(CsrfCookie())) {
+      response.headers.Add("Set-Cookie", Cookie(CsrfCookie(), page.csrf_token, 3600));
+    }
+    return response;
+  }
+
+ private:
+  std::string SessionCookie() const {
+    return secure_ ? "__Host-sightline_oauth_session" : "sightline_oauth_session";
+  }
+  std::string CsrfCookie() const {
+    return secure_ ? "__Host-sightline_oauth_csrf" : "sightline_oauth_csrf";
+  }
+  std::string Cookie(const std::string& name, const std::string& value,
+                     std::int64_t max_age) const {
+    return name + "=" + value + "; Path=/; Max-Age=" + std::to_string(max_age) +
+           "; HttpOnly; SameSite=Lax" + (secure_ ? "; Secure" : "");
+  }
+  std::string CsrfToken(const AuthorizeInput& input) const {
+    if (auto it = input.cookies.find(CsrfCookie());
+        it != input.cookies.end() && it->second.size() >= 32) {
+      return it->second;
+    }
+    return core::Base64UrlEncode(core::RandomBytes(24));
+  }
+
+  HttpResponse ErrorRedirect(const std::string& redirect_uri, const std::string& state,
+                             const core::Error& error, std::string_view name = {}) const {
+    const std::string_view error_name = name.empty() ? OAuthErrorName(error) : name;
+    return Redirect(AppendQuery(redirect_uri, {{"error", std::string(error_name)},
+                                               {"error_description", error.message()},
+                                               {"state", state},
+                                               {"iss", issuer_}}));
+  }
+
+  std::optional<storage::UserRecord> SignedInUser(const AuthorizeInput& input) const {
+    const auto it = input.cookies.find(SessionCookie());
+    if (it == input.cookies.end()) return std::nullopt;
+    auto user = sessions_.AuthenticateBrowser(it->second);
+    if (!user) return std::nullopt;
+    return std::move(*user);
+  }
+
+  HttpResponse HandleGet(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
+                         const ConsentPageContext& page) const {
+    if (auto user = SignedInUser(input)) return ConsentPage(*user, request, page, {}, 200);
+    return Page(200, RenderSignInPage(page, "", ""), page.nonce);
+  }
+
+  HttpResponse HandlePost(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
+                          const ConsentPageContext& page) const {
+    const auto csrf_cookie = input.cookies.find(CsrfCookie());
+    const std::string csrf_form = Param(input.params, "csrf");
+    const bool same_origin = !input.origin || *input.origin == core::ToLowerAscii(OriginOfIssuer());
+    if (!same_origin || csrf_cookie == input.cookies.end() || csrf_form.empty() ||
+        !core::ConstantTimeEquals(csrf_cookie->second, csrf_form)) {
+      return Page(403,
+                  RenderErrorPage(page.nonce, "This form has expired",
+                                  "The page was not sent by this server's sign-in form, or "
+                                  "it is too old."),
+                  page.nonce);
+    }
+    const std::string action = Param(input.params, "action");
+    if (action == "deny") {
+      return ErrorRedirect(
+          request.redirect_uri, request.state,
+          core::Error(core::ErrorCode::kOAuthInvalidRequest, "The user denied the request."),
+          "access_denied");
+    }
+    if (action == "signin") {
+      const std::string email = Param(input.params, "email");
+      auto signed_in = sessions_.SignInBrowser(email, Param(input.params, "password"));
+      if (!signed_in) {
+        return Page(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
+      }
+      HttpResponse response = ConsentPage(signed_in->user, request, page, {}, 200);
+      response.headers.Add("Set-Cookie",
+                           Cookie(SessionCookie(), signed_in->token, signed_in->expires_in));
+      return response;
+    }
+    const auto user = SignedInUser(input);
+    if (action == "signout" || !user) {
+      HttpResponse response =
+          Page(200,
+               RenderSignInPage(page, "",
+                                action == "signout" ? "" : "Your sign-in expired; sign in again."),
+               page.nonce);
+      response.headers.Add("Set-Cookie", Cookie(SessionCookie(), "", 0));
+      return response;
+    }
+    return Allow(input, *user, request, page);
+  }
+
+  HttpResponse Allow(const AuthorizeInput& input, const storage::UserRecord& user,
+                     const oauth::AuthorizationRequest& request,
+                     const ConsentPageContext& page) const {
+    ConsentSelection selection{Param(input.params, "organization"),
+                               Param(input.params, "project"),
+                               oauth::ConsentPreset::kCustom,
+                               {}};
+    const std::string preset = Param(input.params, "preset");
+    if (preset == "all") selection.preset = oauth::ConsentPreset::kAll;
+    if (preset == "read_only") selection.preset = oauth::ConsentPreset::kReadOnly;
+    for (const auto& [name, value] : input.params) {
+      if (name != "permission") continue;
+      if (auto permission = identity::ParsePermission(value)) selection.ticked.Add(*permission);
+    }
+    auto choices = server_.ConsentChoices(user.id);
+    if (!choices) return ErrorRedirect(request.redirect_uri, request.state, choices.error());
+    auto consent = oauth::ResolveConsent(*choices, user.id, selection.organization_id,
+                                         selection.project_id, selection.preset, selection.ticked);
+    if (!consent)
+      return ConsentPage(user, request, page, selection, 400, consent.error().message());
+    auto code = server_.IssueCode(request, *consent);
+    if (!code) return ErrorRedirect(request.redirect_uri, request.state, code.error());
+    return Redirect(AppendQuery(request.redirect_uri,
+                                {{"code", *code}, {"state", request.state}, {"iss", issuer_}}));
+  }
+
+  HttpResponse ConsentPage(const storage::UserRecord& user,
+                           const oauth::AuthorizationRequest& request,
+                           const ConsentPageContext& page, std::optional<ConsentSelection> chosen,
+                           int status, std::string_view error = {}) const {
+    auto choices = server_.ConsentChoices(user.id);
+    if (!choices) {
+      return Page(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()),
+                  page.nonce);
+    }
+    ConsentSelection selection = chosen ? *chosen : DefaultSelection(*choices, request);
+    return Page(status, RenderConsentPage(page, user.email, *choices, selection, error),
+                page.nonce);
+  }
+
+  // The first organization and project; the requested scope as a custom choice, or everything
+  // the role allows when the client asked for nothing in particular.
+  static ConsentSelection DefaultSelection(const std::vector<oauth::ConsentOrganization>& choices,
+                                           const oauth::AuthorizationRequest& request) {
+    ConsentSelection selection;
+    if (!choices.empty()) {
+      selection.organization_id = choices.front().id;
+      selection.project_id = choices.front().projects.front().id;
+    }
+    identity::PermissionSet offered;
+    for (const auto& organization : choices) {
+      for (const auto& info : identity::AllPermissions()) {
+        if (organization.grantable.Has(info.permission)) offered.Add(info.permission);
+      }
+    }
+    selection.preset =
+        request.scope_given ? oauth::ConsentPreset::kCustom : oauth::ConsentPreset::kAll;
+    selection.ticked = request.scope_given ? request.requested.Intersect(offered) : offered;
+    return selection;
+  }
+
+  std::string OriginOfIssuer() const {
+    const std::size_t scheme = issuer_.find("://");
+    const std::size_t path = issuer_.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+    return issuer_.substr(0, path);
+  }
+
+  oauth::AuthorizationServer& server_;
+  identity::SessionService& sessions_;
+  const std::string issuer_;
+  const bool secure_;
+};
+
+}  // namespace
+
+std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& request,
+                                                        const std::shared_ptr<Outcome>& exchange) {
+  Outcome& outcome = *exchange;
+  const bool post = request.method == HttpMethod::kPost;
+  if (!post && request.method != HttpMethod::kGet && request.method != HttpMethod::kHead) {
+    HttpResponse response =
+        Fail(core::Error(core::ErrorCode::kMethodNotAllowed, "Only GET and POST are served here."),
+             outcome.request_id, outcome);
+    response.headers.Set("Allow", "GET, HEAD, POST");
+    return response;
+  }
+  const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
+  auto input = std::make_shared<AuthorizeInput>();
+  input->post = post;
+  if (post) {
+    if (auto limited = CountAnonymous(request)) {
+      outcome.error_code = std::string(limited->info().id);
+      return Page(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
+    }
+    const auto type = request.headers.Get("Content-Type");
+    if (!type || core::MediaTypeOf(*type) != "application/x-www-form-urlencoded") {
+      return Page(415, RenderErrorPage(nonce, "Unsupported form", "Submit the page's own form."),
+                  nonce);
+    }
+    input->params = core::ParseQuery(request.body);
+  } else {
+    input->params = core::ParseQuery(request.query());
+  }
+  input->cookies = ParseCookies(request);
+  if (auto origin = request.headers.Get("Origin")) input->origin = core::ToLowerAscii(*origin);
+  const std::string client_id = Param(input->params, "client_id");
+  if (client_id.empty()) {
+    return Page(400,
+                RenderErrorPage(nonce, "Unknown application", "The request names no client_id."),
+                nonce);
+  }
+  oauth_->FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
+    const AuthorizePages pages(*oauth_, sessions_, public_url_);
+    Finish(*exchange, pages.Respond(*input, std::move(client)));
+  });
+  return std::nullopt;
+}
+
+}  // namespace sightline::api

@@ -1,0 +1,46 @@
+// The HTML of the MCP authorization pages: sign-in, consent (organization, project,
+// permissions) and the error page shown when a request cannot even be sent back to its client.
+// Every control has a label (screen readers and getByLabel/getByRole drive it); the only script
+// and style carry the response's CSP nonce. Pure functions: text in, escaped HTML out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "identity/permissions.h"
+#include "oauth/authorization_server.h"
+#include "oauth/consent.h"
+
+namespace sightline::api {
+
+// What every page of one authorization request shows and every form posts back.
+struct ConsentPageContext {
+  oauth::Params request;  // the authorization request's parameters, re-sent as hidden fields
+  std::string csrf_token;
+  std::string nonce;  // the CSP nonce of this response
+  std::string client_name;
+  std::string client_id;
+  std::string redirect_uri;
+  bool metadata_document = false;  // the client_id is its metadata document's URL
+};
+
+// What the consent form shows selected.
+struct ConsentSelection {
+  std::string organization_id;
+  std::string project_id;
+  oauth::ConsentPreset preset = oauth::ConsentPreset::kAll;
+  identity::PermissionSet ticked;
+};
+
+std::string RenderSignInPage(const ConsentPageContext& page, std::string_view email,
+                             std::string_view error);
+std::string RenderConsentPage(const ConsentPageContext& page, std::string_view user_email,
+                              const std::vector<oauth::ConsentOrganization>& choices,
+                              const ConsentSelection& selection, std::string_view error);
+std::string RenderErrorPage(std::string_view nonce, std::string_view title,
+                            std::string_view message);
+
+std::string HtmlEscape(std::string_view text);
+
+}  // namespace sightline::api

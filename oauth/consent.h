@@ -1,0 +1,55 @@
+// What the consent page offers a signed-in user and how their choice becomes a Consent: the
+// organizations they belong to with their projects, and the permissions their role there holds
+// that an MCP connection can use. Reads the store; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "identity/permissions.h"
+#include "storage/store.h"
+
+namespace sightline::oauth {
+
+// What the user chose on the consent page.
+struct Consent {
+  std::string user_id;
+  std::string organization_id;
+  std::string project_id;
+  identity::PermissionSet permissions;
+  bool read_only = false;
+};
+
+struct ConsentProject {
+  std::string id;
+  std::string name;
+};
+
+struct ConsentOrganization {
+  std::string id;
+  std::string slug;
+  std::string name;
+  std::string role;
+  std::vector<ConsentProject> projects;
+  identity::PermissionSet grantable;  // the role's permissions an MCP connection can use
+};
+
+enum class ConsentPreset {
+  kAll,       // everything the role allows, now and as it changes
+  kReadOnly,  // the role's view permissions, read-only tools only
+  kCustom,    // the permissions ticked, within the role
+};
+
+// The user's organizations (by name) with their projects; those without projects are left out.
+core::Result<std::vector<ConsentOrganization>> ConsentChoices(
+    storage::Store& store, const std::string& user_id, const identity::PermissionSet& grantable);
+
+// The user's choice as a Consent: VAL_003 (`details.field`) when the organization or project is
+// not one of the choices, or a custom choice ticks nothing the role allows.
+core::Result<Consent> ResolveConsent(const std::vector<ConsentOrganization>& choices,
+                                     const std::string& user_id, const std::string& organization_id,
+                                     const std::string& project_id, ConsentPreset preset,
+                                     const identity::PermissionSet& ticked);
+
+}  // namespace sightline::oauth
