@@ -16,6 +16,9 @@ constexpr char kInitialize[] =
     R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
     R"("capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}})";
 constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
+// What a 401 suggests an OAuth client ask for: the view permissions.
+constexpr char kBaselineScope[] =
+    "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view\"";
 
 std::string Code(const Response& r) {
   const json::value body = r.Json();
@@ -65,7 +68,8 @@ TEST_P(Mcp, EveryUnauthenticatedRequestGetsAChallengeNamingTheResourceMetadata) 
   Response r = Post(*server_, kInitialize, headers);
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(Code(r), "AUTH_003");
-  EXPECT_EQ(r.Header("www-authenticate"), "Bearer resource_metadata=\"" + MetadataUrl() + "\"");
+  EXPECT_EQ(r.Header("www-authenticate"),
+            "Bearer resource_metadata=\"" + MetadataUrl() + "\", " + kBaselineScope);
 
   for (const std::string& bad : {std::string("sk_service_unknownunknownunknown12"),
                                  std::string("not-a-credential"), creds_.sdk_key}) {
@@ -73,7 +77,8 @@ TEST_P(Mcp, EveryUnauthenticatedRequestGetsAChallengeNamingTheResourceMetadata) 
     r = Post(*server_, kInitialize, McpHeaders(bad));
     EXPECT_EQ(r.status, 401) << r.body;
     EXPECT_EQ(r.Header("www-authenticate"),
-              "Bearer resource_metadata=\"" + MetadataUrl() + "\", error=\"invalid_token\"");
+              "Bearer resource_metadata=\"" + MetadataUrl() + "\", " + kBaselineScope +
+                  ", error=\"invalid_token\"");
   }
   r = server_->Request("DELETE", "/mcp", {{"Mcp-Session-Id", "x"}});
   EXPECT_EQ(r.status, 401);
@@ -259,8 +264,9 @@ TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
   const Response r = Post(server, kInitialize, headers);
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(r.Header("www-authenticate"),
-            "Bearer resource_metadata=\"https://analytics.example.com/.well-known/"
-            "oauth-protected-resource/api/mcp\"");
+            std::string("Bearer resource_metadata=\"https://analytics.example.com/.well-known/"
+                        "oauth-protected-resource/api/mcp\", ") +
+                kBaselineScope);
   const Response metadata = server.Request("GET", "/.well-known/oauth-protected-resource/api/mcp");
   ASSERT_EQ(metadata.status, 200);
   EXPECT_EQ(metadata.Json().at("resource").as_string(), "https://analytics.example.com/api/mcp");
