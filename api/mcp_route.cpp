@@ -188,6 +188,10 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
     return response;
   }
   auto principal = AuthenticateMcp(request);
+  if (!principal && mcp_anonymous_ && principal.error().code() == ErrorCode::kAuthRequired) {
+    principal = identity::Principal{.kind = identity::CredentialKind::kNone,
+                                    .credential_id = "anonymous"};
+  }
   if (!principal) {
     HttpResponse response = Fail(principal.error(), outcome.request_id, outcome);
     response.headers.Set("WWW-Authenticate", McpChallenge(principal.error()));

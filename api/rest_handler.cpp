@@ -139,6 +139,7 @@ RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
       authorization_server_metadata_(
           RenderJsonDocument(d.oauth ? json::value(d.oauth->Metadata()) : json::value())),
       mcp_allowed_origins_(d.mcp_allowed_origins),
+      mcp_anonymous_(d.mcp_anonymous),
       public_url_(openapi.server_url),
       server_card_(RenderJsonDocument(mcp::ServerCard(public_url_),
                                       std::string(mcp::kServerCardMediaType))),

@@ -41,6 +41,9 @@ class RestHandler final : public core::HttpHandler {
     // The OAuth authorization server of /mcp; null serves no OAuth routes and /mcp takes
     // private API keys only.
     oauth::AuthorizationServer* oauth = nullptr;
+    // Test-only (the conformance fixture mode): /mcp also answers requests without a
+    // credential, which then see only the fixtures.
+    bool mcp_anonymous = false;
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
@@ -114,6 +117,7 @@ class RestHandler final : public core::HttpHandler {
   oauth::AuthorizationServer* oauth_;
   RenderedDocument authorization_server_metadata_;
   std::vector<std::string> mcp_allowed_origins_;
+  bool mcp_anonymous_;
   std::string public_url_;
   RenderedDocument server_card_;
   RenderedDocument resource_metadata_;

@@ -105,6 +105,9 @@ const OptionDef kServeOptions[] = {
     {"oauth-access-ttl", "SIGHTLINE_OAUTH_ACCESS_TTL", "3600", "SECONDS",
      "Lifetime of the OAuth access tokens /mcp accepts; clients refresh them (refresh tokens "
      "last 90 days, rotated on every use)."},
+    {"mcp-conformance-fixtures", "SIGHTLINE_MCP_CONFORMANCE_FIXTURES", "", "",
+     "Add the MCP conformance suite's fixture tools, resources and prompts to /mcp and answer "
+     "/mcp without a credential (only the fixtures are then visible). For tests only."},
     {"client-metadata-private", "SIGHTLINE_CLIENT_METADATA_PRIVATE", "", "",
      "Let OAuth client metadata documents (a URL as client_id) be fetched from private and "
      "loopback addresses. Turns off SSRF protection: for tests only."},
@@ -323,7 +326,14 @@ int Serve(const Options& options) {
   api::OpenApiOptions openapi;
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
   const mcp::ToolCatalog tool_catalog(*registry);
-  mcp::McpServer mcp_server(tool_catalog, dispatcher, **store, clock, McpIdentity());
+  const mcp::ConformanceFixtures fixtures;
+  const bool fixture_mode = options.Has("mcp-conformance-fixtures");
+  if (fixture_mode) {
+    core::Log(core::LogLevel::kWarn, "MCP conformance fixtures on: /mcp answers anonymous "
+                                     "requests (tests only)", {});
+  }
+  mcp::McpServer mcp_server(tool_catalog, dispatcher, **store, clock, McpIdentity(),
+                            fixture_mode ? &fixtures : nullptr);
   oauth::AuthorizationServer authorization_server(
       **store, clock, client_fetcher.get(),
       {.issuer = mcp::AuthorizationServerIssuer(openapi.server_url),
@@ -332,7 +342,7 @@ int Serve(const Options& options) {
        .access_ttl = std::chrono::seconds(*access_ttl)});
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
                             public_limits, clock, *trusted, &mcp_server, mcp_origins,
-                            &authorization_server},
+                            &authorization_server, fixture_mode},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},

@@ -206,13 +206,20 @@ class ToolCallStream final : public core::ResponseStream {
 }  // namespace
 
 McpServer::McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher,
-                     storage::Store& store, const core::Clock& clock, ServerIdentity identity)
+                     storage::Store& store, const core::Clock& clock, ServerIdentity identity,
+                     const ConformanceFixtures* fixtures)
     : catalog_(catalog),
+      fixtures_(fixtures),
+      pending_(std::make_shared<PendingRequests>()),
       dispatcher_(dispatcher),
       store_(store),
       clock_(clock),
       identity_(std::move(identity)),
-      in_flight_(std::make_unique<InFlight>()) {}
+      in_flight_(std::make_unique<InFlight>()) {
+  if (fixtures_) {
+    for (const json::value& tool : fixtures_->Tools()) fixture_tools_.push_back(tool.as_object());
+  }
+}
 
 McpServer::~McpServer() = default;
 
@@ -303,6 +310,11 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
   if (!version) return done(version.error());
   auto session = FindSession(call);
   if (!session) return done(session.error());
+  if (message->kind == Message::Kind::kResponse) {
+    // A client's answer to a request of ours (sampling, elicitation): to the call waiting for it.
+    pending_->Resolve(PendingKey(session->id_hash, message->id), std::move(message->response));
+    return done(Accepted());
+  }
   if (message->kind != Message::Kind::kRequest) {
     if (message->method == "notifications/cancelled") {
       if (const json::value* request_id = message->params.if_contains("requestId")) {
@@ -329,6 +341,11 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
     });
     if (!stored) return done(stored.error());
     return done(JsonAnswer(ResultMessage(id, json::object())));
+  }
+  if (fixtures_) {
+    if (auto answer = fixtures_->Handle(method, id, message->params)) {
+      return done(JsonAnswer(*answer));
+    }
   }
   done(JsonAnswer(ErrorMessage(id, rpc::kMethodNotFound, "Method not found: " + method)));
 }
@@ -362,8 +379,12 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
 
   json::object result;
   result["protocolVersion"] = record.protocol_version;
-  result["capabilities"] = json::object{{"tools", json::object{{"listChanged", false}}},
-                                        {"logging", json::object()}};
+  json::object capabilities{{"tools", json::object{{"listChanged", false}}},
+                            {"logging", json::object()}};
+  if (fixtures_) {
+    for (const auto& [name, value] : fixtures_->Capabilities()) capabilities[name] = value;
+  }
+  result["capabilities"] = std::move(capabilities);
   result["serverInfo"] = json::object{
       {"name", identity_.name}, {"title", identity_.title}, {"version", identity_.version}};
   if (!identity_.instructions.empty()) result["instructions"] = identity_.instructions;
@@ -383,14 +404,20 @@ json::object McpServer::ListTools(const McpCall& call, const json::value& id,
   json::array page;
   std::size_t visible = 0;
   bool more = false;
+  std::vector<const json::object*> listed;
   for (const Tool& tool : catalog_.tools()) {
-    if (!ToolCatalog::MayCall(tool, call.principal, call.read_only)) continue;
+    if (ToolCatalog::MayCall(tool, call.principal, call.read_only)) {
+      listed.push_back(&tool.descriptor);
+    }
+  }
+  for (const json::object& tool : fixture_tools_) listed.push_back(&tool);
+  for (const json::object* descriptor : listed) {
     if (visible++ < offset) continue;
     if (page.size() == kToolsPageSize) {
       more = true;
       break;
     }
-    page.push_back(tool.descriptor);
+    page.push_back(*descriptor);
   }
   json::object result{{"tools", std::move(page)}};
   if (more) result["nextCursor"] = EncodeCursor(offset + kToolsPageSize);
@@ -468,6 +495,9 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
   if (!name || !name->is_string()) {
     return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name")));
   }
+  if (fixtures_ && fixtures_->HasTool(name->as_string())) {
+    return done(CallFixture(session, id, name->as_string(), params));
+  }
   const Tool* tool = catalog_.Find(name->as_string());
   if (!tool) {
     return done(JsonAnswer(
@@ -529,6 +559,21 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
         std::lock_guard lock(state->mutex);
         state->answer = std::move(answer);
       });
+}
+
+HttpResponse McpServer::CallFixture(const Session& session, const json::value& id,
+                                    std::string_view name, const json::object& params) {
+  FixtureCall call{std::string(name), {}, id, nullptr, session.record.log_level, session.id_hash};
+  if (const json::value* arguments = params.if_contains("arguments");
+      arguments && arguments->is_object()) {
+    call.arguments = arguments->as_object();
+  }
+  const json::value* meta = params.if_contains("_meta");
+  if (const json::value* token =
+          meta && meta->is_object() ? meta->as_object().if_contains("progressToken") : nullptr) {
+    call.progress_token = *token;
+  }
+  return StartFixtureCall(*fixtures_, std::move(call), pending_);
 }
 
 }  // namespace sightline::mcp

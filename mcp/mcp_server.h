@@ -12,6 +12,8 @@
 #include "core/http_types.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "mcp/conformance_fixtures.h"
+#include "mcp/fixture_call.h"
 #include "mcp/tool_catalog.h"
 #include "storage/store.h"
 #include "tools/dispatch.h"
@@ -44,8 +46,11 @@ using McpDone = std::function<void(core::Result<core::HttpResponse>)>;
 
 class McpServer {
  public:
+  // `fixtures`, for tests only, adds the conformance suite's fixture tools, resources, prompts
+  // and completions to what the server offers.
   McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher, storage::Store& store,
-            const core::Clock& clock, ServerIdentity identity);
+            const core::Clock& clock, ServerIdentity identity,
+            const ConformanceFixtures* fixtures = nullptr);
   ~McpServer();
 
   void HandleAsync(const McpCall& call, McpDone done);
@@ -62,8 +67,13 @@ class McpServer {
                                const boost::json::object& params) const;
   void CallTool(const McpCall& call, const Session& session, const boost::json::value& id,
                 const boost::json::object& params, McpDone done);
+  core::HttpResponse CallFixture(const Session& session, const boost::json::value& id,
+                                 std::string_view name, const boost::json::object& params);
 
   const ToolCatalog& catalog_;
+  const ConformanceFixtures* fixtures_;
+  std::vector<boost::json::object> fixture_tools_;
+  std::shared_ptr<PendingRequests> pending_;
   tools::Dispatcher& dispatcher_;
   storage::Store& store_;
   const core::Clock& clock_;

@@ -47,6 +47,11 @@ core::Result<Message> ParseMessage(const json::value& body) {
       return Invalid("The message is neither a request, a notification nor a response.");
     }
     message.kind = Message::Kind::kResponse;
+    if (const json::value* result = object.if_contains("result")) {
+      message.response = *result;
+    } else {
+      message.response = json::object{{"error", object.at("error")}};
+    }
     return message;
   }
   if (!method->is_string() || method->as_string().empty()) {

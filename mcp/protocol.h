@@ -37,6 +37,7 @@ struct Message {
   boost::json::value id;  // requests and responses: a string or an integer
   std::string method;     // requests and notifications
   boost::json::object params;
+  boost::json::value response;  // responses: the `result`, or {"error": …}
 };
 
 // Reads one JSON-RPC message; the error (for a 400) says what is wrong with it.

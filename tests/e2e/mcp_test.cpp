@@ -272,6 +272,39 @@ TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
   EXPECT_EQ(metadata.Json().at("resource").as_string(), "https://analytics.example.com/api/mcp");
 }
 
+TEST_P(Mcp, TheFixtureModeAddsTheSuitesFixturesAndShowsAnonymousCallersNothingElse) {
+  ServerProcess fixtures(GetParam(), {"--mcp-conformance-fixtures"});
+  auto tool_names = [&](const std::string& key) {
+    Headers headers = McpHeaders(key);
+    if (key.empty()) headers.erase("Authorization");
+    const Response init = Post(fixtures, kInitialize, headers);
+    EXPECT_EQ(init.status, 200) << init.body;
+    headers["Mcp-Session-Id"] = init.Header("mcp-session-id");
+    headers["MCP-Protocol-Version"] = "2025-11-25";
+    const Response listed =
+        Post(fixtures, R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", headers);
+    std::string names;
+    const json::value body = listed.Json();
+    for (const auto& tool : body.at("result").at("tools").as_array()) {
+      names += std::string(tool.at("name").as_string()) + " ";
+    }
+    return names;
+  };
+  const std::string anonymous = tool_names("");
+  EXPECT_NE(anonymous.find("test_simple_text "), std::string::npos);
+  EXPECT_EQ(anonymous.find("get_project "), std::string::npos);
+  const std::string keyed = tool_names(creds_.private_api_key);
+  EXPECT_NE(keyed.find("get_project "), std::string::npos);
+  EXPECT_NE(keyed.find("test_simple_text "), std::string::npos);
+  // A bad credential is still refused: only a missing one is let through.
+  EXPECT_EQ(Post(fixtures, kInitialize, McpHeaders("sk_service_unknownunknownunknown12")).status,
+            401);
+  // Without the flag, the same server answers nothing anonymously.
+  Headers anonymous_headers = McpHeaders("");
+  anonymous_headers.erase("Authorization");
+  EXPECT_EQ(Post(*server_, kInitialize, anonymous_headers).status, 401);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Mcp, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 

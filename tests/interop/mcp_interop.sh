@@ -2,7 +2,8 @@
 # Real MCP clients against a freshly started server (SQLite): the official TypeScript SDK client
 # with private API keys (mcp_client.test.mjs) and through the OAuth consent page driven in
 # headless Chromium (mcp_oauth.test.mjs), the MCP Inspector's CLI, and the official conformance
-# suite with its expected-failures baseline (mcp_conformance_baseline.yml). All installed from
+# suite with its expected-failures baseline (mcp_conformance_baseline.yml), then every scenario of
+# the suite against the test-only fixture mode (--mcp-conformance-fixtures). All installed from
 # npm (Chromium from Debian) by script/bootstrap --test; Node 22 comes from npm as well.
 # Usage: tests/interop/mcp_interop.sh path/to/sightline
 set -euo pipefail
@@ -79,4 +80,13 @@ if ! SIGHTLINE_MCP_BEARER="$SIGHTLINE_KEY" SIGHTLINE_MCP_URL="$SIGHTLINE_URL/mcp
   status=1
 fi
 sed -n '/=== SUMMARY ===/,$p' "$work/conformance.txt"
+
+echo "== MCP conformance suite, every scenario, against the test-only fixture mode"
+kill "$server"; wait "$server" 2>/dev/null || true
+start_sightline "$binary" "$work" --data "$work/data" --mcp-conformance-fixtures
+if ! "$node" node_modules/.bin/conformance server --url "http://127.0.0.1:$port/mcp" \
+     --suite all >"$work/fixtures.txt" 2>&1; then
+  status=1
+fi
+sed -n '/=== SUMMARY ===/,$p' "$work/fixtures.txt"
 exit $status

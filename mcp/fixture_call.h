@@ -1,0 +1,56 @@
+// Running a conformance fixture tool (mcp/conformance_fixtures.h) as MCP expects of a tool that
+// talks back while it runs: the tools/call is answered as Server-Sent Events carrying its log
+// and progress notifications and its requests to the client, then the result; the client's
+// answers to those requests arrive as separate POSTs and are routed here by request id. Kept
+// in this node's memory: fixture mode is single-node, for tests. Thread-safe.
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/http_types.h"
+#include "mcp/conformance_fixtures.h"
+
+namespace sightline::mcp {
+
+// Requests this server sent to clients, awaiting their answers.
+class PendingRequests {
+ public:
+  struct Waiter;
+  // Registers `key` (session and request id); Wait returns Resolve's answer.
+  std::shared_ptr<Waiter> Expect(const std::string& key);
+  std::optional<boost::json::value> Wait(const std::string& key,
+                                         const std::shared_ptr<Waiter>& waiter,
+                                         std::chrono::milliseconds timeout);
+  // A client's answer; ignored when nothing waits for `key`.
+  void Resolve(const std::string& key, boost::json::value answer);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Waiter>> waiting_;
+};
+
+struct FixtureCall {
+  std::string tool;
+  boost::json::object arguments;
+  boost::json::value request_id;
+  boost::json::value progress_token;  // null when the call carried none
+  std::string log_level;              // the session's logging/setLevel
+  std::string session_hash;           // keys the client's answers
+};
+
+// Starts the fixture on its own thread and returns the event-stream response it writes to.
+core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, FixtureCall call,
+                                    std::shared_ptr<PendingRequests> pending);
+
+// The key of a server→client request: session hash and JSON-encoded id.
+std::string PendingKey(std::string_view session_hash, const boost::json::value& id);
+
+}  // namespace sightline::mcp
