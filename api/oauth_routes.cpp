@@ -155,9 +155,11 @@ std::optional<HttpResponse> RestHandler::ServeOAuth(const HttpRequest& request,
     response.headers.Set("Allow", "POST, OPTIONS");
     return response;
   }
-  if (auto limited = CountAnonymous(request)) return oauth_failure(*limited);
-
   if (path == kRegisterPath) {
+    // Registrations are counted per client IP; token and revocation requests are not: hosted
+    // clients refresh for all their users from a few addresses, and the codes and tokens are
+    // 40 random characters, beyond guessing.
+    if (auto limited = CountAnonymous(request)) return oauth_failure(*limited);
     const auto type = request.headers.Get("Content-Type");
     if (!type || core::MediaTypeOf(*type) != "application/json") {
       return oauth_failure(core::Error(ErrorCode::kOAuthInvalidMetadata,
