@@ -184,7 +184,8 @@ class AuthorizePages {
                           const ConsentPageContext& page) const {
     const auto csrf_cookie = input.cookies.find(CsrfCookie());
     const std::string csrf_form = Param(input.params, "csrf");
-    const bool same_origin = !input.origin || *input.origin == core::ToLowerAscii(OriginOfIssuer());
+    const bool same_origin =
+        !input.origin || *input.origin == core::ToLowerAscii(OriginOfIssuer());
     if (!same_origin || csrf_cookie == input.cookies.end() || csrf_form.empty() ||
         !core::ConstantTimeEquals(csrf_cookie->second, csrf_form)) {
       return Page(403,
@@ -242,8 +243,9 @@ class AuthorizePages {
     if (!choices) return ErrorRedirect(request.redirect_uri, request.state, choices.error());
     auto consent = oauth::ResolveConsent(*choices, user.id, selection.organization_id,
                                          selection.project_id, selection.preset, selection.ticked);
-    if (!consent)
+    if (!consent) {
       return ConsentPage(user, request, page, selection, 400, consent.error().message());
+    }
     auto code = server_.IssueCode(request, *consent);
     if (!code) return ErrorRedirect(request.redirect_uri, request.state, code.error());
     return Redirect(AppendQuery(request.redirect_uri,

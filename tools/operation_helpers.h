@@ -73,6 +73,10 @@ inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context
   return std::move(**project);
 }
 
+// Why the user's own account and organization list are not MCP tools.
+constexpr std::string_view kBeyondTheBoundProject =
+    "Reveals the user's other organizations: an MCP connection is bound to one project.";
+
 constexpr std::string_view kEmptyOutputSchema = R"({"type": "object", "properties": {}})";
 
 }  // namespace sightline::tools

@@ -162,6 +162,7 @@ const OperationSpec kListOrganizations{
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kBeyondTheBoundProject,
     .run = RunListOrganizations,
 };
 

@@ -87,6 +87,7 @@ const OperationSpec kGetCurrentUser{
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kBeyondTheBoundProject,
     .run = RunGetCurrentUser,
 };
 
@@ -124,6 +125,7 @@ const OperationSpec kGetCurrentUserInOrganization{
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kBeyondTheBoundProject,
     .run = RunGetCurrentUserInOrganization,
 };
 

@@ -138,14 +138,26 @@ TEST(McpCatalog, AConnectionCallsWhatItsCredentialAndModeAllow) {
   const Tool& web = *catalog.Find("get_web_analytics");
   const Tool& bots = *catalog.Find("get_top_bots");
   const Tool& update = *catalog.Find("update_project");
-  const Tool& organizations = *catalog.Find("list_organizations");  // signed-in users only
   EXPECT_TRUE(ToolCatalog::MayCall(web, key, false));
   EXPECT_FALSE(ToolCatalog::MayCall(bots, key, false));  // no bots.view
   EXPECT_TRUE(ToolCatalog::MayCall(update, key, false));
   EXPECT_FALSE(ToolCatalog::MayCall(update, key, true));  // read-only connection
   EXPECT_TRUE(ToolCatalog::MayCall(web, key, true));
-  key.permissions.Add(Permission::kAccount);
-  EXPECT_FALSE(ToolCatalog::MayCall(organizations, key, false));
+  // The user's own account would reach beyond the one project a connection is bound to.
+  EXPECT_EQ(catalog.Find("list_organizations"), nullptr);
+  EXPECT_EQ(catalog.Find("get_current_user"), nullptr);
+
+  identity::Principal grant;  // an OAuth connection: consent ∩ role, computed at sign-in time
+  grant.kind = CredentialKind::kMcpToken;
+  grant.permissions.Add(Permission::kAnalyticsView);
+  EXPECT_TRUE(ToolCatalog::MayCall(web, grant, false));
+  EXPECT_FALSE(ToolCatalog::MayCall(bots, grant, false));
+  const identity::PermissionSet grantable = catalog.GrantablePermissions();
+  EXPECT_TRUE(grantable.Has(Permission::kBotsView));
+  EXPECT_TRUE(grantable.Has(Permission::kProjectManage));
+  EXPECT_FALSE(grantable.Has(Permission::kAccount));  // no role carries it
+  EXPECT_FALSE(grantable.Has(Permission::kPrivateApiKeyCreate));  // no tool needs it
+  EXPECT_FALSE(grantable.Has(Permission::kPublic));
 }
 
 TEST(McpDiscovery, TheResourceAndItsMetadataFollowThePublicUrl) {
