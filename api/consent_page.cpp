@@ -2,6 +2,9 @@
 
 #include "core/url.h"
 
+#include <algorithm>
+#include <array>
+
 namespace sightline::api {
 namespace {
 
@@ -66,10 +69,19 @@ std::string Hidden(std::string_view name, std::string_view value) {
          "\">";
 }
 
+// The authorization request's own parameters ride along; the forms' fields never do (a
+// re-rendered form would otherwise post a stale choice beside the new one).
+constexpr std::array<std::string_view, 8> kRequestParameters = {
+    "response_type", "client_id", "redirect_uri", "state", "code_challenge",
+    "code_challenge_method", "scope", "resource"};
+
 std::string HiddenFields(const ConsentPageContext& page) {
   std::string html;
   for (const auto& [name, value] : page.request) {
-    if (name == "csrf" || name == "action" || name == "email" || name == "password") continue;
+    if (std::find(kRequestParameters.begin(), kRequestParameters.end(), name) ==
+        kRequestParameters.end()) {
+      continue;
+    }
     html += Hidden(name, value);
   }
   html += Hidden("csrf", page.csrf_token);

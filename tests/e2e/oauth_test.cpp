@@ -377,6 +377,28 @@ TEST_P(OAuth, FormsWithoutTheCsrfCookieOrFromAnotherOriginAreRefused) {
   EXPECT_EQ(query["iss"], Base());
 }
 
+TEST_P(OAuth, AnEmptyChoiceShowsTheConsentPageAgainWithTheReasonAndNoStaleFields) {
+  const std::string client = RegisterPublicClient();
+  const Pkce pkce;
+  const Browser browser = SignIn(client, pkce);
+  auto fields = browser.request;
+  fields.emplace_back("csrf", HiddenValue(browser.consent_html, "csrf"));
+  fields.emplace_back("organization", SelectedOption(browser.consent_html, "organization"));
+  fields.emplace_back("project", SelectedOption(browser.consent_html, "project"));
+  fields.emplace_back("preset", "custom");  // and no permission ticked
+  fields.emplace_back("action", "allow");
+  const Response again = PostForm(browser.Cookies(), fields);
+  EXPECT_EQ(again.status, 400) << again.body;
+  EXPECT_NE(again.body.find("role=\"alert\""), std::string::npos);
+  EXPECT_EQ(again.body.find("type=\"hidden\" name=\"preset\""), std::string::npos);
+  EXPECT_EQ(again.body.find("type=\"hidden\" name=\"organization\""), std::string::npos);
+  EXPECT_EQ(HiddenValue(again.body, "client_id"), client);
+  // A project of someone else's organization is refused the same way.
+  fields[fields.size() - 3] = {"project", "not-a-project-of-mine"};
+  fields[fields.size() - 2] = {"preset", "all"};
+  EXPECT_EQ(PostForm(browser.Cookies(), fields).status, 400);
+}
+
 TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
   const std::string client = RegisterPublicClient();
   const Pkce pkce;
