@@ -170,8 +170,9 @@ void AuthorizationServer::FindClientAsync(const std::string& client_id,
   const std::int64_t ttl_millis =
       std::chrono::duration_cast<std::chrono::milliseconds>(settings_.document_ttl).count();
   if (*stored && now - (*stored)->fetched_at < ttl_millis) return done(FromRecord(**stored));
-  if (!fetcher_)
+  if (!fetcher_) {
     return done(InvalidClient("This server does not fetch client metadata documents."));
+  }
   const std::int64_t created_at = *stored ? (*stored)->created_at : now;
   fetcher_->Fetch(
       client_id, [this, client_id, created_at, done = std::move(done)](Result<std::string> body) {
