@@ -89,9 +89,9 @@ json::object Components() {
     "userSession": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
       "description": "A user session's access token (dashboard and CLI browser login)."},
     "mcpOAuth": {"type": "oauth2",
-      "description": "OAuth 2.1 authorization code with PKCE (S256), used by MCP clients.",
-      "flows": {"authorizationCode": {"authorizationUrl": "/authorize", "tokenUrl": "/token",
-        "scopes": {}}}}
+      "description": "OAuth 2.1 code + PKCE for the MCP server at /mcp (docs/mcp.md).",
+      "flows": {"authorizationCode": {"authorizationUrl": "/oauth/authorize",
+        "tokenUrl": "/oauth/token", "refreshUrl": "/oauth/token", "scopes": {}}}}
   })").as_object();
   json::object scopes;
   for (const auto& info : identity::AllPermissions()) scopes[info.name] = info.description;

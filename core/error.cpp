@@ -121,6 +121,9 @@ constexpr std::array kErrorTable = {
               "The MCP connection's consent does not include the permission this tool needs; "
               "`WWW-Authenticate` names the scope to ask for.",
               "insufficient_scope"},
+    ErrorInfo{ErrorCode::kAgentNotConfigured, "AGENT_001", 503, "Assistant not configured",
+              "The agent assistant has no language model provider configured on this server; "
+              "`get_agent_status` says so too. Nothing was stored."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

@@ -258,6 +258,34 @@ struct OAuthGrantView {
   std::string project_name;
 };
 
+// One conversation with the agent assistant, owned by a user in a project.
+struct AgentConversationRecord {
+  std::string id;
+  std::string organization_id;
+  std::string project_id;
+  std::string user_id;
+  std::optional<std::string> workflow_id;
+  std::string title;
+  std::string status = "idle";  // "idle" or "running"
+  std::optional<std::int64_t> run_started_at;
+  std::int64_t created_at = 0;
+  std::int64_t updated_at = 0;
+};
+
+// One message of a conversation, in order (`seq` from 1).
+struct AgentMessageRecord {
+  std::string conversation_id;
+  std::int64_t seq = 0;
+  std::string id;
+  std::string role;     // "user", "assistant", "tool_call" or "tool_result"
+  std::string content;  // text; JSON for tool calls and results
+  std::optional<std::string> tool_call_id;
+  std::optional<std::string> tool_name;
+  std::optional<std::int64_t> input_tokens;
+  std::optional<std::int64_t> output_tokens;
+  std::int64_t created_at = 0;
+};
+
 // A key with its creator's current role in the key's organization (nullopt when the creator
 // is no longer a member): everything authentication needs, read in one query.
 struct CredentialGrant {

@@ -2,6 +2,8 @@
 
 #include "storage/sql_helpers.h"
 
+#include <tuple>
+
 namespace sightline::storage {
 namespace {
 
@@ -75,14 +77,24 @@ AuditRecord MapAudit(const SqlRow& r) {
           r.Text(6), r.OptText(7), r.OptText(8), r.OptText(9), r.Text(10), r.Int(11)};
 }
 
-// Events, bot requests and what is derived from them carry a project id but no foreign key, so
-// deletions name them explicitly. `project_ids` is an SQL list over the parameter $1: "$1"
+// Events, bot requests and what is derived from them, agent conversations and OAuth grants carry
+// a project id but no foreign key, so deletions name them explicitly. `project_ids` is an SQL list over the parameter $1: "$1"
 // itself, or a subquery.
 Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
                             std::string_view id) {
+  // Rows that hang off project-scoped rows go first: agent messages, OAuth tokens.
+  for (const auto& [table, key, parent] :
+       {std::tuple{"agent_messages", "conversation_id", "agent_conversations"},
+        std::tuple{"oauth_tokens", "grant_id", "oauth_grants"}}) {
+    auto done = session.Execute(std::string("DELETE FROM ") + table + " WHERE " + key +
+                                    " IN (SELECT id FROM " + parent + " WHERE project_id IN (" +
+                                    std::string(project_ids) + "))",
+                                {std::string(id)});
+    if (!done) return done.error();
+  }
   for (std::string_view table : {"events", "bot_requests", "visit_starts", "rollup_dirty",
-                                 "rollup_days", "rollup_blocks", "web_rollups",
-                                 "bot_rollups"}) {
+                                 "rollup_days", "rollup_blocks", "web_rollups", "bot_rollups",
+                                 "agent_conversations", "oauth_grants"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",
                                 {std::string(id)});

@@ -119,6 +119,28 @@ class Repository {
   core::Result<bool> ClaimOAuthToken(std::string_view token_hash, std::int64_t at);
   core::Result<bool> RevokeOAuthToken(std::string_view token_hash, std::int64_t at);
 
+  // Agent conversations (storage/repository_agent.cpp).
+  core::Result<void> InsertAgentConversation(const AgentConversationRecord& conversation);
+  core::Result<std::optional<AgentConversationRecord>> FindAgentConversation(
+      std::string_view conversation_id);
+  core::Result<std::optional<AgentConversationRecord>> FindAgentConversationByWorkflow(
+      std::string_view project_id, std::string_view user_id, std::string_view workflow_id);
+  // The user's conversations in the project (only the workflow's, when given), most recently
+  // updated first, at most `limit`.
+  core::Result<std::vector<AgentConversationRecord>> ListAgentConversations(
+      std::string_view project_id, std::string_view user_id,
+      const std::optional<std::string>& workflow_id, std::int64_t limit);
+  // Appends a message after the conversation's last (its seq is set here) and updates the
+  // conversation's updated_at.
+  core::Result<AgentMessageRecord> AppendAgentMessage(AgentMessageRecord message);
+  core::Result<std::vector<AgentMessageRecord>> ListAgentMessages(
+      std::string_view conversation_id);
+  // Deletes the user's conversations in the project (only the workflow's, when given) with
+  // every message; how many conversations.
+  core::Result<std::int64_t> DeleteAgentConversations(std::string_view project_id,
+                                                      std::string_view user_id,
+                                                      const std::optional<std::string>& workflow_id);
+
   core::Result<void> InsertInvitation(const InvitationRecord& invitation);
   core::Result<std::optional<InvitationRecord>> FindInvitation(std::string_view invitation_id);
   core::Result<std::optional<InvitationRecord>> FindInvitationByTokenHash(

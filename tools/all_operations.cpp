@@ -1,5 +1,6 @@
 // The explicit list of every operation. Adding an operation = one spec in a *_operations.cpp
 // file + one line here; routes, OpenAPI, MCP tools and agent tools follow from it.
+#include "tools/agent_operations.h"
 #include "tools/audit_operations.h"
 #include "tools/auth_operations.h"
 #include "tools/bot_operations.h"
@@ -43,6 +44,9 @@ std::span<const OperationSpec> AllOperations() {
       kCreateProject, kListProjects, kGetProject, kUpdateProject, kDeleteProject,
       kCreateSdkKey, kListSdkKeys, kRevokeSdkKey,
       kCreatePrivateApiKey, kListPrivateApiKeys, kRevokePrivateApiKey,
+      // The agent assistant's conversations.
+      kGetAgentStatus, kCreateAgentConversation, kListAgentConversations,
+      kGetAgentConversation, kSendAgentMessage, kDeleteAgentConversations,
       // Audit log.
       kListAuditLog,
       // Event ingestion and what it stored.

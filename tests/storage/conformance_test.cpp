@@ -499,6 +499,78 @@ TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogeth
   EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); }).empty());
   EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeOAuthToken("at-hash", 5000); }));
   EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthToken("nope"); }));
+  // Deleting the project takes its grants and their tokens with it.
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthGrant("g-1"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); }));
+}
+
+TEST_P(StoreConformance, AgentConversationsKeepOrderedMessagesAndDeleteWithThem) {
+  SeedProject();
+  const AgentConversationRecord mine{"c-1", "o-1", "p-1", "u-1", std::nullopt, "First", "idle",
+                                     std::nullopt, 1000, 1000};
+  const AgentConversationRecord shared{"c-2", "o-1", "p-1", "u-1", "weekly", "Weekly", "idle",
+                                       std::nullopt, 2000, 2000};
+  const AgentConversationRecord other{"c-3", "o-1", "p-1", "u-2", "weekly", "Theirs", "idle",
+                                      std::nullopt, 3000, 3000};
+  WriteOk([&](Repository& repo) -> Result<void> {
+    for (const auto* c : {&mine, &shared, &other}) {
+      if (auto r = repo.InsertAgentConversation(*c); !r) return r;
+    }
+    return {};
+  });
+  // The same workflow for the same user and project twice is refused by the store itself.
+  AgentConversationRecord duplicate = shared;
+  duplicate.id = "c-4";
+  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.InsertAgentConversation(duplicate); })));
+
+  for (const char* text : {"Which bots?", "GPTBot, mostly."}) {
+    WriteOk([&](Repository& repo) -> Result<void> {
+      auto appended = repo.AppendAgentMessage(
+          {"c-1", 0, std::string("m-") + text, "user", text, std::nullopt, std::nullopt,
+           std::nullopt, 7, 5000});
+      if (!appended) return appended.error();
+      return {};
+    });
+  }
+  const auto messages = ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); });
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0].seq, 1);
+  EXPECT_EQ(messages[1].seq, 2);
+  EXPECT_EQ(messages[1].content, "GPTBot, mostly.");
+  EXPECT_EQ(messages[1].output_tokens, 7);
+  EXPECT_FALSE(messages[1].input_tokens);
+
+  // Appending touched the conversation: it is now the most recent.
+  auto listed = ReadOk([](Repository& repo) {
+    return repo.ListAgentConversations("p-1", "u-1", std::nullopt, 10);
+  });
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].id, "c-1");
+  EXPECT_EQ(listed[0].updated_at, 5000);
+  listed = ReadOk([](Repository& repo) {
+    return repo.ListAgentConversations("p-1", "u-1", std::string("weekly"), 10);
+  });
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, "c-2");
+  EXPECT_EQ(ReadOk([](Repository& repo) {
+              return repo.FindAgentConversationByWorkflow("p-1", "u-2", "weekly");
+            })->id,
+            "c-3");
+
+  EXPECT_EQ(WriteOk([](Repository& repo) {
+              return repo.DeleteAgentConversations("p-1", "u-1", std::string("weekly"));
+            }),
+            1);
+  EXPECT_EQ(WriteOk([](Repository& repo) {
+              return repo.DeleteAgentConversations("p-1", "u-1", std::nullopt);
+            }),
+            1);
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); }).empty());
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-3"); }));
+  // Deleting the project takes its conversations with it.
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-3"); }));
 }
 
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {

@@ -1,0 +1,121 @@
+// The agent assistant's conversations and messages.
+#include "storage/repository.h"
+#include "storage/sql_helpers.h"
+
+namespace sightline::storage {
+namespace {
+
+using core::Result;
+using namespace internal;  // NOLINT: the SQL helpers of this folder
+
+constexpr std::string_view kConversationColumns =
+    "id, organization_id, project_id, user_id, workflow_id, title, status, run_started_at, "
+    "created_at, updated_at";
+constexpr std::string_view kMessageColumns =
+    "conversation_id, seq, id, role, content, tool_call_id, tool_name, input_tokens, "
+    "output_tokens, created_at";
+
+AgentConversationRecord MapConversation(const SqlRow& r) {
+  return {r.Text(0), r.Text(1), r.Text(2),   r.Text(3), r.OptText(4),
+          r.Text(5), r.Text(6), r.OptInt(7), r.Int(8),  r.Int(9)};
+}
+
+AgentMessageRecord MapMessage(const SqlRow& r) {
+  return {r.Text(0),    r.Int(1),     r.Text(2),   r.Text(3),   r.Text(4),
+          r.OptText(5), r.OptText(6), r.OptInt(7), r.OptInt(8), r.Int(9)};
+}
+
+// "… AND workflow_id = $3" when a workflow is given.
+std::string OwnerFilter(const std::optional<std::string>& workflow_id) {
+  return std::string("project_id = $1 AND user_id = $2") +
+         (workflow_id ? " AND workflow_id = $3" : "");
+}
+
+}  // namespace
+
+Result<void> Repository::InsertAgentConversation(const AgentConversationRecord& c) {
+  static const std::string sql = InsertStatement("agent_conversations", kConversationColumns);
+  return ExecuteVoid(session_, sql,
+                     {c.id, c.organization_id, c.project_id, c.user_id, Nullable(c.workflow_id),
+                      c.title, c.status, Nullable(c.run_started_at), c.created_at, c.updated_at});
+}
+
+Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversation(
+    std::string_view conversation_id) {
+  static const std::string sql =
+      Select(kConversationColumns, "FROM agent_conversations WHERE id = $1");
+  return FindOne<AgentConversationRecord>(session_, sql, {std::string(conversation_id)},
+                                          MapConversation);
+}
+
+Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversationByWorkflow(
+    std::string_view project_id, std::string_view user_id, std::string_view workflow_id) {
+  static const std::string sql =
+      Select(kConversationColumns,
+             "FROM agent_conversations WHERE project_id = $1 AND user_id = $2 AND "
+             "workflow_id = $3");
+  return FindOne<AgentConversationRecord>(
+      session_, sql, {std::string(project_id), std::string(user_id), std::string(workflow_id)},
+      MapConversation);
+}
+
+Result<std::vector<AgentConversationRecord>> Repository::ListAgentConversations(
+    std::string_view project_id, std::string_view user_id,
+    const std::optional<std::string>& workflow_id, std::int64_t limit) {
+  std::vector<SqlValue> params{std::string(project_id), std::string(user_id)};
+  if (workflow_id) params.emplace_back(*workflow_id);
+  params.emplace_back(limit);
+  const std::string sql =
+      Select(kConversationColumns, "FROM agent_conversations WHERE " + OwnerFilter(workflow_id) +
+                                       " ORDER BY updated_at DESC, id LIMIT $" +
+                                       std::to_string(params.size()));
+  auto rows = session_.Query(sql, params);
+  if (!rows) return rows.error();
+  std::vector<AgentConversationRecord> out;
+  for (const SqlRow& row : *rows) out.push_back(MapConversation(row));
+  return out;
+}
+
+Result<AgentMessageRecord> Repository::AppendAgentMessage(AgentMessageRecord message) {
+  auto last = FindOne<std::int64_t>(
+      session_, "SELECT COALESCE(MAX(seq), 0) FROM agent_messages WHERE conversation_id = $1",
+      {message.conversation_id}, [](const SqlRow& r) { return r.Int(0); });
+  if (!last) return last.error();
+  message.seq = last->value_or(0) + 1;
+  static const std::string sql = InsertStatement("agent_messages", kMessageColumns);
+  auto inserted = ExecuteVoid(
+      session_, sql,
+      {message.conversation_id, message.seq, message.id, message.role, message.content,
+       Nullable(message.tool_call_id), Nullable(message.tool_name), Nullable(message.input_tokens),
+       Nullable(message.output_tokens), message.created_at});
+  if (!inserted) return inserted.error();
+  auto touched =
+      ExecuteVoid(session_, "UPDATE agent_conversations SET updated_at = $2 WHERE id = $1",
+                  {message.conversation_id, message.created_at});
+  if (!touched) return touched.error();
+  return message;
+}
+
+Result<std::vector<AgentMessageRecord>> Repository::ListAgentMessages(
+    std::string_view conversation_id) {
+  static const std::string sql =
+      Select(kMessageColumns, "FROM agent_messages WHERE conversation_id = $1 ORDER BY seq");
+  return FindAll<AgentMessageRecord>(session_, sql, {std::string(conversation_id)}, MapMessage);
+}
+
+Result<std::int64_t> Repository::DeleteAgentConversations(
+    std::string_view project_id, std::string_view user_id,
+    const std::optional<std::string>& workflow_id) {
+  std::vector<SqlValue> params{std::string(project_id), std::string(user_id)};
+  if (workflow_id) params.emplace_back(*workflow_id);
+  const std::string filter = OwnerFilter(workflow_id);
+  auto messages = session_.Execute(
+      "DELETE FROM agent_messages WHERE conversation_id IN (SELECT id FROM agent_conversations "
+      "WHERE " +
+          filter + ")",
+      params);
+  if (!messages) return messages.error();
+  return session_.Execute("DELETE FROM agent_conversations WHERE " + filter, params);
+}
+
+}  // namespace sightline::storage

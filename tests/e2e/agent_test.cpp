@@ -1,0 +1,169 @@
+// End-to-end: the agent assistant's conversation store on every backend — creating and
+// continuing conversations (client ids, workflows), listing and reading only one's own,
+// deleting (all, or one workflow's), the status and the 503 of a server without a language
+// model provider, and who may use it at all.
+#include <gtest/gtest.h>
+
+#include "harness.h"
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+using Headers = std::map<std::string, std::string>;
+
+class Agent : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    org_ = Unique("agent");
+    creds_ = Bootstrap(GetParam(), org_, "Site");
+    server_ = std::make_unique<ServerProcess>(
+        GetParam(), std::vector<std::string>{"--public-rate-limit", "100000"});
+    owner_ = Login("owner@" + org_ + ".test", "correct horse");
+  }
+  std::string Login(const std::string& email, const std::string& password) {
+    const Response r = Call("POST", "/auth/login", "",
+                            R"({"email":")" + email + R"(","password":")" + password + R"("})");
+    EXPECT_EQ(r.status, 200) << r.body;
+    return std::string(r.Json().at("accessToken").as_string());
+  }
+  Response Call(const std::string& method, const std::string& target, const std::string& token,
+                const std::string& body = "") {
+    Headers headers;
+    if (!token.empty()) headers["Authorization"] = "Bearer " + token;
+    if (!body.empty()) headers["Content-Type"] = "application/json";
+    return server_->Request(method, target, headers, body);
+  }
+  std::string Base() const { return "/" + org_ + "/projects/" + creds_.project_id + "/agent"; }
+  // Invites `email` with `role`; the new member's session token.
+  std::string Member(const std::string& email, const std::string& role) {
+    const Response invited = Call("POST", "/" + org_ + "/invitations", owner_,
+                                  R"({"email":")" + email + R"(","role":")" + role + R"("})");
+    EXPECT_EQ(invited.status, 201) << invited.body;
+    const Response accepted =
+        Call("POST", "/invitations/accept", "",
+             R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
+                 R"(","password":"another horse"})");
+    EXPECT_EQ(accepted.status, 200) << accepted.body;
+    return std::string(accepted.Json().at("accessToken").as_string());
+  }
+  std::vector<std::string> ConversationIds(const std::string& token,
+                                           const std::string& query = "") {
+    const Response r = Call("GET", Base() + "/conversations" + query, token);
+    EXPECT_EQ(r.status, 200) << r.body;
+    std::vector<std::string> ids;
+    const json::value body = r.Json();
+    for (const auto& c : body.at("conversations").as_array())
+      ids.emplace_back(c.at("id").as_string());
+    return ids;
+  }
+
+  std::string org_, owner_;
+  Credentials creds_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+std::string Code(const Response& r) {
+  const json::value body = r.Json();
+  return std::string(body.at("error").at("code").as_string());
+}
+
+TEST_P(Agent, WithoutAProviderTheStatusSaysSoAndAMessageIs503WithNothingStored) {
+  const Response status = Call("GET", Base() + "/status", owner_);
+  ASSERT_EQ(status.status, 200) << status.body;
+  EXPECT_FALSE(status.Json().at("configured").as_bool());
+  EXPECT_TRUE(status.Json().at("provider").is_null());
+  EXPECT_FALSE(status.Json().at("message").as_string().empty());
+
+  const Response created = Call("POST", Base() + "/conversations", owner_, "{}");
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id(created.Json().at("id").as_string());
+  const Response sent = Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
+                             R"({"content":"Which AI crawlers hit us most this week?"})");
+  EXPECT_EQ(sent.status, 503) << sent.body;
+  EXPECT_EQ(Code(sent), "AGENT_001");
+  const Response read = Call("GET", Base() + "/conversations/" + id, owner_);
+  EXPECT_TRUE(read.Json().at("messages").as_array().empty());
+  EXPECT_EQ(Code(Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
+                      R"({"content":""})")),
+            "VAL_003");
+}
+
+TEST_P(Agent, ConversationsAreCreatedContinuedAndSharedPerWorkflow) {
+  // Ids are the client's; the PostgreSQL store outlives a test run, so they are made unique.
+  const std::string id = Unique("conversation-");
+  const Response first =
+      Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"(","title":"Bots"})");
+  ASSERT_EQ(first.status, 201) << first.body;
+  EXPECT_EQ(first.Json().at("title").as_string(), "Bots");
+  EXPECT_EQ(first.Json().at("status").as_string(), "idle");
+  // The same id again continues it.
+  const Response again =
+      Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"("})");
+  EXPECT_EQ(again.Json().at("title").as_string(), "Bots");
+  // A workflow names one shared conversation.
+  const Response weekly =
+      Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
+  const Response weekly_again =
+      Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
+  EXPECT_EQ(weekly.Json().at("id"), weekly_again.Json().at("id"));
+  EXPECT_EQ(weekly.Json().at("workflowId").as_string(), "weekly-report");
+  EXPECT_EQ(ConversationIds(owner_).size(), 2u);
+  EXPECT_EQ(ConversationIds(owner_, "?workflowId=weekly-report"),
+            std::vector<std::string>{std::string(weekly.Json().at("id").as_string())});
+  EXPECT_EQ(Code(Call("POST", Base() + "/conversations", owner_, R"({"id":"bad id!"})")),
+            "VAL_003");
+}
+
+TEST_P(Agent, EachUserSeesAndDeletesOnlyTheirOwn) {
+  const std::string analyst = Member("analyst@" + org_ + ".test", "analyst");
+  const std::string mine = Unique("owner-conversation-");
+  ASSERT_EQ(Call("POST", Base() + "/conversations", owner_, R"({"id":")" + mine + R"("})").status,
+            201);
+  Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"daily"})");
+  const std::string theirs(
+      Call("POST", Base() + "/conversations", analyst, "{}").Json().at("id").as_string());
+
+  EXPECT_EQ(ConversationIds(analyst), std::vector<std::string>{theirs});
+  EXPECT_EQ(Call("GET", Base() + "/conversations/" + mine, analyst).status, 404);
+  EXPECT_EQ(
+      Call("POST", Base() + "/conversations/" + mine + "/messages", analyst, R"({"content":"hi"})")
+          .status,
+      404);
+  // Someone else's id cannot be taken over.
+  EXPECT_EQ(Call("POST", Base() + "/conversations", analyst, R"({"id":")" + mine + R"("})").status,
+            409);
+  // Another organization's project is not found at all.
+  const Credentials other = Bootstrap(GetParam(), Unique("agent-other"), "Site");
+  EXPECT_EQ(
+      Call("GET", "/" + other.org_slug + "/projects/" + other.project_id + "/agent/conversations",
+           owner_)
+          .status,
+      404);
+
+  // DELETE with a workflow removes only that one; without, all of the caller's, no one else's.
+  EXPECT_EQ(Call("DELETE", Base() + "/conversations?workflowId=daily", owner_).status, 204);
+  EXPECT_EQ(ConversationIds(owner_), std::vector<std::string>{mine});
+  EXPECT_EQ(Call("DELETE", Base() + "/conversations", owner_).status, 204);
+  EXPECT_TRUE(ConversationIds(owner_).empty());
+  EXPECT_EQ(Call("GET", Base() + "/conversations/" + mine, owner_).status, 404);
+  EXPECT_EQ(ConversationIds(analyst), std::vector<std::string>{theirs});
+}
+
+TEST_P(Agent, OnlySignedInUsersWhoseRoleHoldsAgentUse) {
+  const std::string support = Member("support@" + org_ + ".test", "support");
+  const Response refused = Call("GET", Base() + "/conversations", support);
+  EXPECT_EQ(refused.status, 403);
+  EXPECT_EQ(Code(refused), "PERM_001");
+  // Conversations are a user's: a valid key is forbidden here (spec rule 4), not unknown.
+  const Response key = Call("GET", Base() + "/conversations", creds_.private_api_key);
+  EXPECT_EQ(key.status, 403);
+  EXPECT_EQ(Code(key), "PERM_001");
+  EXPECT_EQ(Call("GET", Base() + "/conversations", "").status, 401);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Agent, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace sightline::e2e
