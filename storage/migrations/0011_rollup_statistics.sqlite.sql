@@ -1,0 +1,2 @@
+-- PostgreSQL only (autoanalyze thresholds of the rollup tables); SQLite keeps no statistics
+-- unless ANALYZE is run, and its plans for these index reads do not depend on them.
