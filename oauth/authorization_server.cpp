@@ -23,6 +23,8 @@ constexpr std::string_view kCodePrefix = "mcp_ac_";
 constexpr std::string_view kAccess = "access";
 constexpr std::string_view kRefresh = "refresh";
 constexpr std::int64_t kTouchEveryMillis = 10 * 60 * 1000;
+// How long a spent refresh token is remembered, so that its replay revokes the grant.
+constexpr std::int64_t kReplayWindowMillis = 24 * 60 * 60 * 1000;
 
 Error InvalidRequest(std::string message) {
   return Error(ErrorCode::kOAuthInvalidRequest, std::move(message));
@@ -352,6 +354,10 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
     auto stored = repo.InsertOAuthToken(*row);
     if (!stored) return stored.error();
   }
+  // Every refresh leaves a spent pair behind; the grant keeps a day of them for replay
+  // detection, not 90 days' worth.
+  auto forgotten = repo.DeleteSpentOAuthTokens(grant.id, now, now - kReplayWindowMillis);
+  if (!forgotten) return forgotten.error();
   auto touched = repo.TouchOAuthGrant(grant.id, now);
   if (!touched) return touched.error();
   return json::object{{"access_token", access},

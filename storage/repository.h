@@ -118,6 +118,11 @@ class Repository {
   // Marks a refresh token used at `at` only if it was unused and not revoked.
   core::Result<bool> ClaimOAuthToken(std::string_view token_hash, std::int64_t at);
   core::Result<bool> RevokeOAuthToken(std::string_view token_hash, std::int64_t at);
+  // Forgets the grant's tokens that can no longer matter: expired ones, and refresh tokens
+  // spent before `spent_before` (a replay older than that is refused as unknown rather than
+  // detected); how many.
+  core::Result<std::int64_t> DeleteSpentOAuthTokens(std::string_view grant_id, std::int64_t now,
+                                                    std::int64_t spent_before);
 
   // Agent conversations (storage/repository_agent.cpp).
   core::Result<void> InsertAgentConversation(const AgentConversationRecord& conversation);

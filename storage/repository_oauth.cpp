@@ -141,4 +141,12 @@ Result<bool> Repository::RevokeOAuthToken(std::string_view token_hash, std::int6
       {std::string(token_hash), at});
 }
 
+Result<std::int64_t> Repository::DeleteSpentOAuthTokens(std::string_view grant_id,
+                                                        std::int64_t now,
+                                                        std::int64_t spent_before) {
+  return session_.Execute(
+      "DELETE FROM oauth_tokens WHERE grant_id = $1 AND (expires_at <= $2 OR used_at < $3)",
+      {std::string(grant_id), now, spent_before});
+}
+
 }  // namespace sightline::storage

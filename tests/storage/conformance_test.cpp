@@ -483,6 +483,18 @@ TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogeth
   EXPECT_EQ(found->role, std::optional<std::string>("admin"));
   EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3000); }));
   EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3001); }));
+  // Spent and expired tokens are forgotten; live ones stay.
+  const OAuthTokenRecord expired{"old-at", "g-1", "access", 1000, 1500};
+  WriteOk([&](Repository& repo) { return repo.InsertOAuthToken(expired); });
+  const auto forget = [&](std::int64_t spent_before) {
+    return WriteOk([&](Repository& repo) {
+      return repo.DeleteSpentOAuthTokens("g-1", 2500, spent_before);
+    });
+  };
+  EXPECT_EQ(forget(2900), 1);  // old-at; rt-hash was spent at 3000, after the cut
+  EXPECT_EQ(forget(3001), 1);  // rt-hash
+  const OAuthTokenRecord refresh_again{"rt-hash", "g-1", "refresh", 2000, 90000000};
+  WriteOk([&](Repository& repo) { return repo.InsertOAuthToken(refresh_again); });
 
   const auto listed = ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); });
   ASSERT_EQ(listed.size(), 1u);
