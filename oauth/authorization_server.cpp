@@ -23,6 +23,7 @@ constexpr std::string_view kCodePrefix = "mcp_ac_";
 constexpr std::string_view kAccess = "access";
 constexpr std::string_view kRefresh = "refresh";
 constexpr std::int64_t kTouchEveryMillis = 10 * 60 * 1000;
+constexpr std::int64_t kUnusedClientMillis = 90LL * 24 * 60 * 60 * 1000;
 // How long a spent refresh token is remembered, so that its replay revokes the grant.
 constexpr std::int64_t kReplayWindowMillis = 24 * 60 * 60 * 1000;
 
@@ -152,7 +153,11 @@ Result<json::object> AuthorizationServer::Register(const json::value& body) {
   auto registered = ParseRegistration(body);
   if (!registered) return registered.error();
   const std::int64_t now = NowMillis();
-  auto stored = store_.WriteOne([&](storage::Repository& repo) {
+  auto stored = store_.Write([&](storage::Repository& repo) -> Result<void> {
+    // Registrations nobody ever used (abandoned sign-ins, spam) go after 90 days; each new
+    // registration sweeps them, so the table stays bounded without a scheduler.
+    auto swept = repo.DeleteUnusedOAuthClients(now - kUnusedClientMillis);
+    if (!swept) return swept.error();
     return repo.UpsertOAuthClient(ToRecord(registered->client, now, now));
   });
   if (!stored) return stored.error();

@@ -54,6 +54,13 @@ Result<std::optional<OAuthClientRecord>> Repository::FindOAuthClient(std::string
   return FindOne<OAuthClientRecord>(session_, sql, {std::string(client_id)}, MapClient);
 }
 
+Result<std::int64_t> Repository::DeleteUnusedOAuthClients(std::int64_t before) {
+  return session_.Execute(
+      "DELETE FROM oauth_clients WHERE kind = 'registered' AND created_at < $1 AND NOT EXISTS "
+      "(SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)",
+      {before});
+}
+
 Result<void> Repository::InsertOAuthGrant(const OAuthGrantRecord& g) {
   static const std::string sql = InsertStatement("oauth_grants", kGrantColumns);
   return ExecuteVoid(session_, sql,

@@ -454,6 +454,12 @@ TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogeth
   renamed.name = "Claude 2";
   renamed.fetched_at = 5000;
   WriteOk([&](Repository& repo) { return repo.UpsertOAuthClient(renamed); });
+  // An old registration nobody connected goes; one with a grant stays.
+  const OAuthClientRecord abandoned{"mcpc_2", "registered", "Spam", "[]", "none", std::nullopt,
+                                    "{}", 500, 500};
+  WriteOk([&](Repository& repo) { return repo.UpsertOAuthClient(abandoned); });
+  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteUnusedOAuthClients(1500); }), 1);
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_2"); }));
   stored_client = ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_1"); });
   EXPECT_EQ(stored_client->name, "Claude 2");
   EXPECT_EQ(stored_client->fetched_at, 5000);
