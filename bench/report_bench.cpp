@@ -4,6 +4,7 @@
 // prints the median and worst of each over several runs.
 //
 //   report_bench (--data DIR | --database-url URL) [--generate EVENTS BOTS] [--runs N]
+//                [--only "REPORT NAME"]   (times one report, e.g. under perf)
 //
 // With --generate the store gets EVENTS tracked events and BOTS crawler requests spread over
 // the 90 days before 2026-11-01 (deterministic); without it, the rows already there are used.
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
   storage::StoreOptions options;
   std::int64_t events = 0, bots = 0;
   int runs = 11;
+  std::string only;  // one report by name; empty: all
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -149,10 +151,12 @@ int main(int argc, char** argv) {
       bots = std::atoll(argv[++i]);
     } else if (arg == "--runs" && i + 1 < argc)
       runs = std::atoi(argv[++i]);
+    else if (arg == "--only" && i + 1 < argc)
+      only = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: report_bench (--data DIR | --database-url URL) "
-                   "[--generate EVENTS BOTS] [--runs N]\n");
+                   "[--generate EVENTS BOTS] [--runs N] [--only \"REPORT NAME\"]\n");
       return 2;
     }
   }
@@ -244,6 +248,7 @@ int main(int argc, char** argv) {
   };
   for (int run = 0; run < runs; ++run) {
     for (Timing& timing : timings) {
+      if (!only.empty() && only != timing.name) continue;
       const auto started = std::chrono::steady_clock::now();
       if (!timing.run()) {
         std::fprintf(stderr, "%s failed\n", timing.name);
@@ -257,6 +262,7 @@ int main(int argc, char** argv) {
   std::printf("%-22s %10s %10s   (%d runs, 30 days + previous 30)\n", "report", "median ms",
               "max ms", runs);
   for (Timing& timing : timings) {
+    if (timing.ms.empty()) continue;
     std::sort(timing.ms.begin(), timing.ms.end());
     std::printf("%-22s %10.1f %10.1f\n", timing.name, timing.ms[timing.ms.size() / 2],
                 timing.ms.back());
