@@ -1,7 +1,9 @@
 // RestHandler's /oauth/authorize: the browser side of the authorization server. GET validates
 // the request and shows the sign-in or consent page; POST carries the page's forms (sign in,
-// sign out, allow, deny). Invalid clients and redirect URIs get an error page here and are never
-// redirected to; every later failure goes back to the client with `error`, `state` and `iss`.
+// sign out, allow, deny). Invalid clients and redirect URIs get an error page and are never
+// redirected to; other faults of the request get an error page that links back to the client
+// (the user follows it: RFC 9700 §4.11.2); once the user has acted (deny, consent), failures go
+// back to the client with `error`, `state` and `iss`.
 //
 // State lives in the browser: the authorization request rides along as hidden fields and is
 // checked again on every POST; a signed HttpOnly cookie remembers who signed in; a CSRF token in
@@ -119,7 +121,15 @@ class AuthorizePages {
     }
     const std::string state = Param(input.params, "state");
     auto request = server_.CheckRequest(std::move(*client), *redirect, input.params);
-    if (!request) return ErrorRedirect(*redirect, state, request.error());
+    if (!request) {
+      // RFC 9700 §4.11.2: before the user has done anything, the server does not send the
+      // browser on to a redirect URI that anyone could have registered; the page links to it.
+      return Page(400,
+                  RenderErrorPage(nonce, "This connection request cannot be completed",
+                                  request.error().message(),
+                                  ErrorLocation(*redirect, state, request.error())),
+                  nonce);
+    }
 
     ConsentPageContext page{input.params,
                             CsrfToken(input),
@@ -157,13 +167,17 @@ class AuthorizePages {
     return core::Base64UrlEncode(core::RandomBytes(24));
   }
 
+  std::string ErrorLocation(const std::string& redirect_uri, const std::string& state,
+                            const core::Error& error, std::string_view name = {}) const {
+    const std::string_view error_name = name.empty() ? OAuthErrorName(error) : name;
+    return AppendQuery(redirect_uri, {{"error", std::string(error_name)},
+                                      {"error_description", error.message()},
+                                      {"state", state},
+                                      {"iss", issuer_}});
+  }
   HttpResponse ErrorRedirect(const std::string& redirect_uri, const std::string& state,
                              const core::Error& error, std::string_view name = {}) const {
-    const std::string_view error_name = name.empty() ? OAuthErrorName(error) : name;
-    return Redirect(AppendQuery(redirect_uri, {{"error", std::string(error_name)},
-                                               {"error_description", error.message()},
-                                               {"state", state},
-                                               {"iss", issuer_}}));
+    return Redirect(ErrorLocation(redirect_uri, state, error, name));
   }
 
   std::optional<storage::UserRecord> SignedInUser(const AuthorizeInput& input) const {
@@ -315,11 +329,13 @@ std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& reque
   const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
   auto input = std::make_shared<AuthorizeInput>();
   input->post = post;
+  // Every request counts against its IP's window: POSTs try passwords, and a GET may make the
+  // server fetch a client metadata document.
+  if (auto limited = CountAnonymous(request)) {
+    outcome.error_code = std::string(limited->info().id);
+    return Page(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
+  }
   if (post) {
-    if (auto limited = CountAnonymous(request)) {
-      outcome.error_code = std::string(limited->info().id);
-      return Page(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
-    }
     const auto type = request.headers.Get("Content-Type");
     if (!type || core::MediaTypeOf(*type) != "application/x-www-form-urlencoded") {
       return Page(415, RenderErrorPage(nonce, "Unsupported form", "Submit the page's own form."),

@@ -161,7 +161,7 @@ std::string PermissionFields(const std::vector<oauth::ConsentOrganization>& choi
   }
   std::string html = "<fieldset><legend>Access</legend>";
   html += Radio("preset-all", "all", selection.preset == ConsentPreset::kAll,
-                "Full access: everything your role allows");
+                "Full access: everything your role allows, as it changes");
   html += Radio("preset-read-only", "read_only", selection.preset == ConsentPreset::kReadOnly,
                 "Read-only: view reports and settings, change nothing");
   html += Radio("preset-custom", "custom", selection.preset == ConsentPreset::kCustom,
@@ -177,8 +177,9 @@ std::string PermissionFields(const std::vector<oauth::ConsentOrganization>& choi
             ")</label></div>";
   }
   html +=
-      "<p class=\"note\">Only what your role in the chosen organization allows is granted, "
-      "and a later change of your role applies at once.</p></fieldset>";
+      "<p class=\"note\">Only what your role in the chosen organization allows is granted. "
+      "Full access follows your role as it changes; a read-only or chosen set never grows, "
+      "and shrinks when your role does.</p></fieldset>";
   return html;
 }
 
@@ -265,11 +266,18 @@ std::string RenderConsentPage(const ConsentPageContext& page, std::string_view u
 }
 
 std::string RenderErrorPage(std::string_view nonce, std::string_view title,
-                            std::string_view message) {
+                            std::string_view message, std::string_view return_url) {
   std::string html = Head(nonce, title);
   html += "<h1>" + HtmlEscape(title) + "</h1>";
   html += "<p role=\"alert\">" + HtmlEscape(message) + "</p>";
-  html += "<p class=\"note\">Return to the application and start the connection again.</p>";
+  if (return_url.empty()) {
+    html += "<p class=\"note\">Return to the application and start the connection again.</p>";
+  } else {
+    std::string host(return_url);
+    if (const auto url = core::SplitUrl(return_url)) host = url->host;
+    html += "<p><a href=\"" + HtmlEscape(return_url) + "\">Return to " + HtmlEscape(host) +
+            "</a> and start the connection again.</p>";
+  }
   return html + "</main></body></html>";
 }
 

@@ -38,8 +38,10 @@ std::string RenderSignInPage(const ConsentPageContext& page, std::string_view em
 std::string RenderConsentPage(const ConsentPageContext& page, std::string_view user_email,
                               const std::vector<oauth::ConsentOrganization>& choices,
                               const ConsentSelection& selection, std::string_view error);
+// With `return_url`, a link back to the client carrying the error (the user follows it; the
+// server does not redirect on its own to a URI that anyone could have registered).
 std::string RenderErrorPage(std::string_view nonce, std::string_view title,
-                            std::string_view message);
+                            std::string_view message, std::string_view return_url = {});
 
 std::string HtmlEscape(std::string_view text);
 

@@ -121,6 +121,10 @@ constexpr std::array kErrorTable = {
               "The MCP connection's consent does not include the permission this tool needs; "
               "`WWW-Authenticate` names the scope to ask for.",
               "insufficient_scope"},
+    ErrorInfo{ErrorCode::kOAuthUnsupportedResponseType, "OAUTH_011", 400,
+              "Unsupported response type",
+              "The authorization endpoint serves `response_type=code` only.",
+              "unsupported_response_type"},
     ErrorInfo{ErrorCode::kAgentNotConfigured, "AGENT_001", 503, "Assistant not configured",
               "The agent assistant has no language model provider configured on this server; "
               "`get_agent_status` says so too. Nothing was stored."},

@@ -57,6 +57,7 @@ enum class ErrorCode : std::uint16_t {
   kOAuthInvalidRedirectUri,  // OAUTH_008
   kOAuthInvalidMetadata,     // OAUTH_009
   kOAuthInsufficientScope,   // OAUTH_010
+  kOAuthUnsupportedResponseType,  // OAUTH_011
   kAgentNotConfigured,       // AGENT_001
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002

@@ -34,6 +34,9 @@ struct Principal {
   std::optional<std::string> project_id;  // the project a key is bound to
   PermissionSet permissions;           // effective, computed for this request
   bool read_only = false;              // an MCP grant consented to read-only tools
+  // An MCP grant: what a new consent could give it (the live role's grantable permissions), so
+  // that a missing permission is a step-up only when consenting again can help.
+  PermissionSet consentable;
 };
 
 }  // namespace sightline::identity

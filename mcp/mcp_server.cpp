@@ -514,7 +514,9 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
   const std::string request_id(call.meta.request_id);
   if (!ToolCatalog::MayCall(*tool, call.principal, call.read_only)) {
     const bool write = tool->operation->spec->effect != tools::Effect::kReadOnly;
-    if (call.principal.kind == identity::CredentialKind::kMcpToken && !(call.read_only && write)) {
+    if (call.principal.kind == identity::CredentialKind::kMcpToken &&
+        !(call.read_only && write) &&
+        call.principal.consentable.Has(tool->operation->spec->permission)) {
       // The consent lacks the tool's permission: a step-up challenge (403 insufficient_scope)
       // that names the scope to ask for, so the client can send the user to consent again.
       return done(InsufficientScope(call.principal, tool->operation->spec->permission));

@@ -21,8 +21,12 @@ constexpr std::string_view kAccessPrefix = "mcp_at_";
 constexpr std::string_view kRefreshPrefix = "mcp_rt_";
 constexpr std::string_view kCodePrefix = "mcp_ac_";
 constexpr std::string_view kAccess = "access";
+// The stored scope of a full-access grant: everything the role allows, decided per request.
+constexpr std::string_view kEverythingTheRoleAllows = "*";
 constexpr std::string_view kRefresh = "refresh";
 constexpr std::int64_t kTouchEveryMillis = 10 * 60 * 1000;
+constexpr std::int64_t kFailedFetchPauseMillis = 5 * 60 * 1000;
+constexpr std::size_t kMaxRememberedFailures = 10000;
 constexpr std::int64_t kUnusedClientMillis = 90LL * 24 * 60 * 60 * 1000;
 // How long a spent refresh token is remembered, so that its replay revokes the grant.
 constexpr std::int64_t kReplayWindowMillis = 24 * 60 * 60 * 1000;
@@ -154,8 +158,8 @@ Result<json::object> AuthorizationServer::Register(const json::value& body) {
   if (!registered) return registered.error();
   const std::int64_t now = NowMillis();
   auto stored = store_.Write([&](storage::Repository& repo) -> Result<void> {
-    // Registrations nobody ever used (abandoned sign-ins, spam) go after 90 days; each new
-    // registration sweeps them, so the table stays bounded without a scheduler.
+    // Clients nobody ever connected (abandoned sign-ins, spam) go after 90 days; each new
+    // client sweeps them, so the table stays bounded without a scheduler.
     auto swept = repo.DeleteUnusedOAuthClients(now - kUnusedClientMillis);
     if (!swept) return swept.error();
     return repo.UpsertOAuthClient(ToRecord(registered->client, now, now));
@@ -180,21 +184,45 @@ void AuthorizationServer::FindClientAsync(const std::string& client_id,
   if (!fetcher_) {
     return done(InvalidClient("This server does not fetch client metadata documents."));
   }
-  const std::int64_t created_at = *stored ? (*stored)->created_at : now;
-  fetcher_->Fetch(
-      client_id, [this, client_id, created_at, done = std::move(done)](Result<std::string> body) {
+  std::optional<storage::OAuthClientRecord> stale = std::move(*stored);
+  if (RecentlyFailed(client_id)) {
+    if (stale) return done(FromRecord(*stale));
+    return done(InvalidClient("The client metadata document at " + client_id +
+                              " could not be fetched a moment ago; try again in a few minutes."));
+  }
+  const std::int64_t created_at = stale ? stale->created_at : now;
+  fetcher_->Fetch(client_id, [this, client_id, created_at, stale = std::move(stale),
+                              done = std::move(done)](Result<std::string> body) {
         if (!body) {
+          RememberFailedFetch(client_id);
+          // A document that was good yesterday stays usable while its host is unreachable.
+          if (stale) return done(FromRecord(*stale));
           return done(InvalidClient("The client metadata document at " + client_id +
                                     " could not be fetched: " + body.error().message()));
         }
         auto client = ParseMetadataDocument(client_id, *body);
         if (!client) return done(client.error());
-        auto saved = store_.WriteOne([&](storage::Repository& repo) {
-          return repo.UpsertOAuthClient(ToRecord(*client, created_at, NowMillis()));
+        const std::int64_t fetched_at = NowMillis();
+        auto saved = store_.Write([&](storage::Repository& repo) -> Result<void> {
+          auto swept = repo.DeleteUnusedOAuthClients(fetched_at - kUnusedClientMillis);
+          if (!swept) return swept.error();
+          return repo.UpsertOAuthClient(ToRecord(*client, created_at, fetched_at));
         });
         if (!saved) return done(saved.error());
         done(std::move(*client));
       });
+}
+
+void AuthorizationServer::RememberFailedFetch(const std::string& client_id) {
+  std::lock_guard lock(failed_mutex_);
+  if (failed_until_.size() >= kMaxRememberedFailures) failed_until_.clear();
+  failed_until_[client_id] = NowMillis() + kFailedFetchPauseMillis;
+}
+
+bool AuthorizationServer::RecentlyFailed(const std::string& client_id) const {
+  std::lock_guard lock(failed_mutex_);
+  const auto found = failed_until_.find(client_id);
+  return found != failed_until_.end() && found->second > NowMillis();
 }
 
 Result<std::string> AuthorizationServer::ChooseRedirect(const OAuthClient& client,
@@ -239,7 +267,7 @@ Result<AuthorizationRequest> AuthorizationServer::CheckRequest(OAuthClient clien
   request.state = Text(Single(params, "state"));
   const std::string response_type = Text(Single(params, "response_type"));
   if (response_type != "code") {
-    return Error(ErrorCode::kOAuthUnauthorizedClient, "response_type must be 'code'.");
+    return Error(ErrorCode::kOAuthUnsupportedResponseType, "response_type must be 'code'.");
   }
   request.code_challenge = Text(Single(params, "code_challenge"));
   const std::string method = Text(Single(params, "code_challenge_method"));
@@ -264,6 +292,10 @@ Result<AuthorizationRequest> AuthorizationServer::CheckRequest(OAuthClient clien
   return request;
 }
 
+PermissionSet AuthorizationServer::Consented(std::string_view stored) const {
+  return stored == kEverythingTheRoleAllows ? settings_.grantable : PermissionsOf(stored);
+}
+
 Result<std::vector<ConsentOrganization>> AuthorizationServer::ConsentChoices(
     const std::string& user_id) const {
   return oauth::ConsentChoices(store_, user_id, settings_.grantable);
@@ -279,7 +311,9 @@ Result<std::string> AuthorizationServer::IssueCode(const AuthorizationRequest& r
   grant.user_id = consent.user_id;
   grant.organization_id = consent.organization_id;
   grant.project_id = consent.project_id;
-  grant.permissions = ScopeOf(consent.permissions.Intersect(settings_.grantable));
+  grant.permissions = consent.follows_role
+                          ? std::string(kEverythingTheRoleAllows)
+                          : ScopeOf(consent.permissions.Intersect(settings_.grantable));
   grant.read_only = consent.read_only;
   grant.resource = request.resource;
   grant.redirect_uri = request.redirect_uri;
@@ -340,6 +374,15 @@ Result<json::object> AuthorizationServer::Token(const TokenRequest& request) {
   }
   auto client = AuthenticateClient(request);
   if (!client) return client.error();
+  // A registration that listed its grant types is held to them (RFC 7591 §2).
+  if (const json::value* types = client->metadata.if_contains("grant_types");
+      client->kind == kRegisteredClient && types && types->is_array()) {
+    const auto& listed = types->as_array();
+    if (std::find(listed.begin(), listed.end(), json::value(**grant_type)) == listed.end()) {
+      return Error(ErrorCode::kOAuthUnauthorizedClient,
+                   "This client did not register the " + **grant_type + " grant type.");
+    }
+  }
   return **grant_type == "authorization_code" ? ExchangeCode(*client, request)
                                               : Refresh(*client, request);
 }
@@ -365,11 +408,18 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
   if (!forgotten) return forgotten.error();
   auto touched = repo.TouchOAuthGrant(grant.id, now);
   if (!touched) return touched.error();
+  std::string scope = grant.permissions;
+  if (scope == kEverythingTheRoleAllows) {  // what the role allows today
+    auto membership = repo.FindMembership(grant.organization_id, grant.user_id);
+    if (!membership) return membership.error();
+    const auto role = *membership ? identity::ParseRole((*membership)->role) : std::nullopt;
+    scope = role ? ScopeOf(identity::RolePermissions(*role).Intersect(settings_.grantable)) : "";
+  }
   return json::object{{"access_token", access},
                       {"token_type", "Bearer"},
                       {"expires_in", settings_.access_ttl.count()},
                       {"refresh_token", refresh},
-                      {"scope", grant.permissions}};
+                      {"scope", scope}};
 }
 
 Result<json::object> AuthorizationServer::ExchangeCode(const OAuthClient& client,
@@ -413,8 +463,11 @@ Result<json::object> AuthorizationServer::ExchangeCode(const OAuthClient& client
     }
     auto claimed = repo.ClaimOAuthCode(g.id, now);
     if (!claimed) return claimed.error();
-    if (!*claimed) {
-      return Verdict{std::nullopt, InvalidGrant("The authorization code was already used.")};
+    if (!*claimed) {  // another exchange of the same code won the race: a replay all the same
+      auto revoked = repo.RevokeOAuthGrant(g.id, now);
+      if (!revoked) return revoked.error();
+      return Verdict{std::nullopt, InvalidGrant("The authorization code was already used; the "
+                                                "tokens issued with it are revoked.")};
     }
     auto tokens = IssueTokens(repo, g);
     if (!tokens) return tokens.error();
@@ -461,15 +514,18 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
     if (*scope) {
       auto asked = ParseScope(**scope, settings_.grantable);
       if (!asked) return Verdict{std::nullopt, asked.error()};
-      if (asked->Intersect(PermissionsOf(grant.permissions)) != *asked) {
+      if (asked->Intersect(Consented(grant.permissions)) != *asked) {
         return Verdict{std::nullopt, Error(ErrorCode::kOAuthInvalidScope,
                                            "A refresh cannot widen the granted scope.")};
       }
     }
     auto claimed = repo.ClaimOAuthToken(hash, now);
     if (!claimed) return claimed.error();
-    if (!*claimed) {
-      return Verdict{std::nullopt, InvalidGrant("The refresh token was already used.")};
+    if (!*claimed) {  // a concurrent refresh with the same token won: a replay all the same
+      auto revoked = repo.RevokeOAuthGrant(grant.id, now);
+      if (!revoked) return revoked.error();
+      return Verdict{std::nullopt, InvalidGrant("The refresh token was already used; the grant "
+                                                "is revoked.")};
     }
     auto tokens = IssueTokens(repo, grant);
     if (!tokens) return tokens.error();
@@ -537,9 +593,10 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   // as for a private API key whose creator left).
   if (row.role) {
     if (const auto role = identity::ParseRole(*row.role)) {
-      principal.permissions = PermissionsOf(row.grant.permissions)
-                                  .Intersect(identity::RolePermissions(*role))
-                                  .Intersect(settings_.grantable);
+      const PermissionSet role_allows =
+          identity::RolePermissions(*role).Intersect(settings_.grantable);
+      principal.permissions = Consented(row.grant.permissions).Intersect(role_allows);
+      principal.consentable = role_allows;
     }
   }
   if (!row.grant.last_used_at || now - *row.grant.last_used_at >= kTouchEveryMillis) {

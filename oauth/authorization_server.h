@@ -13,6 +13,8 @@
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <functional>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,12 +115,21 @@ class AuthorizationServer {
   core::Result<boost::json::object> IssueTokens(storage::Repository& repo,
                                                 const storage::OAuthGrantRecord& grant);
   core::Result<void> CheckResource(const Params& params) const;
+  // A grant's stored scope as permissions ("*": every grantable one, the role decides).
+  identity::PermissionSet Consented(std::string_view stored) const;
   std::int64_t NowMillis() const { return clock_.NowMillis(); }
+
+  // Remembers a metadata document that could not be fetched, so that a burst of requests naming
+  // it (or naming a host that never answers) does not fetch again for a while.
+  void RememberFailedFetch(const std::string& client_id);
+  bool RecentlyFailed(const std::string& client_id) const;
 
   storage::Store& store_;
   const core::Clock& clock_;
   core::UrlFetcher* fetcher_;
   const AuthorizationServerSettings settings_;
+  mutable std::mutex failed_mutex_;
+  std::unordered_map<std::string, std::int64_t> failed_until_;  // client_id → unix millis
 };
 
 }  // namespace sightline::oauth

@@ -52,7 +52,8 @@ Result<Consent> ResolveConsent(const std::vector<ConsentOrganization>& choices,
   if (!has_project) {
     return Error::Invalid("project", "Choose a project of " + organization->name + ".");
   }
-  Consent consent{user_id, organization_id, project_id, {}, preset == ConsentPreset::kReadOnly};
+  Consent consent{user_id, organization_id, project_id, {}, preset == ConsentPreset::kReadOnly,
+                  preset == ConsentPreset::kAll};
   switch (preset) {
     case ConsentPreset::kAll:
       consent.permissions = organization->grantable;

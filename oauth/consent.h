@@ -19,6 +19,9 @@ struct Consent {
   std::string project_id;
   identity::PermissionSet permissions;
   bool read_only = false;
+  // Full access: whatever the role allows at each request, promotions included; `permissions`
+  // is then the role's grantable set at consent time (shown, not stored).
+  bool follows_role = false;
 };
 
 struct ConsentProject {
@@ -36,7 +39,7 @@ struct ConsentOrganization {
 };
 
 enum class ConsentPreset {
-  kAll,       // everything the role allows, now and as it changes
+  kAll,       // everything the role allows, at every request (it follows role changes)
   kReadOnly,  // the role's view permissions, read-only tools only
   kCustom,    // the permissions ticked, within the role
 };

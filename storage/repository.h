@@ -103,8 +103,8 @@ class Repository {
   // OAuth (storage/repository_oauth.cpp). Inserts or replaces the client with the same id.
   core::Result<void> UpsertOAuthClient(const OAuthClientRecord& client);
   core::Result<std::optional<OAuthClientRecord>> FindOAuthClient(std::string_view client_id);
-  // Deletes dynamically registered clients created before `before` that no user ever connected
-  // (no grant); how many.
+  // Deletes the clients (registered, or cached metadata documents) first seen before `before`
+  // that no user ever connected (no grant); how many.
   core::Result<std::int64_t> DeleteUnusedOAuthClients(std::int64_t before);
   core::Result<void> InsertOAuthGrant(const OAuthGrantRecord& grant);
   core::Result<std::optional<OAuthGrantRecord>> FindOAuthGrant(std::string_view grant_id);

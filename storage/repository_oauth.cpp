@@ -56,7 +56,7 @@ Result<std::optional<OAuthClientRecord>> Repository::FindOAuthClient(std::string
 
 Result<std::int64_t> Repository::DeleteUnusedOAuthClients(std::int64_t before) {
   return session_.Execute(
-      "DELETE FROM oauth_clients WHERE kind = 'registered' AND created_at < $1 AND NOT EXISTS "
+      "DELETE FROM oauth_clients WHERE created_at < $1 AND NOT EXISTS "
       "(SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)",
       {before});
 }

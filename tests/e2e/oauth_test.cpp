@@ -291,7 +291,7 @@ TEST_P(OAuth, RegistrationValidatesRedirectsAndIssuesSecretsOnlyToConfidentialCl
   EXPECT_EQ(not_json.Json().at("error").as_string(), "invalid_client_metadata");
 }
 
-TEST_P(OAuth, BadClientsAndRedirectsGetAPageAndEverythingElseGoesBackWithStateAndIss) {
+TEST_P(OAuth, BadClientsAndRedirectsGetAPageAndOtherFaultsLinkBackWithStateAndIss) {
   const std::string client = RegisterPublicClient();
   const Pkce pkce;
   const Response unknown = server_->Request("GET", AuthorizeTarget("mcpc_nobody", pkce));
@@ -310,10 +310,16 @@ TEST_P(OAuth, BadClientsAndRedirectsGetAPageAndEverythingElseGoesBackWithStateAn
   other_port.replace(other_port.find("4567"), 4, "9999");
   EXPECT_EQ(server_->Request("GET", other_port).status, 200);
 
+  // Before the user has acted, a faulty request gets a page linking back to the client with the
+  // error, never an automatic redirect (RFC 9700 §4.11.2).
   auto error_of = [&](const std::string& target) {
     const Response r = server_->Request("GET", target);
-    EXPECT_EQ(r.status, 303) << target << "\n" << r.body;
-    auto query = QueryOf(r.Header("location"));
+    EXPECT_EQ(r.status, 400) << target << "\n" << r.body;
+    EXPECT_TRUE(r.Header("location").empty());
+    std::string link = ValueAfter(r.body, 0, "<a href=\"");
+    for (std::size_t at; (at = link.find("&amp;")) != std::string::npos;) link.replace(at, 5, "&");
+    EXPECT_TRUE(link.starts_with(kRedirect)) << link;
+    auto query = QueryOf(link);
     EXPECT_EQ(query["state"], "st-123");
     EXPECT_EQ(query["iss"], Base());
     return query["error"];
@@ -331,6 +337,9 @@ TEST_P(OAuth, BadClientsAndRedirectsGetAPageAndEverythingElseGoesBackWithStateAn
                          "&resource=https%3A%2F%2Fother.example%2Fmcp");
   EXPECT_EQ(error_of(other_resource), "invalid_target");
   EXPECT_EQ(error_of(AuthorizeTarget(client, pkce, "&scope=everything")), "invalid_scope");
+  std::string token_flow = AuthorizeTarget(client, pkce);
+  token_flow.replace(token_flow.find("response_type=code"), 18, "response_type=token");
+  EXPECT_EQ(error_of(token_flow), "unsupported_response_type");
 
   const Response page = server_->Request("GET", AuthorizeTarget(client, pkce));
   EXPECT_EQ(page.Header("x-frame-options"), "DENY");
@@ -610,7 +619,16 @@ TEST_P(OAuth, EveryCallUsesTheUsersLiveRole) {
   const auto tools = ToolNames(access);
   EXPECT_FALSE(Contains(tools, "update_project"));
   EXPECT_TRUE(Contains(tools, "get_web_analytics"));
-  EXPECT_EQ(CallTool(access, "update_project", R"({"name":"Renamed"})").status, 403);
+  // The role lacks it: consenting again cannot help, so it is a refusal, not a step-up.
+  const Response refused = CallTool(access, "update_project", R"({"name":"Renamed"})");
+  ASSERT_EQ(refused.status, 200) << refused.body;
+  EXPECT_TRUE(refused.Json().at("result").at("isError").as_bool());
+  EXPECT_NE(refused.body.find("PERM_001"), std::string::npos);
+  // Full access follows the role: promoted again, the same token reaches the tool again.
+  ASSERT_EQ(server_->Request("PATCH", "/" + org_ + "/members/" + user_id, owner,
+                             R"({"role":"admin"})").status,
+            200);
+  EXPECT_TRUE(Contains(ToolNames(access), "update_project"));
   // Removed from the organization: nothing left.
   ASSERT_EQ(server_->Request("DELETE", "/" + org_ + "/members/" + user_id, owner).status, 204);
   EXPECT_TRUE(ToolNames(access).empty());
