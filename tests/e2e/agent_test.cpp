@@ -17,8 +17,7 @@ class Agent : public ::testing::TestWithParam<Backend> {
   void SetUp() override {
     org_ = Unique("agent");
     creds_ = Bootstrap(GetParam(), org_, "Site");
-    server_ = std::make_unique<ServerProcess>(
-        GetParam(), std::vector<std::string>{"--public-rate-limit", "100000"});
+    server_ = std::make_unique<ServerProcess>(GetParam());
     owner_ = Login("owner@" + org_ + ".test", "correct horse");
   }
   std::string Login(const std::string& email, const std::string& password) {

@@ -80,8 +80,7 @@ class OAuth : public ::testing::TestWithParam<Backend> {
     org_ = Unique("oauth");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     email_ = "owner@" + org_ + ".test";
-    server_ = std::make_unique<ServerProcess>(
-        GetParam(), std::vector<std::string>{"--public-rate-limit", "100000"});
+    server_ = std::make_unique<ServerProcess>(GetParam());
   }
   std::string Base() const { return "http://127.0.0.1:" + std::to_string(server_->port()); }
 
@@ -642,7 +641,7 @@ class OAuthShortTokens : public OAuth {
     email_ = "owner@" + org_ + ".test";
     server_ = std::make_unique<ServerProcess>(
         GetParam(),
-        std::vector<std::string>{"--public-rate-limit", "100000", "--oauth-access-ttl", "1"});
+        std::vector<std::string>{"--oauth-access-ttl", "1"});
   }
 };
 
