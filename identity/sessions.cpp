@@ -29,6 +29,12 @@ const std::string& DecoyHash() {
 }
 
 
+// A browser sign-in names the password it was made with (a digest of its hash, not the hash),
+// so that changing the password ends it without a session row to revoke.
+std::string PasswordStamp(const storage::UserRecord& user) {
+  return core::Sha256Hex(user.password_hash).substr(0, 16);
+}
+
 Error BadLogin() { return Error(ErrorCode::kAuthBadLogin, "Invalid email or password."); }
 Error BadRefresh(std::string message) {
   return Error(ErrorCode::kAuthInvalidCredential, std::move(message));
@@ -117,7 +123,8 @@ Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
                                                     std::string_view password) {
   auto user = CheckPassword(email, password);
   if (!user) return user.error();
-  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, *user); });
+  auto needs_setup =
+      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, *user); });
   if (!needs_setup) return needs_setup.error();
   if (*needs_setup || user->two_factor_enabled) {
     return Error(ErrorCode::kAuthRequired,
@@ -126,7 +133,7 @@ Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
   const std::int64_t now = NowSeconds();
   BrowserSignIn signed_in;
   signed_in.expires_in = policy_.browser_ttl.count();
-  signed_in.token = SignToken({user->id, "", std::string(kBrowserType), now,
+  signed_in.token = SignToken({user->id, PasswordStamp(*user), std::string(kBrowserType), now,
                                now + signed_in.expires_in},
                               secret_);
   signed_in.user = std::move(*user);
@@ -142,6 +149,16 @@ Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view
   auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
   if (!user) return user.error();
   if (!*user) return Error(ErrorCode::kAuthInvalidCredential, "The account no longer exists.");
+  // A changed password ends the sign-in, and so does a second factor the page cannot ask for.
+  if (claims->session_id != PasswordStamp(**user)) {
+    return Error(ErrorCode::kAuthInvalidCredential, "The password has changed; sign in again.");
+  }
+  auto needs_setup =
+      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, **user); });
+  if (!needs_setup) return needs_setup.error();
+  if (*needs_setup || (*user)->two_factor_enabled) {
+    return Error(ErrorCode::kAuthRequired, "This account needs two-factor authentication.");
+  }
   return std::move(**user);
 }
 

@@ -1,6 +1,7 @@
 #include "oauth/client_metadata.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <boost/json/parse.hpp>
 #include <span>
@@ -31,6 +32,24 @@ Error BadRedirect(std::string message) {
 }
 Error BadMetadata(std::string message) {
   return Error(ErrorCode::kOAuthInvalidMetadata, std::move(message));
+}
+
+// RFC 8252 §7.1: a native app's private-use scheme, named after a domain it owns, with no
+// authority ("com.example.app:/oauth2redirect"); matched exactly.
+bool IsPrivateUseRedirect(std::string_view uri) {
+  const std::size_t colon = uri.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 >= uri.size()) return false;
+  const std::string_view scheme = uri.substr(0, colon);
+  if (scheme.find('.') == std::string_view::npos) return false;
+  for (const char c : scheme) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '+') {
+      return false;
+    }
+  }
+  for (const char c : uri) {
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7F || c == '#') return false;
+  }
+  return true;
 }
 
 bool IsHttpLoopback(const core::UrlParts& url) {
@@ -106,6 +125,7 @@ Result<void> CheckRedirectUri(std::string_view uri) {
   if (uri.size() > kMaxUriLength) return BadRedirect("The redirect URI is too long.");
   const auto url = core::SplitUrl(uri);
   if (!url) {
+    if (IsPrivateUseRedirect(uri)) return {};
     return BadRedirect("The redirect URI '" + std::string(uri) + "' is not an absolute URI.");
   }
   if (url->has_fragment || url->has_userinfo) {

@@ -280,10 +280,10 @@ TEST_P(OAuth, RegistrationValidatesRedirectsAndIssuesSecretsOnlyToConfidentialCl
     EXPECT_EQ(r.status, 400) << bad;
     EXPECT_EQ(r.Json().at("error").as_string(), "invalid_redirect_uri") << bad;
   }
-  const Response bad_method = server_->Request(
-      "POST", "/oauth/register", json_type,
-      R"({"redirect_uris":["https://a.example/cb"],)"
-      R"("token_endpoint_auth_method":"private_key_jwt"})");
+  const Response bad_method =
+      server_->Request("POST", "/oauth/register", json_type,
+                       R"({"redirect_uris":["https://a.example/cb"],)"
+                       R"("token_endpoint_auth_method":"private_key_jwt"})");
   EXPECT_EQ(bad_method.Json().at("error").as_string(), "invalid_client_metadata");
   const Response not_json = server_->Request("POST", "/oauth/register", json_type, "{");
   EXPECT_EQ(not_json.status, 400);
@@ -405,6 +405,36 @@ TEST_P(OAuth, AnEmptyChoiceShowsTheConsentPageAgainWithTheReasonAndNoStaleFields
   fields[fields.size() - 3] = {"project", "not-a-project-of-mine"};
   fields[fields.size() - 2] = {"preset", "all"};
   EXPECT_EQ(PostForm(browser.Cookies(), fields).status, 400);
+}
+
+TEST_P(OAuth, TheBrowserSignInEndsWhenTheOrganizationStartsRequiringTwoFactor) {
+  const std::string client = RegisterPublicClient();
+  const Pkce pkce;
+  const Browser browser = SignIn(client, pkce);
+  const Response consent =
+      server_->Request("GET", AuthorizeTarget(client, pkce), {{"Cookie", browser.Cookies()}});
+  EXPECT_NE(consent.body.find("value=\"allow\""), std::string::npos) << "still signed in";
+  const Response login =
+      server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}},
+                       R"({"email":")" + email_ + R"(","password":"correct horse"})");
+  const Headers owner{
+      {"Authorization", "Bearer " + std::string(login.Json().at("accessToken").as_string())},
+      {"Content-Type", "application/json"}};
+  ASSERT_EQ(server_->Request("PATCH", "/" + org_, owner, R"({"requireTwoFactor":true})").status,
+            200);
+  // The cookie no longer signs anyone in, and a fresh password sign-in is refused with a reason.
+  const Response again =
+      server_->Request("GET", AuthorizeTarget(client, pkce), {{"Cookie", browser.Cookies()}});
+  EXPECT_EQ(again.body.find("value=\"allow\""), std::string::npos);
+  EXPECT_NE(again.body.find("<label for=\"password\">"), std::string::npos);
+  auto fields = browser.request;
+  fields.emplace_back("csrf", HiddenValue(again.body, "csrf"));
+  fields.emplace_back("email", email_);
+  fields.emplace_back("password", "correct horse");
+  fields.emplace_back("action", "signin");
+  const Response refused = PostForm(browser.csrf_cookie, fields);
+  EXPECT_NE(refused.body.find("two-factor"), std::string::npos) << refused.body;
+  EXPECT_TRUE(refused.Header("set-cookie").empty());
 }
 
 TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
@@ -624,9 +654,10 @@ TEST_P(OAuth, EveryCallUsesTheUsersLiveRole) {
   EXPECT_TRUE(refused.Json().at("result").at("isError").as_bool());
   EXPECT_NE(refused.body.find("PERM_001"), std::string::npos);
   // Full access follows the role: promoted again, the same token reaches the tool again.
-  ASSERT_EQ(server_->Request("PATCH", "/" + org_ + "/members/" + user_id, owner,
-                             R"({"role":"admin"})").status,
-            200);
+  ASSERT_EQ(
+      server_->Request("PATCH", "/" + org_ + "/members/" + user_id, owner, R"({"role":"admin"})")
+          .status,
+      200);
   EXPECT_TRUE(Contains(ToolNames(access), "update_project"));
   // Removed from the organization: nothing left.
   ASSERT_EQ(server_->Request("DELETE", "/" + org_ + "/members/" + user_id, owner).status, 204);
@@ -639,9 +670,8 @@ class OAuthShortTokens : public OAuth {
     org_ = Unique("oauth-ttl");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     email_ = "owner@" + org_ + ".test";
-    server_ = std::make_unique<ServerProcess>(
-        GetParam(),
-        std::vector<std::string>{"--oauth-access-ttl", "1"});
+    server_ = std::make_unique<ServerProcess>(GetParam(),
+                                              std::vector<std::string>{"--oauth-access-ttl", "1"});
   }
 };
 

@@ -43,12 +43,14 @@ TEST(SplitUrl, LoopbackIsLocalhostOrAnIpv4LiteralIn127OrIpv6One) {
 TEST(RedirectUris, HttpsLoopbackAndPrivateSchemesPassDangerousOnesDoNot) {
   for (const char* good : {"https://claude.ai/api/mcp/auth_callback", "http://127.0.0.1:33418/",
                            "http://localhost/callback", "cursor://anysphere.cursor-mcp/oauth",
-                           "https://chatgpt.com/connector_platform_oauth_redirect"}) {
+                           "https://chatgpt.com/connector_platform_oauth_redirect",
+                           "com.example.app:/oauth2redirect"}) {
     EXPECT_TRUE(CheckRedirectUri(good)) << good;
   }
   for (const char* bad :
        {"http://app.example/cb", "https://a.example/cb#frag", "https://user@a.example/cb",
-        "javascript://x/%0aalert(1)", "data://text/html,x", "file:///etc/passwd", "/cb", ""}) {
+        "javascript://x/%0aalert(1)", "data://text/html,x", "file:///etc/passwd", "/cb", "",
+        "javascript:alert(1)", "app:/no-domain", "com.example.app:/x#frag"}) {
     EXPECT_FALSE(CheckRedirectUri(bad)) << bad;
   }
 }
