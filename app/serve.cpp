@@ -112,7 +112,8 @@ const OptionDef kServeOptions[] = {
      "Let OAuth client metadata documents (a URL as client_id) be fetched from private and "
      "loopback addresses. Turns off SSRF protection: for tests only."},
     {"dns-server", "SIGHTLINE_DNS_SERVER", "", "HOST:PORT",
-     "The DNS resolver asked for forward-confirmed reverse DNS; default: the system's."},
+     "The DNS resolver asked for forward-confirmed reverse DNS and for the host names of "
+     "outbound HTTPS fetches; default: the system's."},
     {"ingest-queue-rows", "SIGHTLINE_INGEST_QUEUE_ROWS", "100000", "N",
      "Rows of accepted-but-uncommitted ingestion the writer may hold; beyond it ingestion "
      "answers 503."},
@@ -258,7 +259,11 @@ int Serve(const Options& options) {
   live_ranges.Replace(std::move(*initial_ranges));
 
   core::SystemClock clock;
+  // One bounded resolver (c-ares) for reverse DNS and for the fetchers' host names.
+  auto resolver = api::AresResolver::Create(options.Get("dns-server"));
+  if (!resolver) return ReportFailure(resolver.error());
   api::HttpsFetcherOptions fetch_options;
+  fetch_options.resolver = resolver->get();
   fetch_options.allow_private_addresses = options.Has("signature-directory-private");
   fetch_options.ca_file = options.Get("outbound-ca");
   fetch_options.media_types = {"application/http-message-signatures-directory+json",
@@ -267,13 +272,15 @@ int Serve(const Options& options) {
   api::HttpsFetcherOptions range_fetch_options{.allow_private_addresses = true,
                                                    .ca_file = fetch_options.ca_file,
                                                    .timeout = std::chrono::seconds(30),
-                                                   .max_bytes = 8 * 1024 * 1024};
+                                                   .max_bytes = 8 * 1024 * 1024,
+                                                   .resolver = resolver->get()};
   // OAuth client metadata documents: a client_id anyone can send, so fetched defensively.
   api::HttpsFetcherOptions client_fetch_options{
       .allow_private_addresses = options.Has("client-metadata-private"),
       .ca_file = fetch_options.ca_file,
       .max_bytes = 16 * 1024,
-      .media_types = {"application/json"}};
+      .media_types = {"application/json"},
+      .resolver = resolver->get()};
   std::unique_ptr<api::HttpsFetcher> fetcher, range_fetcher, client_fetcher;
   try {
     fetcher = std::make_unique<api::HttpsFetcher>(fetch_options);
@@ -297,8 +304,6 @@ int Serve(const Options& options) {
   // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
   const std::string own_signer =
       options.Has("public-url") ? detection::UrlOrigin(options.Get("public-url")).value_or("") : "";
-  auto resolver = api::AresResolver::Create(options.Get("dns-server"));
-  if (!resolver) return ReportFailure(resolver.error());
   detection::ReverseDnsVerifier reverse_dns(resolver->get(), clock);
   const detection::RequestClassifier classifier(
       detection::BotCatalog::Builtin(), {.ranges = &live_ranges,

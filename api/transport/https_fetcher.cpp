@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 namespace sightline::api {
@@ -80,20 +81,30 @@ struct HttpsFetcher::Impl {
     tls.set_verify_mode(asio::ssl::verify_peer);
   }
 
-  asio::awaitable<Result<std::string>> Get(std::string url) {
+  // `addresses`: the host's, resolved already (through options.resolver); empty: resolve here.
+  // GCC 12 reports -Wmismatched-new-delete on Asio's coroutine frames of this signature; the
+  // frame is allocated and freed by Asio's own awaitable_frame operators (a false positive).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+  asio::awaitable<Result<std::string>> Get(std::string url, std::vector<std::string> addresses) {
     const auto target = ParseHttpsUrl(url);
     if (!target) co_return Error(ErrorCode::kValInvalidParameter, "Not an https URL.");
     beast::error_code ec;
-    tcp::resolver resolver(context);
-    auto results = co_await resolver.async_resolve(
-        target->host, target->port, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) co_return Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host.");
+    if (addresses.empty()) {
+      tcp::resolver resolver(context);
+      auto results = co_await resolver.async_resolve(
+          target->host, target->port, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) co_return Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host.");
+      for (const auto& entry : results) addresses.push_back(entry.endpoint().address().to_string());
+    }
+    const auto port = static_cast<unsigned short>(std::stoi(target->port));
     std::optional<tcp::endpoint> endpoint;
-    for (const auto& entry : results) {
-      const auto address = core::IpAddress::Parse(entry.endpoint().address().to_string());
+    for (const std::string& text : addresses) {
+      const auto address = core::IpAddress::Parse(text);
       if (address && (options.allow_private_addresses || address->IsGlobal())) {
-        endpoint = entry.endpoint();
-        break;
+        endpoint = tcp::endpoint(asio::ip::make_address(text, ec), port);
+        if (!ec) break;
+        endpoint.reset();
       }
     }
     if (!endpoint) co_return Error(ErrorCode::kUnavailable, "The directory's host is not public.");
@@ -129,6 +140,7 @@ struct HttpsFetcher::Impl {
     }
     co_return std::move(response.body());
   }
+#pragma GCC diagnostic pop
 
   HttpsFetcherOptions options;
   asio::ssl::context tls;
@@ -138,12 +150,24 @@ struct HttpsFetcher::Impl {
   std::thread thread;
 };
 
+// What a resolver callback may still reach: the fetcher, until its destructor says otherwise
+// (the resolver outlives it and answers pending lookups when it is destroyed).
+struct HttpsFetcher::Guard {
+  std::mutex mutex;
+  HttpsFetcher::Impl* impl = nullptr;
+};
+
 HttpsFetcher::HttpsFetcher(HttpsFetcherOptions options)
-    : impl_(std::make_unique<Impl>(std::move(options))) {
+    : impl_(std::make_unique<Impl>(std::move(options))), guard_(std::make_shared<Guard>()) {
+  guard_->impl = impl_.get();
   impl_->thread = std::thread([impl = impl_.get()] { impl->context.run(); });
 }
 
 HttpsFetcher::~HttpsFetcher() {
+  {
+    std::lock_guard lock(guard_->mutex);
+    guard_->impl = nullptr;
+  }
   impl_->work.reset();
   impl_->context.stop();
   impl_->thread.join();
@@ -155,13 +179,34 @@ void HttpsFetcher::Fetch(const std::string& url,
     impl_->in_flight.fetch_sub(1);
     return done(Error(ErrorCode::kUnavailable, "Too many directory fetches at once."));
   }
-  asio::co_spawn(impl_->context, impl_->Get(url),
-                 [impl = impl_.get(), done = std::move(done)](std::exception_ptr failure,
-                                                              Result<std::string> body) {
-                   impl->in_flight.fetch_sub(1);
-                   if (failure) return done(Error(ErrorCode::kUnavailable, "Fetch failed."));
-                   done(std::move(body));
-                 });
+  Impl* impl = impl_.get();
+  auto start = [impl, url](std::vector<std::string> addresses,
+                           std::function<void(Result<std::string>)> finish) {
+    asio::co_spawn(impl->context, impl->Get(url, std::move(addresses)),
+                   [impl, finish = std::move(finish)](std::exception_ptr failure,
+                                                      Result<std::string> body) {
+                     impl->in_flight.fetch_sub(1);
+                     if (failure) return finish(Error(ErrorCode::kUnavailable, "Fetch failed."));
+                     finish(std::move(body));
+                   });
+  };
+  const auto target = ParseHttpsUrl(url);
+  const bool literal = target && core::IpAddress::Parse(target->host).has_value();
+  if (!impl->options.resolver || !target || literal) {
+    return start(literal ? std::vector<std::string>{target->host} : std::vector<std::string>{},
+                 std::move(done));
+  }
+  impl->options.resolver->Forward(
+      target->host,
+      [guard = guard_, start, done = std::move(done)](detection::DnsAnswer answer) mutable {
+        std::lock_guard lock(guard->mutex);
+        if (guard->impl == nullptr) return;  // shutting down: nobody is waiting any more
+        if (answer.status != detection::DnsAnswer::Status::kOk || answer.values.empty()) {
+          guard->impl->in_flight.fetch_sub(1);
+          return done(Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host."));
+        }
+        start(std::move(answer.values), std::move(done));
+      });
 }
 
 }  // namespace sightline::api

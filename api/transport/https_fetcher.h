@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/url_fetcher.h"
+#include "detection/reverse_dns.h"
 
 #include <chrono>
 #include <cstddef>
@@ -24,6 +25,10 @@ struct HttpsFetcherOptions {
   std::size_t max_bytes = 64 * 1024;
   int max_in_flight = 8;  // more at once fail fast (the directory retries after its back-off)
   std::vector<std::string> media_types;  // accepted Content-Types; empty: any
+  // Resolves host names, bounded in time (c-ares: the server's AresResolver). Without one, the
+  // names go to Asio's resolver, whose getaddrinfo has no timeout and runs one lookup at a time:
+  // a host whose DNS never answers would hold the fetch slots.
+  detection::DnsResolver* resolver = nullptr;
 };
 
 class HttpsFetcher final : public core::UrlFetcher {
@@ -35,7 +40,9 @@ class HttpsFetcher final : public core::UrlFetcher {
 
  private:
   struct Impl;
+  struct Guard;
   std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Guard> guard_;
 };
 
 }  // namespace sightline::api

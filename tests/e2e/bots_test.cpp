@@ -1,6 +1,7 @@
 // End-to-end: crawler classification and server-side ingestion against the real binary on every
 // available backend, with vendor IP ranges from a directory the test writes (CIDR verification).
 #include "harness.h"
+#include "loopback_services.h"
 #include "sample_agents.h"
 
 #include "core/compression.h"
@@ -30,12 +31,6 @@ std::string Item(const std::string& ua, const std::string& ip) {
   return R"({"user_agent":")" + ua + R"(","ip_address":")" + ip + R"(","path":"/docs"})";
 }
 
-// A self-signed certificate for 127.0.0.1 in `dir` (cert.pem, key.pem), for HTTPS peers.
-void MakeLoopbackCertificate(const std::filesystem::path& dir) {
-  RunOrThrow("openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 "
-             "-addext subjectAltName=IP:127.0.0.1 -keyout " + (dir / "key.pem").string() +
-             " -out " + (dir / "cert.pem").string() + " 2>/dev/null");
-}
 
 class Bots : public ::testing::TestWithParam<Backend> {
  protected:
@@ -304,55 +299,11 @@ INSTANTIATE_TEST_SUITE_P(Backends, Bots, ::testing::ValuesIn(AvailableBackends()
                          [](const auto& info) { return info.param.name; });
 
 // Forward-confirmed reverse DNS against a real DNS server (dnsmasq) on loopback.
-sockaddr_in Loopback(int port = 0) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  return address;
-}
-
-// A loopback port free for both UDP and TCP (dnsmasq listens on both).
-int FreeDnsPort() {
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    const int udp = socket(AF_INET, SOCK_DGRAM, 0);
-    sockaddr_in address = Loopback();
-    bind(udp, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    getsockname(udp, reinterpret_cast<sockaddr*>(&address), &length);
-    const int tcp = socket(AF_INET, SOCK_STREAM, 0);
-    const bool both = bind(tcp, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    close(tcp);
-    close(udp);
-    if (both) return ntohs(address.sin_port);
-  }
-  throw std::runtime_error("no free DNS port");
-}
-
-bool UdpPortTaken(int port) {
-  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address = Loopback(port);
-  const bool taken = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0;
-  close(fd);
-  return taken;
-}
-
 TEST_P(Bots, ReverseDnsVerifiesCrawlersWithoutPublishedRanges) {
-  const int port = FreeDnsPort();
-  // Debian installs it in /usr/sbin, which an unprivileged PATH may not include.
-  const std::string dnsmasq =
-      std::filesystem::exists("/usr/sbin/dnsmasq") ? "/usr/sbin/dnsmasq" : "dnsmasq";
-  ChildProcess dns(dnsmasq,
-                   {"--keep-in-foreground", "--log-queries", "--log-facility=-",
-                    "--port=" + std::to_string(port), "--listen-address=127.0.0.1",
-                    "--bind-interfaces", "--no-resolv", "--no-hosts", "--conf-file=/dev/null",
-                    "--pid-file=", "--host-record=crawl-66-249-66-1.googlebot.com,66.249.66.1",
-                    "--host-record=crawl-fake.googlebot.com,203.0.113.99",
-                    "--ptr-record=50.113.0.203.in-addr.arpa,crawl-fake.googlebot.com"});
-  for (int i = 0; i < 250 && !UdpPortTaken(port); ++i) {  // until dnsmasq has bound its port
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ServerProcess server(GetParam(), {"--dns-server", "127.0.0.1:" + std::to_string(port)});
+  const Dnsmasq dns({"--host-record=crawl-66-249-66-1.googlebot.com,66.249.66.1",
+                     "--host-record=crawl-fake.googlebot.com,203.0.113.99",
+                     "--ptr-record=50.113.0.203.in-addr.arpa,crawl-fake.googlebot.com"});
+  ServerProcess server(GetParam(), {"--dns-server", dns.address()});
   const json::object real =
       ClassifyUntil(server, Item(kGooglebot, "66.249.66.1"), "verified_bot");
   EXPECT_EQ(real.at("actorType").as_string(), "verified_bot");
@@ -421,7 +372,7 @@ TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
 TEST_P(Bots, AVendorThatNeverAnswersDoesNotHoldUpShutdown) {
   // A listener that never answers: the range fetch hangs in its TLS handshake.
   const int silent = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address = Loopback();
+  sockaddr_in address = LoopbackAddress();
   ASSERT_EQ(bind(silent, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   ASSERT_EQ(listen(silent, 16), 0);
   socklen_t length = sizeof address;

@@ -5,12 +5,15 @@
 // official SDK client drive the same flow in tests/interop.
 #include <gtest/gtest.h>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <fstream>
 #include <thread>
 
 #include "core/crypto.h"
 #include "core/http_types.h"
 #include "harness.h"
+#include "loopback_services.h"
 
 namespace sightline::e2e {
 namespace {
@@ -662,6 +665,43 @@ TEST_P(OAuth, EveryCallUsesTheUsersLiveRole) {
   // Removed from the organization: nothing left.
   ASSERT_EQ(server_->Request("DELETE", "/" + org_ + "/members/" + user_id, owner).status, 204);
   EXPECT_TRUE(ToolNames(access).empty());
+}
+
+// A client identified by the URL of its metadata document, on a host name that the server
+// resolves through its DNS resolver (c-ares, here a dnsmasq on loopback) and fetches over HTTPS.
+TEST_P(OAuth, AMetadataDocumentOnANamedHostIsFetchedThroughTheResolver) {
+  const auto dir = MakeTempDir("sightline-cimd-");
+  MakeLoopbackCertificate(dir, "clients.sightline.test");
+  std::filesystem::create_directory(dir / "www");
+  ChildProcess documents("node", {(SourceDir() / "tests/interop/static_https_server.mjs").string(),
+                                  (dir / "cert.pem").string(), (dir / "key.pem").string(),
+                                  (dir / "www").string()});
+  const std::string port =
+      std::to_string(json::parse(documents.FirstLine()).at("port").as_int64());
+  const std::string url = "https://clients.sightline.test:" + port + "/client.json";
+  std::ofstream(dir / "www" / "client.json")
+      << R"({"client_id":")" + url + R"(","client_name":"Named Host Client",)"
+      << R"("redirect_uris":["http://127.0.0.1/callback"]})";
+  const Dnsmasq dns({"--host-record=clients.sightline.test,127.0.0.1"});
+  ServerProcess server(GetParam(), {"--dns-server", dns.address(), "--client-metadata-private",
+                                    "--outbound-ca", (dir / "cert.pem").string()});
+  const Pkce pkce;
+  auto target = [&](const std::string& client_id) {
+    return "/oauth/authorize?" + Form({{"response_type", "code"},
+                                       {"client_id", client_id},
+                                       {"redirect_uri", "http://127.0.0.1:5555/callback"},
+                                       {"code_challenge", pkce.challenge},
+                                       {"code_challenge_method", "S256"}});
+  };
+  const Response page = server.Request("GET", target(url));
+  EXPECT_EQ(page.status, 200) << page.body;
+  EXPECT_NE(page.body.find("Named Host Client"), std::string::npos);
+  // A name the resolver does not know: an error page, and no wait for a system resolver.
+  const Response unknown =
+      server.Request("GET", target("https://nowhere.sightline.test:" + port + "/client.json"));
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_NE(unknown.body.find("could not be fetched"), std::string::npos) << unknown.body;
+  std::filesystem::remove_all(dir);
 }
 
 class OAuthShortTokens : public OAuth {
