@@ -701,6 +701,11 @@ TEST_P(OAuth, AMetadataDocumentOnANamedHostIsFetchedThroughTheResolver) {
       server.Request("GET", target("https://nowhere.sightline.test:" + port + "/client.json"));
   EXPECT_EQ(unknown.status, 400);
   EXPECT_NE(unknown.body.find("could not be fetched"), std::string::npos) << unknown.body;
+  // A failed document is not fetched again at once: a burst of requests naming it costs nothing.
+  const Response again =
+      server.Request("GET", target("https://nowhere.sightline.test:" + port + "/client.json"));
+  EXPECT_EQ(again.status, 400);
+  EXPECT_NE(again.body.find("a moment ago"), std::string::npos) << again.body;
   std::filesystem::remove_all(dir);
 }
 
