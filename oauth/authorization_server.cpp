@@ -30,6 +30,8 @@ constexpr std::size_t kMaxRememberedFailures = 10000;
 constexpr std::int64_t kUnusedClientMillis = 90LL * 24 * 60 * 60 * 1000;
 // How long a spent refresh token is remembered, so that its replay revokes the grant.
 constexpr std::int64_t kReplayWindowMillis = 24 * 60 * 60 * 1000;
+// How long after a refresh its old token may be presented again as a retry.
+constexpr std::int64_t kRetryGraceMillis = 2 * 60 * 1000;
 
 Error InvalidRequest(std::string message) {
   return Error(ErrorCode::kOAuthInvalidRequest, std::move(message));
@@ -388,7 +390,8 @@ Result<json::object> AuthorizationServer::Token(const TokenRequest& request) {
 }
 
 Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
-                                                      const storage::OAuthGrantRecord& grant) {
+                                                      const storage::OAuthGrantRecord& grant,
+                                                      const std::string& replaces) {
   const std::int64_t now = NowMillis();
   const std::string access = std::string(kAccessPrefix) + core::RandomBase62(40);
   const std::string refresh = std::string(kRefreshPrefix) + core::RandomBase62(40);
@@ -401,6 +404,10 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
   for (const auto* row : {&access_row, &refresh_row}) {
     auto stored = repo.InsertOAuthToken(*row);
     if (!stored) return stored.error();
+  }
+  if (!replaces.empty()) {
+    auto linked = repo.SetOAuthTokenSuccessor(replaces, refresh_row.hash);
+    if (!linked) return linked.error();
   }
   // Every refresh leaves a spent pair behind; the grant keeps a day of them for replay
   // detection, not 90 days' worth.
@@ -500,17 +507,6 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
     if (grant.revoked_at || token.revoked_at) {
       return Verdict{std::nullopt, InvalidGrant("The refresh token was revoked.")};
     }
-    if (token.used_at) {
-      // Rotation (OAuth 2.1 §4.3.1): an old refresh token coming back means two parties hold
-      // it; the whole grant ends and the user consents again.
-      auto revoked = repo.RevokeOAuthGrant(grant.id, now);
-      if (!revoked) return revoked.error();
-      return Verdict{std::nullopt, InvalidGrant("The refresh token was already used; the grant "
-                                                "is revoked.")};
-    }
-    if (now >= token.expires_at) {
-      return Verdict{std::nullopt, InvalidGrant("The refresh token has expired.")};
-    }
     if (*scope) {
       auto asked = ParseScope(**scope, settings_.grantable);
       if (!asked) return Verdict{std::nullopt, asked.error()};
@@ -519,15 +515,40 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
                                            "A refresh cannot widen the granted scope.")};
       }
     }
-    auto claimed = repo.ClaimOAuthToken(hash, now);
-    if (!claimed) return claimed.error();
-    if (!*claimed) {  // a concurrent refresh with the same token won: a replay all the same
+    // Rotation (OAuth 2.1 §4.3.1): an old refresh token coming back means two parties hold it,
+    // and the whole grant ends, unless it is the client retrying a refresh whose answer it lost
+    // (or two of its processes refreshing at once): within the grace window, while the token
+    // that replaced it has never been used, the retry gets a new pair in that one's place.
+    const auto spent = [&](const storage::OAuthTokenRecord& old) -> Result<Verdict> {
+      if (old.replaced_by && now - old.used_at.value_or(0) <= kRetryGraceMillis) {
+        auto successor = repo.FindOAuthToken(*old.replaced_by);
+        if (!successor) return successor.error();
+        if (*successor && !(*successor)->token.used_at && !(*successor)->token.revoked_at) {
+          auto retired = repo.RevokeOAuthToken(*old.replaced_by, now);
+          if (!retired) return retired.error();
+          auto tokens = IssueTokens(repo, grant, hash);
+          if (!tokens) return tokens.error();
+          return Verdict{std::move(*tokens), std::nullopt};
+        }
+      }
       auto revoked = repo.RevokeOAuthGrant(grant.id, now);
       if (!revoked) return revoked.error();
       return Verdict{std::nullopt, InvalidGrant("The refresh token was already used; the grant "
                                                 "is revoked.")};
+    };
+    if (token.used_at) return spent(token);
+    if (now >= token.expires_at) {
+      return Verdict{std::nullopt, InvalidGrant("The refresh token has expired.")};
     }
-    auto tokens = IssueTokens(repo, grant);
+    auto claimed = repo.ClaimOAuthToken(hash, now);
+    if (!claimed) return claimed.error();
+    if (!*claimed) {  // a concurrent refresh with the same token won: judge it as spent
+      auto again = repo.FindOAuthToken(hash);
+      if (!again) return again.error();
+      if (!*again) return Verdict{std::nullopt, InvalidGrant("The refresh token is unknown.")};
+      return spent((*again)->token);
+    }
+    auto tokens = IssueTokens(repo, grant, hash);
     if (!tokens) return tokens.error();
     return Verdict{std::move(*tokens), std::nullopt};
   });

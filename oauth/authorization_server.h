@@ -111,9 +111,11 @@ class AuthorizationServer {
   core::Result<boost::json::object> ExchangeCode(const OAuthClient& client,
                                                  const TokenRequest& request);
   core::Result<boost::json::object> Refresh(const OAuthClient& client, const TokenRequest& request);
-  // Inserts a fresh access and refresh token for the grant; the token response.
+  // Inserts a fresh access and refresh token for the grant, recorded as the successor of the
+  // refresh token hashed `replaces` (when refreshing); the token response.
   core::Result<boost::json::object> IssueTokens(storage::Repository& repo,
-                                                const storage::OAuthGrantRecord& grant);
+                                                const storage::OAuthGrantRecord& grant,
+                                                const std::string& replaces = {});
   core::Result<void> CheckResource(const Params& params) const;
   // A grant's stored scope as permissions ("*": every grantable one, the role decides).
   identity::PermissionSet Consented(std::string_view stored) const;

@@ -240,6 +240,7 @@ struct OAuthTokenRecord {
   std::int64_t expires_at = 0;
   std::optional<std::int64_t> used_at;
   std::optional<std::int64_t> revoked_at;
+  std::optional<std::string> replaced_by;  // a spent refresh token: the hash of its successor
 };
 
 // A token with its grant and the grant user's live role in the grant's organization (nullopt

@@ -121,6 +121,8 @@ class Repository {
   // Marks a refresh token used at `at` only if it was unused and not revoked.
   core::Result<bool> ClaimOAuthToken(std::string_view token_hash, std::int64_t at);
   core::Result<bool> RevokeOAuthToken(std::string_view token_hash, std::int64_t at);
+  core::Result<void> SetOAuthTokenSuccessor(std::string_view token_hash,
+                                            std::string_view successor_hash);
   // Forgets the grant's tokens that can no longer matter: expired ones, and refresh tokens
   // spent before `spent_before` (a replay older than that is refused as unknown rather than
   // detected); how many.

@@ -15,7 +15,7 @@ constexpr std::string_view kGrantColumns =
     "redirect_uri, code_hash, code_challenge, code_expires_at, code_used_at, created_at, "
     "last_used_at, revoked_at";
 constexpr std::string_view kTokenColumns =
-    "hash, grant_id, kind, created_at, expires_at, used_at, revoked_at";
+    "hash, grant_id, kind, created_at, expires_at, used_at, revoked_at, replaced_by";
 constexpr std::size_t kTokenColumnCount = ColumnCount(kTokenColumns);
 
 OAuthClientRecord MapClient(const SqlRow& r) {
@@ -31,8 +31,8 @@ OAuthGrantRecord MapGrant(const SqlRow& r, std::size_t at = 0) {
 }
 
 OAuthTokenRecord MapToken(const SqlRow& r, std::size_t at = 0) {
-  return {r.Text(at),    r.Text(at + 1),   r.Text(at + 2),  r.Int(at + 3),
-          r.Int(at + 4), r.OptInt(at + 5), r.OptInt(at + 6)};
+  return {r.Text(at),      r.Text(at + 1),   r.Text(at + 2),   r.Int(at + 3),
+          r.Int(at + 4),   r.OptInt(at + 5), r.OptInt(at + 6), r.OptText(at + 7)};
 }
 
 }  // namespace
@@ -120,8 +120,14 @@ Result<std::vector<OAuthGrantView>> Repository::ListOAuthGrantsOfUser(std::strin
 Result<void> Repository::InsertOAuthToken(const OAuthTokenRecord& t) {
   static const std::string sql = InsertStatement("oauth_tokens", kTokenColumns);
   return ExecuteVoid(session_, sql,
-                     {t.hash, t.grant_id, t.kind, t.created_at, t.expires_at, Nullable(t.used_at),
-                      Nullable(t.revoked_at)});
+                     {t.hash, t.grant_id, t.kind, t.created_at, t.expires_at,
+                      Nullable(t.used_at), Nullable(t.revoked_at), Nullable(t.replaced_by)});
+}
+
+Result<void> Repository::SetOAuthTokenSuccessor(std::string_view token_hash,
+                                                std::string_view successor_hash) {
+  return ExecuteVoid(session_, "UPDATE oauth_tokens SET replaced_by = $2 WHERE hash = $1",
+                     {std::string(token_hash), std::string(successor_hash)});
 }
 
 Result<std::optional<OAuthTokenGrant>> Repository::FindOAuthToken(std::string_view token_hash) {

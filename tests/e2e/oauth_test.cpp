@@ -471,18 +471,32 @@ TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
       server_->Request("GET", "/users/me", {{"Authorization", "Bearer " + access}});
   EXPECT_EQ(rest.status, 401);
 
-  const Response rotated =
-      Token({{"grant_type", "refresh_token"}, {"client_id", client}, {"refresh_token", refresh}});
+  auto refresh_with = [&](const std::string& token) {
+    return Token({{"grant_type", "refresh_token"}, {"client_id", client}, {"refresh_token", token}});
+  };
+  const Response rotated = refresh_with(refresh);
   ASSERT_EQ(rotated.status, 200) << rotated.body;
   const std::string new_access(rotated.Json().at("access_token").as_string());
-  EXPECT_NE(rotated.Json().at("refresh_token").as_string(), refresh);
+  const std::string second(rotated.Json().at("refresh_token").as_string());
+  EXPECT_NE(second, refresh);
   EXPECT_EQ(Mcp(new_access, kInitialize).status, 200);
-  // The old refresh token coming back revokes the grant: every token of it stops working.
-  const Response replay =
-      Token({{"grant_type", "refresh_token"}, {"client_id", client}, {"refresh_token", refresh}});
+
+  // A retry with the old token while its successor is unused (the answer was lost) gets a new
+  // pair in the successor's place, which stops working.
+  const Response retried = refresh_with(refresh);
+  ASSERT_EQ(retried.status, 200) << retried.body;
+  const std::string third(retried.Json().at("refresh_token").as_string());
+  EXPECT_EQ(refresh_with(second).Json().at("error").as_string(), "invalid_grant");
+  const Response moved_on = refresh_with(third);
+  ASSERT_EQ(moved_on.status, 200) << moved_on.body;
+  const std::string latest_access(moved_on.Json().at("access_token").as_string());
+
+  // Once its successor has been used, the old refresh token coming back is a replay: the
+  // grant is revoked and every token of it stops working.
+  const Response replay = refresh_with(refresh);
   EXPECT_EQ(replay.status, 400);
   EXPECT_EQ(replay.Json().at("error").as_string(), "invalid_grant");
-  const Response dead = Mcp(new_access, kInitialize);
+  const Response dead = Mcp(latest_access, kInitialize);
   EXPECT_EQ(dead.status, 401);
   EXPECT_NE(dead.Header("www-authenticate").find("error=\"invalid_token\""), std::string::npos);
 }

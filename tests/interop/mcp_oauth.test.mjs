@@ -153,6 +153,13 @@ test('dynamic registration, full access: tools work, the token refreshes and rot
                                                         { authProvider: provider }));
   assert.ok((await toolNames(again)).includes('get_top_bots'));
   await again.close();
+  // Once the new refresh token has been used, the old one is a replay (before that, a retry of
+  // a lost answer would be honoured for two minutes).
+  const newer = await refreshAuthorization(base, {
+    metadata, clientInformation: provider.information, refreshToken: fresh.refresh_token,
+    resource: new URL(base + '/mcp'),
+  });
+  assert.ok(newer.access_token);
   await assert.rejects(refreshAuthorization(base, {
     metadata, clientInformation: provider.information, refreshToken: old.refresh_token,
   }), /invalid_grant|already used/i);

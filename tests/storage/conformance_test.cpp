@@ -489,6 +489,10 @@ TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogeth
   EXPECT_EQ(found->role, std::optional<std::string>("admin"));
   EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3000); }));
   EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3001); }));
+  WriteOk([](Repository& repo) { return repo.SetOAuthTokenSuccessor("rt-hash", "rt-next"); });
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindOAuthToken("rt-hash"); })
+                ->token.replaced_by,
+            std::optional<std::string>("rt-next"));
   // Spent and expired tokens are forgotten; live ones stay.
   const OAuthTokenRecord expired{"old-at", "g-1", "access", 1000, 1500};
   WriteOk([&](Repository& repo) { return repo.InsertOAuthToken(expired); });
