@@ -332,7 +332,7 @@ std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& reque
   // Every request counts against its IP's window: POSTs try passwords, and a GET may make the
   // server fetch a client metadata document.
   if (auto limited = CountAnonymous(request)) {
-    outcome.error_code = std::string(limited->info().id);
+    NoteFailure(*limited, outcome);
     return Page(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
   }
   if (post) {

@@ -127,7 +127,7 @@ std::optional<HttpResponse> RestHandler::ServeOAuth(const HttpRequest& request,
     return ServeAuthorize(request, exchange);
   }
   const auto oauth_failure = [&](const core::Error& error) {
-    outcome.error_code = std::string(error.info().id);
+    NoteFailure(error, outcome);
     HttpResponse response = RenderOAuthError(error);
     AddOAuthCors(response);
     return response;

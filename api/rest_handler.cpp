@@ -155,16 +155,20 @@ void RestHandler::AddDeprecationHeaders(const tools::OperationSpec& spec, HttpRe
                                    ">; rel=\"deprecation\"; type=\"text/html\"");
 }
 
-HttpResponse RestHandler::Fail(const core::Error& error, std::string_view request_id,
-                               Outcome& outcome) {
+void RestHandler::NoteFailure(const core::Error& error, Outcome& outcome) {
   outcome.error_code = std::string(error.info().id);
   if (error.code() == ErrorCode::kInternal || !error.internal().empty()) {
     core::Log(error.code() == ErrorCode::kInternal ? core::LogLevel::kError : core::LogLevel::kWarn,
               "request failed",
-              {{"requestId", request_id},
+              {{"requestId", outcome.request_id},
                {"code", error.info().id},
                {"internal", error.internal()}});
   }
+}
+
+HttpResponse RestHandler::Fail(const core::Error& error, std::string_view request_id,
+                               Outcome& outcome) {
+  NoteFailure(error, outcome);
   return RenderErrorResponse(error, clock_.NowMillis(), request_id);
 }
 

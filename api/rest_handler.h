@@ -99,6 +99,8 @@ class RestHandler final : public core::HttpHandler {
   // Counts an anonymous request against its client IP's window: nullopt when allowed, else
   // the refusal.
   std::optional<core::Error> CountAnonymous(const core::HttpRequest& request);
+  // Records the code for the access log and logs internal diagnostics (every failure).
+  void NoteFailure(const core::Error& error, Outcome& outcome);
   // Renders `error`, records its code for the access log, and logs internal diagnostics.
   core::HttpResponse Fail(const core::Error& error, std::string_view request_id,
                           Outcome& outcome);
