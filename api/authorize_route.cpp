@@ -9,15 +9,16 @@
 // checked again on every POST; a signed HttpOnly cookie remembers who signed in; a CSRF token in
 // a second cookie must match the form's (double submit), and a POST from another Origin is
 // refused. `__Host-` cookies with `Secure` when the public URL is https.
-#include <map>
-
 #include "api/consent_page.h"
 #include "api/error_response.h"
 #include "api/rest_handler.h"
 #include "api/rest_outcome.h"
 #include "core/crypto.h"
 #include "core/text.h"
+#include "core/url.h"
 #include "mcp/discovery.h"
+
+#include <map>
 
 namespace sightline::api {
 namespace {
@@ -190,7 +191,7 @@ class AuthorizePages {
 
   HttpResponse HandleGet(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
                          const ConsentPageContext& page) const {
-    if (auto user = SignedInUser(input)) return ConsentPage(*user, request, page, {}, 200);
+    if (auto user = SignedInUser(input)) return ConsentPage(*user, request, page);
     return Page(200, RenderSignInPage(page, "", ""), page.nonce);
   }
 
@@ -198,8 +199,7 @@ class AuthorizePages {
                           const ConsentPageContext& page) const {
     const auto csrf_cookie = input.cookies.find(CsrfCookie());
     const std::string csrf_form = Param(input.params, "csrf");
-    const bool same_origin =
-        !input.origin || *input.origin == core::ToLowerAscii(OriginOfIssuer());
+    const bool same_origin = !input.origin || *input.origin == core::OriginOf(issuer_);
     if (!same_origin || csrf_cookie == input.cookies.end() || csrf_form.empty() ||
         !core::ConstantTimeEquals(csrf_cookie->second, csrf_form)) {
       return Page(403,
@@ -221,7 +221,7 @@ class AuthorizePages {
       if (!signed_in) {
         return Page(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
       }
-      HttpResponse response = ConsentPage(signed_in->user, request, page, {}, 200);
+      HttpResponse response = ConsentPage(signed_in->user, request, page);
       response.headers.Add("Set-Cookie",
                            Cookie(SessionCookie(), signed_in->token, signed_in->expires_in));
       return response;
@@ -257,8 +257,11 @@ class AuthorizePages {
     if (!choices) return ErrorRedirect(request.redirect_uri, request.state, choices.error());
     auto consent = oauth::ResolveConsent(*choices, user.id, selection.organization_id,
                                          selection.project_id, selection.preset, selection.ticked);
-    if (!consent) {
-      return ConsentPage(user, request, page, selection, 400, consent.error().message());
+    if (!consent) {  // the same page again, with the choices just read and the reason
+      return Page(400,
+                  RenderConsentPage(page, user.email, *choices, selection,
+                                    consent.error().message()),
+                  page.nonce);
     }
     auto code = server_.IssueCode(request, *consent);
     if (!code) return ErrorRedirect(request.redirect_uri, request.state, code.error());
@@ -268,15 +271,15 @@ class AuthorizePages {
 
   HttpResponse ConsentPage(const storage::UserRecord& user,
                            const oauth::AuthorizationRequest& request,
-                           const ConsentPageContext& page, std::optional<ConsentSelection> chosen,
-                           int status, std::string_view error = {}) const {
+                           const ConsentPageContext& page) const {
     auto choices = server_.ConsentChoices(user.id);
     if (!choices) {
       return Page(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()),
                   page.nonce);
     }
-    ConsentSelection selection = chosen ? *chosen : DefaultSelection(*choices, request);
-    return Page(status, RenderConsentPage(page, user.email, *choices, selection, error),
+    return Page(200,
+                RenderConsentPage(page, user.email, *choices, DefaultSelection(*choices, request),
+                                  ""),
                 page.nonce);
   }
 
@@ -289,23 +292,13 @@ class AuthorizePages {
       selection.organization_id = choices.front().id;
       selection.project_id = choices.front().projects.front().id;
     }
-    identity::PermissionSet offered;
-    for (const auto& organization : choices) {
-      for (const auto& info : identity::AllPermissions()) {
-        if (organization.grantable.Has(info.permission)) offered.Add(info.permission);
-      }
-    }
+    const identity::PermissionSet offered = oauth::OfferedPermissions(choices);
     selection.preset =
         request.scope_given ? oauth::ConsentPreset::kCustom : oauth::ConsentPreset::kAll;
     selection.ticked = request.scope_given ? request.requested.Intersect(offered) : offered;
     return selection;
   }
 
-  std::string OriginOfIssuer() const {
-    const std::size_t scheme = issuer_.find("://");
-    const std::size_t path = issuer_.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-    return issuer_.substr(0, path);
-  }
 
   oauth::AuthorizationServer& server_;
   identity::SessionService& sessions_;

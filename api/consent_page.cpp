@@ -153,12 +153,7 @@ std::string OrganizationSelect(const std::vector<oauth::ConsentOrganization>& ch
 
 std::string PermissionFields(const std::vector<oauth::ConsentOrganization>& choices,
                              const ConsentSelection& selection) {
-  identity::PermissionSet offered;
-  for (const auto& organization : choices) {
-    for (const auto& info : identity::AllPermissions()) {
-      if (organization.grantable.Has(info.permission)) offered.Add(info.permission);
-    }
-  }
+  const identity::PermissionSet offered = oauth::OfferedPermissions(choices);
   std::string html = "<fieldset><legend>Access</legend>";
   html += Radio("preset-all", "all", selection.preset == ConsentPreset::kAll,
                 "Full access: everything your role allows, as it changes");

@@ -4,6 +4,8 @@
 #include "api/request_arguments.h"
 #include "api/rest_handler.h"
 #include "api/rest_outcome.h"
+#include "core/text.h"
+#include "core/url.h"
 #include "identity/api_keys.h"
 #include "mcp/discovery.h"
 
@@ -29,15 +31,6 @@ constexpr std::string_view kMcpAllowHeaders =
 constexpr std::string_view kMcpExposeHeaders =
     "WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version, Retry-After, X-Request-Id";
 
-// "https://Host:8443/base" → "https://host:8443".
-std::string OriginOf(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  const std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
-  std::string origin(url.substr(0, url.find('/', start)));
-  for (char& c : origin) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return origin;
-}
-
 // The host of a Host header or origin, without scheme and port.
 std::string_view HostName(std::string_view authority) {
   if (const std::size_t scheme = authority.find("://"); scheme != std::string_view::npos) {
@@ -48,7 +41,7 @@ std::string_view HostName(std::string_view authority) {
 }
 
 bool IsLoopbackName(std::string_view host) {
-  return core::EqualsIgnoreCase(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+  return core::IsLoopbackHost(core::ToLowerAscii(host));
 }
 
 bool Truthy(std::string_view value) {
@@ -113,7 +106,7 @@ std::optional<HttpResponse> RestHandler::ServeMcp(const HttpRequest& request,
 // the server's own origin or one the operator allowed; a server published on a loopback
 // address also answers only requests that name a loopback host.
 bool RestHandler::McpOriginAllowed(const HttpRequest& request) const {
-  const std::string own = OriginOf(public_url_);
+  const std::string own = core::OriginOf(public_url_);
   const bool loopback_server = IsLoopbackName(HostName(own));
   if (loopback_server) {
     const auto host = request.headers.Get("Host");
@@ -121,10 +114,10 @@ bool RestHandler::McpOriginAllowed(const HttpRequest& request) const {
   }
   const auto origin = request.headers.Get("Origin");
   if (!origin) return true;  // not a browser
-  const std::string given = OriginOf(*origin);
+  const std::string given = core::OriginOf(*origin);
   if (given == own || (loopback_server && IsLoopbackName(HostName(given)))) return true;
   for (const std::string& allowed : mcp_allowed_origins_) {
-    if (given == OriginOf(allowed)) return true;
+    if (given == core::OriginOf(allowed)) return true;
   }
   return false;
 }

@@ -60,6 +60,12 @@ std::optional<UrlParts> SplitUrl(std::string_view url) {
   return parts;
 }
 
+std::string OriginOf(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
+  return ToLowerAscii(url.substr(0, url.find('/', start)));
+}
+
 bool IsLoopbackHost(std::string_view host) {
   if (host == "localhost" || host == "[::1]") return true;
   // An IPv4 literal in 127/8 ("127.evil.example" is a name, not loopback).

@@ -22,6 +22,8 @@ struct UrlParts {
 // nullopt unless `url` is absolute with a non-empty host and has no whitespace or control
 // characters. Schemes without an authority ("mailto:x") are nullopt too.
 std::optional<UrlParts> SplitUrl(std::string_view url);
+// The scheme and authority of a URL, lowercased: "https://Host:8443/base" → "https://host:8443".
+std::string OriginOf(std::string_view url);
 // "localhost", "127.0.0.1" (any 127/8 address) or "[::1]".
 bool IsLoopbackHost(std::string_view host);
 

@@ -81,6 +81,12 @@ PermissionSet PermissionSet::Intersect(const PermissionSet& other) const {
   return set;
 }
 
+PermissionSet PermissionSet::Union(const PermissionSet& other) const {
+  PermissionSet set;
+  set.bits_ = bits_ | other.bits_;
+  return set;
+}
+
 std::vector<std::string_view> PermissionSet::Names() const {
   std::vector<std::string_view> names;
   for (const auto& info : kCatalog) {

@@ -62,6 +62,7 @@ class PermissionSet {
   void Add(Permission p) { bits_.set(static_cast<unsigned>(p)); }
   void Remove(Permission p) { bits_.reset(static_cast<unsigned>(p)); }
   PermissionSet Intersect(const PermissionSet& other) const;
+  PermissionSet Union(const PermissionSet& other) const;
   std::vector<std::string_view> Names() const;  // in catalog order
   bool operator==(const PermissionSet&) const = default;
 

@@ -136,9 +136,7 @@ identity::PermissionSet ToolCatalog::GrantablePermissions() const {
   // signed-in session, not a role) could never be used.
   identity::PermissionSet any_role;
   for (const identity::Role role : identity::AllRoles()) {
-    for (const auto& info : identity::AllPermissions()) {
-      if (identity::RolePermissions(role).Has(info.permission)) any_role.Add(info.permission);
-    }
+    any_role = any_role.Union(identity::RolePermissions(role));
   }
   return grantable.Intersect(any_role);
 }

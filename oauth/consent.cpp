@@ -38,6 +38,14 @@ Result<std::vector<ConsentOrganization>> ConsentChoices(storage::Store& store,
   });
 }
 
+PermissionSet OfferedPermissions(const std::vector<ConsentOrganization>& choices) {
+  PermissionSet offered;
+  for (const ConsentOrganization& organization : choices) {
+    offered = offered.Union(organization.grantable);
+  }
+  return offered;
+}
+
 Result<Consent> ResolveConsent(const std::vector<ConsentOrganization>& choices,
                                const std::string& user_id, const std::string& organization_id,
                                const std::string& project_id, ConsentPreset preset,

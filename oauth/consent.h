@@ -48,6 +48,9 @@ enum class ConsentPreset {
 core::Result<std::vector<ConsentOrganization>> ConsentChoices(
     storage::Store& store, const std::string& user_id, const identity::PermissionSet& grantable);
 
+// Every permission the user could grant in one of `choices` (what the consent page lists).
+identity::PermissionSet OfferedPermissions(const std::vector<ConsentOrganization>& choices);
+
 // The user's choice as a Consent: VAL_003 (`details.field`) when the organization or project is
 // not one of the choices, or a custom choice ticks nothing the role allows.
 core::Result<Consent> ResolveConsent(const std::vector<ConsentOrganization>& choices,

@@ -104,9 +104,7 @@ identity::PermissionSet EffectivePermissions(const identity::Principal& principa
   identity::PermissionSet permissions = principal.permissions;
   if (principal.kind == CredentialKind::kUserSession && scope.role) {
     if (auto role = identity::ParseRole(*scope.role)) {
-      for (const auto& info : identity::AllPermissions()) {
-        if (identity::RolePermissions(*role).Has(info.permission)) permissions.Add(info.permission);
-      }
+      permissions = permissions.Union(identity::RolePermissions(*role));
     }
   }
   permissions.Add(identity::Permission::kPublic);
