@@ -67,7 +67,10 @@ constexpr ErrorResponseDoc kErrorResponses[] = {
     {"404", "NotFound", "Not found, or not visible to this credential."},
     {"413", "PayloadTooLarge", "Request body over the limit (VAL_004)."},
     {"415", "UnsupportedMediaType", "Body is not application/json (VAL_006)."},
+    {"409", "Conflict", "Conflicts with the current state (REQ_003, AGENT_002)."},
     {"500", "InternalError", "Unexpected server error (SYS_001)."},
+    {"502", "BadGateway", "An upstream service failed (AGENT_003)."},
+    {"503", "ServiceUnavailable", "Not available on this server now (AGENT_001, SYS_002)."},
 };
 
 json::object Components() {
@@ -193,7 +196,13 @@ json::object DeprecationHeaders() {
 json::object Responses(const RegisteredOperation& op) {
   const tools::OperationSpec& spec = *op.spec;
   json::object success{{"description", std::string(spec.summary)}};
-  if (spec.open_stream) {
+  if (spec.open_stream && spec.run_async) {  // negotiated by the Accept header
+    success["content"] = json::object{
+        {"application/json", json::object{{"schema", op.output_schema}}},
+        {"text/event-stream",
+         json::object{{"schema", json::object{{"type", "string"},
+                                              {"description", "Server-Sent Events."}}}}}};
+  } else if (spec.open_stream) {
     success["content"] =
         json::object{{"text/event-stream", json::object{{"schema", op.output_schema}}}};
   } else if (spec.success_status != 204) {
@@ -206,6 +215,11 @@ json::object Responses(const RegisteredOperation& op) {
   if (spec.credentials != CredentialKind::kNone) statuses.insert({"401", "403"});
   if (!op.path_parameters.empty()) statuses.insert("404");
   if (op.HasBody()) statuses.insert({"413", "415"});
+  for (std::string_view rest = spec.error_statuses; !rest.empty();) {
+    const auto space = rest.find(' ');
+    statuses.insert(rest.substr(0, space));
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
   for (const auto& doc : kErrorResponses) {
     if (statuses.contains(doc.status)) {
       responses[doc.status] = Ref("#/components/responses/" + std::string(doc.name));

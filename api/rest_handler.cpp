@@ -83,6 +83,17 @@ class ReauthorizedStream final : public core::ResponseStream {
   int polls_ = 0;
 };
 
+// Whether the client asked for Server-Sent Events (an operation that can answer either way).
+bool AcceptsEventStream(const HttpRequest& request) {
+  const std::string_view accept = request.headers.Get("Accept").value_or("");
+  for (std::string_view rest = accept; !rest.empty();) {
+    const auto comma = rest.find(',');
+    if (core::MediaTypeOf(rest.substr(0, comma)) == "text/event-stream") return true;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return false;
+}
+
 HttpResponse JsonResponse(int status, const json::value& body) {
   HttpResponse response;
   response.status = status;
@@ -329,7 +340,7 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
     return std::nullopt;
   }
   const tools::RequestMeta meta = MetaOf(request, outcome.request_id);
-  if (op.spec->open_stream) {
+  if (op.spec->open_stream && (!op.spec->run_async || AcceptsEventStream(request))) {
     auto stream = dispatcher_.OpenStream(op, *principal, *args, meta);
     if (!stream) {
       answer(fail(stream.error()));
@@ -352,7 +363,10 @@ std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& reque
                                  &presented->headers};
       return dispatcher_.OpenStream(op, *again, args, recheck).has_value();
     };
-    response.stream = std::make_shared<ReauthorizedStream>(std::move(*stream), still_allowed);
+    // A negotiated stream is one bounded answer, not a subscription: it is not reopened.
+    response.stream = op.spec->run_async ? std::move(*stream)
+                                         : std::make_shared<ReauthorizedStream>(
+                                               std::move(*stream), still_allowed);
     answer(std::move(response));
     return std::nullopt;
   }

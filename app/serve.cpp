@@ -2,6 +2,8 @@
 // references down; nothing below app/ constructs its own dependencies.
 #include "api/openapi.h"
 #include "api/rest_handler.h"
+#include "agent/assistant.h"
+#include "api/transport/http_client.h"
 #include "api/transport/https_fetcher.h"
 #include "api/transport/dns_resolver.h"
 #include "api/transport/http_server.h"
@@ -122,6 +124,22 @@ const OptionDef kServeOptions[] = {
     {"public-rate-limit", "SIGHTLINE_PUBLIC_RATE_LIMIT", "60", "N",
      "Requests per minute per client IP to the anonymous operations (sign-in, token refresh, "
      "accepting an invitation)."},
+    {"llm-provider", "SIGHTLINE_LLM_PROVIDER", "", "NAME",
+     "The agent assistant's language model API: openai (OpenAI and every server speaking its "
+     "Chat Completions API: vLLM, llama.cpp, Ollama, LiteLLM) or anthropic. Empty: the "
+     "assistant is off and says so."},
+    {"llm-base-url", "SIGHTLINE_LLM_BASE_URL", "", "URL",
+     "The provider's API base URL, e.g. http://localhost:11434/v1 for Ollama; default: "
+     "https://api.openai.com/v1 or https://api.anthropic.com."},
+    {"llm-model", "SIGHTLINE_LLM_MODEL", "", "NAME", "The model the assistant asks."},
+    {"llm-api-key", "SIGHTLINE_LLM_API_KEY", "", "KEY",
+     "The provider's API key (prefer the environment variable; never logged)."},
+    {"llm-timeout", "SIGHTLINE_LLM_TIMEOUT", "60", "SECONDS",
+     "Longest silence from the provider while it answers one turn."},
+    {"agent-max-steps", "SIGHTLINE_AGENT_MAX_STEPS", "8", "N",
+     "Model turns per answer; the last one may not call tools."},
+    {"agent-max-seconds", "SIGHTLINE_AGENT_MAX_SECONDS", "180", "SECONDS",
+     "Longest time one answer may take."},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -175,6 +193,36 @@ core::Result<transport::ServerLimits> LimitsFrom(const Options& options) {
   limits.idle_timeout = std::chrono::seconds(idle);
   limits.shutdown_grace = std::chrono::seconds(grace);
   return limits;
+}
+
+// The assistant's provider from the --llm-* options: null when none is chosen.
+core::Result<std::unique_ptr<agent::LlmProvider>> ProviderFrom(const Options& options,
+                                                               core::HttpClient& client) {
+  agent::ProviderSettings settings{options.Get("llm-provider"), options.Get("llm-base-url"),
+                                   options.Get("llm-model"), options.Get("llm-api-key")};
+  if (settings.provider.empty()) return std::unique_ptr<agent::LlmProvider>();
+  auto idle = options.GetInt("llm-timeout", 1, 3600);
+  if (!idle) return idle.error();
+  settings.limits.idle_timeout = std::chrono::seconds(*idle);
+  if (settings.model.empty()) {
+    return core::Error::Invalid("llm-model", "--llm-model is needed with --llm-provider.");
+  }
+  auto provider = agent::MakeProvider(settings, client);
+  if (!provider) {
+    return core::Error::Invalid("llm-provider", "--llm-provider must be openai or anthropic.");
+  }
+  return provider;
+}
+
+core::Result<agent::AssistantSettings> AssistantSettingsFrom(const Options& options) {
+  auto steps = options.GetInt("agent-max-steps", 1, 50);
+  if (!steps) return steps.error();
+  auto seconds = options.GetInt("agent-max-seconds", 5, 3600);
+  if (!seconds) return seconds.error();
+  agent::AssistantSettings settings;
+  settings.max_steps = static_cast<int>(*steps);
+  settings.max_duration = std::chrono::seconds(*seconds);
+  return settings;
 }
 
 int Serve(const Options& options) {
@@ -319,6 +367,20 @@ int Serve(const Options& options) {
   if (!secret) return ReportFailure(secret.error());
   identity::SessionService sessions(**store, clock, std::move(*secret));
   tools::Dispatcher dispatcher(**store, clock, sessions, &ingestion);
+  api::BeastHttpClient llm_client({.ca_file = options.Get("outbound-ca"),
+                                   .resolver = resolver->get(),
+                                   .user_agent = "Sightline/" + std::string(core::kServerVersion)});
+  auto provider = ProviderFrom(options, llm_client);
+  if (!provider) return ReportFailure(provider.error());
+  auto assistant_settings = AssistantSettingsFrom(options);
+  if (!assistant_settings) return ReportFailure(assistant_settings.error());
+  agent::AssistantService assistant(std::move(*provider), *assistant_settings, dispatcher,
+                                    *registry, **store, clock);
+  dispatcher.AttachAssistant(&assistant);
+  if (const tools::AssistantStatus status = assistant.Status(); status.configured) {
+    core::Log(core::LogLevel::kInfo, "agent assistant ready",
+              {{"provider", status.provider}, {"model", status.model}});
+  }
   identity::Authenticator authenticator(**store);
   identity::RateLimiter credential_limits(**store, clock, {"per-minute", *quota, 60});
   identity::RateLimiter public_limits(**store, clock, {"per-minute-per-ip", *public_quota, 60});

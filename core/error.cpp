@@ -128,6 +128,12 @@ constexpr std::array kErrorTable = {
     ErrorInfo{ErrorCode::kAgentNotConfigured, "AGENT_001", 503, "Assistant not configured",
               "The agent assistant has no language model provider configured on this server; "
               "`get_agent_status` says so too. Nothing was stored."},
+    ErrorInfo{ErrorCode::kAgentBusy, "AGENT_002", 409, "Answer in progress",
+              "The assistant is still answering in this conversation (or waits for a decision "
+              "on a tool call it proposed); wait for the answer, or cancel it, then send again."},
+    ErrorInfo{ErrorCode::kAgentProviderFailed, "AGENT_003", 502, "Language model provider failed",
+              "The language model provider could not be reached, refused the request or did not "
+              "answer in time; `details` says which. The question stays in the conversation."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

@@ -59,6 +59,8 @@ enum class ErrorCode : std::uint16_t {
   kOAuthInsufficientScope,   // OAUTH_010
   kOAuthUnsupportedResponseType,  // OAUTH_011
   kAgentNotConfigured,       // AGENT_001
+  kAgentBusy,                // AGENT_002
+  kAgentProviderFailed,      // AGENT_003
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003

@@ -25,4 +25,22 @@ Result<boost::json::object> ParseJsonObject(std::string_view body) {
 
 std::string ToJson(const boost::json::value& value) { return boost::json::serialize(value); }
 
+std::string StringField(const boost::json::object& object, std::string_view key) {
+  const boost::json::value* value = object.if_contains(key);
+  return value && value->is_string() ? std::string(value->as_string()) : std::string();
+}
+
+std::optional<std::int64_t> IntegerField(const boost::json::object& object,
+                                         std::string_view key) {
+  const boost::json::value* value = object.if_contains(key);
+  if (value && value->is_int64()) return value->as_int64();
+  if (value && value->is_uint64()) return static_cast<std::int64_t>(value->as_uint64());
+  return std::nullopt;
+}
+
+const boost::json::object* ObjectField(const boost::json::object& object, std::string_view key) {
+  const boost::json::value* value = object.if_contains(key);
+  return value ? value->if_object() : nullptr;
+}
+
 }  // namespace sightline::core

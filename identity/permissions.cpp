@@ -137,8 +137,10 @@ PermissionSet RolePermissions(Role role) {
       return Of({P::kOrganizationView, P::kMemberView, P::kProjectView, P::kAnalyticsView,
                  P::kBotsView, P::kBotsClassify, P::kAgentUse});
     case Role::kSupport:
+      // Support reads web analytics and the audit log, and may ask the assistant about them
+      // (which then refuses crawler analytics, as the role does).
       return Of({P::kOrganizationView, P::kMemberView, P::kProjectView, P::kAnalyticsView,
-                 P::kAuditLogView});
+                 P::kAuditLogView, P::kAgentUse});
   }
   return {};
 }

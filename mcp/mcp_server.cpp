@@ -18,6 +18,8 @@ using core::Error;
 using core::ErrorCode;
 using core::HttpResponse;
 using core::Result;
+using tools::kBoundOrganizationArgument;
+using tools::kBoundProjectArgument;
 
 // A session idle this long is gone (404): the client starts again with `initialize`.
 constexpr std::int64_t kSessionIdleMs = 30LL * 24 * 3600 * 1000;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "identity/principal.h"
+#include "tools/model_schema.h"
 #include "tools/registry.h"
 
 #include <boost/json/object.hpp>
@@ -12,11 +13,6 @@
 #include <vector>
 
 namespace sightline::mcp {
-
-// Arguments a connection's credential fixes (it is bound to one organization and project):
-// removed from every tool's inputSchema and filled in server-side, never asked of the model.
-inline constexpr std::string_view kBoundOrganizationArgument = "orgSlug";
-inline constexpr std::string_view kBoundProjectArgument = "projectId";
 
 struct Tool {
   const tools::RegisteredOperation* operation;
@@ -39,9 +35,5 @@ class ToolCatalog {
  private:
   std::vector<Tool> tools_;
 };
-
-// An OpenAPI 3.0 schema object as JSON Schema 2020-12 (what MCP clients validate with):
-// `nullable` becomes a "null" member of `type` (and of `enum`); OpenAPI-only keywords go.
-boost::json::object ToJsonSchema(const boost::json::object& openapi_schema);
 
 }  // namespace sightline::mcp

@@ -267,7 +267,8 @@ struct AgentConversationRecord {
   std::string user_id;
   std::optional<std::string> workflow_id;
   std::string title;
-  std::string status = "idle";  // "idle" or "running"
+  // "idle", "running", "canceling" (a stop was asked) or "awaiting_approval"
+  std::string status = "idle";
   std::optional<std::int64_t> run_started_at;
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
@@ -285,6 +286,9 @@ struct AgentMessageRecord {
   std::optional<std::int64_t> input_tokens;
   std::optional<std::int64_t> output_tokens;
   std::int64_t created_at = 0;
+  // Tool calls of write operations: "pending" until the user decides, then "approved" or
+  // "rejected"; nullopt for everything else.
+  std::optional<std::string> approval;
 };
 
 // A key with its creator's current role in the key's organization (nullopt when the creator

@@ -145,6 +145,18 @@ class Repository {
   core::Result<AgentMessageRecord> AppendAgentMessage(AgentMessageRecord message);
   core::Result<std::vector<AgentMessageRecord>> ListAgentMessages(
       std::string_view conversation_id);
+  // Marks the conversation running from `now` unless an answer already runs in it (one that
+  // started before `stale_before` is taken to have died with its node); whether it did.
+  core::Result<bool> ClaimAgentConversation(std::string_view conversation_id, std::int64_t now,
+                                            std::int64_t stale_before);
+  // Sets the status ("idle", "awaiting_approval") when an answer ends.
+  core::Result<void> SetAgentConversationStatus(std::string_view conversation_id,
+                                                std::string_view status, std::int64_t now);
+  // Asks a running answer to stop (status "canceling"); whether one was running.
+  core::Result<bool> RequestAgentCancel(std::string_view conversation_id);
+  // Records the decision on a pending tool call; whether one was pending.
+  core::Result<bool> DecideAgentToolCall(std::string_view conversation_id,
+                                         std::string_view tool_call_id, std::string_view approval);
   // Deletes the user's conversations in the project (only the workflow's, when given) with
   // every message; how many conversations.
   core::Result<std::int64_t> DeleteAgentConversations(std::string_view project_id,

@@ -13,7 +13,7 @@ constexpr std::string_view kConversationColumns =
     "created_at, updated_at";
 constexpr std::string_view kMessageColumns =
     "conversation_id, seq, id, role, content, tool_call_id, tool_name, input_tokens, "
-    "output_tokens, created_at";
+    "output_tokens, created_at, approval";
 
 AgentConversationRecord MapConversation(const SqlRow& r) {
   return {r.Text(0), r.Text(1), r.Text(2),   r.Text(3), r.OptText(4),
@@ -21,8 +21,8 @@ AgentConversationRecord MapConversation(const SqlRow& r) {
 }
 
 AgentMessageRecord MapMessage(const SqlRow& r) {
-  return {r.Text(0),    r.Int(1),     r.Text(2),   r.Text(3),   r.Text(4),
-          r.OptText(5), r.OptText(6), r.OptInt(7), r.OptInt(8), r.Int(9)};
+  return {r.Text(0),    r.Int(1),     r.Text(2),   r.Text(3),   r.Text(4),     r.OptText(5),
+          r.OptText(6), r.OptInt(7),  r.OptInt(8), r.Int(9),    r.OptText(10)};
 }
 
 // "… AND workflow_id = $3" when a workflow is given.
@@ -87,12 +87,15 @@ Result<AgentMessageRecord> Repository::AppendAgentMessage(AgentMessageRecord mes
       session_, sql,
       {message.conversation_id, message.seq, message.id, message.role, message.content,
        Nullable(message.tool_call_id), Nullable(message.tool_name), Nullable(message.input_tokens),
-       Nullable(message.output_tokens), message.created_at});
+       Nullable(message.output_tokens), message.created_at, Nullable(message.approval)});
   if (!inserted) return inserted.error();
   auto touched =
-      ExecuteVoid(session_, "UPDATE agent_conversations SET updated_at = $2 WHERE id = $1",
-                  {message.conversation_id, message.created_at});
+      session_.Execute("UPDATE agent_conversations SET updated_at = $2 WHERE id = $1",
+                       {message.conversation_id, message.created_at});
   if (!touched) return touched.error();
+  // Deleted meanwhile (an answer still running when its conversation went): the caller's
+  // transaction rolls back rather than leave a message without a conversation.
+  if (*touched == 0) return core::Error(core::ErrorCode::kResourceNotFound, "Conversation not found.");
   return message;
 }
 
@@ -101,6 +104,43 @@ Result<std::vector<AgentMessageRecord>> Repository::ListAgentMessages(
   static const std::string sql =
       Select(kMessageColumns, "FROM agent_messages WHERE conversation_id = $1 ORDER BY seq");
   return FindAll<AgentMessageRecord>(session_, sql, {std::string(conversation_id)}, MapMessage);
+}
+
+Result<bool> Repository::ClaimAgentConversation(std::string_view conversation_id,
+                                                std::int64_t now, std::int64_t stale_before) {
+  auto claimed = session_.Execute(
+      "UPDATE agent_conversations SET status = 'running', run_started_at = $2, updated_at = $2 "
+      "WHERE id = $1 AND (status IN ('idle', 'awaiting_approval') OR run_started_at < $3)",
+      {std::string(conversation_id), now, stale_before});
+  if (!claimed) return claimed.error();
+  return *claimed == 1;
+}
+
+Result<void> Repository::SetAgentConversationStatus(std::string_view conversation_id,
+                                                    std::string_view status, std::int64_t now) {
+  return ExecuteVoid(session_,
+                     "UPDATE agent_conversations SET status = $2, run_started_at = NULL, "
+                     "updated_at = $3 WHERE id = $1",
+                     {std::string(conversation_id), std::string(status), now});
+}
+
+Result<bool> Repository::RequestAgentCancel(std::string_view conversation_id) {
+  auto asked = session_.Execute(
+      "UPDATE agent_conversations SET status = 'canceling' WHERE id = $1 AND status = 'running'",
+      {std::string(conversation_id)});
+  if (!asked) return asked.error();
+  return *asked == 1;
+}
+
+Result<bool> Repository::DecideAgentToolCall(std::string_view conversation_id,
+                                             std::string_view tool_call_id,
+                                             std::string_view approval) {
+  auto decided = session_.Execute(
+      "UPDATE agent_messages SET approval = $3 WHERE conversation_id = $1 AND tool_call_id = $2 "
+      "AND role = 'tool_call' AND approval = 'pending'",
+      {std::string(conversation_id), std::string(tool_call_id), std::string(approval)});
+  if (!decided) return decided.error();
+  return *decided > 0;
 }
 
 Result<std::int64_t> Repository::DeleteAgentConversations(

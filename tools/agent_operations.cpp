@@ -1,6 +1,9 @@
 #include "tools/agent_operations.h"
 
 #include "core/crypto.h"
+#include "core/json_util.h"
+#include "tools/agent_views.h"
+#include "tools/assistant.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -15,34 +18,6 @@ using identity::CredentialKind;
 constexpr std::string_view kDefaultTitle = "New conversation";
 constexpr std::int64_t kDefaultListLimit = 50;
 
-json::value Nullable(const std::optional<std::string>& value) {
-  return value ? json::value(*value) : json::value(nullptr);
-}
-json::value Nullable(const std::optional<std::int64_t>& value) {
-  return value ? json::value(*value) : json::value(nullptr);
-}
-
-json::object ConversationView(const storage::AgentConversationRecord& c) {
-  return {{"id", c.id},
-          {"workflowId", Nullable(c.workflow_id)},
-          {"title", c.title},
-          {"status", c.status},
-          {"createdAt", core::FormatRfc3339(c.created_at)},
-          {"updatedAt", core::FormatRfc3339(c.updated_at)}};
-}
-
-json::object MessageView(const storage::AgentMessageRecord& m) {
-  return {{"id", m.id},
-          {"seq", m.seq},
-          {"role", m.role},
-          {"content", m.content},
-          {"toolCallId", Nullable(m.tool_call_id)},
-          {"toolName", Nullable(m.tool_name)},
-          {"inputTokens", Nullable(m.input_tokens)},
-          {"outputTokens", Nullable(m.output_tokens)},
-          {"createdAt", core::FormatRfc3339(m.created_at)}};
-}
-
 // The caller's conversation in this project; 404 for anyone else's, as for none.
 Result<storage::AgentConversationRecord> OwnConversation(OperationContext& context,
                                                          storage::Repository& repo,
@@ -56,14 +31,17 @@ Result<storage::AgentConversationRecord> OwnConversation(OperationContext& conte
   return std::move(**found);
 }
 
-Result<json::value> RunGetAgentStatus(OperationContext&, const json::object&) {
-  return json::value(json::object{
-      {"configured", false},
-      {"provider", nullptr},
-      {"model", nullptr},
-      {"message",
-       "The assistant has no language model provider configured on this server, so it cannot "
-       "answer yet. Reports and the MCP server work without one."}});
+Result<json::value> RunGetAgentStatus(OperationContext& context, const json::object&) {
+  const AssistantStatus status =
+      context.assistant ? context.assistant->Status()
+                        : AssistantStatus{false, "", "", "The assistant is not available here."};
+  auto nullable = [](const std::string& text) {
+    return text.empty() ? json::value(nullptr) : json::value(text);
+  };
+  return json::value(json::object{{"configured", status.configured},
+                                  {"provider", nullable(status.provider)},
+                                  {"model", nullable(status.model)},
+                                  {"message", status.message}});
 }
 
 Result<json::value> RunCreateAgentConversation(OperationContext& context,
@@ -111,7 +89,7 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
         return created;
       });
   if (!conversation) return conversation.error();
-  json::object out = ConversationView(*conversation);
+  json::object out = AgentConversationView(*conversation);
   out["messages"] = json::array();
   return json::value(std::move(out));
 }
@@ -124,7 +102,7 @@ Result<json::value> RunListAgentConversations(OperationContext& context, const j
   });
   if (!conversations) return conversations.error();
   json::array out;
-  for (const auto& conversation : *conversations) out.push_back(ConversationView(conversation));
+  for (const auto& conversation : *conversations) out.push_back(AgentConversationView(conversation));
   return json::value(json::object{{"conversations", std::move(out)}});
 }
 
@@ -135,9 +113,9 @@ Result<json::value> RunGetAgentConversation(OperationContext& context, const jso
     if (!conversation) return conversation.error();
     auto messages = repo.ListAgentMessages(id);
     if (!messages) return messages.error();
-    json::object out = ConversationView(*conversation);
+    json::object out = AgentConversationView(*conversation);
     json::array rows;
-    for (const auto& message : *messages) rows.push_back(MessageView(message));
+    for (const auto& message : *messages) rows.push_back(AgentMessageView(message));
     out["messages"] = std::move(rows);
     return out;
   });
@@ -145,15 +123,131 @@ Result<json::value> RunGetAgentConversation(OperationContext& context, const jso
   return json::value(std::move(*loaded));
 }
 
-Result<json::value> RunSendAgentMessage(OperationContext& context, const json::object& args) {
+Result<AnswerRequest> PrepareAnswer(OperationContext& context, const json::object& args) {
   const std::string id = RequiredString(args, "conversationId");
   auto conversation = context.store.Read(
       [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
   if (!conversation) return conversation.error();
-  // Without a provider there is no one to answer: refuse before storing anything rather than
-  // keep a question that will never get its answer.
-  return core::Error(core::ErrorCode::kAgentNotConfigured,
-                     "The assistant has no language model provider configured on this server.");
+  if (!context.assistant || !context.assistant->Status().configured) {
+    return core::Error(core::ErrorCode::kAgentNotConfigured,
+                       "The assistant has no language model provider configured on this server.");
+  }
+  return AnswerRequest{id,
+                       OptionalString(args, "content").value_or(""),
+                       context.principal,
+                       context.organization->id,
+                       context.organization->slug,
+                       context.project->id,
+                       std::string(context.request.request_id)};
+}
+
+void RunSendAgentMessage(OperationContext& context, const json::object& args,
+                         ResultCallback done) {
+  auto request = PrepareAnswer(context, args);
+  if (!request) return done(request.error());
+  context.assistant->Answer(std::move(*request), std::move(done));
+}
+
+Result<std::shared_ptr<core::ResponseStream>> StreamAgentMessage(OperationContext& context,
+                                                                 const json::object& args) {
+  auto request = PrepareAnswer(context, args);
+  if (!request) return request.error();
+  return context.assistant->AnswerStreaming(std::move(*request));
+}
+
+// Records the decision; true when no other proposed call waits, so the answer can go on.
+Result<bool> Decide(OperationContext& context, const json::object& args) {
+  const std::string id = RequiredString(args, "conversationId");
+  const std::string call = RequiredString(args, "toolCallId");
+  const bool approved = args.at("approved").as_bool();
+  json::object details{{"conversationId", id}, {"toolCallId", call}, {"approved", approved}};
+  AuditEntry audit{"agent.tool_call.decide", "agent_conversation", id, std::move(details), {}};
+  return AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<bool> {
+    auto conversation = OwnConversation(context, repo, id);
+    if (!conversation) return conversation.error();
+    auto decided = repo.DecideAgentToolCall(id, call, approved ? "approved" : "rejected");
+    if (!decided) return decided.error();
+    if (!*decided) {
+      return FieldError(core::ErrorCode::kConflict,
+                        "No proposed tool call with this id waits for a decision.", "toolCallId");
+    }
+    auto messages = repo.ListAgentMessages(id);
+    if (!messages) return messages.error();
+    for (const auto& message : *messages) {
+      if (message.approval == "pending") return false;
+    }
+    return true;
+  });
+}
+
+// While other calls still wait: the conversation as it stands.
+Result<json::value> StillWaiting(OperationContext& context, const std::string& id) {
+  auto conversation = context.store.Read(
+      [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
+  if (!conversation) return conversation.error();
+  json::object out = AgentConversationView(*conversation);
+  out["messages"] = json::array();
+  out["stopReason"] = "awaiting_approval";
+  out["usage"] = json::object{{"inputTokens", nullptr}, {"outputTokens", nullptr}};
+  return json::value(std::move(out));
+}
+
+void RunDecideAgentToolCall(OperationContext& context, const json::object& args,
+                            ResultCallback done) {
+  auto request = PrepareAnswer(context, args);
+  if (!request) return done(request.error());
+  auto resume = Decide(context, args);
+  if (!resume) return done(resume.error());
+  if (!*resume) return done(StillWaiting(context, request->conversation_id));
+  context.assistant->Answer(std::move(*request), std::move(done));
+}
+
+// A one-event stream for a decision after which other calls still wait.
+class FinishedStream final : public core::ResponseStream {
+ public:
+  explicit FinishedStream(std::string events) : events_(std::move(events)) {}
+  std::chrono::milliseconds poll_interval() const override { return std::chrono::milliseconds(1); }
+  std::optional<std::string> Poll() override {
+    if (sent_) return std::nullopt;
+    sent_ = true;
+    return events_;
+  }
+
+ private:
+  std::string events_;
+  bool sent_ = false;
+};
+
+Result<std::shared_ptr<core::ResponseStream>> StreamDecideAgentToolCall(
+    OperationContext& context, const json::object& args) {
+  auto request = PrepareAnswer(context, args);
+  if (!request) return request.error();
+  auto resume = Decide(context, args);
+  if (!resume) return resume.error();
+  if (*resume) return context.assistant->AnswerStreaming(std::move(*request));
+  auto waiting = StillWaiting(context, request->conversation_id);
+  if (!waiting) return waiting.error();
+  json::object& body = waiting->as_object();
+  json::object done{{"stopReason", "awaiting_approval"}, {"usage", body.at("usage")}};
+  body.erase("messages");
+  body.erase("stopReason");
+  body.erase("usage");
+  done["conversation"] = std::move(body);
+  return std::shared_ptr<core::ResponseStream>(std::make_shared<FinishedStream>(
+      "event: done\ndata: " + core::ToJson(json::value(std::move(done))) + "\n\n"));
+}
+
+Result<json::value> RunCancelAgentAnswer(OperationContext& context, const json::object& args) {
+  const std::string id = RequiredString(args, "conversationId");
+  auto conversation = context.store.Read(
+      [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
+  if (!conversation) return conversation.error();
+  if (context.assistant && conversation->status == "running") {
+    auto cancelled = context.assistant->Cancel(id);
+    if (!cancelled) return cancelled.error();
+    conversation->status = "canceling";
+  }
+  return json::value(AgentConversationView(*conversation));
 }
 
 Result<json::value> RunDeleteAgentConversations(OperationContext& context,
@@ -177,7 +271,8 @@ constexpr std::string_view kNotATool =
 #define SIGHTLINE_CONVERSATION_PROPERTIES                                            \
   R"("id": {"type": "string"}, "workflowId": {"type": "string", "nullable": true},)" \
   R"( "title": {"type": "string"}, "status": {"type": "string", "enum": ["idle",)"   \
-  R"( "running"]}, "createdAt": {"type": "string", "format": "date-time"},)"         \
+  R"( "running", "canceling", "awaiting_approval"]},)"                               \
+  R"( "createdAt": {"type": "string", "format": "date-time"},)"                      \
   R"( "updatedAt": {"type": "string", "format": "date-time"})"
 #define SIGHTLINE_CONVERSATION_REQUIRED \
   R"("id", "workflowId", "title", "status", "createdAt", "updatedAt")"
@@ -295,12 +390,28 @@ const OperationSpec kGetAgentConversation{
     .run = RunGetAgentConversation,
 };
 
+// An answer: the conversation, the messages the answer added (the question first), why it
+// stopped and the tokens it used.
+#define SIGHTLINE_ANSWER_SCHEMA                                                             \
+  R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED                     \
+  R"(, "messages", "stopReason", "usage"], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES \
+  R"(, "messages": {"type": "array", "items": )" SIGHTLINE_MESSAGE_SCHEMA R"(},)"           \
+  R"( "stopReason": {"type": "string", "enum": ["end", "awaiting_approval", "cancelled",)"  \
+  R"( "time_limit", "error"]}, "usage": {"type": "object", "properties": {)"               \
+  R"( "inputTokens": {"type": "integer", "nullable": true},)"                              \
+  R"( "outputTokens": {"type": "integer", "nullable": true}}}}})"
+
 const OperationSpec kSendAgentMessage{
     .name = "send_agent_message",
     .summary = "Ask the assistant",
     .description =
-        "Sends a message in the conversation for the assistant to answer. Without a "
-        "configured language model provider: 503 `AGENT_001`, and nothing is stored.",
+        "Sends a message for the assistant to answer, calling the project's operations "
+        "with the caller's permissions. With `Accept: text/event-stream` the answer "
+        "streams as Server-Sent Events (`message`, `text_delta`, `approval_required`, "
+        "`done`, `error`); otherwise the JSON answer comes once it is complete. 409 "
+        "`AGENT_002` while another answer runs in the conversation; 503 `AGENT_001` "
+        "without a language model provider (nothing stored); 502 `AGENT_003` when the "
+        "provider fails (the question stays stored).",
     .tag = "Agent",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/messages",
@@ -308,12 +419,65 @@ const OperationSpec kSendAgentMessage{
         "conversationId", "content"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
                     ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(,
         "content": {"type": "string", "minLength": 1, "maxLength": 20000}}})",
-    .output_schema = SIGHTLINE_CONVERSATION_WITH_MESSAGES,
+    .output_schema = SIGHTLINE_ANSWER_SCHEMA,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
     .mcp_exclusion_reason = kNotATool,
-    .run = RunSendAgentMessage,
+    .error_statuses = "409 502 503",
+    .run_async = RunSendAgentMessage,
+    .open_stream = StreamAgentMessage,
+};
+
+const OperationSpec kDecideAgentToolCall{
+    .name = "decide_agent_tool_call",
+    .summary = "Approve or decline a proposed change",
+    .description =
+        "The assistant runs operations that change anything only with the user's "
+        "approval: such a call is stored with `approval: pending` and the answer stops "
+        "(`awaiting_approval`). Approving runs it, declining tells the model so; once no "
+        "proposed call waits, the answer goes on, as JSON or as Server-Sent Events as for "
+        "`send_agent_message`. Sending a new message instead declines what waits. 409 "
+        "`REQ_003` when no call with this id waits.",
+    .tag = "Agent",
+    .method = core::HttpMethod::kPost,
+    .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/tool-calls/"
+            "{toolCallId}/decision",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
+        "conversationId", "toolCallId", "approved"], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(,
+        "toolCallId": {"type": "string", "minLength": 1, "maxLength": 128},
+        "approved": {"type": "boolean"}}})",
+    .output_schema = SIGHTLINE_ANSWER_SCHEMA,
+    .permission = identity::Permission::kAgentUse,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kNotATool,
+    .error_statuses = "409 502 503",
+    .run_async = RunDecideAgentToolCall,
+    .open_stream = StreamDecideAgentToolCall,
+};
+
+const OperationSpec kCancelAgentAnswer{
+    .name = "cancel_agent_answer",
+    .summary = "Stop the running answer",
+    .description =
+        "Asks the answer running in the conversation to stop, on whichever server node "
+        "runs it; it stops within about a second, keeping what it stored so far, and the "
+        "conversation returns to `idle`. Without a running answer it changes nothing.",
+    .tag = "Agent",
+    .method = core::HttpMethod::kPost,
+    .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/cancel",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
+        "conversationId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
+                    ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(}})",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED
+                     R"(], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES R"(}})",
+    .permission = identity::Permission::kAgentUse,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = CredentialKind::kUserSession,
+    .mcp_exclusion_reason = kNotATool,
+    .run = RunCancelAgentAnswer,
 };
 
 const OperationSpec kDeleteAgentConversations{

@@ -12,6 +12,8 @@ extern const OperationSpec kCreateAgentConversation;
 extern const OperationSpec kListAgentConversations;
 extern const OperationSpec kGetAgentConversation;
 extern const OperationSpec kSendAgentMessage;
+extern const OperationSpec kDecideAgentToolCall;
+extern const OperationSpec kCancelAgentAnswer;
 extern const OperationSpec kDeleteAgentConversations;
 
 }  // namespace sightline::tools

@@ -46,7 +46,8 @@ std::span<const OperationSpec> AllOperations() {
       kCreatePrivateApiKey, kListPrivateApiKeys, kRevokePrivateApiKey,
       // The agent assistant's conversations.
       kGetAgentStatus, kCreateAgentConversation, kListAgentConversations,
-      kGetAgentConversation, kSendAgentMessage, kDeleteAgentConversations,
+      kGetAgentConversation, kSendAgentMessage, kDecideAgentToolCall, kCancelAgentAnswer,
+      kDeleteAgentConversations,
       // Audit log.
       kListAuditLog,
       // Event ingestion and what it stored.

@@ -166,6 +166,7 @@ Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
   OperationContext& context =
       checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
   context.ingest = ingest_;
+  context.assistant = assistant_;
   if (checked->scope.organization) context.organization = &*checked->scope.organization;
   if (checked->scope.project) context.project = &*checked->scope.project;
   context.role = checked->scope.role;
@@ -193,6 +194,15 @@ Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
   auto checked = Check(operation, principal, args, request);
   if (!checked) return checked.error();
   return operation.spec->open_stream(*(*checked)->context, *(*checked)->args);
+}
+
+Result<identity::PermissionSet> Dispatcher::PermissionsIn(const identity::Principal& principal,
+                                                         const std::string& organization_slug,
+                                                         const std::string& project_id) {
+  auto scope = ResolveScope(store_, principal,
+                            json::object{{"orgSlug", organization_slug}, {"projectId", project_id}});
+  if (!scope) return scope.error();
+  return EffectivePermissions(principal, *scope);
 }
 
 Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,

@@ -39,6 +39,12 @@ class Dispatcher {
   core::Result<std::shared_ptr<core::ResponseStream>> OpenStream(
       const RegisteredOperation& operation, const identity::Principal& principal,
       const boost::json::object& args, const RequestMeta& request);
+  // The caller's effective permissions in the project (404s as the dispatcher's checks).
+  core::Result<identity::PermissionSet> PermissionsIn(const identity::Principal& principal,
+                                                      const std::string& organization_slug,
+                                                      const std::string& project_id);
+  // Attaches the agent assistant (once, at start-up, before serving).
+  void AttachAssistant(Assistant* assistant) { assistant_ = assistant; }
   // The same, waiting for the result.
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
@@ -58,6 +64,7 @@ class Dispatcher {
   const core::Clock& clock_;
   identity::SessionService& sessions_;
   ingest::IngestService* ingest_;
+  Assistant* assistant_ = nullptr;
 };
 
 }  // namespace sightline::tools

@@ -28,6 +28,8 @@ class IngestService;
 
 namespace sightline::tools {
 
+class Assistant;
+
 // What calling the operation does; becomes MCP's readOnly/idempotent/destructive hints.
 enum class Effect { kReadOnly, kIdempotentWrite, kWrite, kDestructive };
 std::string_view EffectName(Effect effect);
@@ -64,6 +66,8 @@ struct OperationContext {
   identity::PermissionSet permissions;
   // The ingestion pipeline, for the ingestion operations (null where there is none).
   ingest::IngestService* ingest = nullptr;
+  // The agent assistant, for the agent operations (null when the server has none).
+  Assistant* assistant = nullptr;
 };
 
 using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,
@@ -104,7 +108,11 @@ struct OperationSpec {
   // Null when exposed as an MCP tool; otherwise why it is not (listed in docs/mcp.md).
   std::string_view mcp_exclusion_reason = {};
   const Deprecation* deprecation = nullptr;
-  // Exactly one of the three.
+  // Error statuses documented beyond the usual ones (400, 401, 403, 404, 413, 415, 500),
+  // space-separated: "409 503".
+  std::string_view error_statuses = {};
+  // Exactly one of the three; or both `run_async` and `open_stream`, and the client's Accept
+  // header chooses (`text/event-stream` streams).
   RunFunction run = nullptr;
   AsyncRunFunction run_async = nullptr;
   StreamFunction open_stream = nullptr;

@@ -38,7 +38,10 @@ Result<RegisteredOperation> Register(const OperationSpec& spec) {
   }
   const int bodies = (spec.run != nullptr) + (spec.run_async != nullptr) +
                      (spec.open_stream != nullptr);
-  if (bodies != 1) return Bad(spec, "needs exactly one of run, run_async and open_stream");
+  const bool negotiated = bodies == 2 && spec.run_async && spec.open_stream;
+  if (bodies != 1 && !negotiated) {
+    return Bad(spec, "needs one of run, run_async and open_stream (or run_async and open_stream)");
+  }
   if (spec.method == core::HttpMethod::kGet && spec.effect != Effect::kReadOnly) {
     return Bad(spec, "GET operations must be read-only");
   }

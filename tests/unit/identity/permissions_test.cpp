@@ -126,7 +126,7 @@ TEST(RolePermissions, AnalystReadsButManagesNoCredentials) {
 TEST(RolePermissions, Support) {
   EXPECT_EQ(RolePermissions(Role::kSupport).Names(),
             (Names{"organization.view", "member.view", "project.view", "audit_log.view",
-                   "analytics.view"}));
+                   "analytics.view", "agent.use"}));
 }
 
 TEST(LimitForPrivateApiKey, NeverCreatesOrDeletesCredentials) {

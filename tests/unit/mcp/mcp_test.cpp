@@ -63,7 +63,7 @@ TEST(McpProtocol, LogLevelsAreTheSyslogNamesInOrder) {
 }
 
 TEST(McpSchema, NullableBecomesANullTypeAndOpenApiKeywordsGo) {
-  const json::object converted = ToJsonSchema(json::parse(R"({
+  const json::object converted = tools::ToJsonSchema(json::parse(R"({
       "type": "object", "example": {},
       "properties": {
         "a": {"type": "string", "nullable": true, "enum": ["x", "y"]},

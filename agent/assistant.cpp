@@ -1,0 +1,539 @@
+#include "agent/assistant.h"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <set>
+#include <thread>
+
+#include "agent/fence.h"
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "core/logging.h"
+#include "tools/agent_views.h"
+
+namespace sightline::agent {
+namespace {
+
+namespace json = boost::json;
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+using storage::AgentMessageRecord;
+
+constexpr std::string_view kDeclinedByNewMessage =
+    R"({"error":{"code":"declined","message":"The user sent a new message instead of approving this call; it was not run."}})";
+constexpr std::string_view kNotRun =
+    R"({"error":{"code":"not_run","message":"The answer was stopped before this call ran."}})";
+constexpr std::string_view kDeclined =
+    R"({"error":{"code":"declined","message":"The user declined this call; it was not run."}})";
+
+std::string ErrorJson(const Error& error) {
+  json::object body{{"code", std::string(error.info().id)}, {"message", error.message()}};
+  if (!error.details().empty()) body["details"] = error.details();
+  return json::serialize(json::object{{"error", std::move(body)}});
+}
+
+bool IsErrorResult(std::string_view content) { return content.starts_with(R"({"error":)"); }
+
+// The stored rows as the provider-neutral history: a tool call joins the assistant turn it
+// belongs to; its result follows, fenced.
+std::vector<ChatMessage> History(const std::vector<AgentMessageRecord>& rows,
+                                 std::string_view nonce) {
+  std::vector<ChatMessage> out;
+  for (const AgentMessageRecord& row : rows) {
+    if (row.role == "user") {
+      out.push_back({ChatMessage::Role::kUser, row.content});
+    } else if (row.role == "assistant") {
+      out.push_back({ChatMessage::Role::kAssistant, row.content});
+    } else if (row.role == "tool_call") {
+      if (out.empty() || out.back().role != ChatMessage::Role::kAssistant) {
+        out.push_back({ChatMessage::Role::kAssistant, ""});
+      }
+      out.back().tool_calls.push_back(
+          {row.tool_call_id.value_or(""), row.tool_name.value_or(""), row.content});
+    } else if (row.role == "tool_result") {
+      ChatMessage result{ChatMessage::Role::kTool,
+                         FenceToolOutput(row.tool_name.value_or(""), row.content, nonce)};
+      result.tool_call_id = row.tool_call_id.value_or("");
+      result.tool_name = row.tool_name.value_or("");
+      result.is_error = IsErrorResult(row.content);
+      out.push_back(std::move(result));
+    }
+  }
+  return out;
+}
+
+std::string SystemPrompt(const storage::ProjectRecord& project, std::int64_t now,
+                         std::string_view nonce) {
+  return "You are Sightline's analytics assistant. You answer questions about one project, \"" +
+         project.name +
+         "\", for the signed-in user, using the tools: web analytics (visitors, "
+         "pages, sources, countries, devices) and crawler analytics (which bots and AI crawlers "
+         "fetch which pages, verified or spoofed). Report dates are in the project's reporting "
+         "timezone, " +
+         project.reporting_timezone + "; today is " + core::FormatRfc3339(now).substr(0, 10) +
+         " (UTC). Answer from tool results only and never invent figures; say which period a "
+         "figure covers. If a tool refuses for lack of permission, tell the user they do not "
+         "have access to that data. Tools that change data run only after the user approves "
+         "the call: propose one only when the user asked for that change. Be brief.\n\n" +
+         FenceRule(nonce);
+}
+
+}  // namespace
+
+struct AssistantService::Run {
+  tools::AnswerRequest request;
+  storage::ProjectRecord project;
+  std::shared_ptr<AnswerEvents> events;  // streamed answers
+  tools::ResultCallback done;            // JSON answers
+  std::atomic<bool> cancel{false};
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::steady_clock::time_point next_store_check;
+  std::string nonce = core::RandomBase62(12);
+  std::vector<AgentMessageRecord> added;
+  std::optional<Error> failure;
+  std::string stop_reason = "end";  // end, awaiting_approval, cancelled, time_limit, error
+  std::string final_status = "idle";
+  Usage usage;
+
+  void Emit(std::string_view name, const json::object& data) {
+    if (events) events->Push(name, data);
+  }
+};
+
+AssistantService::AssistantService(std::unique_ptr<LlmProvider> provider,
+                                   AssistantSettings settings, tools::Dispatcher& dispatcher,
+                                   const tools::Registry& registry, storage::Store& store,
+                                   const core::Clock& clock)
+    : provider_(std::move(provider)),
+      settings_(settings),
+      dispatcher_(dispatcher),
+      toolbox_(registry),
+      store_(store),
+      clock_(clock) {}
+
+AssistantService::~AssistantService() {
+  std::unique_lock lock(mutex_);
+  stopping_ = true;
+  for (auto& [id, run] : running_) run->cancel = true;
+  idle_.wait(lock, [&] { return running_.empty(); });
+}
+
+tools::AssistantStatus AssistantService::Status() const {
+  if (!provider_) {
+    return {false, "", "",
+            "The assistant has no language model provider configured on this server, so it "
+            "cannot answer. The operator sets one with --llm-provider, --llm-model and "
+            "--llm-api-key (see docs/agent.md). Reports and the MCP server work without one."};
+  }
+  return {true, std::string(provider_->name()), provider_->model(),
+          "The assistant answers with " + provider_->model() + " through the " +
+              std::string(provider_->name()) + " API."};
+}
+
+Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
+    tools::AnswerRequest request) {
+  if (!provider_) {
+    return Error(ErrorCode::kAgentNotConfigured,
+                 "The assistant has no language model provider configured on this server.");
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || static_cast<int>(running_.size()) >= settings_.max_running) {
+      return Error(ErrorCode::kUnavailable,
+                   "The assistant is answering too many questions on this server; retry shortly.");
+    }
+  }
+  auto run = std::make_shared<Run>();
+  const std::int64_t now = clock_.NowMillis();
+  // An answer older than its time limit (and a minute's grace) died with its node.
+  const std::int64_t stale_before =
+      now - std::chrono::duration_cast<std::chrono::milliseconds>(settings_.max_duration).count() -
+      60'000;
+  auto begun = store_.Write([&](storage::Repository& repo) -> Result<void> {
+    auto project = repo.FindProject(request.project_id);
+    if (!project) return project.error();
+    if (!*project) return Error(ErrorCode::kProjectNotFound, "Project not found.");
+    run->project = std::move(**project);
+    auto claimed = repo.ClaimAgentConversation(request.conversation_id, now, stale_before);
+    if (!claimed) return claimed.error();
+    if (!*claimed) {
+      return Error(ErrorCode::kAgentBusy,
+                   "The assistant is still answering in this conversation; wait for the answer "
+                   "or cancel it.");
+    }
+    auto rows = repo.ListAgentMessages(request.conversation_id);
+    if (!rows) return rows.error();
+    for (const AgentMessageRecord& row : *rows) {
+      if (row.approval != "pending") continue;
+      if (request.content.empty()) {
+        return Error(ErrorCode::kAgentBusy, "A proposed tool call still waits for a decision.");
+      }
+      // A new question instead of a decision declines what was proposed.
+      auto declined =
+          repo.DecideAgentToolCall(request.conversation_id, *row.tool_call_id, "rejected");
+      if (!declined) return declined.error();
+      AgentMessageRecord result{request.conversation_id,
+                                0,
+                                core::NewUuidV7(now),
+                                "tool_result",
+                                std::string(kDeclinedByNewMessage),
+                                row.tool_call_id,
+                                row.tool_name};
+      result.created_at = now;
+      auto stored = repo.AppendAgentMessage(std::move(result));
+      if (!stored) return stored.error();
+      run->added.push_back(std::move(*stored));
+    }
+    if (!request.content.empty()) {
+      AgentMessageRecord question{request.conversation_id, 0, core::NewUuidV7(now), "user",
+                                  request.content};
+      question.created_at = now;
+      auto stored = repo.AppendAgentMessage(std::move(question));
+      if (!stored) return stored.error();
+      run->added.push_back(std::move(*stored));
+    }
+    return {};
+  });
+  if (!begun) return begun.error();
+  run->request = std::move(request);
+  run->deadline = std::chrono::steady_clock::now() + settings_.max_duration;
+  return run;
+}
+
+void AssistantService::Launch(std::shared_ptr<Run> run) {
+  {
+    std::lock_guard lock(mutex_);
+    running_[run->request.conversation_id] = run;
+  }
+  std::thread([this, run] {
+    Produce(*run);
+    std::lock_guard lock(mutex_);
+    running_.erase(run->request.conversation_id);
+    idle_.notify_all();
+  }).detach();
+}
+
+void AssistantService::Answer(tools::AnswerRequest request, tools::ResultCallback done) {
+  auto run = Begin(std::move(request));
+  if (!run) return done(run.error());
+  (*run)->done = std::move(done);
+  Launch(std::move(*run));
+}
+
+Result<std::shared_ptr<core::ResponseStream>> AssistantService::AnswerStreaming(
+    tools::AnswerRequest request) {
+  auto run = Begin(std::move(request));
+  if (!run) return run.error();
+  auto events = std::make_shared<AnswerEvents>();
+  (*run)->events = events;
+  for (const AgentMessageRecord& row : (*run)->added) {
+    events->Push("message", tools::AgentMessageView(row));
+  }
+  Launch(std::move(*run));
+  return std::shared_ptr<core::ResponseStream>(std::make_shared<AnswerStream>(events));
+}
+
+Result<void> AssistantService::Cancel(const std::string& conversation_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto found = running_.find(conversation_id); found != running_.end()) {
+      found->second->cancel = true;
+    }
+  }
+  // For an answer running on another node, which polls for it.
+  auto asked = store_.Write(
+      [&](storage::Repository& repo) { return repo.RequestAgentCancel(conversation_id); });
+  if (!asked) return asked.error();
+  return {};
+}
+
+bool AssistantService::Cancelled(Run& run) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now >= run.deadline) return true;
+  if (!run.cancel && now >= run.next_store_check) {
+    run.next_store_check = now + std::chrono::seconds(1);
+    auto conversation = store_.Read([&](storage::Repository& repo) {
+      return repo.FindAgentConversation(run.request.conversation_id);
+    });
+    // Gone (deleted meanwhile) or asked to stop.
+    if (conversation && (!*conversation || (*conversation)->status == "canceling")) {
+      run.cancel = true;
+    }
+  }
+  return run.cancel;
+}
+
+Result<AgentMessageRecord> AssistantService::Store(Run& run, AgentMessageRecord message,
+                                                   std::optional<storage::AuditRecord> audit) {
+  message.conversation_id = run.request.conversation_id;
+  message.created_at = clock_.NowMillis();
+  message.id = core::NewUuidV7(message.created_at);
+  auto stored = store_.Write([&](storage::Repository& repo) -> Result<AgentMessageRecord> {
+    auto appended = repo.AppendAgentMessage(std::move(message));
+    if (!appended) return appended;
+    if (audit) {
+      auto logged = repo.InsertAudit(*audit);
+      if (!logged) return logged.error();
+    }
+    return appended;
+  });
+  if (!stored) return stored;
+  run.added.push_back(*stored);
+  run.Emit("message", tools::AgentMessageView(*stored));
+  return stored;
+}
+
+void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
+  const std::string name = call.tool_name.value_or("");
+  const AgentTool* tool = toolbox_.Find(name);
+  std::string content;
+  std::string outcome = "ok";
+  boost::system::error_code ec;
+  json::value arguments = json::parse(call.content.empty() ? "{}" : call.content, ec);
+  if (!tool) {
+    content =
+        ErrorJson(Error(ErrorCode::kResourceNotFound, "There is no tool named '" + name + "'."));
+    outcome = "unknown_tool";
+  } else if (ec || !arguments.is_object()) {
+    content = ErrorJson(Error::Invalid("arguments", "The arguments are not a JSON object."));
+    outcome = "VAL_003";
+  } else {
+    json::object bound =
+        Toolbox::BindArguments(*tool, std::move(arguments.as_object()),
+                               run.request.organization_slug, run.request.project_id);
+    const tools::RequestMeta meta{run.request.request_id, "", std::nullopt, nullptr};
+    auto result = dispatcher_.Call(*tool->operation, run.request.principal, bound, meta);
+    if (result) {
+      content = result->is_null() ? std::string(R"({"done":true})") : json::serialize(*result);
+    } else {
+      content = ErrorJson(result.error());
+      outcome = std::string(result.error().info().id);
+    }
+  }
+  storage::AuditRecord audit;
+  audit.created_at = clock_.NowMillis();
+  audit.id = core::NewUuidV7(audit.created_at);
+  audit.organization_id = run.request.organization_id;
+  audit.project_id = run.request.project_id;
+  audit.actor_user_id = run.request.principal.user_id;
+  audit.credential_kind = std::string(identity::CredentialKindName(run.request.principal.kind));
+  if (!run.request.principal.credential_id.empty()) {
+    audit.credential_id = run.request.principal.credential_id;
+  }
+  audit.action = "agent.tool_call";
+  audit.target_type = "agent_conversation";
+  audit.target_id = run.request.conversation_id;
+  audit.request_id = run.request.request_id;
+  json::object details{
+      {"tool", name}, {"toolCallId", call.tool_call_id.value_or("")}, {"outcome", outcome}};
+  if (call.approval) details["approval"] = *call.approval;
+  audit.details_json = json::serialize(details);
+  AgentMessageRecord result;
+  result.role = "tool_result";
+  result.content = std::move(content);
+  result.tool_call_id = call.tool_call_id;
+  result.tool_name = call.tool_name;
+  auto stored = Store(run, std::move(result), std::move(audit));
+  if (!stored) run.failure = stored.error();
+}
+
+// Tool calls still without a result: those the user decided on while the answer waited (the
+// approved run now, the rejected get a result saying so) and, when the answer is stopping,
+// every other one, so that the history stays well formed (each call answered).
+void AssistantService::AnswerOpenCalls(Run& run, bool stopping) {
+  auto rows = store_.Read([&](storage::Repository& repo) {
+    return repo.ListAgentMessages(run.request.conversation_id);
+  });
+  if (!rows) {
+    run.failure = rows.error();
+    return;
+  }
+  std::set<std::string> answered;
+  for (const AgentMessageRecord& row : *rows) {
+    if (row.role == "tool_result" && row.tool_call_id) answered.insert(*row.tool_call_id);
+  }
+  for (const AgentMessageRecord& row : *rows) {
+    if (row.role != "tool_call" || !row.tool_call_id || answered.contains(*row.tool_call_id) ||
+        row.approval == "pending") {
+      continue;
+    }
+    if (row.approval == "approved" && !stopping) {
+      RunToolCall(run, row);
+      if (run.failure) return;
+      continue;
+    }
+    AgentMessageRecord result;
+    result.role = "tool_result";
+    result.content = std::string(row.approval == "rejected" ? kDeclined : kNotRun);
+    result.tool_call_id = row.tool_call_id;
+    result.tool_name = row.tool_name;
+    if (auto stored = Store(run, std::move(result)); !stored) {
+      run.failure = stored.error();
+      return;
+    }
+  }
+}
+
+// One model turn; whether the answer goes on to another.
+bool AssistantService::Step(Run& run, int step) {
+  auto permissions = dispatcher_.PermissionsIn(run.request.principal, run.request.organization_slug,
+                                               run.request.project_id);
+  if (!permissions) {
+    run.failure = permissions.error();
+    return false;
+  }
+  auto rows = store_.Read([&](storage::Repository& repo) {
+    return repo.ListAgentMessages(run.request.conversation_id);
+  });
+  if (!rows) {
+    run.failure = rows.error();
+    return false;
+  }
+  ChatRequest request;
+  request.system = SystemPrompt(run.project, clock_.NowMillis(), run.nonce);
+  request.messages = History(*rows, run.nonce);
+  const bool last = step + 1 >= settings_.max_steps;
+  if (!last) {
+    request.tools = toolbox_.Offer(*permissions);
+  } else {
+    request.system += "\n\nThis is your last turn: answer now with what you have, without tools.";
+  }
+  request.max_tokens = settings_.max_tokens;
+  request.stream = run.events != nullptr;
+  auto reply = provider_->Complete(
+      request,
+      [&](std::string_view text) {
+        run.Emit("text_delta", {{"text", text}});
+      },
+      [&] { return Cancelled(run); });
+  if (!reply) {
+    if (run.cancel) {
+      run.stop_reason = "cancelled";
+    } else if (std::chrono::steady_clock::now() >= run.deadline) {
+      run.stop_reason = "time_limit";
+    } else {
+      run.failure = reply.error();
+    }
+    return false;
+  }
+  if (reply->usage.input_tokens) {
+    run.usage.input_tokens = run.usage.input_tokens.value_or(0) + *reply->usage.input_tokens;
+  }
+  if (reply->usage.output_tokens) {
+    run.usage.output_tokens = run.usage.output_tokens.value_or(0) + *reply->usage.output_tokens;
+  }
+  std::optional<Usage> unrecorded = reply->usage;  // on the turn's first row
+  auto take_usage = [&](AgentMessageRecord& row) {
+    if (!unrecorded) return;
+    row.input_tokens = unrecorded->input_tokens;
+    row.output_tokens = unrecorded->output_tokens;
+    unrecorded.reset();
+  };
+  if (!reply->text.empty() || reply->tool_calls.empty()) {
+    AgentMessageRecord text;
+    text.role = "assistant";
+    text.content = reply->text;
+    take_usage(text);
+    if (auto stored = Store(run, std::move(text)); !stored) {
+      run.failure = stored.error();
+      return false;
+    }
+  }
+  if (last || reply->tool_calls.empty()) return false;
+  std::vector<AgentMessageRecord> calls;
+  for (ToolCall& call : reply->tool_calls) {
+    AgentMessageRecord row;
+    row.role = "tool_call";
+    row.content = std::move(call.arguments);
+    row.tool_call_id = call.id.empty() ? "call_" + core::RandomBase62(16) : call.id;
+    row.tool_name = std::move(call.name);
+    const AgentTool* tool = toolbox_.Find(*row.tool_name);
+    if (tool && tool->needs_approval) row.approval = "pending";
+    take_usage(row);
+    auto stored = Store(run, std::move(row));
+    if (!stored) {
+      run.failure = stored.error();
+      return false;
+    }
+    calls.push_back(std::move(*stored));
+  }
+  bool waiting = false;
+  for (const AgentMessageRecord& call : calls) {
+    if (call.approval == "pending") {
+      waiting = true;
+      run.Emit("approval_required", {{"toolCallId", *call.tool_call_id},
+                                     {"toolName", *call.tool_name},
+                                     {"arguments", call.content}});
+      continue;
+    }
+    if (Cancelled(run)) break;
+    RunToolCall(run, call);
+    if (run.failure) return false;
+  }
+  if (waiting) {
+    run.stop_reason = "awaiting_approval";
+    run.final_status = "awaiting_approval";
+    return false;
+  }
+  return true;
+}
+
+void AssistantService::Produce(Run& run) {
+  AnswerOpenCalls(run, /*stopping=*/false);
+  for (int step = 0; !run.failure && step < settings_.max_steps; ++step) {
+    if (Cancelled(run)) {
+      run.stop_reason = run.cancel ? "cancelled" : "time_limit";
+      break;
+    }
+    if (!Step(run, step)) break;
+  }
+  if (run.stop_reason == "cancelled" || run.stop_reason == "time_limit" || run.failure) {
+    const std::optional<Error> failure = run.failure;
+    AnswerOpenCalls(run, /*stopping=*/true);
+    if (failure) run.failure = failure;
+  }
+  Finish(run);
+}
+
+void AssistantService::Finish(Run& run) {
+  if (run.failure) run.stop_reason = "error";
+  const std::int64_t now = clock_.NowMillis();
+  auto conversation =
+      store_.Write([&](storage::Repository& repo) -> Result<storage::AgentConversationRecord> {
+        auto ended =
+            repo.SetAgentConversationStatus(run.request.conversation_id, run.final_status, now);
+        if (!ended) return ended.error();
+        auto found = repo.FindAgentConversation(run.request.conversation_id);
+        if (!found) return found.error();
+        if (!*found) return Error(ErrorCode::kResourceNotFound, "The conversation was deleted.");
+        return std::move(**found);
+      });
+  if (run.failure) {
+    core::Log(core::LogLevel::kWarn, "agent answer failed",
+              {{"conversation", run.request.conversation_id},
+               {"code", std::string(run.failure->info().id)},
+               {"reason", run.failure->message()}});
+    run.Emit("error", core::ErrorResponseBody(*run.failure, now, run.request.request_id));
+  }
+  json::object usage{
+      {"inputTokens",
+       run.usage.input_tokens ? json::value(*run.usage.input_tokens) : json::value(nullptr)},
+      {"outputTokens",
+       run.usage.output_tokens ? json::value(*run.usage.output_tokens) : json::value(nullptr)}};
+  json::object summary = conversation ? tools::AgentConversationView(*conversation)
+                                      : json::object{{"id", run.request.conversation_id}};
+  run.Emit("done", {{"conversation", summary}, {"stopReason", run.stop_reason}, {"usage", usage}});
+  if (run.events) run.events->Close();
+  if (!run.done) return;
+  if (run.failure) return run.done(*run.failure);
+  if (!conversation) return run.done(conversation.error());
+  json::array messages;
+  for (const AgentMessageRecord& row : run.added) messages.push_back(tools::AgentMessageView(row));
+  summary["messages"] = std::move(messages);
+  summary["stopReason"] = run.stop_reason;
+  summary["usage"] = std::move(usage);
+  run.done(json::value(std::move(summary)));
+}
+
+}  // namespace sightline::agent
