@@ -33,6 +33,13 @@ std::string ErrorJson(const Error& error) {
   return json::serialize(json::object{{"error", std::move(body)}});
 }
 
+// A stored row's SSE event: `tool_call` and `tool_result` rows have their own, the question and
+// the assistant's text are `message`.
+std::string_view EventName(const AgentMessageRecord& row) {
+  if (row.role == "tool_call" || row.role == "tool_result") return row.role;
+  return "message";
+}
+
 bool IsErrorResult(std::string_view content) { return content.starts_with(R"({"error":)"); }
 
 // The stored rows as the provider-neutral history: a tool call joins the assistant turn it
@@ -112,7 +119,15 @@ AssistantService::AssistantService(std::unique_ptr<LlmProvider> provider,
       store_(store),
       clock_(clock) {}
 
-AssistantService::~AssistantService() {
+AssistantService::~AssistantService() { Shutdown(); }
+
+void AssistantService::StopAnswers() {
+  std::lock_guard lock(mutex_);
+  stopping_ = true;
+  for (auto& [id, run] : running_) run->cancel = true;
+}
+
+void AssistantService::Shutdown() {
   std::unique_lock lock(mutex_);
   stopping_ = true;
   for (auto& [id, run] : running_) run->cancel = true;
@@ -207,7 +222,15 @@ void AssistantService::Launch(std::shared_ptr<Run> run) {
     running_[run->request.conversation_id] = run;
   }
   std::thread([this, run] {
-    Produce(*run);
+    try {
+      Produce(*run);
+    } catch (const std::exception& e) {
+      // A bug must not take the server down from a background thread: the answer fails.
+      core::Log(core::LogLevel::kError, "agent answer crashed", {{"reason", e.what()}});
+      run->failure = Error::Internal(e.what());
+      run->stop_reason = "error";
+      Finish(*run);
+    }
     std::lock_guard lock(mutex_);
     running_.erase(run->request.conversation_id);
     idle_.notify_all();
@@ -228,7 +251,7 @@ Result<std::shared_ptr<core::ResponseStream>> AssistantService::AnswerStreaming(
   auto events = std::make_shared<AnswerEvents>();
   (*run)->events = events;
   for (const AgentMessageRecord& row : (*run)->added) {
-    events->Push("message", tools::AgentMessageView(row));
+    events->Push(EventName(row), tools::AgentMessageView(row));
   }
   Launch(std::move(*run));
   return std::shared_ptr<core::ResponseStream>(std::make_shared<AnswerStream>(events));
@@ -280,7 +303,7 @@ Result<AgentMessageRecord> AssistantService::Store(Run& run, AgentMessageRecord 
   });
   if (!stored) return stored;
   run.added.push_back(*stored);
-  run.Emit("message", tools::AgentMessageView(*stored));
+  run.Emit(EventName(*stored), tools::AgentMessageView(*stored));
   return stored;
 }
 

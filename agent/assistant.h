@@ -41,8 +41,13 @@ class AssistantService final : public tools::Assistant {
   AssistantService(std::unique_ptr<LlmProvider> provider, AssistantSettings settings,
                    tools::Dispatcher& dispatcher, const tools::Registry& registry,
                    storage::Store& store, const core::Clock& clock);
-  // Stops the running answers and waits for them.
+  // Shutdown(), if not done yet.
   ~AssistantService() override;
+  // Stops the running answers and waits for them (their callbacks included); later answers are
+  // refused. Called before the HTTP layer their callbacks reach is torn down.
+  void Shutdown();
+  // Asks every running answer to stop, without waiting (the server is shutting down).
+  void StopAnswers();
 
   tools::AssistantStatus Status() const override;
   void Answer(tools::AnswerRequest request, tools::ResultCallback done) override;

@@ -419,7 +419,9 @@ int Serve(const Options& options) {
              {"operations", registry->operations().size()},
              {"threads", limits->threads},
              {"workers", limits->workers}});
+  server.OnShutdown([&assistant] { assistant.StopAnswers(); });
   server.Run(handler);
+  assistant.Shutdown();  // running answers end while the handler their callbacks reach exists
   writer.Stop();  // commits whatever was accepted before the last connection closed
   core::Log(core::LogLevel::kInfo, "stopped");
   core::FlushLogs();

@@ -407,11 +407,12 @@ const OperationSpec kSendAgentMessage{
     .description =
         "Sends a message for the assistant to answer, calling the project's operations "
         "with the caller's permissions. With `Accept: text/event-stream` the answer "
-        "streams as Server-Sent Events (`message`, `text_delta`, `approval_required`, "
-        "`done`, `error`); otherwise the JSON answer comes once it is complete. 409 "
-        "`AGENT_002` while another answer runs in the conversation; 503 `AGENT_001` "
-        "without a language model provider (nothing stored); 502 `AGENT_003` when the "
-        "provider fails (the question stays stored).",
+        "streams as Server-Sent Events (`message`, `text_delta`, `tool_call`, "
+        "`tool_result`, `approval_required`, `done`, `error`); otherwise the JSON "
+        "answer comes once it is complete. 409 `AGENT_002` while another answer runs "
+        "in the conversation; 503 `AGENT_001` without a language model provider "
+        "(nothing stored); 502 `AGENT_003` when the provider fails (the question stays "
+        "stored).",
     .tag = "Agent",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/messages",

@@ -146,11 +146,14 @@ class HttpServer::Impl {
     asio::post(acceptor_.get_executor(), [this] { BeginShutdown(); });
   }
 
+  void OnShutdown(std::function<void()> hook) { on_shutdown_ = std::move(hook); }
+
  private:
   void BeginShutdown() {
     if (stopping_.exchange(true)) return;
     core::Log(core::LogLevel::kInfo, "shutting down",
               {{"openConnections", static_cast<std::int64_t>(active_.load())}});
+    if (on_shutdown_) on_shutdown_();
     beast::error_code ignored;
     acceptor_.close(ignored);
     signals_.cancel();
@@ -360,6 +363,7 @@ class HttpServer::Impl {
   asio::io_context io_;
   tcp::acceptor acceptor_;
   asio::signal_set signals_;
+  std::function<void()> on_shutdown_;
   asio::steady_timer grace_timer_;
   std::unique_ptr<asio::thread_pool> workers_;
   std::atomic<bool> stopping_{false};
@@ -376,5 +380,6 @@ core::Result<void> HttpServer::Listen(const std::string& host, std::uint16_t por
 std::uint16_t HttpServer::port() const { return impl_->port(); }
 void HttpServer::Run(core::HttpHandler& handler) { impl_->Run(handler); }
 void HttpServer::Stop() { impl_->Stop(); }
+void HttpServer::OnShutdown(std::function<void()> hook) { impl_->OnShutdown(std::move(hook)); }
 
 }  // namespace sightline::transport

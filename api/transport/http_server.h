@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -47,6 +48,9 @@ class HttpServer {
   // Listen() has chosen the port.
   void Run(core::HttpHandler& handler);
   void Stop();
+  // Called once when shutdown begins (before the grace period), from an I/O thread: for work
+  // that should wind down rather than run out the grace period (the assistant's answers).
+  void OnShutdown(std::function<void()> hook);
 
  private:
   class Impl;

@@ -200,6 +200,8 @@ TEST_P(Assistant, AnswersWithParallelToolCallsInBothDialectsStreamedOrNot) {
         EXPECT_EQ(r.Header("content-type"), "text/event-stream");
         EXPECT_NE(r.body.find("event: text_delta\ndata: {\"text\":\"GPTBo"), std::string::npos)
             << r.body;
+        EXPECT_NE(r.body.find("event: tool_call\ndata: "), std::string::npos);
+        EXPECT_NE(r.body.find("event: tool_result\ndata: "), std::string::npos);
         EXPECT_NE(r.body.find("event: done\ndata: "), std::string::npos);
         EXPECT_NE(r.body.find(R"("stopReason":"end")"), std::string::npos);
         answer = Conversation(owner_, id);
@@ -394,6 +396,30 @@ TEST_P(Assistant, ASecondMessageWhileAnsweringIs409AndCancelStopsTheAnswer) {
   const Response next = Ask(owner_, id, "Now?");
   ASSERT_EQ(next.status, 200) << next.body;
   EXPECT_EQ(Roles(next.Json()), (std::vector<std::string>{"user", "assistant"}));
+}
+
+TEST_P(Assistant, StoppingTheServerEndsRunningAnswersCleanly) {
+  Start("openai", {"--shutdown-grace", "5"});
+  const std::string id = NewConversation(owner_);
+  model_->Script(R"([{"text": "slow", "stallMs": 20000}])");
+  auto running = std::async(std::launch::async, [&] {
+    try {
+      return Ask(owner_, id, "Take your time").status;
+    } catch (const std::exception&) {
+      return 0;  // the connection closed without an answer
+    }
+  });
+  for (int i = 0; i < 100 && Conversation(owner_, id).at("status").as_string() != "running"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(server_->Stop(), 0);
+  // Shutdown stops the answer rather than waiting out the grace period, and it is delivered.
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(4));
+  EXPECT_EQ(running.get(), 200);
+  // The next server finds the conversation free again.
+  Start("openai");
+  EXPECT_EQ(Conversation(owner_, id).at("status").as_string(), "idle");
 }
 
 TEST_P(Assistant, ProviderFailuresAreRetriedOrReported) {
