@@ -33,6 +33,20 @@ std::string ErrorJson(const Error& error) {
   return json::serialize(json::object{{"error", std::move(body)}});
 }
 
+// The first line of a question, cut at a word near 60 characters (UTF-8 safe).
+std::string TitleFrom(std::string_view question) {
+  question = question.substr(0, question.find('\n'));
+  while (!question.empty() && question.front() == ' ') question.remove_prefix(1);
+  constexpr std::size_t kMax = 60;
+  if (question.size() <= kMax) return std::string(question);
+  std::size_t cut = question.rfind(' ', kMax);
+  if (cut == std::string_view::npos || cut < kMax / 2) {
+    cut = kMax;
+    while (cut > 0 && (static_cast<unsigned char>(question[cut]) & 0xC0) == 0x80) --cut;
+  }
+  return std::string(question.substr(0, cut)) + "…";
+}
+
 // A stored row's SSE event: `tool_call` and `tool_result` rows have their own, the question and
 // the assistant's text are `message`.
 std::string_view EventName(const AgentMessageRecord& row) {
@@ -201,6 +215,12 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
       run->added.push_back(std::move(*stored));
     }
     if (!request.content.empty()) {
+      // An untitled conversation takes its first question as its title.
+      if (const std::string title = TitleFrom(request.content); !title.empty()) {
+        auto titled = repo.TitleAgentConversation(request.conversation_id, title,
+                                                  tools::kUntitledConversation);
+        if (!titled) return titled.error();
+      }
       AgentMessageRecord question{request.conversation_id, 0, core::NewUuidV7(now), "user",
                                   request.content};
       question.created_at = now;

@@ -152,6 +152,9 @@ class Repository {
   // Sets the status ("idle", "awaiting_approval") when an answer ends.
   core::Result<void> SetAgentConversationStatus(std::string_view conversation_id,
                                                 std::string_view status, std::int64_t now);
+  // Replaces the title while it is still `untitled` (the default), e.g. with the first question.
+  core::Result<void> TitleAgentConversation(std::string_view conversation_id,
+                                            std::string_view title, std::string_view untitled);
   // Asks a running answer to stop (status "canceling"); whether one was running.
   core::Result<bool> RequestAgentCancel(std::string_view conversation_id);
   // Records the decision on a pending tool call; whether one was pending.

@@ -124,6 +124,14 @@ Result<void> Repository::SetAgentConversationStatus(std::string_view conversatio
                      {std::string(conversation_id), std::string(status), now});
 }
 
+Result<void> Repository::TitleAgentConversation(std::string_view conversation_id,
+                                                std::string_view title,
+                                                std::string_view untitled) {
+  return ExecuteVoid(session_,
+                     "UPDATE agent_conversations SET title = $2 WHERE id = $1 AND title = $3",
+                     {std::string(conversation_id), std::string(title), std::string(untitled)});
+}
+
 Result<bool> Repository::RequestAgentCancel(std::string_view conversation_id) {
   auto asked = session_.Execute(
       "UPDATE agent_conversations SET status = 'canceling' WHERE id = $1 AND status = 'running'",

@@ -15,7 +15,6 @@ namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
 
-constexpr std::string_view kDefaultTitle = "New conversation";
 constexpr std::int64_t kDefaultListLimit = 50;
 
 // The caller's conversation in this project; 404 for anyone else's, as for none.
@@ -81,7 +80,7 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
         created.project_id = context.project->id;
         created.user_id = user_id;
         created.workflow_id = workflow_id;
-        created.title = OptionalString(args, "title").value_or(std::string(kDefaultTitle));
+        created.title = OptionalString(args, "title").value_or(std::string(kUntitledConversation));
         created.created_at = now;
         created.updated_at = now;
         auto inserted = repo.InsertAgentConversation(created);

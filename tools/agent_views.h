@@ -8,6 +8,9 @@
 
 namespace sightline::tools {
 
+// The title of a conversation nobody named.
+inline constexpr std::string_view kUntitledConversation = "New conversation";
+
 // {id, workflowId, title, status, createdAt, updatedAt}
 boost::json::object AgentConversationView(const storage::AgentConversationRecord& conversation);
 // {id, seq, role, content, toolCallId, toolName, inputTokens, outputTokens, approval, createdAt}

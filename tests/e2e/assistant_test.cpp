@@ -219,7 +219,9 @@ TEST_P(Assistant, AnswersWithParallelToolCallsInBothDialectsStreamedOrNot) {
       EXPECT_EQ(rows[3].at("toolCallId").as_string(), "call_bots");
       EXPECT_NE(std::string(rows[3].at("content").as_string()).find("GPTBot"), std::string::npos);
       EXPECT_EQ(rows[5].at("content").as_string(), "GPTBot fetched the most pages this year.");
-      EXPECT_EQ(Conversation(owner_, id).at("status").as_string(), "idle");
+      const json::value stored = Conversation(owner_, id);
+      EXPECT_EQ(stored.at("status").as_string(), "idle");
+      EXPECT_EQ(stored.at("title").as_string(), "Which crawlers hit us most this year?");
 
       const json::array sent = model_->Requests();
       ASSERT_EQ(sent.size(), 2u);

@@ -595,6 +595,68 @@ TEST_P(StoreConformance, AgentConversationsKeepOrderedMessagesAndDeleteWithThem)
   EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-3"); }));
 }
 
+TEST_P(StoreConformance, AgentAnswersClaimTheConversationAndProposedCallsWaitForADecision) {
+  SeedProject();
+  const AgentConversationRecord conversation{
+      "c-1",  "o-1",        "p-1", "u-1", std::nullopt, "New conversation",
+      "idle", std::nullopt, 1000,  1000};
+  WriteOk([&](Repository& repo) { return repo.InsertAgentConversation(conversation); });
+  auto claim = [&](std::int64_t now, std::int64_t stale_before) {
+    return WriteOk(
+        [&](Repository& repo) { return repo.ClaimAgentConversation("c-1", now, stale_before); });
+  };
+  EXPECT_TRUE(claim(2000, 0));
+  EXPECT_FALSE(claim(2100, 0)) << "one answer at a time";
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RequestAgentCancel("c-1"); }));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); })->status,
+            "canceling");
+  EXPECT_FALSE(claim(2200, 0)) << "still stopping";
+  EXPECT_TRUE(claim(9000, 2001)) << "an answer older than the limit died with its node";
+  WriteOk([](Repository& repo) {
+    return repo.SetAgentConversationStatus("c-1", "awaiting_approval", 9500);
+  });
+  auto found = ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); });
+  EXPECT_EQ(found->status, "awaiting_approval");
+  EXPECT_FALSE(found->run_started_at);
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RequestAgentCancel("c-1"); }));
+
+  AgentMessageRecord call{"c-1", 0, "m-1", "tool_call", "{}", "call-1", "update_project"};
+  call.created_at = 9400;
+  call.approval = "pending";
+  WriteOk([&](Repository& repo) -> Result<void> {
+    auto appended = repo.AppendAgentMessage(call);
+    if (!appended) return appended.error();
+    return {};
+  });
+  EXPECT_FALSE(WriteOk(
+      [](Repository& repo) { return repo.DecideAgentToolCall("c-1", "call-2", "approved"); }));
+  EXPECT_TRUE(WriteOk(
+      [](Repository& repo) { return repo.DecideAgentToolCall("c-1", "call-1", "approved"); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) {
+    return repo.DecideAgentToolCall("c-1", "call-1", "rejected");
+  })) << "decided once";
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); })[0].approval,
+            "approved");
+  EXPECT_TRUE(claim(9600, 0)) << "a decision lets the answer go on";
+
+  // Only an untitled conversation takes a title.
+  WriteOk([](Repository& repo) {
+    return repo.TitleAgentConversation("c-1", "Top pages?", "New conversation");
+  });
+  WriteOk([](Repository& repo) {
+    return repo.TitleAgentConversation("c-1", "Something else", "New conversation");
+  });
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); })->title,
+            "Top pages?");
+
+  // A message for a conversation deleted meanwhile is refused (its transaction rolls back).
+  WriteOk(
+      [](Repository& repo) { return repo.DeleteAgentConversations("p-1", "u-1", std::nullopt); });
+  AgentMessageRecord late{"c-1", 0, "m-2", "assistant", "too late"};
+  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.AppendAgentMessage(late); })));
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); }).empty());
+}
+
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};
