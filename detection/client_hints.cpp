@@ -231,14 +231,14 @@ HintSignals ReadHints(const ClientHints& hints) {
 DeviceVerdict FuseDevice(DeviceType ua_class, bool has_user_agent, const HintSignals& hints) {
   if (hints.form_factor != kUnknown) return Verdict(hints.form_factor, SignalSource::kFormFactors);
   const SignalSource ua_source = hints.present ? SignalSource::kUaFused : SignalSource::kUaOnly;
-  const DeviceType by_model = ClassifyModel(hints.model, LowerCopy(hints.model));
+  const std::optional<DeviceType> by_model = ClassifyModel(hints.model, LowerCopy(hints.model));
   const DeviceType hint_class = LowEntropyClass(hints);
   if (hint_class != kUnknown) {
-    if (by_model != kUnknown && by_model != hint_class) return Verdict(by_model, ua_source);
+    if (by_model.has_value() && *by_model != hint_class) return Verdict(*by_model, ua_source);
     if (UaRefinesHint(ua_class, hint_class)) return Verdict(ua_class, ua_source);
     return Verdict(hint_class, SignalSource::kLowEntropyHints);
   }
-  if (by_model != kUnknown) return Verdict(by_model, ua_source);
+  if (by_model.has_value()) return Verdict(*by_model, ua_source);
   if (!has_user_agent) return {};
   return Verdict(ua_class, ua_source);
 }

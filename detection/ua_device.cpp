@@ -1,6 +1,8 @@
 #include "detection/ua_device.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 #include "detection/ua_model_classes.h"
 
@@ -18,7 +20,7 @@ struct TokenRule {
 // Tokens that settle the class wherever they appear, ahead of the model name. Consoles and
 // headsets come first because their UAs also carry desktop or Android platform tokens.
 constexpr std::array kClassTokens = std::to_array<TokenRule>({
-    {"xbox", kGameConsole},
+    {"xbox", kGameConsole, true},  // not "NEXBOX", a TV box
     {"playstation vita", kHandheldGameConsole},
     {"playstation portable", kHandheldGameConsole},
     {"(psp", kHandheldGameConsole},
@@ -31,6 +33,8 @@ constexpr std::array kClassTokens = std::to_array<TokenRule>({
     {"nintendo dsi", kHandheldGameConsole},
     {"nintendo ds", kHandheldGameConsole},
     {"nintendo", kGameConsole},
+    {"hbbtv", kSmartTv},       // Arçelik's TVs name their platform "visionos"
+    {"hybridcast", kSmartTv},  // Japan's broadcast-broadband TV standard
     {"oculusbrowser", kXr},
     {"picobrowser", kXr},
     {"mobile vr", kXr},
@@ -51,9 +55,13 @@ constexpr std::array kClassTokens = std::to_array<TokenRule>({
     {"tvos", kSetTopBox},
     {"kreatv", kSetTopBox},
     {"stbapp", kSetTopBox},
-    {";aft", kSetTopBox},  // "Amazon;AFTSS;…": Fire TV apps name the device code
+    {";aft", kSetTopBox},   // "Amazon;AFTSS;…": Fire TV apps name the device code
+    {"; aft", kSetTopBox},  // "Kepler/1.1 (Linux; AFTCL001)", Fire TV's own OS
     {"firetv", kSetTopBox},
-    {"tivimate", kSetTopBox},  // an IPTV player made for Android TV boxes
+    {"tivimate", kSetTopBox},       // an IPTV player made for Android TV boxes
+    {"tv bro/", kSetTopBox},        // a browser made for Android TV
+    {"silk-accelerated", kTablet},  // Kindle Fire's Silk in desktop mode
+    {"maemo browser", kMobile},     // the Nokia N900's browser
     {"googletv", kSmartTv},
     {"google tv", kSmartTv},
     {"android tv", kSmartTv},
@@ -61,14 +69,13 @@ constexpr std::array kClassTokens = std::to_array<TokenRule>({
     {"smarttv", kSmartTv},
     {"smart-tv", kSmartTv},
     {"smart tv", kSmartTv},
-    {"hbbtv", kSmartTv},
     {"netcast", kSmartTv},
     {"nettv", kSmartTv},
     {"vidaa", kSmartTv},
     {"opera tv", kSmartTv},
     {"omi/", kSmartTv, true},  // Opera's TV SDK, not "XiaoMi/"
     {"maple", kSmartTv, true},
-    {"viera", kSmartTv},
+    {"viera", kSmartTv, true},  // not "RIVIERA"
     {"bravia", kSmartTv},
     {"aquos", kSmartTv},
     {"tizen tv", kSmartTv},
@@ -76,25 +83,38 @@ constexpr std::array kClassTokens = std::to_array<TokenRule>({
     {"(tv;", kSmartTv},
     {"; tv)", kSmartTv},
     {"espial", kSmartTv},
+    {"tclwebkit", kSmartTv},  // TCL's TV browser engine
     {"tivo", kSmartTv, true},
     {"ce-html", kSmartTv},
     {"vizio", kSmartTv},
     {"brightsign", kSmartTv},  // signage players drive screens like TVs
     {", wired)", kSmartTv},    // Opera's TV SDK: "(Vendor, Model, wired)"
     {", wireless)", kSmartTv},
+    {",wired)", kSmartTv},
+    {";wired)", kSmartTv},
     {"kindle/", kEReader},
     {"kobo", kEReader},
     {"tolino", kEReader},
+    {"surfpad", kTablet},  // PocketBook's Android tablets
     {"pocketbook", kEReader},
 });
 
 // Tokens that only hint at the class: the model name, when it says more, wins over them.
 constexpr std::array kHintTokens = std::to_array<TokenRule>({
-    {"/apad", kTablet},    // Yandex apps' tablet builds
-    {"dv(ipad", kTablet},  // UC Browser's compact iOS form
+    {"/apad", kTablet},           // Yandex apps' tablet builds
+    {"android-tablet", kTablet},  // apps' tablet builds: "spotify_android-tablet"
+    {"dv(ipad", kTablet},         // UC Browser's compact iOS form
     {"dv(iph", kMobile},
     {"fb4a", kMobile},     // Facebook for Android, phone build
     {"docomo/", kMobile},  // Japanese i-mode handsets
+    {"lumia", kMobile},    // Windows phones whose browsers claim a desktop
+    {"palmsource", kMobile},
+    // Desktop systems the OS detector does not name.
+    {"os/2", kDesktop, true},  // not "KaiOS/2.5"
+    {"cygwin", kDesktop},
+    {"syllable", kDesktop},
+    {"inferno", kDesktop, true},
+    {"wtos", kDesktop, true},  // Dell Wyse ThinOS
     // Speaker makers' controller apps run on phones and say so.
     {"ipad", kTablet},
     {"iphone", kMobile},
@@ -130,8 +150,9 @@ DeviceType AndroidClass(const UaText& ua, const OsGuess& os) {
   if (ua.Has("; tablet;") || ua.Has("(tablet;")) return kTablet;  // Firefox for Android
   if (ua.Has("mobile") || ua.Has("elibom")) return kMobile;
   if (LeadingInt(os.version) == 3) return kTablet;  // Honeycomb shipped on tablets only
-  const bool browser = ua.FindProduct("chrome") != nullptr || ua.FindProduct("safari") != nullptr ||
-                       ua.FindProduct("firefox") != nullptr;
+  // Chrome always sends "Safari/537.36" after its own version: a UA that stops at the Chrome
+  // version was cut short, and the "Mobile" it lacks says nothing.
+  const bool browser = ua.FindProduct("safari") != nullptr || ua.FindProduct("firefox") != nullptr;
   return browser ? kTablet : kMobile;
 }
 
@@ -154,18 +175,20 @@ DeviceType DesktopClass(const UaText& ua, const OsGuess& os) {
   for (std::string_view name : {"Windows", "macOS", "ChromeOS", "FreeBSD", "OpenBSD", "NetBSD"}) {
     if (os.name == name) return kDesktop;
   }
-  // Linux counts as a desktop only with a desktop display server; embedded Linux (TVs,
-  // players, kiosks) names none.
-  if (os.name == "Linux") return ua.Has("x11") || ua.Has("wayland") ? kDesktop : kUnknown;
-  return kUnknown;
+  // Linux counts as a desktop only with a desktop display server or a PC processor (text-mode
+  // browsers name no display server); embedded Linux (TVs, players, kiosks) names neither.
+  if (os.name != "Linux") return kUnknown;
+  const bool desktop = ua.Has("x11") || ua.Has("wayland") || ua.Has(" i686") || ua.Has(" x86_64");
+  return desktop ? kDesktop : kUnknown;
 }
 
-// Handsets without a recognised OS: WAP/MIDP stacks, their browsers, and the "Mobi" token
+// Handsets without a recognised OS: WAP/MIDP stacks, their browsers (Openwave's also as
+// "UP/4.1"), Siemens' "SIE-" names, a feature phone's "/Screen-240X320", and the "Mobi" token
 // that browsers add on phones.
 bool LooksLikeHandset(const UaText& ua) {
   for (std::string_view token :
-       {"midp", "cldc", "up.browser", "wap", "netfront", "obigo", "maui", "opera mini", "ucweb",
-        "nokia", "sonyericsson", "iemobile", "mobi"}) {
+       {"midp", "cldc", "up.browser", " up/", "wap", "netfront", "obigo", "maui", "opera mini",
+        "ucweb", "nokia", "sonyericsson", "sie-", "/screen-", "iemobile", "mobi"}) {
     if (ua.Has(token)) return true;
   }
   return false;
@@ -185,13 +208,43 @@ DeviceType ClassFromOs(const UaText& ua, const OsGuess& os) {
   return LooksLikeHandset(ua) ? kMobile : kUnknown;
 }
 
-// Strongest evidence first: class tokens, then the model's naming, then weaker hints, then the
-// platform's own conventions.
+// Android build IDs carry the platform branch in their second letter: "PTT1.190716.001",
+// "QTG3.200305.006" and "STTC.230104.002" are Android TV builds, "NWD1.171016.002" a Wear OS
+// one; phones' builds read "TP1A.220624.014", "PPR1.180610.011".
+std::string_view BuildId(const UaText& ua) {
+  const std::size_t at = ua.Find("build/");
+  return at == UaText::npos ? std::string_view() : ua.lower().substr(at + 6);
+}
+
+DeviceType FromBuildBranch(const UaText& ua) {
+  const std::string_view id = BuildId(ua);
+  if (id.size() < 12 || !IsAlpha(id[0]) || !IsAlnum(id[2]) || !IsAlnum(id[3]) || id[4] != '.' ||
+      id[11] != '.' || !std::all_of(id.begin() + 5, id.begin() + 11, IsDigit)) {
+    return kUnknown;
+  }
+  if (id[1] == 't') return kSmartTv;
+  return id[1] == 'w' ? kWearable : kUnknown;
+}
+
+// Builds that keep AOSP's development ID "PI" (Pie) are not certified ones; they come from
+// operators' and ODMs' TV boxes ("Amigo7xSCB Build/PI").
+bool IsUncertifiedPieBuild(const UaText& ua) {
+  const std::string_view id = BuildId(ua);
+  return id.starts_with("pi") && (id.size() == 2 || id[2] == ')' || id[2] == ';');
+}
+
+// Strongest evidence first: class tokens and the platform build, then the model's naming, then
+// weaker hints, then the platform's own conventions.
 DeviceType DeviceClass(const UaText& ua, const OsGuess& os, std::string_view model,
                        std::string_view lower_model) {
   DeviceType type = FromTokens(ua, kClassTokens);
-  if (type == kUnknown) type = ClassifyModel(model, lower_model);
-  if (type == kUnknown) type = FromTokens(ua, kHintTokens);
+  if (type == kUnknown) type = FromBuildBranch(ua);
+  if (type != kUnknown) return type;
+  if (const std::optional<DeviceType> by_model = ClassifyModel(model, lower_model)) {
+    return *by_model;
+  }
+  if (IsUncertifiedPieBuild(ua)) return kSetTopBox;
+  type = FromTokens(ua, kHintTokens);
   // Yandex's TV builds end with a bare " TV" product.
   if (type == kUnknown && ua.lower().ends_with(" tv")) type = kSmartTv;
   if (type == kUnknown) type = ClassFromOs(ua, os);

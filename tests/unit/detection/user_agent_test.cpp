@@ -297,6 +297,72 @@ TEST(ParseUserAgent, ReadsDeviceClassFromModelConventions) {
   for (const DeviceCase& c : cases) EXPECT_EQ(Device(c.ua), c.device) << c.ua;
 }
 
+// A Chrome for Android User-Agent for `model`, with or without the "Mobile" token.
+std::string AndroidChrome(std::string_view model, bool mobile) {
+  return "Mozilla/5.0 (Linux; Android 11; " + std::string(model) +
+         ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 " +
+         (mobile ? "Mobile Safari/537.36" : "Safari/537.36");
+}
+
+struct ModelCase {
+  std::string_view model;
+  bool mobile_token;
+  std::string_view device;
+};
+
+// Vendors' numbering schemes, checked with made-up numbers in each scheme.
+TEST(ParseUserAgent, ReadsVendorNumberingSchemes) {
+  const ModelCase cases[] = {
+      {"BQ-7099G", true, "tablet"},  // bq: the number opens with the screen size
+      {"BQ-5599L", true, "mobile"},  // ... 5.5 inches: a phone
+      {"TM-1099", true, "tablet"},   // teXet, 10 inches
+      {"itel W7099", true, "tablet"},
+      {"ELEMENT 8V9", true, "tablet"},
+      {"Nomi_C080099", true, "tablet"},
+      {"Optima 8899 4G TS8399PL", true, "tablet"},  // Digma-style code, size first
+      {"RC0799C", true, "tablet"},                  // 3Q zero-pads the size
+      {"T89ABi_3G", true, "tablet"},                // size, then an optional 3G radio
+      {"9099X", true, "tablet"},                    // Alcatel and TCL tablets: 8000s/9000s
+      {"9001Q", true, "mobile"},                    // ... except the 6-inch phablets
+      {"P70Pro_EEA", true, "tablet"},               // Teclast: series, size, market
+      {"25019RP41G", true, "tablet"},               // Xiaomi's Redmi Pad codes carry "RP"
+      {"M2301J9ZG", false, "mobile"},               // Xiaomi's phone codes
+      {"GOT-AL29", true, "tablet"},                 // a Huawei tablet code, cellular variant
+      {"W-K999-TVM", true, "mobile"},               // Wiko phones, whatever the suffix
+      {"MS55Z9000", true, "mobile"},                // "MS" and the size: phones, not a TV
+      {"Foo9 DTV", true, "mobile"},                 // a handset with a TV tuner
+      {"NEXBOX-A99", false, "set_top_box"},         // not an Xbox
+      {"KM7 Pro", false, "set_top_box"},            // Mecool's box range
+      {"EK-GC999", true, "unknown"},                // a camera
+      {"Raspberry Pi 5", false, "unknown"},         // a single-board computer
+  };
+  for (const ModelCase& c : cases) {
+    EXPECT_EQ(Device(AndroidChrome(c.model, c.mobile_token)), c.device) << c.model;
+  }
+}
+
+// Android build IDs name the platform branch: "RTT…" and "QTG…" are Android TV builds, "RWD…"
+// Wear OS; the bare AOSP ID "PI" is an uncertified (set-top box) build.
+TEST(ParseUserAgent, ReadsPlatformBranchOfAndroidBuilds) {
+  const DeviceCase cases[] = {
+      {"Mozilla/5.0 (Linux; Android 11; ZX100 Build/RTT2.220101.001; wv) AppleWebKit/537.36 "
+       "(KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36",
+       "smart_tv"},
+      {"Mozilla/5.0 (Linux; Android 11; ZX101 Build/RWD1.220101.001) AppleWebKit/537.36 "
+       "(KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+       "wearable"},
+      {"Dalvik/2.1.0 (Linux; U; Android 9; ZX102 Build/PI)", "set_top_box"},
+      {"Mozilla/5.0 (Linux; Android 13; ZX103 Build/TP1A.220624.014) AppleWebKit/537.36 "
+       "(KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+       "mobile"},
+      // Cut short before "Safari": the missing "Mobile" proves nothing.
+      {"Mozilla/5.0 (Linux; Android 9; ZX104 Build/PPR1.180610.011; wv) AppleWebKit/537.36 "
+       "(KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.120",
+       "mobile"},
+  };
+  for (const DeviceCase& c : cases) EXPECT_EQ(Device(c.ua), c.device) << c.ua;
+}
+
 TEST(ParseUserAgent, ClassifiesTelevisionsAndBoxes) {
   const DeviceCase cases[] = {
       {"Mozilla/5.0 (SMART-TV; LINUX; Tizen 6.5) AppleWebKit/537.36 (KHTML, like Gecko) "
