@@ -221,10 +221,23 @@ class AuthorizePages {
       if (!signed_in) {
         return Page(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
       }
-      HttpResponse response = ConsentPage(signed_in->user, request, page);
-      response.headers.Add("Set-Cookie",
-                           Cookie(SessionCookie(), signed_in->token, signed_in->expires_in));
-      return response;
+      if (!signed_in->two_factor_token.empty()) {
+        return Page(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""), page.nonce);
+      }
+      return SignedIn(*signed_in, request, page);
+    }
+    if (action == "verify") {
+      const std::string pending = Param(input.params, "pending");
+      auto signed_in = sessions_.CompleteBrowserSignIn(pending, Param(input.params, "code"));
+      if (signed_in) return SignedIn(*signed_in, request, page);
+      // A wrong code asks again; an expired or forged pending sign-in starts over.
+      if (signed_in.error().code() == core::ErrorCode::kAuthBadTwoFactorCode ||
+          signed_in.error().code() == core::ErrorCode::kAuthRateLimited) {
+        return Page(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
+                    page.nonce);
+      }
+      return Page(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
+                  page.nonce);
     }
     const auto user = SignedInUser(input);
     if (action == "signout" || !user) {
@@ -237,6 +250,15 @@ class AuthorizePages {
       return response;
     }
     return Allow(input, *user, request, page);
+  }
+
+  HttpResponse SignedIn(const identity::BrowserSignIn& signed_in,
+                        const oauth::AuthorizationRequest& request,
+                        const ConsentPageContext& page) const {
+    HttpResponse response = ConsentPage(signed_in.user, request, page);
+    response.headers.Add("Set-Cookie",
+                         Cookie(SessionCookie(), signed_in.token, signed_in.expires_in));
+    return response;
   }
 
   HttpResponse Allow(const AuthorizeInput& input, const storage::UserRecord& user,

@@ -228,6 +228,25 @@ std::string RenderSignInPage(const ConsentPageContext& page, std::string_view em
   return html + "</main></body></html>";
 }
 
+std::string RenderTwoFactorPage(const ConsentPageContext& page, std::string_view pending_token,
+                                std::string_view error) {
+  std::string html = Head(page.nonce, "Two-factor authentication");
+  html += ClientBlock(page);
+  html += Alert(error);
+  html += "<form method=\"post\" action=\"\" aria-label=\"Two-factor authentication\">";
+  html += HiddenFields(page);
+  html += "<input type=\"hidden\" name=\"pending\" value=\"" + HtmlEscape(pending_token) + "\">";
+  html +=
+      "<label for=\"code\">Code from your authenticator app, or a backup code</label>"
+      "<input id=\"code\" name=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" "
+      "required autofocus>";
+  html +=
+      "<div class=\"actions\"><button class=\"primary\" type=\"submit\" name=\"action\" "
+      "value=\"verify\">Verify</button><button type=\"submit\" name=\"action\" "
+      "value=\"deny\" formnovalidate>Cancel</button></div></form>";
+  return html + "</main></body></html>";
+}
+
 std::string RenderConsentPage(const ConsentPageContext& page, std::string_view user_email,
                               const std::vector<oauth::ConsentOrganization>& choices,
                               const ConsentSelection& selection, std::string_view error) {

@@ -35,6 +35,10 @@ struct ConsentSelection {
 
 std::string RenderSignInPage(const ConsentPageContext& page, std::string_view email,
                              std::string_view error);
+// The second step of a sign-in for a user with two-factor authentication: a code from the
+// authenticator app (or a backup code), carrying the pending sign-in in a hidden field.
+std::string RenderTwoFactorPage(const ConsentPageContext& page, std::string_view pending_token,
+                                std::string_view error);
 std::string RenderConsentPage(const ConsentPageContext& page, std::string_view user_email,
                               const std::vector<oauth::ConsentOrganization>& choices,
                               const ConsentSelection& selection, std::string_view error);

@@ -91,6 +91,8 @@ json::object Components() {
       "description": "Public SDK key `pk_service_…`; accepted only by `/sdk/v1/*` ingestion."},
     "userSession": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
       "description": "A user session's access token (dashboard and CLI browser login)."},
+    "twoFactorSetupToken": {"type": "apiKey", "in": "header", "name": "X-2FA-Setup-Token",
+      "description": "Issued by sign-in when an organization requires two-factor authentication the user has not set up (`twoFactorSetupRequired`); accepted only by the 2FA setup and enable operations."},
     "mcpOAuth": {"type": "oauth2",
       "description": "OAuth 2.1 code + PKCE for the MCP server at /mcp (docs/mcp.md).",
       "flows": {"authorizationCode": {"authorizationUrl": "/oauth/authorize",
@@ -114,6 +116,7 @@ json::array Security(CredentialKind kinds) {
   add(CredentialKind::kPrivateApiKey, {"privateApiKey", "privateApiKeyHeader"});
   add(CredentialKind::kSdkKey, {"sdkKey"});
   add(CredentialKind::kUserSession, {"userSession"});
+  add(CredentialKind::kTwoFactorSetup, {"twoFactorSetupToken"});
   return security;
 }
 

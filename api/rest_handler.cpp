@@ -259,6 +259,16 @@ std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
 Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request,
                                                       const tools::OperationSpec& spec) {
   if (spec.credentials == CredentialKind::kNone) return identity::Principal{};  // anonymous
+  // The 2FA setup token comes in its own header (spec, Authentication rule 5).
+  if (const auto setup = request.headers.Get("X-2FA-Setup-Token");
+      setup && !request.headers.Has("Authorization")) {
+    if (!identity::Accepts(spec.credentials, CredentialKind::kTwoFactorSetup)) {
+      return core::Error(ErrorCode::kAuthWrongCredentialKind,
+                         "A two-factor setup token only works for the two-factor setup "
+                         "operations.");
+    }
+    return sessions_.AuthenticateSetupToken(*setup);
+  }
   auto secret = PresentedSecret(request, spec.credentials);
   if (!secret) return secret.error();
   auto wrong_kind = [] {
@@ -301,6 +311,7 @@ Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
       return credential_limits_.Hit("key:" + principal.credential_id);
     case CredentialKind::kUserSession:
     case CredentialKind::kMcpToken:
+    case CredentialKind::kTwoFactorSetup:
       return credential_limits_.Hit("user:" + *principal.user_id);
     case CredentialKind::kSdkKey:  // SDK keys only reach ingestion, which is exempt
       return std::optional<identity::RateDecision>();

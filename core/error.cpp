@@ -24,6 +24,29 @@ constexpr std::array kErrorTable = {
               "route, for example)."},
     ErrorInfo{ErrorCode::kAuthBadLogin, "AUTH_006", 401, "Invalid email or password",
               "Sign-in with an unknown email or a wrong password (the two are not told apart)."},
+    ErrorInfo{ErrorCode::kAuthBadTwoFactorCode, "AUTH_007", 400, "Invalid two-factor code",
+              "The authenticator or backup code is wrong, expired, or was used already (each "
+              "code is accepted once). Repeated wrong codes are throttled (AUTH_014)."},
+    ErrorInfo{ErrorCode::kAuthNoPendingTwoFactor, "AUTH_008", 400, "No pending two-factor setup",
+              "Enabling two-factor authentication needs a setup started with "
+              "`POST /users/me/2fa/setup` first."},
+    ErrorInfo{ErrorCode::kAuthTwoFactorEnabled, "AUTH_009", 409,
+              "Two-factor authentication already enabled",
+              "Disable it first to set up a new authenticator."},
+    ErrorInfo{ErrorCode::kAuthTwoFactorNotEnabled, "AUTH_010", 400,
+              "Two-factor authentication not enabled",
+              "Backup codes belong to an enabled second factor."},
+    ErrorInfo{ErrorCode::kAuthTwoFactorRequired, "AUTH_011", 403,
+              "Two-factor authentication required by an organization",
+              "An organization the user belongs to requires two-factor authentication, so it "
+              "cannot be disabled; `details.organizations` lists them "
+              "(TwoFactorDisableForbiddenResponse)."},
+    ErrorInfo{ErrorCode::kAuthWrongPassword, "AUTH_012", 400, "Wrong password",
+              "The password given to confirm a security change is not the account's."},
+    ErrorInfo{ErrorCode::kAuthBadPasskey, "AUTH_013", 400, "Passkey not accepted",
+              "The passkey response does not verify: wrong challenge, origin or relying party, "
+              "a bad signature, an unknown or another user's credential, an unsupported key "
+              "type, or a signature counter that went backwards (a cloned authenticator)."},
     ErrorInfo{ErrorCode::kAuthRateLimited, "AUTH_014", 429, "Rate limit exceeded",
               "The credential used up its requests for the current window; `Retry-After` and "
               "`details.retryAfterSeconds` say when to retry."},

@@ -22,6 +22,13 @@ enum class ErrorCode : std::uint16_t {
   kAuthExpiredCredential,    // AUTH_004
   kAuthWrongCredentialKind,  // AUTH_005
   kAuthBadLogin,             // AUTH_006
+  kAuthBadTwoFactorCode,     // AUTH_007
+  kAuthNoPendingTwoFactor,   // AUTH_008
+  kAuthTwoFactorEnabled,     // AUTH_009
+  kAuthTwoFactorNotEnabled,  // AUTH_010
+  kAuthTwoFactorRequired,    // AUTH_011
+  kAuthWrongPassword,        // AUTH_012
+  kAuthBadPasskey,           // AUTH_013
   kAuthRateLimited,          // AUTH_014
   kPermDenied,               // PERM_001
   kValComparison,            // VAL_001

@@ -15,6 +15,7 @@ std::string_view CredentialKindName(CredentialKind kind) {
     case CredentialKind::kPrivateApiKey: return "private_api_key";
     case CredentialKind::kUserSession: return "user_session";
     case CredentialKind::kMcpToken: return "mcp_token";
+    case CredentialKind::kTwoFactorSetup: return "two_factor_setup";
     case CredentialKind::kNone: break;
   }
   return "none";

@@ -17,6 +17,9 @@ enum class CredentialKind : std::uint8_t {
   kPrivateApiKey = 1 << 1,
   kUserSession = 1 << 2,
   kMcpToken = 1 << 3,
+  // X-2FA-Setup-Token: issued at sign-in when an organization requires two-factor
+  // authentication the user lacks; accepted only by the 2FA setup and enable operations.
+  kTwoFactorSetup = 1 << 4,
 };
 constexpr CredentialKind operator|(CredentialKind a, CredentialKind b) {
   return static_cast<CredentialKind>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));

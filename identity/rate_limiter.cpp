@@ -31,4 +31,19 @@ core::Result<RateDecision> RateLimiter::Hit(const std::string& bucket) {
   return decision;
 }
 
+core::Result<RateDecision> RateLimiter::Peek(const std::string& bucket) {
+  const std::int64_t now = clock_.NowMillis();
+  const std::int64_t window_ms = policy_.window_seconds * 1000;
+  const std::int64_t window_start = now - now % window_ms;
+  auto count = store_.Read(
+      [&](storage::Repository& repo) { return repo.ReadRateLimit(bucket, window_start); });
+  if (!count) return count.error();
+  RateDecision decision;
+  decision.limit = policy_.quota;
+  decision.allowed = *count < policy_.quota;
+  decision.remaining = std::max<std::int64_t>(0, policy_.quota - *count);
+  decision.reset_seconds = std::max<std::int64_t>(1, (window_start + window_ms - now + 999) / 1000);
+  return decision;
+}
+
 }  // namespace sightline::identity

@@ -32,6 +32,9 @@ class RateLimiter {
 
   // Counts one request for `bucket` ("key:<id>", "user:<id>", "ip:<address>").
   core::Result<RateDecision> Hit(const std::string& bucket);
+  // Whether `bucket` is still within its quota, counting nothing (for limits on failures only:
+  // check, try, and Hit when the try failed).
+  core::Result<RateDecision> Peek(const std::string& bucket);
   const RateLimitPolicy& policy() const { return policy_; }
 
  private:

@@ -20,6 +20,9 @@ constexpr std::string_view kRefreshPrefix = "srt_";
 constexpr std::string_view kAccessType = "access";
 constexpr std::string_view kSetupType = "2fa_setup";
 constexpr std::string_view kBrowserType = "browser";
+// Password checked, second factor still to come: for the login API and the consent page.
+constexpr std::string_view kTwoFactorLoginType = "2fa_login";
+constexpr std::string_view kTwoFactorBrowserType = "2fa_browser";
 
 // A real argon2id hash of a random password: verifying against it when the email is unknown
 // makes a failed sign-in cost the same whether or not the account exists.
@@ -57,7 +60,11 @@ enum class RefreshVerdict { kIssued, kUnknown, kReused, kRevoked, kExpired, kNee
 
 SessionService::SessionService(storage::Store& store, const core::Clock& clock,
                                std::string signing_secret, SessionPolicy policy)
-    : store_(store), clock_(clock), secret_(std::move(signing_secret)), policy_(policy) {}
+    : store_(store),
+      clock_(clock),
+      secret_(std::move(signing_secret)),
+      policy_(policy),
+      two_factor_(store, clock) {}
 
 Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
                                                       const core::Clock& clock) {
@@ -113,31 +120,113 @@ Result<storage::UserRecord> SessionService::CheckPassword(std::string_view email
 }
 
 Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
-                                          std::optional<std::string> user_agent) {
+                                          std::optional<std::string> user_agent,
+                                          std::optional<std::string> code) {
   auto user = CheckPassword(email, password);
   if (!user) return user.error();
+  if (user->two_factor_enabled && code) {
+    auto verified = two_factor_.Verify(*user, *code);
+    if (!verified) return verified.error();
+    return SignIn(*user, std::move(user_agent), /*second_factor_done=*/true);
+  }
   return SignIn(*user, std::move(user_agent));
+}
+
+std::string SessionService::PendingToken(const storage::UserRecord& user, std::string_view type) {
+  const std::int64_t now = NowSeconds();
+  return SignToken(
+      {user.id, PasswordStamp(user), std::string(type), now, now + policy_.two_factor_ttl.count()},
+      secret_);
+}
+
+Result<storage::UserRecord> SessionService::PendingUser(std::string_view token,
+                                                        std::string_view type) {
+  auto claims = VerifyToken(token, secret_, NowSeconds());
+  if (!claims) return claims.error();
+  if (claims->type != type) {
+    return Error(ErrorCode::kAuthInvalidCredential, "This token does not continue a sign-in.");
+  }
+  auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
+  if (!user) return user.error();
+  if (!*user || claims->session_id != PasswordStamp(**user)) {
+    return Error(ErrorCode::kAuthInvalidCredential, "Sign in again.");
+  }
+  return std::move(**user);
+}
+
+Result<LoginResult> SessionService::CompleteTwoFactorLogin(std::string_view two_factor_token,
+                                                           std::string_view code,
+                                                           std::optional<std::string> user_agent) {
+  auto user = PendingUser(two_factor_token, kTwoFactorLoginType);
+  if (!user) return user.error();
+  auto verified = two_factor_.Verify(*user, code);
+  if (!verified) return verified.error();
+  return SignIn(*user, std::move(user_agent), /*second_factor_done=*/true);
 }
 
 Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
                                                     std::string_view password) {
   auto user = CheckPassword(email, password);
   if (!user) return user.error();
+  if (user->two_factor_enabled) {
+    BrowserSignIn pending;
+    pending.two_factor_token = PendingToken(*user, kTwoFactorBrowserType);
+    pending.user = std::move(*user);
+    return pending;
+  }
+  return SignInBrowserAs(*user);
+}
+
+Result<BrowserSignIn> SessionService::CompleteBrowserSignIn(std::string_view two_factor_token,
+                                                            std::string_view code) {
+  auto user = PendingUser(two_factor_token, kTwoFactorBrowserType);
+  if (!user) return user.error();
+  auto verified = two_factor_.Verify(*user, code);
+  if (!verified) return verified.error();
+  return SignInBrowserAs(*user);
+}
+
+Result<BrowserSignIn> SessionService::SignInBrowserAs(const storage::UserRecord& user) {
   auto needs_setup =
-      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, *user); });
+      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
   if (!needs_setup) return needs_setup.error();
-  if (*needs_setup || user->two_factor_enabled) {
+  if (*needs_setup) {
     return Error(ErrorCode::kAuthRequired,
-                 "This account needs two-factor authentication; sign in to the dashboard first.");
+                 "An organization of yours requires two-factor authentication; set it up in the "
+                 "dashboard first.");
   }
   const std::int64_t now = NowSeconds();
   BrowserSignIn signed_in;
   signed_in.expires_in = policy_.browser_ttl.count();
-  signed_in.token = SignToken({user->id, PasswordStamp(*user), std::string(kBrowserType), now,
+  signed_in.token = SignToken({user.id, PasswordStamp(user), std::string(kBrowserType), now,
                                now + signed_in.expires_in},
                               secret_);
-  signed_in.user = std::move(*user);
+  signed_in.user = user;
   return signed_in;
+}
+
+Result<Principal> SessionService::AuthenticateSetupToken(std::string_view token) {
+  auto claims = VerifyToken(token, secret_, NowSeconds());
+  if (!claims) return claims.error();
+  if (claims->type != kSetupType) {
+    return Error(ErrorCode::kAuthInvalidCredential, "Not a two-factor setup token.");
+  }
+  auto session = store_.Read([&](Repository& repo) { return repo.FindSession(claims->session_id); });
+  if (!session) return session.error();
+  if (!*session || (*session)->kind != "two_factor_setup" || (*session)->revoked_at ||
+      (*session)->user_id != claims->user_id) {
+    return Error(ErrorCode::kAuthInvalidCredential, "The setup token is not valid.");
+  }
+  if ((*session)->expires_at <= clock_.NowMillis()) {
+    return Error(ErrorCode::kAuthExpiredCredential, "The setup token has expired; sign in again.");
+  }
+  Principal principal;
+  principal.kind = CredentialKind::kTwoFactorSetup;
+  principal.credential_id = claims->session_id;
+  principal.user_id = claims->user_id;
+  principal.permissions.Add(Permission::kAccount);
+  principal.permissions.Add(Permission::kPublic);
+  return principal;
 }
 
 Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view token) {
@@ -149,25 +238,32 @@ Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view
   auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
   if (!user) return user.error();
   if (!*user) return Error(ErrorCode::kAuthInvalidCredential, "The account no longer exists.");
-  // A changed password ends the sign-in, and so does a second factor the page cannot ask for.
+  // A changed password ends the sign-in, and so does a second factor now required and lacking.
   if (claims->session_id != PasswordStamp(**user)) {
     return Error(ErrorCode::kAuthInvalidCredential, "The password has changed; sign in again.");
   }
   auto needs_setup =
       store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, **user); });
   if (!needs_setup) return needs_setup.error();
-  if (*needs_setup || (*user)->two_factor_enabled) {
+  if (*needs_setup) {
     return Error(ErrorCode::kAuthRequired, "This account needs two-factor authentication.");
   }
   return std::move(**user);
 }
 
 Result<LoginResult> SessionService::SignIn(const storage::UserRecord& user,
-                                           std::optional<std::string> user_agent) {
-  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
-  if (!needs_setup) return needs_setup.error();
+                                           std::optional<std::string> user_agent,
+                                           bool second_factor_done) {
   LoginResult result;
   result.user = user;
+  if (user.two_factor_enabled && !second_factor_done) {
+    result.two_factor_required = true;
+    result.two_factor_token = PendingToken(user, kTwoFactorLoginType);
+    result.two_factor_expires_in = policy_.two_factor_ttl.count();
+    return result;
+  }
+  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
+  if (!needs_setup) return needs_setup.error();
   if (*needs_setup) {
     const std::int64_t now = clock_.NowMillis();
     storage::SessionRecord setup{core::NewUuidV4(), user.id, "two_factor_setup", now,

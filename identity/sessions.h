@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "identity/two_factor.h"
 #include "storage/store.h"
 
 #include <chrono>
@@ -30,6 +31,11 @@ struct LoginResult {
   std::optional<SessionTokens> session;
   std::string setup_token;
   std::int64_t setup_expires_in = 0;
+  // Set when the user has two-factor authentication on and no code came with the password: no
+  // session yet, only a short-lived token for the second step (CompleteTwoFactorLogin).
+  bool two_factor_required = false;
+  std::string two_factor_token;
+  std::int64_t two_factor_expires_in = 0;
 };
 
 // A browser signed in on a server-rendered page (the MCP consent page): a signed token for an
@@ -38,6 +44,9 @@ struct BrowserSignIn {
   storage::UserRecord user;
   std::string token;
   std::int64_t expires_in = 0;  // seconds
+  // Instead of `token`, when the user's second factor is still needed: the pending sign-in,
+  // for CompleteBrowserSignIn.
+  std::string two_factor_token;
 };
 
 struct SessionPolicy {
@@ -45,6 +54,7 @@ struct SessionPolicy {
   std::chrono::seconds access_ttl{15 * 60};
   std::chrono::seconds refresh_ttl{30 * 24 * 3600};
   std::chrono::seconds setup_ttl{10 * 60};
+  std::chrono::seconds two_factor_ttl{5 * 60};  // between the password and the second factor
 };
 
 class SessionService {
@@ -56,18 +66,38 @@ class SessionService {
   static core::Result<std::string> LoadSigningSecret(storage::Store& store,
                                                      const core::Clock& clock);
 
-  // AUTH_006 for an unknown email or a wrong password (indistinguishable, also by timing).
+  TwoFactorService& two_factor() { return two_factor_; }
+
+  // AUTH_006 for an unknown email or a wrong password (indistinguishable, also by timing). A
+  // user with two-factor authentication gets `two_factor_required` unless `code` (TOTP or
+  // backup) came along and is right (AUTH_007 otherwise).
   core::Result<LoginResult> Login(std::string_view email, std::string_view password,
-                                  std::optional<std::string> user_agent);
-  // Signs in a user who just proved who they are (a password, an accepted invitation): a
-  // session, or only a setup token when an organization of theirs requires two-factor
-  // authentication they have not set up. Every sign-in path goes through here.
+                                  std::optional<std::string> user_agent,
+                                  std::optional<std::string> code = std::nullopt);
+  // The second step of a sign-in that needs the second factor: AUTH_002/AUTH_004 for a bad or
+  // expired token, AUTH_007 for a wrong code (throttled: AUTH_014).
+  core::Result<LoginResult> CompleteTwoFactorLogin(std::string_view two_factor_token,
+                                                   std::string_view code,
+                                                   std::optional<std::string> user_agent);
+  // Signs in a user who just proved who they are (a password, an accepted invitation, a
+  // passkey): a session; only a setup token when an organization of theirs requires two-factor
+  // authentication they have not set up; only a second-step token when they have it on and
+  // `second_factor_done` is false. Every sign-in path goes through here.
   core::Result<LoginResult> SignIn(const storage::UserRecord& user,
-                                   std::optional<std::string> user_agent);
+                                   std::optional<std::string> user_agent,
+                                   bool second_factor_done = false);
   // The consent page's sign-in: AUTH_006 as Login; AUTH_003 when an organization of the user
-  // requires two-factor authentication the user has not set up, or the user has it enabled
-  // (the second factor joins this page with the two-factor work).
+  // requires two-factor authentication the user has not set up. A user with two-factor
+  // authentication on gets `two_factor_token` for CompleteBrowserSignIn instead of a token.
   core::Result<BrowserSignIn> SignInBrowser(std::string_view email, std::string_view password);
+  core::Result<BrowserSignIn> CompleteBrowserSignIn(std::string_view two_factor_token,
+                                                    std::string_view code);
+  // A browser sign-in for a user proven otherwise (a passkey).
+  core::Result<BrowserSignIn> SignInBrowserAs(const storage::UserRecord& user);
+  // The X-2FA-Setup-Token credential: a principal of kind kTwoFactorSetup for its user.
+  core::Result<Principal> AuthenticateSetupToken(std::string_view token);
+  // The user a token of `type` names, for the second steps above.
+  core::Result<storage::UserRecord> PendingUser(std::string_view token, std::string_view type);
   // The user a browser token names: AUTH_002 / AUTH_004 when it is forged, of another type,
   // expired, or its user is gone.
   core::Result<storage::UserRecord> AuthenticateBrowser(std::string_view token);
@@ -92,8 +122,11 @@ class SessionService {
 
   storage::Store& store_;
   const core::Clock& clock_;
+  std::string PendingToken(const storage::UserRecord& user, std::string_view type);
+
   const std::string secret_;
   const SessionPolicy policy_;
+  TwoFactorService two_factor_;
 };
 
 }  // namespace sightline::identity

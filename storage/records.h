@@ -20,6 +20,16 @@ struct UserRecord {
   bool two_factor_enabled = false;  // set by the two-factor issue's enable/disable operations
 };
 
+// A user's two-factor authentication (TOTP) state; secrets are the raw key bytes, base32.
+struct TwoFactorRecord {
+  std::string user_id;
+  std::optional<std::string> secret;          // set once enabled
+  std::optional<std::string> pending_secret;  // between setup and enable
+  std::optional<std::int64_t> pending_created_at;
+  std::optional<std::int64_t> enabled_at;
+  std::int64_t last_step = 0;  // the last TOTP time step accepted
+};
+
 struct OrganizationRecord {
   std::string id;
   std::string slug;  // unique, URL-safe

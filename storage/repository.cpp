@@ -480,6 +480,15 @@ Result<std::vector<AuditRecord>> Repository::ListAudit(const AuditQuery& q) {
 
 // ---- Rate limits and server secrets ---------------------------------------------------------
 
+Result<std::int64_t> Repository::ReadRateLimit(std::string_view bucket,
+                                               std::int64_t window_start) {
+  auto count = FindOne<std::int64_t>(
+      session_, "SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $2",
+      {std::string(bucket), window_start}, [](const SqlRow& r) { return r.Int(0); });
+  if (!count) return count.error();
+  return count->value_or(0);
+}
+
 Result<std::int64_t> Repository::HitRateLimit(std::string_view bucket, std::int64_t window_start) {
   auto rows = session_.Query(
       "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1) "

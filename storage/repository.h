@@ -30,6 +30,28 @@ class Repository {
                                          std::int64_t at);
 
   core::Result<void> InsertOrganization(const OrganizationRecord& org);
+  // Two-factor authentication (storage/repository_two_factor.cpp).
+  core::Result<std::optional<TwoFactorRecord>> FindTwoFactor(std::string_view user_id);
+  // Starts (or restarts) a setup: the pending secret, with its backup codes' hashes pending.
+  core::Result<void> BeginTwoFactorSetup(std::string_view user_id, std::string_view secret,
+                                         const std::vector<std::string>& code_hashes,
+                                         std::int64_t now);
+  // The pending setup becomes the user's second factor (its codes replace any old ones), with
+  // `step` already used; sets users.two_factor_enabled.
+  core::Result<void> EnableTwoFactor(std::string_view user_id, std::uint64_t step,
+                                     std::int64_t now);
+  // Forgets the user's second factor and backup codes; clears users.two_factor_enabled.
+  core::Result<void> DisableTwoFactor(std::string_view user_id, std::int64_t now);
+  // Records `step` as used unless it (or a later one) was: whether the code may be accepted.
+  core::Result<bool> AdvanceTotpStep(std::string_view user_id, std::uint64_t step);
+  // Marks an unused, active backup code used: whether it was one.
+  core::Result<bool> UseBackupCode(std::string_view user_id, std::string_view code_hash,
+                                   std::int64_t now);
+  // Replaces the active backup codes.
+  core::Result<void> ReplaceBackupCodes(std::string_view user_id,
+                                        const std::vector<std::string>& code_hashes);
+  core::Result<std::int64_t> CountUnusedBackupCodes(std::string_view user_id);
+
   // Writes name, require_two_factor and updated_at; false when the organization is gone.
   core::Result<bool> UpdateOrganization(const OrganizationRecord& org);
   // Deletes the organization with its memberships, invitations, projects, keys, audit log,
@@ -183,6 +205,8 @@ class Repository {
   // Counts one request for `bucket` in the fixed window starting at `window_start` (ms) and
   // returns the count including this one. Atomic across processes (one UPSERT).
   core::Result<std::int64_t> HitRateLimit(std::string_view bucket, std::int64_t window_start);
+  // The window's count so far (0 when nothing was counted).
+  core::Result<std::int64_t> ReadRateLimit(std::string_view bucket, std::int64_t window_start);
   // Deletes windows that started before `window_start`; returns how many.
   core::Result<std::int64_t> PruneRateLimits(std::int64_t window_start);
 

@@ -12,6 +12,7 @@
 #include "tools/organization_operations.h"
 #include "tools/project_operations.h"
 #include "tools/report_operations.h"
+#include "tools/two_factor_operations.h"
 #include "tools/user_operations.h"
 
 #include <array>
@@ -32,7 +33,10 @@ std::string_view EffectName(Effect effect) {
 std::span<const OperationSpec> AllOperations() {
   static const std::array kOperations = {
       // Authentication and the signed-in user.
-      kLogin, kRefreshToken, kLogout,
+      kLogin, kLoginTwoFactor, kRefreshToken, kLogout,
+      // Two-factor authentication.
+      kSetupTwoFactor, kEnableTwoFactor, kDisableTwoFactor, kRegenerateBackupCodes,
+      kGetTwoFactorStatus,
       kGetCurrentUser, kUpdateCurrentUser, kGetCurrentUserInOrganization,
       kListMcpClients, kRevokeMcpClient,
       // Organizations, members, invitations, roles.

@@ -26,7 +26,16 @@ Result<json::object> CurrentUserOf(storage::Store& store, const storage::UserRec
 Result<json::value> RunLogin(OperationContext& context, const json::object& args) {
   auto login = context.sessions.Login(RequiredString(args, "email"),
                                       RequiredString(args, "password"),
-                                      context.request.user_agent);
+                                      context.request.user_agent,
+                                      OptionalString(args, "twoFactorCode"));
+  if (!login) return login.error();
+  return AuthResponseFor(context.store, *login);
+}
+
+Result<json::value> RunLoginTwoFactor(OperationContext& context, const json::object& args) {
+  auto login = context.sessions.CompleteTwoFactorLogin(RequiredString(args, "twoFactorToken"),
+                                                       RequiredString(args, "code"),
+                                                       context.request.user_agent);
   if (!login) return login.error();
   return AuthResponseFor(context.store, *login);
 }
@@ -51,6 +60,11 @@ constexpr std::string_view kRefreshInput = R"({"type": "object", "required": ["r
 }  // namespace
 
 Result<json::value> AuthResponseFor(storage::Store& store, const identity::LoginResult& login) {
+  if (login.two_factor_required) {
+    return json::value(json::object{{"twoFactorRequired", true},
+                                    {"twoFactorToken", login.two_factor_token},
+                                    {"twoFactorTokenExpiresIn", login.two_factor_expires_in}});
+  }
   if (login.two_factor_setup_required) {
     return json::value(json::object{{"twoFactorSetupRequired", true},
                                     {"setupToken", login.setup_token},
@@ -69,19 +83,44 @@ const OperationSpec kLogin{
         "30-day refresh token. When an organization of the user requires two-factor "
         "authentication and the user has none, no session is opened: the answer is "
         "`twoFactorSetupRequired` with a 10-minute `setupToken` for the two-factor setup "
-        "operations. A wrong email and a wrong password are indistinguishable (AUTH_006).",
+        "operations. A user with two-factor authentication on gets `twoFactorRequired` and a "
+        "5-minute `twoFactorToken` for `POST /auth/login/2fa`, unless `twoFactorCode` (an "
+        "authenticator or backup code) came along. A wrong email and a wrong password are "
+        "indistinguishable (AUTH_006).",
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/login",
     .input_schema = R"({"type": "object", "required": ["email", "password"], "properties": {
         "email": {"type": "string", "minLength": 3, "maxLength": 254},
-        "password": {"type": "string", "minLength": 1, "maxLength": 1024}}})",
+        "password": {"type": "string", "minLength": 1, "maxLength": 1024},
+        "twoFactorCode": {"type": "string", "minLength": 1, "maxLength": 32}}})",
     .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
     .mcp_exclusion_reason = kNotATool,
     .run = RunLogin,
+};
+
+const OperationSpec kLoginTwoFactor{
+    .name = "login_two_factor",
+    .summary = "Complete a sign-in with the second factor",
+    .description =
+        "The second step of a sign-in that answered `twoFactorRequired`: the `twoFactorToken` "
+        "and a code from the authenticator app (or an unused backup code) open the session. "
+        "AUTH_007 for a wrong or reused code; after 5 wrong codes in 5 minutes, AUTH_014.",
+    .tag = "Authentication",
+    .method = core::HttpMethod::kPost,
+    .path = "/auth/login/2fa",
+    .input_schema = R"({"type": "object", "required": ["twoFactorToken", "code"],
+        "properties": {"twoFactorToken": {"type": "string", "minLength": 1, "maxLength": 2048},
+        "code": {"type": "string", "minLength": 1, "maxLength": 32}}})",
+    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
+    .permission = identity::Permission::kPublic,
+    .effect = Effect::kWrite,
+    .credentials = CredentialKind::kNone,
+    .mcp_exclusion_reason = kNotATool,
+    .run = RunLoginTwoFactor,
 };
 
 const OperationSpec kRefreshToken{

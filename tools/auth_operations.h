@@ -6,6 +6,7 @@
 namespace sightline::tools {
 
 extern const OperationSpec kLogin;
+extern const OperationSpec kLoginTwoFactor;
 
 // The AuthResponse of a sign-in: tokens and the user, or the two-factor setup variant.
 core::Result<boost::json::value> AuthResponseFor(storage::Store& store,

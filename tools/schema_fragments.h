@@ -89,4 +89,7 @@
   R"( "twoFactorSetupRequired": {"type": "boolean"},)"                                 \
   R"( "setupToken": {"type": "string",)"                                               \
   R"(   "description": "Send as X-2FA-Setup-Token to the two-factor setup operations."},)" \
-  R"( "setupTokenExpiresIn": {"type": "integer"}}})"
+  R"( "setupTokenExpiresIn": {"type": "integer"},)"                                    \
+  R"( "twoFactorRequired": {"type": "boolean"},)"                                      \
+  R"( "twoFactorToken": {"type": "string", "description": "Send with the code to)"     \
+  R"( POST /auth/login/2fa."}, "twoFactorTokenExpiresIn": {"type": "integer"}}})"

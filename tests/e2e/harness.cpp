@@ -256,6 +256,12 @@ void RunOrThrow(const std::string& command) {
 
 std::filesystem::path SourceDir() { return SIGHTLINE_SOURCE_DIR; }
 
+std::string OtplibCode(const std::string& secret, std::int64_t unix_seconds) {
+  ChildProcess otplib("node", {(SourceDir() / "tests/interop/totp_code.mjs").string(), secret,
+                               std::to_string(unix_seconds)});
+  return otplib.FirstLine();
+}
+
 ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args) {
   const auto dir = MakeTempDir("sightline-log-");
   log_path_ = dir / "server.log";

@@ -95,6 +95,9 @@ void RunOrThrow(const std::string& command);
 // The source tree (tests/interop scripts and their node_modules).
 std::filesystem::path SourceDir();
 
+// The TOTP code of a base32 secret at a Unix time, computed by otplib from npm.
+std::string OtplibCode(const std::string& secret, std::int64_t unix_seconds);
+
 class ServerProcess {
  public:
   ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {});

@@ -5,6 +5,8 @@
 // official SDK client drive the same flow in tests/interop.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <fstream>
@@ -438,6 +440,64 @@ TEST_P(OAuth, TheBrowserSignInEndsWhenTheOrganizationStartsRequiringTwoFactor) {
   const Response refused = PostForm(browser.csrf_cookie, fields);
   EXPECT_NE(refused.body.find("two-factor"), std::string::npos) << refused.body;
   EXPECT_TRUE(refused.Header("set-cookie").empty());
+}
+
+// The consent page is a sign-in surface too: a user with two-factor authentication gives a
+// code (from otplib, for the secret the API issued) after the password, before any cookie.
+TEST_P(OAuth, TheConsentPageAsksForTheSecondFactor) {
+  const Headers json_body{{"Content-Type", "application/json"}};
+  const Response login = server_->Request(
+      "POST", "/auth/login", json_body,
+      R"({"email":")" + email_ + R"(","password":"correct horse"})");
+  const Headers bearer{{"Authorization",
+                        "Bearer " + std::string(login.Json().at("accessToken").as_string())},
+                       {"Content-Type", "application/json"}};
+  const Response setup = server_->Request("POST", "/users/me/2fa/setup", bearer);
+  const std::string secret(setup.Json().at("secret").as_string());
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  ASSERT_EQ(server_->Request("POST", "/users/me/2fa/enable", bearer,
+                             R"({"code":")" + OtplibCode(secret, now) + R"("})")
+                .status,
+            200);
+
+  const std::string client = RegisterPublicClient();
+  const Pkce pkce;
+  const Response page = server_->Request("GET", AuthorizeTarget(client, pkce));
+  const std::string csrf_cookie = CookiePair(page.Header("set-cookie"));
+  std::vector<std::pair<std::string, std::string>> request;
+  for (const char* name : {"response_type", "client_id", "redirect_uri", "state",
+                           "code_challenge", "code_challenge_method", "resource"}) {
+    request.emplace_back(name, HiddenValue(page.body, name));
+  }
+  auto step = [&](const std::string& html, std::vector<std::pair<std::string, std::string>> more) {
+    auto fields = request;
+    fields.emplace_back("csrf", HiddenValue(html, "csrf"));
+    fields.insert(fields.end(), more.begin(), more.end());
+    return PostForm(csrf_cookie, fields);
+  };
+  const Response asked =
+      step(page.body, {{"email", email_}, {"password", "correct horse"}, {"action", "signin"}});
+  ASSERT_EQ(asked.status, 200);
+  EXPECT_NE(asked.body.find("autocomplete=\"one-time-code\""), std::string::npos) << asked.body;
+  EXPECT_TRUE(asked.Header("set-cookie").empty()) << "no sign-in before the second factor";
+  const std::string pending = HiddenValue(asked.body, "pending");
+  ASSERT_FALSE(pending.empty());
+  const Response wrong =
+      step(asked.body, {{"pending", pending}, {"code", "000000"}, {"action", "verify"}});
+  EXPECT_NE(wrong.body.find("not valid"), std::string::npos) << wrong.body;
+  EXPECT_TRUE(wrong.Header("set-cookie").empty());
+  const Response consent = step(
+      wrong.body,
+      {{"pending", pending}, {"code", OtplibCode(secret, now + 30)}, {"action", "verify"}});
+  ASSERT_EQ(consent.status, 200);
+  EXPECT_NE(consent.body.find("value=\"allow\""), std::string::npos) << consent.body;
+  EXPECT_FALSE(CookiePair(consent.Header("set-cookie")).empty());
+  // A forged pending sign-in starts over.
+  const Response forged =
+      step(asked.body, {{"pending", "forged"}, {"code", "123456"}, {"action", "verify"}});
+  EXPECT_NE(forged.body.find("sign in again"), std::string::npos) << forged.body;
 }
 
 TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {

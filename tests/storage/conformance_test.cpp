@@ -657,6 +657,51 @@ TEST_P(StoreConformance, AgentAnswersClaimTheConversationAndProposedCallsWaitFor
   EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); }).empty());
 }
 
+TEST_P(StoreConformance, TwoFactorSecretsStepsAndBackupCodes) {
+  SeedProject();
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); }));
+  WriteOk([](Repository& repo) {
+    return repo.BeginTwoFactorSetup("u-1", "FIRST", {"h-a", "h-b"}, 1000);
+  });
+  // A second setup replaces the pending secret and its codes.
+  WriteOk([](Repository& repo) {
+    return repo.BeginTwoFactorSetup("u-1", "SECOND", {"h-1", "h-2", "h-3"}, 2000);
+  });
+  auto pending = ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); });
+  EXPECT_EQ(pending->pending_secret, "SECOND");
+  EXPECT_FALSE(pending->secret);
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 0)
+      << "pending codes do not count";
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 5); }))
+      << "no step before it is enabled";
+
+  WriteOk([](Repository& repo) { return repo.EnableTwoFactor("u-1", 100, 3000); });
+  auto enabled = ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); });
+  EXPECT_EQ(enabled->secret, "SECOND");
+  EXPECT_FALSE(enabled->pending_secret);
+  EXPECT_EQ(enabled->enabled_at, 3000);
+  EXPECT_EQ(enabled->last_step, 100);
+  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 3);
+
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 100); }));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 101); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 100); }));
+
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-a", 4000); }));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-1", 4000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-1", 4001); }));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 2);
+  WriteOk([](Repository& repo) { return repo.ReplaceBackupCodes("u-1", {"h-x"}); });
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-2", 4002); }));
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 1);
+
+  WriteOk([](Repository& repo) { return repo.DisableTwoFactor("u-1", 5000); });
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); }));
+  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 0);
+}
+
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};

@@ -106,7 +106,8 @@ TEST_F(OpenApiTest, IsOpenApi30WithVersion1) {
 
 TEST_F(OpenApiTest, DeclaresEverySecurityScheme) {
   const json::object& schemes = document_.at("components").at("securitySchemes").as_object();
-  EXPECT_EQ(schemes.size(), 5u);
+  EXPECT_EQ(schemes.size(), 6u);
+  EXPECT_EQ(schemes.at("twoFactorSetupToken").at("name"), "X-2FA-Setup-Token");
   EXPECT_EQ(schemes.at("privateApiKey").at("type"), "http");
   EXPECT_EQ(schemes.at("privateApiKey").at("scheme"), "bearer");
   EXPECT_EQ(schemes.at("privateApiKeyHeader").at("type"), "apiKey");
