@@ -207,6 +207,8 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+std::string PageHead(std::string_view nonce, std::string_view title) { return Head(nonce, title); }
+
 std::string RenderSignInPage(const ConsentPageContext& page, std::string_view email,
                              std::string_view error) {
   std::string html = Head(page.nonce, "Sign in to connect " + page.client_name);

@@ -48,5 +48,7 @@ std::string RenderErrorPage(std::string_view nonce, std::string_view title,
                             std::string_view message, std::string_view return_url = {});
 
 std::string HtmlEscape(std::string_view text);
+// The pages' shared head (title, viewport, the stylesheet under `nonce`), through `<main>`.
+std::string PageHead(std::string_view nonce, std::string_view title);
 
 }  // namespace sightline::api

@@ -1,6 +1,7 @@
 #include "api/rest_handler.h"
 
 #include "api/error_response.h"
+#include "api/account_page.h"
 #include "api/public_documents.h"
 #include "api/request_arguments.h"
 #include "api/request_log.h"
@@ -419,6 +420,9 @@ std::optional<HttpResponse> RestHandler::ServeBuiltIn(const HttpRequest& request
   } else if (path == "/healthz") {
     outcome.route = "/healthz";
     if (readable) return JsonResponse(200, json::object{{"status", "ok"}});
+  } else if (path == "/account") {
+    outcome.route = "/account";
+    if (readable) return AccountPage(core::HexEncode(core::RandomBytes(16)));
   } else {
     return std::nullopt;
   }

@@ -19,6 +19,7 @@
 #include "detection/ip_ranges.h"
 #include "detection/request_classifier.h"
 #include "identity/authenticator.h"
+#include "identity/passkeys.h"
 #include "ingest/event_writer.h"
 #include "ingest/ingest_service.h"
 #include "identity/rate_limiter.h"
@@ -31,6 +32,7 @@
 #include "oauth/authorization_server.h"
 #include "core/version.h"
 #include "core/text.h"
+#include "core/url.h"
 
 #include <filesystem>
 #include <iostream>
@@ -140,6 +142,12 @@ const OptionDef kServeOptions[] = {
      "Model turns per answer; the last one may not call tools."},
     {"agent-max-seconds", "SIGHTLINE_AGENT_MAX_SECONDS", "180", "SECONDS",
      "Longest time one answer may take."},
+    {"passkey-rp-id", "SIGHTLINE_PASSKEY_RP_ID", "", "HOST",
+     "The WebAuthn relying party ID passkeys are bound to; default: the public URL's host "
+     "(localhost for a loopback address). Passkeys need a host name, not an IP address."},
+    {"passkey-origins", "SIGHTLINE_PASSKEY_ORIGINS", "", "ORIGINS",
+     "Comma-separated origins whose pages may use passkeys; default: the public URL's origin "
+     "(and http://localhost:<port> for a loopback address)."},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -212,6 +220,27 @@ core::Result<std::unique_ptr<agent::LlmProvider>> ProviderFrom(const Options& op
     return core::Error::Invalid("llm-provider", "--llm-provider must be openai or anthropic.");
   }
   return provider;
+}
+
+// Passkeys are bound to a host name: the public URL's, or localhost when the server is reached
+// on a loopback address (browsers treat http://localhost as a secure origin).
+identity::PasskeySettings PasskeySettingsFrom(const Options& options,
+                                              const std::string& public_url) {
+  identity::PasskeySettings settings;
+  settings.rp_id = options.Get("passkey-rp-id");
+  settings.origins = core::SplitList(options.Get("passkey-origins"));
+  const auto parts = core::SplitUrl(public_url);
+  if (!parts) return settings;
+  const bool loopback = core::IsLoopbackHost(parts->host);
+  if (settings.rp_id.empty()) settings.rp_id = loopback ? "localhost" : parts->host;
+  if (settings.origins.empty()) {
+    settings.origins.push_back(core::OriginOf(public_url));
+    if (loopback && parts->host != "localhost") {
+      settings.origins.push_back(parts->scheme + "://localhost" +
+                                 (parts->port.empty() ? "" : ":" + parts->port));
+    }
+  }
+  return settings;
 }
 
 core::Result<agent::AssistantSettings> AssistantSettingsFrom(const Options& options) {
@@ -392,6 +421,9 @@ int Serve(const Options& options) {
   const std::string address = host_for_url + ":" + std::to_string(server.port());
   api::OpenApiOptions openapi;
   openapi.server_url = options.Has("public-url") ? options.Get("public-url") : "http://" + address;
+  identity::PasskeyService passkeys(**store, clock,
+                                    PasskeySettingsFrom(options, openapi.server_url));
+  dispatcher.AttachPasskeys(&passkeys);
   const mcp::ToolCatalog tool_catalog(*registry);
   const mcp::ConformanceFixtures fixtures;
   const bool fixture_mode = options.Has("mcp-conformance-fixtures");

@@ -30,6 +30,30 @@ struct TwoFactorRecord {
   std::int64_t last_step = 0;  // the last TOTP time step accepted
 };
 
+// A passkey (WebAuthn credential) of a user.
+struct PasskeyRecord {
+  std::string id;
+  std::string user_id;
+  std::string credential_id;  // base64url of the raw id
+  std::string public_key;     // base64url of the COSE_Key
+  std::int64_t algorithm = 0;  // COSE: -7 ES256, -8 EdDSA
+  std::int64_t sign_count = 0;
+  std::string aaguid;      // hex; all zeros when the authenticator does not say
+  std::string label;
+  std::string transports;  // comma-separated ("internal,hybrid")
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> last_used_at;
+};
+
+// A WebAuthn ceremony in progress: the challenge the server issued, used once.
+struct WebAuthnChallengeRecord {
+  std::string id;
+  std::optional<std::string> user_id;  // registration: the user; sign-in: none yet
+  std::string purpose;                 // "register" or "authenticate"
+  std::string challenge;               // base64url
+  std::int64_t expires_at = 0;
+};
+
 struct OrganizationRecord {
   std::string id;
   std::string slug;  // unique, URL-safe

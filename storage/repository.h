@@ -52,6 +52,23 @@ class Repository {
                                         const std::vector<std::string>& code_hashes);
   core::Result<std::int64_t> CountUnusedBackupCodes(std::string_view user_id);
 
+  // Passkeys (storage/repository_passkeys.cpp).
+  core::Result<void> InsertPasskey(const PasskeyRecord& passkey);
+  core::Result<std::vector<PasskeyRecord>> ListPasskeys(std::string_view user_id);
+  core::Result<std::optional<PasskeyRecord>> FindPasskeyByCredential(
+      std::string_view credential_id);
+  // Both change only the user's own passkey; whether there was one.
+  core::Result<bool> RenamePasskey(std::string_view passkey_id, std::string_view user_id,
+                                   std::string_view label);
+  core::Result<bool> DeletePasskey(std::string_view passkey_id, std::string_view user_id);
+  // After a sign-in: the new counter, unless another sign-in moved it past `sign_count` first.
+  core::Result<bool> RecordPasskeyUse(std::string_view passkey_id, std::int64_t previous_count,
+                                      std::int64_t sign_count, std::int64_t now);
+  core::Result<void> InsertWebAuthnChallenge(const WebAuthnChallengeRecord& challenge);
+  // Removes and returns the challenge (each is used once), expired or not; prunes expired ones.
+  core::Result<std::optional<WebAuthnChallengeRecord>> TakeWebAuthnChallenge(
+      std::string_view challenge_id, std::int64_t now);
+
   // Writes name, require_two_factor and updated_at; false when the organization is gone.
   core::Result<bool> UpdateOrganization(const OrganizationRecord& org);
   // Deletes the organization with its memberships, invitations, projects, keys, audit log,

@@ -10,6 +10,7 @@
 #include "tools/member_operations.h"
 #include "tools/operation.h"
 #include "tools/organization_operations.h"
+#include "tools/passkey_operations.h"
 #include "tools/project_operations.h"
 #include "tools/report_operations.h"
 #include "tools/two_factor_operations.h"
@@ -37,6 +38,9 @@ std::span<const OperationSpec> AllOperations() {
       // Two-factor authentication.
       kSetupTwoFactor, kEnableTwoFactor, kDisableTwoFactor, kRegenerateBackupCodes,
       kGetTwoFactorStatus,
+      // Passkeys.
+      kPasskeyRegistrationOptions, kRegisterPasskey, kListPasskeys, kRenamePasskey,
+      kDeletePasskey, kPasskeySignInOptions, kSignInWithPasskey,
       kGetCurrentUser, kUpdateCurrentUser, kGetCurrentUserInOrganization,
       kListMcpClients, kRevokeMcpClient,
       // Organizations, members, invitations, roles.

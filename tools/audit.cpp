@@ -25,4 +25,12 @@ storage::AuditRecord MakeAuditRecord(const OperationContext& context, AuditEntry
   return record;
 }
 
+core::Result<void> AuditAccountChange(OperationContext& context, std::string action,
+                                      boost::json::object details) {
+  AuditEntry entry{std::move(action), "user", *context.principal.user_id, std::move(details), {}};
+  return context.store.Write([&](storage::Repository& repo) {
+    return repo.InsertAudit(MakeAuditRecord(context, std::move(entry)));
+  });
+}
+
 }  // namespace sightline::tools

@@ -23,6 +23,11 @@ struct AuditEntry {
 
 storage::AuditRecord MakeAuditRecord(const OperationContext& context, AuditEntry entry);
 
+// Records an account-level change of the signed-in user (two-factor authentication, passkeys)
+// that a service other than the store has already made.
+core::Result<void> AuditAccountChange(OperationContext& context, std::string action,
+                                      boost::json::object details = {});
+
 // Runs `body(Repository&) -> Result<T>` and inserts the audit record in one write transaction.
 // `entry` may be completed by `body` (e.g. with the id of what it created).
 template <class Body>

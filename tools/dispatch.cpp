@@ -167,6 +167,7 @@ Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
       checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
   context.ingest = ingest_;
   context.assistant = assistant_;
+  context.passkeys = passkeys_;
   if (checked->scope.organization) context.organization = &*checked->scope.organization;
   if (checked->scope.project) context.project = &*checked->scope.project;
   context.role = checked->scope.role;

@@ -45,6 +45,8 @@ class Dispatcher {
                                                       const std::string& project_id);
   // Attaches the agent assistant (once, at start-up, before serving).
   void AttachAssistant(Assistant* assistant) { assistant_ = assistant; }
+  // Attaches the passkey service (once, at start-up, before serving).
+  void AttachPasskeys(identity::PasskeyService* passkeys) { passkeys_ = passkeys; }
   // The same, waiting for the result.
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
@@ -65,6 +67,7 @@ class Dispatcher {
   identity::SessionService& sessions_;
   ingest::IngestService* ingest_;
   Assistant* assistant_ = nullptr;
+  identity::PasskeyService* passkeys_ = nullptr;
 };
 
 }  // namespace sightline::tools

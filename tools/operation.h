@@ -25,6 +25,9 @@
 namespace sightline::ingest {
 class IngestService;
 }
+namespace sightline::identity {
+class PasskeyService;
+}
 
 namespace sightline::tools {
 
@@ -68,6 +71,8 @@ struct OperationContext {
   ingest::IngestService* ingest = nullptr;
   // The agent assistant, for the agent operations (null when the server has none).
   Assistant* assistant = nullptr;
+  // Passkeys (null when the server has none configured).
+  identity::PasskeyService* passkeys = nullptr;
 };
 
 using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,

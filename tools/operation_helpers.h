@@ -73,6 +73,17 @@ inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context
   return std::move(**project);
 }
 
+// The signed-in user, read live (AUTH_002 when the account is gone).
+inline core::Result<storage::UserRecord> CurrentUser(OperationContext& context) {
+  auto user = context.store.Read(
+      [&](storage::Repository& repo) { return repo.FindUserById(*context.principal.user_id); });
+  if (!user) return user.error();
+  if (!*user) {
+    return core::Error(core::ErrorCode::kAuthInvalidCredential, "The user no longer exists.");
+  }
+  return std::move(**user);
+}
+
 // Why the user's own account and organization list are not MCP tools.
 constexpr std::string_view kBeyondTheBoundProject =
     "Reveals the user's other organizations: an MCP connection is bound to one project.";

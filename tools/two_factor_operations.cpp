@@ -13,16 +13,6 @@ using identity::CredentialKind;
 constexpr std::string_view kNotATool =
     "Handles the user's second factor: secrets and backup codes never go through a model.";
 
-Result<storage::UserRecord> Me(OperationContext& context) {
-  auto user = context.store.Read(
-      [&](storage::Repository& repo) { return repo.FindUserById(*context.principal.user_id); });
-  if (!user) return user.error();
-  if (!*user) {
-    return core::Error(core::ErrorCode::kAuthInvalidCredential, "The user no longer exists.");
-  }
-  return std::move(**user);
-}
-
 json::array CodesView(const std::vector<std::string>& codes) {
   json::array out;
   for (const std::string& code : codes) out.push_back(json::string(code));
@@ -43,24 +33,16 @@ json::value StatusView(const identity::TwoFactorStatus& status) {
       {"requiredByOrganizations", std::move(required)}};
 }
 
-// Security changes go to the audit log as account-level entries.
-Result<void> Audit(OperationContext& context, std::string action) {
-  AuditEntry entry{std::move(action), "user", *context.principal.user_id, {}, {}};
-  return context.store.Write([&](storage::Repository& repo) {
-    return repo.InsertAudit(MakeAuditRecord(context, std::move(entry)));
-  });
-}
-
 template <class T>
 Result<T> Audited(OperationContext& context, std::string action, Result<T> result) {
   if (!result) return result;
-  auto logged = Audit(context, std::move(action));
+  auto logged = AuditAccountChange(context, std::move(action));
   if (!logged) return logged.error();
   return result;
 }
 
 Result<json::value> RunSetup(OperationContext& context, const json::object&) {
-  auto user = Me(context);
+  auto user = CurrentUser(context);
   if (!user) return user.error();
   auto setup = context.sessions.two_factor().BeginSetup(*user);
   if (!setup) return setup.error();
@@ -70,7 +52,7 @@ Result<json::value> RunSetup(OperationContext& context, const json::object&) {
 }
 
 Result<json::value> RunEnable(OperationContext& context, const json::object& args) {
-  auto user = Me(context);
+  auto user = CurrentUser(context);
   if (!user) return user.error();
   auto status = Audited(context, "user.two_factor.enable",
                         context.sessions.two_factor().Enable(*user, RequiredString(args, "code")));
@@ -79,7 +61,7 @@ Result<json::value> RunEnable(OperationContext& context, const json::object& arg
 }
 
 Result<json::value> RunDisable(OperationContext& context, const json::object& args) {
-  auto user = Me(context);
+  auto user = CurrentUser(context);
   if (!user) return user.error();
   auto status =
       Audited(context, "user.two_factor.disable",
@@ -90,7 +72,7 @@ Result<json::value> RunDisable(OperationContext& context, const json::object& ar
 }
 
 Result<json::value> RunRegenerate(OperationContext& context, const json::object&) {
-  auto user = Me(context);
+  auto user = CurrentUser(context);
   if (!user) return user.error();
   auto codes = Audited(context, "user.two_factor.backup_codes",
                        context.sessions.two_factor().RegenerateBackupCodes(*user));
@@ -99,7 +81,7 @@ Result<json::value> RunRegenerate(OperationContext& context, const json::object&
 }
 
 Result<json::value> RunStatus(OperationContext& context, const json::object&) {
-  auto user = Me(context);
+  auto user = CurrentUser(context);
   if (!user) return user.error();
   auto status = context.sessions.two_factor().Status(*user);
   if (!status) return status.error();

@@ -702,6 +702,47 @@ TEST_P(StoreConformance, TwoFactorSecretsStepsAndBackupCodes) {
   EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 0);
 }
 
+TEST_P(StoreConformance, PasskeysAndSingleUseChallenges) {
+  SeedProject();
+  const PasskeyRecord passkey{"pk-1", "u-1", "cred-1", "key", -7, 0, "00", "Laptop", "internal",
+                              1000, std::nullopt};
+  WriteOk([&](Repository& repo) { return repo.InsertPasskey(passkey); });
+  PasskeyRecord same_credential = passkey;
+  same_credential.id = "pk-2";
+  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.InsertPasskey(same_credential); })))
+      << "a credential id is registered once";
+  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindPasskeyByCredential("cred-1"); })->id,
+            "pk-1");
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RenamePasskey("pk-1", "u-2", "Mine"); }));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RenamePasskey("pk-1", "u-1", "Desk"); }));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RecordPasskeyUse("pk-1", 0, 5, 2000); }));
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RecordPasskeyUse("pk-1", 0, 6, 2001); }))
+      << "a sign-in that read the old counter loses";
+  const auto listed = ReadOk([](Repository& repo) { return repo.ListPasskeys("u-1"); });
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].label, "Desk");
+  EXPECT_EQ(listed[0].sign_count, 5);
+  EXPECT_EQ(listed[0].last_used_at, 2000);
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeletePasskey("pk-1", "u-2"); }));
+  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeletePasskey("pk-1", "u-1"); }));
+
+  WriteOk([](Repository& repo) {
+    return repo.InsertWebAuthnChallenge({"ch-1", std::string("u-1"), "register", "abc", 5000});
+  });
+  WriteOk([](Repository& repo) {
+    return repo.InsertWebAuthnChallenge({"ch-old", std::nullopt, "authenticate", "def", 100});
+  });
+  const auto taken =
+      WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-1", 1000); });
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->challenge, "abc");
+  EXPECT_EQ(taken->user_id, "u-1");
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-1", 1000); }))
+      << "used once";
+  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-old", 1000); }))
+      << "expired ones were pruned";
+}
+
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};

@@ -1,0 +1,163 @@
+#include "identity/passkeys.h"
+
+#include "core/crypto.h"
+#include "core/ip_address.h"
+#include "identity/webauthn.h"
+
+namespace sightline::identity {
+namespace {
+
+using core::Error;
+using core::ErrorCode;
+using core::Result;
+using storage::Repository;
+
+constexpr std::int64_t kChallengeMillis = 5 * 60 * 1000;
+constexpr std::size_t kChallengeBytes = 32;
+
+Error Refused(std::string why) { return Error(ErrorCode::kAuthBadPasskey, std::move(why)); }
+
+std::string JoinTransports(const std::vector<std::string>& transports) {
+  std::string out;
+  for (const std::string& t : transports) {
+    // Only WebAuthn's transport names ("usb", "nfc", "ble", "internal", "hybrid"…).
+    if (t.empty() || t.size() > 16 ||
+        t.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") != std::string::npos) {
+      continue;
+    }
+    if (!out.empty()) out += ",";
+    out += t;
+  }
+  return out;
+}
+
+}  // namespace
+
+PasskeyService::PasskeyService(storage::Store& store, const core::Clock& clock,
+                               PasskeySettings settings)
+    : store_(store), clock_(clock), settings_(std::move(settings)) {}
+
+bool PasskeyService::available() const {
+  return !settings_.rp_id.empty() && !core::IpAddress::Parse(settings_.rp_id) &&
+         !settings_.origins.empty();
+}
+
+Result<PasskeyChallenge> PasskeyService::Issue(std::optional<std::string> user_id,
+                                               std::string purpose) {
+  if (!available()) {
+    return Error(ErrorCode::kUnavailable,
+                 "Passkeys need the server's public URL to name a host (not an IP address); "
+                 "set --public-url.");
+  }
+  storage::WebAuthnChallengeRecord record{core::NewUuidV4(), std::move(user_id), std::move(purpose),
+                                          core::Base64UrlEncode(core::RandomBytes(kChallengeBytes)),
+                                          clock_.NowMillis() + kChallengeMillis};
+  auto stored =
+      store_.Write([&](Repository& repo) { return repo.InsertWebAuthnChallenge(record); });
+  if (!stored) return stored.error();
+  return PasskeyChallenge{record.id, record.challenge, {}};
+}
+
+Result<std::string> PasskeyService::Take(std::string_view challenge_id, std::string_view purpose,
+                                         const std::optional<std::string>& user_id) {
+  const std::int64_t now = clock_.NowMillis();
+  auto taken =
+      store_.Write([&](Repository& repo) { return repo.TakeWebAuthnChallenge(challenge_id, now); });
+  if (!taken) return taken.error();
+  if (!*taken || (*taken)->purpose != purpose || (*taken)->user_id != user_id ||
+      (*taken)->expires_at < now) {
+    return Refused("The challenge is unknown, used or expired; start again.");
+  }
+  auto raw = core::Base64UrlDecode((*taken)->challenge);
+  if (!raw) return Refused("The challenge is corrupt.");
+  return std::move(*raw);
+}
+
+Result<PasskeyChallenge> PasskeyService::BeginRegistration(const storage::UserRecord& user) {
+  auto challenge = Issue(user.id, "register");
+  if (!challenge) return challenge;
+  auto existing = store_.Read([&](Repository& repo) { return repo.ListPasskeys(user.id); });
+  if (!existing) return existing.error();
+  for (const auto& passkey : *existing) {
+    challenge->exclude_credentials.push_back(passkey.credential_id);
+  }
+  return challenge;
+}
+
+Result<storage::PasskeyRecord> PasskeyService::FinishRegistration(
+    const storage::UserRecord& user, std::string_view challenge_id,
+    const PasskeyRegistration& response) {
+  auto challenge = Take(challenge_id, "register", user.id);
+  if (!challenge) return challenge.error();
+  const WebAuthnExpectation expected{*challenge, settings_.rp_id, settings_.origins, true};
+  auto credential =
+      VerifyRegistration(expected, response.client_data_json, response.attestation_object);
+  if (!credential) return credential.error();
+  storage::PasskeyRecord passkey;
+  passkey.id = core::NewUuidV4();
+  passkey.user_id = user.id;
+  passkey.credential_id = core::Base64UrlEncode(credential->credential_id);
+  passkey.public_key = core::Base64UrlEncode(credential->public_key);
+  passkey.algorithm = credential->algorithm;
+  passkey.sign_count = credential->sign_count;
+  passkey.aaguid = core::HexEncode(credential->aaguid);
+  passkey.label = response.label.empty() ? "Passkey" : response.label;
+  passkey.transports = JoinTransports(response.transports);
+  passkey.created_at = clock_.NowMillis();
+  auto stored = store_.Write([&](Repository& repo) -> Result<void> {
+    auto taken = repo.FindPasskeyByCredential(passkey.credential_id);
+    if (!taken) return taken.error();
+    if (*taken) {
+      return Error(ErrorCode::kConflict, "This passkey is registered already.");
+    }
+    return repo.InsertPasskey(passkey);
+  });
+  if (!stored) return stored.error();
+  return passkey;
+}
+
+Result<PasskeyChallenge> PasskeyService::BeginAuthentication() {
+  return Issue(std::nullopt, "authenticate");
+}
+
+Result<storage::UserRecord> PasskeyService::FinishAuthentication(std::string_view challenge_id,
+                                                                 const PasskeyAssertion& response) {
+  auto challenge = Take(challenge_id, "authenticate", std::nullopt);
+  if (!challenge) return challenge.error();
+  const std::string credential_id = core::Base64UrlEncode(response.credential_id);
+  struct Owned {
+    storage::PasskeyRecord passkey;
+    storage::UserRecord user;
+  };
+  auto found = store_.Read([&](Repository& repo) -> Result<std::optional<Owned>> {
+    auto passkey = repo.FindPasskeyByCredential(credential_id);
+    if (!passkey) return passkey.error();
+    if (!*passkey) return std::optional<Owned>();
+    auto user = repo.FindUserById((*passkey)->user_id);
+    if (!user) return user.error();
+    if (!*user) return std::optional<Owned>();
+    return Owned{std::move(**passkey), std::move(**user)};
+  });
+  if (!found) return found.error();
+  if (!*found) return Refused("This passkey is not registered here.");
+  const storage::PasskeyRecord& passkey = (*found)->passkey;
+  // The user handle, when the browser sends one, is the user id the passkey was made for.
+  if (!response.user_handle.empty() && response.user_handle != passkey.user_id) {
+    return Refused("The passkey belongs to another account.");
+  }
+  const auto public_key = core::Base64UrlDecode(passkey.public_key);
+  if (!public_key) return Refused("The stored key is corrupt.");
+  const WebAuthnExpectation expected{*challenge, settings_.rp_id, settings_.origins, true};
+  auto count =
+      VerifyAssertion(expected, *public_key, static_cast<std::uint32_t>(passkey.sign_count),
+                      response.client_data_json, response.authenticator_data, response.signature);
+  if (!count) return count.error();
+  auto recorded = store_.Write([&](Repository& repo) {
+    return repo.RecordPasskeyUse(passkey.id, passkey.sign_count, *count, clock_.NowMillis());
+  });
+  if (!recorded) return recorded.error();
+  if (!*recorded) return Refused("The passkey was used at the same moment elsewhere; try again.");
+  return std::move((*found)->user);
+}
+
+}  // namespace sightline::identity

@@ -1,0 +1,204 @@
+// End-to-end: passkeys on every backend, with a software authenticator (OpenSSL keys, CBOR
+// made here) answering the server's ceremonies: registration (packed ES256, none Ed25519),
+// single-use challenges, duplicates, sign-in (a session even with two-factor authentication on,
+// since the passkey verified the user), a counter that does not grow, a foreign origin,
+// renaming and removing, and another user's passkey answering 404. The same flows run in a
+// real browser with a virtual authenticator in tests/interop/passkeys.test.mjs.
+#include <gtest/gtest.h>
+
+#include <boost/json/serialize.hpp>
+#include <chrono>
+
+#include "harness.h"
+#include "tests/support/software_authenticator.h"
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+using Headers = std::map<std::string, std::string>;
+using testing::Authenticator;
+
+std::string Code(const Response& r) {
+  return std::string(r.Json().at("error").at("code").as_string());
+}
+
+class Passkeys : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    org_ = Unique("passkeys");
+    creds_ = Bootstrap(GetParam(), org_, "Site");
+    server_ = std::make_unique<ServerProcess>(GetParam());
+    email_ = "owner@" + org_ + ".test";
+    owner_ = Token(Call("POST", "/auth/login", "",
+                        R"({"email":")" + email_ + R"(","password":"correct horse"})"));
+    origin_ = "http://localhost:" + std::to_string(server_->port());
+  }
+  static std::string Token(const Response& r) {
+    EXPECT_EQ(r.status, 200) << r.body;
+    return std::string(r.Json().at("accessToken").as_string());
+  }
+  Response Call(const std::string& method, const std::string& target, const std::string& token,
+                const std::string& body = "") {
+    Headers headers;
+    if (!token.empty()) headers["Authorization"] = "Bearer " + token;
+    if (!body.empty()) headers["Content-Type"] = "application/json";
+    return server_->Request(method, target, headers, body);
+  }
+  // Registration: options, the authenticator's answer, the server's verdict.
+  Response Register(const std::string& token, const Authenticator& a, const std::string& format,
+                    const std::string& label, std::string origin = "") {
+    const Response options = Call("POST", "/users/me/passkeys/options", token);
+    EXPECT_EQ(options.status, 200) << options.body;
+    last_options_ = options.Json();
+    const std::string challenge =
+        *core::Base64UrlDecode(last_options_.at("publicKey").at("challenge").as_string());
+    const std::string client =
+        testing::ClientDataJson("webauthn.create", challenge, origin.empty() ? origin_ : origin);
+    const std::string attestation = testing::AttestationObject(a, format, "localhost", client);
+    last_challenge_id_ = std::string(last_options_.at("challengeId").as_string());
+    return Call(
+        "POST", "/users/me/passkeys", token,
+        json::serialize(json::object{
+            {"challengeId", last_challenge_id_},
+            {"label", label},
+            {"credential",
+             json::object{{"id", core::Base64UrlEncode(a.credential_id)},
+                          {"rawId", core::Base64UrlEncode(a.credential_id)},
+                          {"type", "public-key"},
+                          {"response",
+                           json::object{{"clientDataJSON", core::Base64UrlEncode(client)},
+                                        {"attestationObject", core::Base64UrlEncode(attestation)},
+                                        {"transports", json::array{"internal"}}}}}}}));
+  }
+  // Sign-in with the authenticator's signature at counter `count`.
+  Response SignIn(const Authenticator& a, std::uint32_t count, const std::string& user_id) {
+    const Response options = Call("POST", "/auth/passkeys/options", "");
+    EXPECT_EQ(options.status, 200) << options.body;
+    const json::value body = options.Json();
+    EXPECT_EQ(body.at("publicKey").at("rpId"), "localhost");
+    const std::string challenge =
+        *core::Base64UrlDecode(body.at("publicKey").at("challenge").as_string());
+    const std::string client = testing::ClientDataJson("webauthn.get", challenge, origin_);
+    const std::string auth = testing::AuthenticatorDataFor(
+        "localhost", testing::kUserPresent | testing::kUserVerified, count, nullptr);
+    last_assertion_ = json::serialize(json::object{
+        {"challengeId", body.at("challengeId")},
+        {"credential",
+         json::object{
+             {"id", core::Base64UrlEncode(a.credential_id)},
+             {"rawId", core::Base64UrlEncode(a.credential_id)},
+             {"type", "public-key"},
+             {"response", json::object{{"clientDataJSON", core::Base64UrlEncode(client)},
+                                       {"authenticatorData", core::Base64UrlEncode(auth)},
+                                       {"signature",
+                                        core::Base64UrlEncode(a.Sign(auth + core::Sha256(client)))},
+                                       {"userHandle", core::Base64UrlEncode(user_id)}}}}}});
+    return Call("POST", "/auth/passkeys/login", "", last_assertion_);
+  }
+  std::string UserId(const std::string& token) {
+    return std::string(Call("GET", "/users/me", token).Json().at("id").as_string());
+  }
+
+  std::string org_, email_, owner_, origin_;
+  Credentials creds_;
+  std::unique_ptr<ServerProcess> server_;
+  json::value last_options_;
+  std::string last_challenge_id_, last_assertion_;
+};
+
+TEST_P(Passkeys, RegisterSignInRenameAndRemove) {
+  const Authenticator laptop = Authenticator::Make(testing::kEs256);
+  const Response created = Register(owner_, laptop, "packed", "Laptop");
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.Json().at("label"), "Laptop");
+  EXPECT_EQ(created.Json().at("algorithm"), "ES256");
+  EXPECT_EQ(created.Json().at("transports").at(0), "internal");
+  EXPECT_EQ(last_options_.at("publicKey").at("rp").at("id"), "localhost");
+  EXPECT_EQ(last_options_.at("publicKey").at("authenticatorSelection").at("userVerification"),
+            "required");
+  const std::string passkey_id(created.Json().at("id").as_string());
+
+  // The same credential again is excluded by the options and refused by the server.
+  const Response again = Register(owner_, laptop, "packed", "Laptop again");
+  EXPECT_EQ(last_options_.at("publicKey").at("excludeCredentials").at(0).at("id"),
+            json::value(core::Base64UrlEncode(laptop.credential_id)));
+  EXPECT_EQ(again.status, 409) << again.body;
+  // A second kind of key, attestation none.
+  const Authenticator phone = Authenticator::Make(testing::kEdDsa);
+  const Response second = Register(owner_, phone, "none", "Phone");
+  ASSERT_EQ(second.status, 201) << second.body;
+  EXPECT_EQ(second.Json().at("algorithm"), "EdDSA");
+  // A challenge answers one ceremony only.
+  const Response reused = Call("POST", "/users/me/passkeys", owner_,
+                               R"({"challengeId":")" + last_challenge_id_ +
+                                   R"(","credential":{"id":"x","type":"public-key","response":{)"
+                                   R"("clientDataJSON":"e30","attestationObject":"oA"}}})");
+  EXPECT_EQ(Code(reused), "AUTH_013");
+
+  // Signing in: a session, and the counter must grow.
+  const std::string user_id = UserId(owner_);
+  const std::string session = Token(SignIn(laptop, 1, user_id));
+  EXPECT_EQ(Call("GET", "/users/me", session).Json().at("email"), json::value(email_));
+  const Response replay = Call("POST", "/auth/passkeys/login", "", last_assertion_);
+  EXPECT_EQ(Code(replay), "AUTH_013") << "the challenge was used";
+  const Response cloned = SignIn(laptop, 1, user_id);
+  EXPECT_EQ(Code(cloned), "AUTH_013") << cloned.body;
+  EXPECT_FALSE(Token(SignIn(laptop, 2, user_id)).empty());
+  const json::value listed = Call("GET", "/users/me/passkeys", owner_).Json();
+  EXPECT_EQ(listed.at("passkeys").as_array().size(), 2u);
+  EXPECT_FALSE(listed.at("passkeys").at(0).at("lastUsedAt").is_null());
+
+  // Another member sees none of them.
+  const Response invited = Call("POST", "/" + org_ + "/invitations", owner_,
+                                R"({"email":"ana@)" + org_ + R"(.test","role":"analyst"})");
+  const Response accepted =
+      Call("POST", "/invitations/accept", "",
+           R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
+               R"(","password":"another horse"})");
+  const std::string other = Token(accepted);
+  EXPECT_TRUE(Call("GET", "/users/me/passkeys", other).Json().at("passkeys").as_array().empty());
+  EXPECT_EQ(Call("PATCH", "/users/me/passkeys/" + passkey_id, other, R"({"label":"Mine"})").status,
+            404);
+  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, other).status, 404);
+  // A passkey signs in its own user only.
+  EXPECT_EQ(Code(SignIn(phone, 0, UserId(other))), "AUTH_013");
+
+  const Response renamed =
+      Call("PATCH", "/users/me/passkeys/" + passkey_id, owner_, R"({"label":"Desk"})");
+  ASSERT_EQ(renamed.status, 200) << renamed.body;
+  EXPECT_EQ(renamed.Json().at("label"), "Desk");
+  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 204);
+  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 404);
+  EXPECT_EQ(Code(SignIn(laptop, 3, user_id)), "AUTH_013") << "removed";
+}
+
+TEST_P(Passkeys, APasskeyIsBothFactorsAndAForeignOriginIsRefused) {
+  // Two-factor authentication on: the password needs a code, a passkey does not.
+  const Response setup = Call("POST", "/users/me/2fa/setup", owner_);
+  const std::string secret(setup.Json().at("secret").as_string());
+  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  ASSERT_EQ(Call("POST", "/users/me/2fa/enable", owner_,
+                 R"({"code":")" + OtplibCode(secret, now) + R"("})")
+                .status,
+            200);
+  const Authenticator key = Authenticator::Make(testing::kEs256);
+  const Response foreign = Register(owner_, key, "packed", "Key", "https://evil.example");
+  EXPECT_EQ(foreign.status, 400);
+  EXPECT_EQ(Code(foreign), "AUTH_013");
+  ASSERT_EQ(Register(owner_, key, "packed", "Key").status, 201);
+  EXPECT_TRUE(
+      Call("POST", "/auth/login", "", R"({"email":")" + email_ + R"(","password":"correct horse"})")
+          .Json()
+          .at("twoFactorRequired")
+          .as_bool());
+  EXPECT_FALSE(Token(SignIn(key, 1, UserId(owner_))).empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Passkeys, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace sightline::e2e
