@@ -141,6 +141,10 @@ async function signInWithPasskey() {
     },
   };
   const answer = await api('POST', '/auth/passkeys/login', { challengeId, credential });
+  if (!answer.accessToken) {
+    throw Object.assign(new Error('Your organization requires two-factor authentication: set it up first.'),
+                        { code: 'TWO_FACTOR_SETUP_REQUIRED' });
+  }
   token = answer.accessToken;
   await render();
   return answer;
