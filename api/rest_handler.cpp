@@ -152,6 +152,7 @@ RestHandler::RestHandler(const Dependencies& d, const OpenApiOptions& openapi)
           RenderJsonDocument(d.oauth ? json::value(d.oauth->Metadata()) : json::value())),
       mcp_allowed_origins_(d.mcp_allowed_origins),
       mcp_anonymous_(d.mcp_anonymous),
+      sdk_script_(d.sdk_script),
       public_url_(openapi.server_url),
       server_card_(RenderJsonDocument(mcp::ServerCard(public_url_),
                                       std::string(mcp::kServerCardMediaType))),
@@ -409,6 +410,14 @@ std::optional<HttpResponse> RestHandler::ServeBuiltIn(const HttpRequest& request
                                                       std::string_view path,
                                                       std::string_view request_id,
                                                       Outcome& outcome) {
+  if (path.starts_with("/sdk/v1/") && path.ends_with(".js")) {
+    outcome.route = "/sdk/v1/script.js";
+    if (auto script = ServeSdkScript(request, path, sdk_script_)) return script;
+    return Fail(core::Error(ErrorCode::kRouteNotFound,
+                            sdk_script_ ? "No such script version; use /sdk/v1/script.js."
+                                        : "The tracking script was not built on this server."),
+                request_id, outcome);
+  }
   const RenderedDocument* document = nullptr;
   if (path == "/openapi.json") document = &documents_.json;
   if (path == "/openapi.yaml") document = &documents_.yaml;

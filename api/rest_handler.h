@@ -17,6 +17,7 @@
 #include "identity/sessions.h"
 #include "mcp/mcp_server.h"
 #include "oauth/authorization_server.h"
+#include "api/sdk_script.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -44,6 +45,8 @@ class RestHandler final : public core::HttpHandler {
     // Test-only (the conformance fixture mode): /mcp also answers requests without a
     // credential, which then see only the fixtures.
     bool mcp_anonymous = false;
+    // The browser tracking script; null when it was not built (its routes then answer 404).
+    const SdkScript* sdk_script = nullptr;
   };
   RestHandler(const Dependencies& dependencies, const OpenApiOptions& openapi);
 
@@ -120,6 +123,7 @@ class RestHandler final : public core::HttpHandler {
   RenderedDocument authorization_server_metadata_;
   std::vector<std::string> mcp_allowed_origins_;
   bool mcp_anonymous_;
+  const SdkScript* sdk_script_;
   std::string public_url_;
   RenderedDocument server_card_;
   RenderedDocument resource_metadata_;

@@ -148,6 +148,9 @@ const OptionDef kServeOptions[] = {
     {"passkey-origins", "SIGHTLINE_PASSKEY_ORIGINS", "", "ORIGINS",
      "Comma-separated origins whose pages may use passkeys; default: the public URL's origin "
      "(and http://localhost:<port> for a loopback address)."},
+    {"sdk-script", "SIGHTLINE_SDK_SCRIPT", "web/sdk/dist/sightline.min.js", "PATH",
+     "The built browser tracking script, served at /sdk/v1/script.js. Missing: those routes "
+     "answer 404 (a warning is logged at start)."},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -439,9 +442,19 @@ int Serve(const Options& options) {
        .resource = mcp::McpResourceUrl(openapi.server_url),
        .grantable = tool_catalog.GrantablePermissions(),
        .access_ttl = std::chrono::seconds(*access_ttl)});
+  std::optional<api::SdkScript> sdk_script;
+  if (auto loaded = api::LoadSdkScript(options.Get("sdk-script"))) {
+    sdk_script = std::move(*loaded);
+    core::Log(core::LogLevel::kInfo, "tracking script ready",
+              {{"url", sdk_script->versioned_path}, {"integrity", sdk_script->integrity},
+               {"bytes", static_cast<std::int64_t>(sdk_script->body.size())}});
+  } else {
+    core::Log(core::LogLevel::kWarn, "tracking script not served", {{"reason", loaded.error().message()}});
+  }
   api::RestHandler handler({*registry, dispatcher, authenticator, sessions, credential_limits,
                             public_limits, clock, *trusted, &mcp_server, mcp_origins,
-                            &authorization_server, fixture_mode},
+                            &authorization_server, fixture_mode,
+                            sdk_script ? &*sdk_script : nullptr},
                            openapi);
   core::Log(core::LogLevel::kInfo, "ready",
             {{"listen", address},
