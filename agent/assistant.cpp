@@ -110,7 +110,7 @@ struct AssistantService::Run {
   std::atomic<bool> cancel{false};
   std::chrono::steady_clock::time_point deadline;
   std::chrono::steady_clock::time_point next_store_check;
-  std::string nonce = core::RandomBase62(12);
+  std::string nonce;  // names the fences; the same for every turn of the conversation
   std::vector<AgentMessageRecord> added;
   std::optional<Error> failure;
   std::string stop_reason = "end";  // end, awaiting_approval, cancelled, time_limit, error
@@ -231,6 +231,10 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
     return {};
   });
   if (!begun) return begun.error();
+  // Stable per conversation, so that the prompt's prefix (system prompt and history) is
+  // byte-identical across turns and providers' prompt caches hit; unguessable, since it is keyed
+  // by a secret of this process (another node fences with another nonce, which is as safe).
+  run->nonce = core::HexEncode(core::HmacSha256(nonce_key_, request.conversation_id)).substr(0, 16);
   run->request = std::move(request);
   run->deadline = std::chrono::steady_clock::now() + settings_.max_duration;
   return run;

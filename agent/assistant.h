@@ -22,6 +22,7 @@
 #include "agent/provider.h"
 #include "agent/toolbox.h"
 #include "core/clock.h"
+#include "core/crypto.h"
 #include "storage/store.h"
 #include "tools/assistant.h"
 #include "tools/dispatch.h"
@@ -74,6 +75,7 @@ class AssistantService final : public tools::Assistant {
   const Toolbox toolbox_;
   storage::Store& store_;
   const core::Clock& clock_;
+  const std::string nonce_key_ = core::RandomBytes(32);
 
   std::mutex mutex_;
   std::condition_variable idle_;

@@ -1,6 +1,9 @@
 #include "identity/webauthn.h"
 
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/x509.h>
 
 #include <algorithm>
@@ -34,33 +37,64 @@ struct CoseKey {
   Key key;
 };
 
+// An RSA public key from its modulus and exponent (big-endian bytes).
+Key RsaKey(const std::string& n, const std::string& e) {
+  std::unique_ptr<OSSL_PARAM_BLD, decltype(&OSSL_PARAM_BLD_free)> build(OSSL_PARAM_BLD_new(),
+                                                                        OSSL_PARAM_BLD_free);
+  std::unique_ptr<BIGNUM, decltype(&BN_free)> modulus(
+      BN_bin2bn(reinterpret_cast<const unsigned char*>(n.data()), static_cast<int>(n.size()),
+                nullptr),
+      BN_free);
+  std::unique_ptr<BIGNUM, decltype(&BN_free)> exponent(
+      BN_bin2bn(reinterpret_cast<const unsigned char*>(e.data()), static_cast<int>(e.size()),
+                nullptr),
+      BN_free);
+  if (!build || !modulus || !exponent ||
+      OSSL_PARAM_BLD_push_BN(build.get(), "n", modulus.get()) != 1 ||
+      OSSL_PARAM_BLD_push_BN(build.get(), "e", exponent.get()) != 1) {
+    return nullptr;
+  }
+  std::unique_ptr<OSSL_PARAM, decltype(&OSSL_PARAM_free)> params(
+      OSSL_PARAM_BLD_to_param(build.get()), OSSL_PARAM_free);
+  std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> context(
+      EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr), EVP_PKEY_CTX_free);
+  EVP_PKEY* key = nullptr;
+  if (!params || !context || EVP_PKEY_fromdata_init(context.get()) != 1 ||
+      EVP_PKEY_fromdata(context.get(), &key, EVP_PKEY_PUBLIC_KEY, params.get()) != 1) {
+    return nullptr;
+  }
+  return Key(key);
+}
+
 std::optional<CoseKey> ImportCoseKey(std::string_view cose) {
   const auto map = DecodeCbor(cose);
   if (!map || !map->AsMap()) return std::nullopt;
   const CborValue* kty = map->Find(1);
   const CborValue* alg = map->Find(3);
-  const CborValue* crv = map->Find(-1);
-  const CborValue* x = map->Find(-2);
-  if (!kty || !alg || !crv || !x || !kty->AsInt() || !alg->AsInt() || !crv->AsInt() ||
-      !x->AsBytes()) {
+  const CborValue* first = map->Find(-1);   // EC2/OKP: the curve; RSA: the modulus n
+  const CborValue* second = map->Find(-2);  // EC2/OKP: x; RSA: the exponent e
+  if (!kty || !alg || !first || !second || !kty->AsInt() || !alg->AsInt() ||
+      !second->AsBytes()) {
     return std::nullopt;
   }
   CoseKey out;
   out.algorithm = *alg->AsInt();
-  if (*kty->AsInt() == 2 && out.algorithm == kCoseEs256 && *crv->AsInt() == 1) {  // EC2, P-256
+  const std::string& x = *second->AsBytes();
+  const std::int64_t curve = first->AsInt() ? *first->AsInt() : 0;
+  if (*kty->AsInt() == 2 && out.algorithm == kCoseEs256 && curve == 1) {  // EC2, P-256
     const CborValue* y = map->Find(-3);
-    if (!y || !y->AsBytes() || x->AsBytes()->size() != 32 || y->AsBytes()->size() != 32) {
-      return std::nullopt;
-    }
+    if (!y || !y->AsBytes() || x.size() != 32 || y->AsBytes()->size() != 32) return std::nullopt;
     std::string der(reinterpret_cast<const char*>(kP256SpkiPrefix), sizeof kP256SpkiPrefix);
-    der += *x->AsBytes() + *y->AsBytes();
+    der += x + *y->AsBytes();
     const auto* p = reinterpret_cast<const unsigned char*>(der.data());
     out.key.reset(d2i_PUBKEY(nullptr, &p, static_cast<long>(der.size())));
-  } else if (*kty->AsInt() == 1 && out.algorithm == kCoseEdDsa && *crv->AsInt() == 6 &&
-             x->AsBytes()->size() == 32) {  // OKP, Ed25519
+  } else if (*kty->AsInt() == 1 && out.algorithm == kCoseEdDsa && curve == 6 &&
+             x.size() == 32) {  // OKP, Ed25519
     out.key.reset(EVP_PKEY_new_raw_public_key(
-        EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(x->AsBytes()->data()),
-        32));
+        EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(x.data()), 32));
+  } else if (*kty->AsInt() == 3 && out.algorithm == kCoseRs256 && first->AsBytes() &&
+             first->AsBytes()->size() >= 256 && first->AsBytes()->size() <= 512) {
+    out.key = RsaKey(*first->AsBytes(), x);  // RSA of 2048 to 4096 bits (Windows Hello)
   }
   if (!out.key) return std::nullopt;
   return out;
@@ -145,7 +179,7 @@ Result<void> CheckPacked(const CborValue& statement, std::int64_t credential_alg
       d2i_X509(nullptr, &p, static_cast<long>(der.size())), X509_free);
   if (!certificate) return Refused("The attestation certificate does not parse.");
   Key key(X509_get_pubkey(certificate.get()));
-  if (!key || !Verify(key.get(), *alg->AsInt() == kCoseEs256, signed_data, *sig->AsBytes())) {
+  if (!key || !Verify(key.get(), *alg->AsInt() != kCoseEdDsa, signed_data, *sig->AsBytes())) {
     return Refused("The attestation signature does not verify.");
   }
   return {};
@@ -185,7 +219,7 @@ bool VerifyCoseSignature(std::string_view cose_key, std::string_view data,
                          std::string_view signature) {
   auto key = ImportCoseKey(cose_key);
   if (!key) return false;
-  return Verify(key->key.get(), key->algorithm == kCoseEs256, data, signature);
+  return Verify(key->key.get(), key->algorithm != kCoseEdDsa, data, signature);
 }
 
 Result<RegisteredCredential> VerifyRegistration(const WebAuthnExpectation& expected,

@@ -1,7 +1,7 @@
 // WebAuthn (Web Authentication Level 2) verification with OpenSSL: registration ("create":
 // attestation formats `none` and `packed`, self or with a certificate that is verified but not
 // chained to a root) and authentication ("get"): challenge binding, origin and RP ID checks,
-// user presence and verification, ES256 (P-256) and Ed25519 public keys in COSE form, and the
+// user presence and verification, ES256 (P-256), Ed25519 and RS256 public keys in COSE form, and the
 // signature counter. Pure functions over bytes; storage and challenges are the caller's.
 #pragma once
 
@@ -17,6 +17,7 @@ namespace sightline::identity {
 
 inline constexpr std::int64_t kCoseEs256 = -7;
 inline constexpr std::int64_t kCoseEdDsa = -8;
+inline constexpr std::int64_t kCoseRs256 = -257;  // RSASSA-PKCS1-v1_5 with SHA-256
 
 // What a ceremony must match.
 struct WebAuthnExpectation {
@@ -42,7 +43,7 @@ inline constexpr std::uint8_t kFlagAttestedCredential = 0x40;
 
 std::optional<AuthenticatorData> ParseAuthenticatorData(std::string_view bytes);
 
-// The COSE algorithm of a supported public key (ES256 or EdDSA), or nullopt.
+// The COSE algorithm of a supported public key (ES256, EdDSA or RS256), or nullopt.
 std::optional<std::int64_t> CoseAlgorithm(std::string_view cose_key);
 // Verifies `signature` over `data` with a COSE public key.
 bool VerifyCoseSignature(std::string_view cose_key, std::string_view data,

@@ -32,7 +32,9 @@ Result<identity::PasskeyService*> Passkeys(OperationContext& context) {
 }
 
 std::string_view AlgorithmName(std::int64_t cose) {
-  return cose == identity::kCoseEdDsa ? "EdDSA" : cose == identity::kCoseEs256 ? "ES256" : "";
+  if (cose == identity::kCoseEdDsa) return "EdDSA";
+  if (cose == identity::kCoseEs256) return "ES256";
+  return cose == identity::kCoseRs256 ? "RS256" : "";
 }
 
 json::object PasskeyView(const storage::PasskeyRecord& p) {
@@ -84,7 +86,8 @@ Result<json::value> RunRegistrationOptions(OperationContext& context, const json
                             {"displayName", display}}},
       {"pubKeyCredParams",
        json::array{json::object{{"type", "public-key"}, {"alg", identity::kCoseEdDsa}},
-                   json::object{{"type", "public-key"}, {"alg", identity::kCoseEs256}}}},
+                   json::object{{"type", "public-key"}, {"alg", identity::kCoseEs256}},
+                   json::object{{"type", "public-key"}, {"alg", identity::kCoseRs256}}}},
       {"timeout", kCeremonyMillis},
       {"attestation", "none"},
       {"authenticatorSelection",
@@ -217,7 +220,7 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   R"({"type": "object", "required": ["id", "label", "algorithm", "aaguid", "transports",)"     \
   R"( "createdAt", "lastUsedAt"], "properties": {"id": {"type": "string"},)"                   \
   R"( "label": {"type": "string"}, "algorithm": {"type": "string", "enum": ["ES256",)"          \
-  R"( "EdDSA"]}, "aaguid": {"type": "string", "description": "The authenticator model, hex."},)" \
+  R"( "EdDSA", "RS256"]}, "aaguid": {"type": "string", "description": "The authenticator model, hex."},)" \
   R"( "transports": {"type": "array", "items": {"type": "string"}},)"                          \
   R"( "createdAt": {"type": "string", "format": "date-time"},)"                                 \
   R"( "lastUsedAt": {"type": "string", "format": "date-time", "nullable": true}}})"
@@ -253,7 +256,7 @@ const OperationSpec kPasskeyRegistrationOptions{
     .summary = "Start adding a passkey",
     .description =
         "The options for navigator.credentials.create(): a single-use 5-minute challenge, "
-        "this server as relying party, the user, ES256 and Ed25519 keys, a discoverable "
+        "this server as relying party, the user, Ed25519, ES256 and RS256 keys, a discoverable "
         "credential with user verification, and the user's existing passkeys excluded. "
         "503 when the server's public URL names no host (passkeys need one).",
     .tag = "Passkeys",

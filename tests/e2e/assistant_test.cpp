@@ -289,6 +289,11 @@ TEST_P(Assistant, CrawlerWrittenTextIsFencedAsDataAndCannotTriggerAWrite) {
       << result;
   EXPECT_EQ(result.find("</tool-output>"), std::string::npos);
   EXPECT_TRUE(result.ends_with("</" + tag + ">"));
+  // The fence is the same in every turn of the conversation (prompt caches keep working).
+  model_->Script(R"([{"text": "Noted."}])");
+  ASSERT_EQ(Ask(owner_, id, "Never mind").status, 200);
+  const std::string later = json::serialize(model_->Requests().at(0).at("body"));
+  EXPECT_NE(later.find(tag), std::string::npos) << "the same nonce";
   // Even a model that obeyed could only propose the write: it waits for the user.
   EXPECT_EQ(r.Json().at("stopReason").as_string(), "awaiting_approval");
   EXPECT_EQ(ProjectName(), "Site");

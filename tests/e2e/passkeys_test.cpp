@@ -184,11 +184,14 @@ TEST_P(Passkeys, APasskeyIsBothFactorsAndAForeignOriginIsRefused) {
                  R"({"code":")" + OtplibCode(secret, now) + R"("})")
                 .status,
             200);
-  const Authenticator key = Authenticator::Make(testing::kEs256);
+  // An RSA key, as Windows Hello makes.
+  const Authenticator key = Authenticator::Make(testing::kRs256);
   const Response foreign = Register(owner_, key, "packed", "Key", "https://evil.example");
   EXPECT_EQ(foreign.status, 400);
   EXPECT_EQ(Code(foreign), "AUTH_013");
-  ASSERT_EQ(Register(owner_, key, "packed", "Key").status, 201);
+  const Response registered = Register(owner_, key, "packed", "Key");
+  ASSERT_EQ(registered.status, 201) << registered.body;
+  EXPECT_EQ(registered.Json().at("algorithm"), "RS256");
   EXPECT_TRUE(
       Call("POST", "/auth/login", "", R"({"email":")" + email_ + R"(","password":"correct horse"})")
           .Json()

@@ -3,7 +3,9 @@
 // authenticator would produce. Header-only, so both the unit and the end-to-end tests use it.
 #pragma once
 
+#include <openssl/bn.h>
 #include <openssl/evp.h>
+#include <openssl/rsa.h>
 #include <openssl/x509.h>
 
 #include <cstdint>
@@ -19,6 +21,7 @@ namespace sightline::testing {
 
 inline constexpr std::int64_t kEs256 = -7;
 inline constexpr std::int64_t kEdDsa = -8;
+inline constexpr std::int64_t kRs256 = -257;
 inline constexpr std::uint8_t kUserPresent = 0x01;
 inline constexpr std::uint8_t kUserVerified = 0x04;
 inline constexpr std::uint8_t kAttested = 0x40;
@@ -62,10 +65,24 @@ struct Authenticator {
   std::string credential_id = "cred-" + core::RandomBase62(8);
 
   static Authenticator Make(std::int64_t alg) {
-    Authenticator a{
-        Key(alg == kEs256 ? EVP_EC_gen("P-256") : EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519")),
-        alg, ""};
-    if (alg == kEdDsa) {
+    Authenticator a{Key(alg == kEs256   ? EVP_EC_gen("P-256")
+                        : alg == kRs256 ? EVP_RSA_gen(2048)
+                                        : EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519")),
+                    alg, ""};
+    if (alg == kRs256) {
+      auto component = [&](const char* name) {
+        BIGNUM* value = nullptr;
+        EVP_PKEY_get_bn_param(a.key.get(), name, &value);
+        std::string bytes(BN_num_bytes(value), '\0');
+        BN_bn2bin(value, reinterpret_cast<unsigned char*>(bytes.data()));
+        BN_free(value);
+        return bytes;
+      };
+      a.cose = Map({{Int(1), Int(3)},
+                    {Int(3), Int(-257)},
+                    {Int(-1), Bytes(component("n"))},
+                    {Int(-2), Bytes(component("e"))}});
+    } else if (alg == kEdDsa) {
       unsigned char raw[32];
       size_t size = sizeof raw;
       EVP_PKEY_get_raw_public_key(a.key.get(), raw, &size);
@@ -89,7 +106,7 @@ struct Authenticator {
   }
   std::string Sign(std::string_view data) const {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    EVP_DigestSignInit(ctx.get(), nullptr, alg == kEs256 ? EVP_sha256() : nullptr, nullptr,
+    EVP_DigestSignInit(ctx.get(), nullptr, alg != kEdDsa ? EVP_sha256() : nullptr, nullptr,
                        key.get());
     size_t size = 0;
     EVP_DigestSign(ctx.get(), nullptr, &size, reinterpret_cast<const unsigned char*>(data.data()),

@@ -55,8 +55,8 @@ TEST(Cbor, DecodesMapsIntegersStringsAndRefusesTruncation) {
   EXPECT_FALSE(DecodeCbor("\x9f\xff"));  // indefinite length
 }
 
-TEST(WebAuthn, RegistersNoneAndPackedSelfAttestationForEs256AndEd25519) {
-  for (const std::int64_t alg : {kCoseEs256, kCoseEdDsa}) {
+TEST(WebAuthn, RegistersNoneAndPackedSelfAttestationForEs256Ed25519AndRs256) {
+  for (const std::int64_t alg : {kCoseEs256, kCoseEdDsa, kCoseRs256}) {
     for (const std::string format : {"none", "packed"}) {
       SCOPED_TRACE(std::to_string(alg) + " " + format);
       const Authenticator a = Authenticator::Make(alg);
