@@ -563,24 +563,15 @@ void AssistantService::Finish(Run& run) {
                {"reason", run.failure->message()}});
     run.Emit("error", core::ErrorResponseBody(*run.failure, now, run.request.request_id));
   }
-  json::object usage{
-      {"inputTokens",
-       run.usage.input_tokens ? json::value(*run.usage.input_tokens) : json::value(nullptr)},
-      {"outputTokens",
-       run.usage.output_tokens ? json::value(*run.usage.output_tokens) : json::value(nullptr)}};
-  json::object summary = conversation ? tools::AgentConversationView(*conversation)
-                                      : json::object{{"id", run.request.conversation_id}};
-  run.Emit("done", {{"conversation", summary}, {"stopReason", run.stop_reason}, {"usage", usage}});
+  const tools::AgentAnswerEnd end{conversation ? tools::AgentConversationView(*conversation)
+                                               : json::object{{"id", run.request.conversation_id}},
+                                  run.stop_reason, run.usage.input_tokens, run.usage.output_tokens};
+  run.Emit("done", tools::AgentDoneEvent(end));
   if (run.events) run.events->Close();
   if (!run.done) return;
   if (run.failure) return run.done(*run.failure);
   if (!conversation) return run.done(conversation.error());
-  json::array messages;
-  for (const AgentMessageRecord& row : run.added) messages.push_back(tools::AgentMessageView(row));
-  summary["messages"] = std::move(messages);
-  summary["stopReason"] = run.stop_reason;
-  summary["usage"] = std::move(usage);
-  run.done(json::value(std::move(summary)));
+  run.done(json::value(tools::AgentAnswerView(end, run.added)));
 }
 
 }  // namespace sightline::agent

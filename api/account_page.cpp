@@ -183,23 +183,13 @@ window.sightline = { api, signIn, addPasskey, signInWithPasskey, renamePasskey, 
 }  // namespace
 
 core::HttpResponse AccountPage(std::string_view nonce) {
-  core::HttpResponse response;
-  response.headers.Set("Content-Type", "text/html; charset=utf-8");
-  response.headers.Set("Cache-Control", "no-store");
-  response.headers.Set("Content-Security-Policy",
-                       "default-src 'none'; script-src 'nonce-" + std::string(nonce) +
-                           "'; style-src 'nonce-" + std::string(nonce) +
-                           "'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
-                           "form-action 'none'");
-  response.headers.Set("X-Frame-Options", "DENY");
-  response.headers.Set("X-Content-Type-Options", "nosniff");
-  response.headers.Set("Referrer-Policy", "same-origin");
-  response.body = PageHead(nonce, "Account security - Sightline");
-  response.body += kBody;
-  response.body += "<script nonce=\"" + HtmlEscape(nonce) + "\">";
-  response.body += kScript;
-  response.body += "</script></main></body></html>";
-  return response;
+  std::string html = PageHead(nonce, "Account security - Sightline");
+  html += kBody;
+  html += "<script nonce=\"" + HtmlEscape(nonce) + "\">";
+  html += kScript;
+  html += "</script></main></body></html>";
+  // The script calls this server's API; no form posts anywhere.
+  return HtmlPage(200, std::move(html), nonce, "connect-src 'self'; form-action 'none'");
 }
 
 }  // namespace sightline::api

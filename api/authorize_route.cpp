@@ -81,25 +81,6 @@ HttpResponse Redirect(const std::string& location) {
   return response;
 }
 
-// The page headers the security BCP asks for: nothing cached, no framing, only our own nonce'd
-// script and style, no referrer leaking the request's parameters to other sites ("same-origin",
-// not "no-referrer", which would make the browser send `Origin: null` with the forms).
-HttpResponse Page(int status, std::string html, std::string_view nonce) {
-  HttpResponse response;
-  response.status = status;
-  response.headers.Set("Content-Type", "text/html; charset=utf-8");
-  response.headers.Set("Cache-Control", "no-store");
-  response.headers.Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-" +
-                                                      std::string(nonce) + "'; style-src 'nonce-" +
-                                                      std::string(nonce) +
-                                                      "'; frame-ancestors 'none'; base-uri 'none'");
-  response.headers.Set("X-Frame-Options", "DENY");
-  response.headers.Set("X-Content-Type-Options", "nosniff");
-  response.headers.Set("Referrer-Policy", "same-origin");
-  response.body = std::move(html);
-  return response;
-}
-
 class AuthorizePages {
  public:
   AuthorizePages(oauth::AuthorizationServer& server, identity::SessionService& sessions,
@@ -112,24 +93,24 @@ class AuthorizePages {
   HttpResponse Respond(const AuthorizeInput& input, Result<oauth::OAuthClient> client) const {
     const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
     if (!client) {
-      return Page(400, RenderErrorPage(nonce, "Unknown application", client.error().message()),
-                  nonce);
+      return HtmlPage(400, RenderErrorPage(nonce, "Unknown application", client.error().message()),
+                      nonce);
     }
     auto redirect = server_.ChooseRedirect(*client, Param(input.params, "redirect_uri"));
     if (!redirect) {
-      return Page(400, RenderErrorPage(nonce, "Invalid redirect", redirect.error().message()),
-                  nonce);
+      return HtmlPage(400, RenderErrorPage(nonce, "Invalid redirect", redirect.error().message()),
+                      nonce);
     }
     const std::string state = Param(input.params, "state");
     auto request = server_.CheckRequest(std::move(*client), *redirect, input.params);
     if (!request) {
       // RFC 9700 §4.11.2: before the user has done anything, the server does not send the
       // browser on to a redirect URI that anyone could have registered; the page links to it.
-      return Page(400,
-                  RenderErrorPage(nonce, "This connection request cannot be completed",
-                                  request.error().message(),
-                                  ErrorLocation(*redirect, state, request.error())),
-                  nonce);
+      return HtmlPage(400,
+                      RenderErrorPage(nonce, "This connection request cannot be completed",
+                                      request.error().message(),
+                                      ErrorLocation(*redirect, state, request.error())),
+                      nonce);
     }
 
     ConsentPageContext page{input.params,
@@ -192,7 +173,7 @@ class AuthorizePages {
   HttpResponse HandleGet(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
                          const ConsentPageContext& page) const {
     if (auto user = SignedInUser(input)) return ConsentPage(*user, request, page);
-    return Page(200, RenderSignInPage(page, "", ""), page.nonce);
+    return HtmlPage(200, RenderSignInPage(page, "", ""), page.nonce);
   }
 
   HttpResponse HandlePost(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
@@ -202,11 +183,11 @@ class AuthorizePages {
     const bool same_origin = !input.origin || *input.origin == core::OriginOf(issuer_);
     if (!same_origin || csrf_cookie == input.cookies.end() || csrf_form.empty() ||
         !core::ConstantTimeEquals(csrf_cookie->second, csrf_form)) {
-      return Page(403,
-                  RenderErrorPage(page.nonce, "This form has expired",
-                                  "The page was not sent by this server's sign-in form, or "
-                                  "it is too old."),
-                  page.nonce);
+      return HtmlPage(403,
+                      RenderErrorPage(page.nonce, "This form has expired",
+                                      "The page was not sent by this server's sign-in form, or "
+                                      "it is too old."),
+                      page.nonce);
     }
     const std::string action = Param(input.params, "action");
     if (action == "deny") {
@@ -219,10 +200,12 @@ class AuthorizePages {
       const std::string email = Param(input.params, "email");
       auto signed_in = sessions_.SignInBrowser(email, Param(input.params, "password"));
       if (!signed_in) {
-        return Page(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
+        return HtmlPage(200, RenderSignInPage(page, email, signed_in.error().message()),
+                        page.nonce);
       }
       if (!signed_in->two_factor_token.empty()) {
-        return Page(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""), page.nonce);
+        return HtmlPage(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""),
+                        page.nonce);
       }
       return SignedIn(*signed_in, request, page);
     }
@@ -233,19 +216,19 @@ class AuthorizePages {
       // A wrong code asks again; an expired or forged pending sign-in starts over.
       if (signed_in.error().code() == core::ErrorCode::kAuthBadTwoFactorCode ||
           signed_in.error().code() == core::ErrorCode::kAuthRateLimited) {
-        return Page(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
-                    page.nonce);
+        return HtmlPage(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
+                        page.nonce);
       }
-      return Page(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
-                  page.nonce);
+      return HtmlPage(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
+                      page.nonce);
     }
     const auto user = SignedInUser(input);
     if (action == "signout" || !user) {
       HttpResponse response =
-          Page(200,
-               RenderSignInPage(page, "",
-                                action == "signout" ? "" : "Your sign-in expired; sign in again."),
-               page.nonce);
+          HtmlPage(200,
+                   RenderSignInPage(
+                       page, "", action == "signout" ? "" : "Your sign-in expired; sign in again."),
+                   page.nonce);
       response.headers.Add("Set-Cookie", Cookie(SessionCookie(), "", 0));
       return response;
     }
@@ -280,10 +263,9 @@ class AuthorizePages {
     auto consent = oauth::ResolveConsent(*choices, user.id, selection.organization_id,
                                          selection.project_id, selection.preset, selection.ticked);
     if (!consent) {  // the same page again, with the choices just read and the reason
-      return Page(400,
-                  RenderConsentPage(page, user.email, *choices, selection,
-                                    consent.error().message()),
-                  page.nonce);
+      return HtmlPage(
+          400, RenderConsentPage(page, user.email, *choices, selection, consent.error().message()),
+          page.nonce);
     }
     auto code = server_.IssueCode(request, *consent);
     if (!code) return ErrorRedirect(request.redirect_uri, request.state, code.error());
@@ -296,13 +278,12 @@ class AuthorizePages {
                            const ConsentPageContext& page) const {
     auto choices = server_.ConsentChoices(user.id);
     if (!choices) {
-      return Page(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()),
-                  page.nonce);
+      return HtmlPage(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()),
+                      page.nonce);
     }
-    return Page(200,
-                RenderConsentPage(page, user.email, *choices, DefaultSelection(*choices, request),
-                                  ""),
-                page.nonce);
+    return HtmlPage(
+        200, RenderConsentPage(page, user.email, *choices, DefaultSelection(*choices, request), ""),
+        page.nonce);
   }
 
   // The first organization and project; the requested scope as a custom choice, or everything
@@ -348,13 +329,13 @@ std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& reque
   // server fetch a client metadata document.
   if (auto limited = CountAnonymous(request)) {
     NoteFailure(*limited, outcome);
-    return Page(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
+    return HtmlPage(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
   }
   if (post) {
     const auto type = request.headers.Get("Content-Type");
     if (!type || core::MediaTypeOf(*type) != "application/x-www-form-urlencoded") {
-      return Page(415, RenderErrorPage(nonce, "Unsupported form", "Submit the page's own form."),
-                  nonce);
+      return HtmlPage(
+          415, RenderErrorPage(nonce, "Unsupported form", "Submit the page's own form."), nonce);
     }
     input->params = core::ParseQuery(request.body);
   } else {
@@ -364,9 +345,9 @@ std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& reque
   if (auto origin = request.headers.Get("Origin")) input->origin = core::ToLowerAscii(*origin);
   const std::string client_id = Param(input->params, "client_id");
   if (client_id.empty()) {
-    return Page(400,
-                RenderErrorPage(nonce, "Unknown application", "The request names no client_id."),
-                nonce);
+    return HtmlPage(
+        400, RenderErrorPage(nonce, "Unknown application", "The request names no client_id."),
+        nonce);
   }
   oauth_->FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
     const AuthorizePages pages(*oauth_, sessions_, public_url_);

@@ -209,6 +209,24 @@ std::string HtmlEscape(std::string_view text) {
 
 std::string PageHead(std::string_view nonce, std::string_view title) { return Head(nonce, title); }
 
+core::HttpResponse HtmlPage(int status, std::string html, std::string_view nonce,
+                            std::string_view extra_csp) {
+  core::HttpResponse response;
+  response.status = status;
+  response.headers.Set("Content-Type", "text/html; charset=utf-8");
+  response.headers.Set("Cache-Control", "no-store");
+  response.headers.Set("Content-Security-Policy",
+                       "default-src 'none'; script-src 'nonce-" + std::string(nonce) +
+                           "'; style-src 'nonce-" + std::string(nonce) +
+                           "'; frame-ancestors 'none'; base-uri 'none'" +
+                           (extra_csp.empty() ? "" : "; " + std::string(extra_csp)));
+  response.headers.Set("X-Frame-Options", "DENY");
+  response.headers.Set("X-Content-Type-Options", "nosniff");
+  response.headers.Set("Referrer-Policy", "same-origin");
+  response.body = std::move(html);
+  return response;
+}
+
 std::string RenderSignInPage(const ConsentPageContext& page, std::string_view email,
                              std::string_view error) {
   std::string html = Head(page.nonce, "Sign in to connect " + page.client_name);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/http_types.h"
 #include "identity/permissions.h"
 #include "oauth/authorization_server.h"
 #include "oauth/consent.h"
@@ -48,6 +49,12 @@ std::string RenderErrorPage(std::string_view nonce, std::string_view title,
                             std::string_view message, std::string_view return_url = {});
 
 std::string HtmlEscape(std::string_view text);
+// A server-rendered page with the headers the security BCP asks for: nothing cached, no
+// framing, only our own nonce'd script and style, no referrer leaking the request's parameters
+// to other sites ("same-origin", not "no-referrer", which would make the browser send
+// `Origin: null` with the forms). `extra_csp` adds directives ("connect-src 'self'").
+core::HttpResponse HtmlPage(int status, std::string html, std::string_view nonce,
+                            std::string_view extra_csp = {});
 // The pages' shared head (title, viewport, the stylesheet under `nonce`), through `<main>`.
 std::string PageHead(std::string_view nonce, std::string_view title);
 

@@ -68,6 +68,7 @@ constexpr ErrorResponseDoc kErrorResponses[] = {
     {"413", "PayloadTooLarge", "Request body over the limit (VAL_004)."},
     {"415", "UnsupportedMediaType", "Body is not application/json (VAL_006)."},
     {"409", "Conflict", "Conflicts with the current state (REQ_003, AGENT_002)."},
+    {"429", "TooManyRequests", "Rate limit or throttle reached (AUTH_014); see Retry-After."},
     {"500", "InternalError", "Unexpected server error (SYS_001)."},
     {"502", "BadGateway", "An upstream service failed (AGENT_003)."},
     {"503", "ServiceUnavailable", "Not available on this server now (AGENT_001, SYS_002)."},

@@ -7,6 +7,7 @@
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
+#include "tools/views.h"
 
 namespace sightline::tools {
 namespace {
@@ -34,12 +35,12 @@ Result<json::value> RunGetAgentStatus(OperationContext& context, const json::obj
   const AssistantStatus status =
       context.assistant ? context.assistant->Status()
                         : AssistantStatus{false, "", "", "The assistant is not available here."};
-  auto nullable = [](const std::string& text) {
-    return text.empty() ? json::value(nullptr) : json::value(text);
+  auto named = [](const std::string& text) {
+    return NullableString(text.empty() ? std::nullopt : std::optional<std::string>(text));
   };
   return json::value(json::object{{"configured", status.configured},
-                                  {"provider", nullable(status.provider)},
-                                  {"model", nullable(status.model)},
+                                  {"provider", named(status.provider)},
+                                  {"model", named(status.model)},
                                   {"message", status.message}});
 }
 
@@ -179,16 +180,12 @@ Result<bool> Decide(OperationContext& context, const json::object& args) {
   });
 }
 
-// While other calls still wait: the conversation as it stands.
-Result<json::value> StillWaiting(OperationContext& context, const std::string& id) {
+// While other calls still wait: the conversation as it stands, the answer paused.
+Result<AgentAnswerEnd> StillWaiting(OperationContext& context, const std::string& id) {
   auto conversation = context.store.Read(
       [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
   if (!conversation) return conversation.error();
-  json::object out = AgentConversationView(*conversation);
-  out["messages"] = json::array();
-  out["stopReason"] = "awaiting_approval";
-  out["usage"] = json::object{{"inputTokens", nullptr}, {"outputTokens", nullptr}};
-  return json::value(std::move(out));
+  return AgentAnswerEnd{AgentConversationView(*conversation), "awaiting_approval", {}, {}};
 }
 
 void RunDecideAgentToolCall(OperationContext& context, const json::object& args,
@@ -197,8 +194,10 @@ void RunDecideAgentToolCall(OperationContext& context, const json::object& args,
   if (!request) return done(request.error());
   auto resume = Decide(context, args);
   if (!resume) return done(resume.error());
-  if (!*resume) return done(StillWaiting(context, request->conversation_id));
-  context.assistant->Answer(std::move(*request), std::move(done));
+  if (*resume) return context.assistant->Answer(std::move(*request), std::move(done));
+  auto waiting = StillWaiting(context, request->conversation_id);
+  if (!waiting) return done(waiting.error());
+  done(json::value(AgentAnswerView(*waiting, {})));
 }
 
 // A one-event stream for a decision after which other calls still wait.
@@ -226,14 +225,8 @@ Result<std::shared_ptr<core::ResponseStream>> StreamDecideAgentToolCall(
   if (*resume) return context.assistant->AnswerStreaming(std::move(*request));
   auto waiting = StillWaiting(context, request->conversation_id);
   if (!waiting) return waiting.error();
-  json::object& body = waiting->as_object();
-  json::object done{{"stopReason", "awaiting_approval"}, {"usage", body.at("usage")}};
-  body.erase("messages");
-  body.erase("stopReason");
-  body.erase("usage");
-  done["conversation"] = std::move(body);
   return std::shared_ptr<core::ResponseStream>(std::make_shared<FinishedStream>(
-      "event: done\ndata: " + core::ToJson(json::value(std::move(done))) + "\n\n"));
+      "event: done\ndata: " + core::ToJson(json::value(AgentDoneEvent(*waiting))) + "\n\n"));
 }
 
 Result<json::value> RunCancelAgentAnswer(OperationContext& context, const json::object& args) {

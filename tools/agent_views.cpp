@@ -1,26 +1,15 @@
 #include "tools/agent_views.h"
 
 #include "core/clock.h"
+#include "tools/views.h"
 
 namespace sightline::tools {
-namespace {
-
-namespace json = boost::json;
-
-json::value Nullable(const std::optional<std::string>& value) {
-  return value ? json::value(*value) : json::value(nullptr);
-}
-json::value Nullable(const std::optional<std::int64_t>& value) {
-  return value ? json::value(*value) : json::value(nullptr);
-}
-
-}  // namespace
 
 namespace json = boost::json;
 
 json::object AgentConversationView(const storage::AgentConversationRecord& c) {
   return {{"id", c.id},
-          {"workflowId", Nullable(c.workflow_id)},
+          {"workflowId", NullableString(c.workflow_id)},
           {"title", c.title},
           {"status", c.status},
           {"createdAt", core::FormatRfc3339(c.created_at)},
@@ -32,12 +21,38 @@ json::object AgentMessageView(const storage::AgentMessageRecord& m) {
           {"seq", m.seq},
           {"role", m.role},
           {"content", m.content},
-          {"toolCallId", Nullable(m.tool_call_id)},
-          {"toolName", Nullable(m.tool_name)},
-          {"inputTokens", Nullable(m.input_tokens)},
-          {"outputTokens", Nullable(m.output_tokens)},
-          {"approval", Nullable(m.approval)},
+          {"toolCallId", NullableString(m.tool_call_id)},
+          {"toolName", NullableString(m.tool_name)},
+          {"inputTokens", NullableInteger(m.input_tokens)},
+          {"outputTokens", NullableInteger(m.output_tokens)},
+          {"approval", NullableString(m.approval)},
           {"createdAt", core::FormatRfc3339(m.created_at)}};
+}
+
+namespace {
+
+json::object UsageView(const AgentAnswerEnd& end) {
+  return {{"inputTokens", NullableInteger(end.input_tokens)},
+          {"outputTokens", NullableInteger(end.output_tokens)}};
+}
+
+}  // namespace
+
+json::object AgentDoneEvent(const AgentAnswerEnd& end) {
+  return {{"conversation", end.conversation},
+          {"stopReason", end.stop_reason},
+          {"usage", UsageView(end)}};
+}
+
+json::object AgentAnswerView(const AgentAnswerEnd& end,
+                             const std::vector<storage::AgentMessageRecord>& added) {
+  json::object out = end.conversation;
+  json::array messages;
+  for (const auto& message : added) messages.push_back(AgentMessageView(message));
+  out["messages"] = std::move(messages);
+  out["stopReason"] = end.stop_reason;
+  out["usage"] = UsageView(end);
+  return out;
 }
 
 }  // namespace sightline::tools

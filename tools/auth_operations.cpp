@@ -99,6 +99,7 @@ const OperationSpec kLogin{
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
     .mcp_exclusion_reason = kNotATool,
+    .error_statuses = "429",
     .run = RunLogin,
 };
 
@@ -120,6 +121,7 @@ const OperationSpec kLoginTwoFactor{
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
     .mcp_exclusion_reason = kNotATool,
+    .error_statuses = "429",
     .run = RunLoginTwoFactor,
 };
 

@@ -3,6 +3,7 @@
 #include "core/text.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
+#include "tools/views.h"
 
 namespace sightline::tools {
 namespace {
@@ -26,8 +27,7 @@ json::object McpClientView(const storage::OAuthGrantView& view) {
           {"permissions", std::move(permissions)},
           {"readOnly", grant.read_only},
           {"createdAt", core::FormatRfc3339(grant.created_at)},
-          {"lastUsedAt", grant.last_used_at ? json::value(core::FormatRfc3339(*grant.last_used_at))
-                                            : json::value(nullptr)}};
+          {"lastUsedAt", NullableTime(grant.last_used_at)}};
 }
 
 Result<json::value> RunListMcpClients(OperationContext& context, const json::object&) {

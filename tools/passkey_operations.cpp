@@ -8,6 +8,7 @@
 #include "tools/auth_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
+#include "tools/views.h"
 
 namespace sightline::tools {
 namespace {
@@ -46,8 +47,7 @@ json::object PasskeyView(const storage::PasskeyRecord& p) {
           {"aaguid", p.aaguid},
           {"transports", std::move(transports)},
           {"createdAt", core::FormatRfc3339(p.created_at)},
-          {"lastUsedAt", p.last_used_at ? json::value(core::FormatRfc3339(*p.last_used_at))
-                                        : json::value(nullptr)}};
+          {"lastUsedAt", NullableTime(p.last_used_at)}};
 }
 
 // A base64url member of the credential's `response` (or the credential itself).

@@ -2,6 +2,7 @@
 
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
+#include "tools/views.h"
 
 namespace sightline::tools {
 namespace {
@@ -24,13 +25,11 @@ json::value StatusView(const identity::TwoFactorStatus& status) {
   for (const auto& org : status.required_by) {
     required.push_back(json::object{{"slug", org.slug}, {"name", org.name}});
   }
-  return json::object{
-      {"enabled", status.enabled},
-      {"enabledAt", status.enabled_at ? json::value(core::FormatRfc3339(*status.enabled_at))
-                                      : json::value(nullptr)},
-      {"pendingSetup", status.pending_setup},
-      {"backupCodesRemaining", status.backup_codes_remaining},
-      {"requiredByOrganizations", std::move(required)}};
+  return json::object{{"enabled", status.enabled},
+                      {"enabledAt", NullableTime(status.enabled_at)},
+                      {"pendingSetup", status.pending_setup},
+                      {"backupCodesRemaining", status.backup_codes_remaining},
+                      {"requiredByOrganizations", std::move(required)}};
 }
 
 template <class T>
@@ -148,6 +147,7 @@ const OperationSpec kEnableTwoFactor{
     .effect = Effect::kWrite,
     .credentials = kSessionOrSetupToken,
     .mcp_exclusion_reason = kNotATool,
+    .error_statuses = "429",
     .run = RunEnable,
 };
 
@@ -170,6 +170,7 @@ const OperationSpec kDisableTwoFactor{
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
     .mcp_exclusion_reason = kNotATool,
+    .error_statuses = "429",
     .run = RunDisable,
 };
 

@@ -18,6 +18,16 @@ const std::string_view kKeySchema = SIGHTLINE_KEY_SCHEMA;
 const std::string_view kAuditEntrySchema = SIGHTLINE_AUDIT_ENTRY_SCHEMA;
 const std::string_view kAuthResponseSchema = SIGHTLINE_AUTH_RESPONSE_SCHEMA;
 
+json::value NullableString(const std::optional<std::string>& value) {
+  return value ? json::value(*value) : json::value(nullptr);
+}
+json::value NullableInteger(const std::optional<std::int64_t>& value) {
+  return value ? json::value(*value) : json::value(nullptr);
+}
+json::value NullableTime(const std::optional<std::int64_t>& unix_millis) {
+  return unix_millis ? json::value(core::FormatRfc3339(*unix_millis)) : json::value(nullptr);
+}
+
 namespace {
 
 void PutOptional(json::object& out, std::string_view name, const std::optional<std::string>& v) {

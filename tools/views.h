@@ -1,16 +1,23 @@
 // The JSON shapes of the identity resources, shared by every operation that returns them.
 #pragma once
 
-#include "identity/sessions.h"
-#include "storage/records.h"
-
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
-
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "identity/sessions.h"
+#include "storage/records.h"
+
 namespace sightline::tools {
+
+// A value, or JSON null when absent: the newer views state every field.
+boost::json::value NullableString(const std::optional<std::string>& value);
+boost::json::value NullableInteger(const std::optional<std::int64_t>& value);
+boost::json::value NullableTime(const std::optional<std::int64_t>& unix_millis);  // RFC 3339
 
 boost::json::object UserView(const storage::UserRecord& user);
 // CurrentUserResponse: the user with their organizations and roles.
