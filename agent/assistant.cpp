@@ -346,11 +346,12 @@ void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
     content = ErrorJson(Error::Invalid("arguments", "The arguments are not a JSON object."));
     outcome = "VAL_003";
   } else {
-    json::object bound =
-        Toolbox::BindArguments(*tool, std::move(arguments.as_object()),
-                               run.request.organization_slug, run.request.project_id);
-    const tools::RequestMeta meta{run.request.request_id, "", std::nullopt, nullptr};
-    auto result = dispatcher_.Call(*tool->operation, run.request.principal, bound, meta);
+    // The principal is bound to the conversation's organization and project: the dispatcher
+    // writes them over whatever the model sent.
+    const tools::RequestMeta meta{run.request.request_id, "", std::nullopt, nullptr,
+                                  tools::Caller::kModel};
+    auto result =
+        dispatcher_.Call(*tool->operation, run.request.principal, arguments.as_object(), meta);
     if (result) {
       content = result->is_null() ? std::string(R"({"done":true})") : json::serialize(*result);
     } else {
@@ -442,7 +443,7 @@ bool AssistantService::Step(Run& run, int step) {
   request.messages = History(*rows, run.nonce);
   const bool last = step + 1 >= settings_.max_steps;
   if (!last) {
-    request.tools = toolbox_.Offer(*permissions);
+    request.tools = toolbox_.Offer(run.request.principal, *permissions);
   } else {
     request.system += "\n\nThis is your last turn: answer now with what you have, without tools.";
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tools/access.h"
 #include "tools/model_schema.h"
 
 namespace sightline::agent {
@@ -15,11 +16,6 @@ bool TakesProject(const tools::RegisteredOperation& operation) {
          properties->as_object().contains(tools::kBoundProjectArgument);
 }
 
-bool Declares(const tools::RegisteredOperation& operation, std::string_view argument) {
-  const json::value* properties = operation.input_schema.if_contains("properties");
-  return properties && properties->is_object() && properties->as_object().contains(argument);
-}
-
 }  // namespace
 
 Toolbox::Toolbox(const tools::Registry& registry) {
@@ -27,7 +23,6 @@ Toolbox::Toolbox(const tools::Registry& registry) {
     const tools::OperationSpec& spec = *operation.spec;
     if (!spec.mcp_exclusion_reason.empty() || !TakesProject(operation)) continue;
     if (spec.open_stream && !spec.run_async) continue;  // a subscription, not an answer
-    if (!identity::Accepts(spec.credentials, identity::CredentialKind::kUserSession)) continue;
     std::string description(spec.summary);
     if (!spec.description.empty()) description += "\n\n" + std::string(spec.description);
     const bool writes = spec.effect != tools::Effect::kReadOnly;
@@ -42,11 +37,11 @@ Toolbox::Toolbox(const tools::Registry& registry) {
   });
 }
 
-std::vector<ToolDefinition> Toolbox::Offer(const identity::PermissionSet& permissions) const {
+std::vector<ToolDefinition> Toolbox::Offer(const identity::Principal& principal,
+                                           const identity::PermissionSet& permissions) const {
   std::vector<ToolDefinition> offered;
   for (const AgentTool& tool : tools_) {
-    const identity::Permission needed = tool.operation->spec->permission;
-    if (needed == identity::Permission::kPublic || permissions.Has(needed)) {
+    if (tools::MayCall(*tool.operation->spec, principal, permissions, tools::Caller::kModel)) {
       offered.push_back(tool.definition);
     }
   }
@@ -58,18 +53,6 @@ const AgentTool* Toolbox::Find(std::string_view name) const {
     if (tool.definition.name == name) return &tool;
   }
   return nullptr;
-}
-
-json::object Toolbox::BindArguments(const AgentTool& tool, json::object arguments,
-                                    const std::string& organization_slug,
-                                    const std::string& project_id) {
-  arguments.erase(tools::kBoundOrganizationArgument);
-  arguments.erase(tools::kBoundProjectArgument);
-  if (Declares(*tool.operation, tools::kBoundOrganizationArgument)) {
-    arguments[tools::kBoundOrganizationArgument] = organization_slug;
-  }
-  arguments[tools::kBoundProjectArgument] = project_id;
-  return arguments;
 }
 
 }  // namespace sightline::agent

@@ -1,9 +1,9 @@
 // The operations the assistant can offer a language model: those of the registry that act on
-// one project (they take `projectId`), are open to a signed-in user and are not kept from
-// models (the MCP exclusions apply here too). Which of them a user is offered is decided per
-// step from the user's live permissions; every call still goes through the dispatcher, which
-// checks again. Operations that change anything wait for the user's approval. Built once;
-// read-only and thread-safe afterwards.
+// one project (they take `projectId`) and are not kept from models (the MCP exclusions apply
+// here too). Which of them a caller is offered is decided per step by the dispatcher's rule
+// (tools/access.h) from the caller's credential and live permissions; every call still goes
+// through the dispatcher, which decides again. Operations that change anything wait for the
+// user's approval. Built once; read-only and thread-safe afterwards.
 #pragma once
 
 #include <string_view>
@@ -11,6 +11,7 @@
 
 #include "agent/chat.h"
 #include "identity/permissions.h"
+#include "identity/principal.h"
 #include "tools/registry.h"
 
 namespace sightline::agent {
@@ -25,16 +26,12 @@ class Toolbox {
  public:
   explicit Toolbox(const tools::Registry& registry);
 
-  // What a user holding `permissions` may call now, sorted by name (a stable prompt).
-  std::vector<ToolDefinition> Offer(const identity::PermissionSet& permissions) const;
+  // What `principal`, holding `permissions` in the conversation's project, may call now, sorted
+  // by name (a stable prompt).
+  std::vector<ToolDefinition> Offer(const identity::Principal& principal,
+                                    const identity::PermissionSet& permissions) const;
   const AgentTool* Find(std::string_view name) const;
   const std::vector<AgentTool>& tools() const { return tools_; }
-
-  // The model's arguments with the conversation's organization and project filled in (they are
-  // never the model's to choose: a value it wrote is replaced).
-  static boost::json::object BindArguments(const AgentTool& tool, boost::json::object arguments,
-                                           const std::string& organization_slug,
-                                           const std::string& project_id);
 
  private:
   std::vector<AgentTool> tools_;

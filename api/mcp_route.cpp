@@ -193,8 +193,8 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
   }
   outcome.credential_kind = identity::CredentialKindName(principal->kind);
   outcome.credential_id = principal->credential_id;
-  // One window per MCP connection: a private API key's (shared with its REST calls) or a grant's.
-  auto decision = credential_limits_.Hit(mcp::CredentialOf(*principal));
+  // One window per credential: a private API key's is shared with its REST calls.
+  auto decision = credential_limits_.Hit(identity::CredentialName(*principal));
   if (!decision) return Fail(decision.error(), outcome.request_id, outcome);
   if (!decision->allowed) {
     HttpResponse response = Fail(RateLimited(*decision), outcome.request_id, outcome);
@@ -202,10 +202,10 @@ std::optional<HttpResponse> RestHandler::ServeMcpEndpoint(
     AddMcpCors(request, response);
     return response;
   }
-  const tools::RequestMeta meta = MetaOf(request, outcome.request_id);
-  const bool read_only = principal->read_only || ReadOnlyRequested(request);
-  const mcp::McpCall call{request.method, request.headers, request.body, *principal, read_only,
-                          meta};
+  tools::RequestMeta meta = MetaOf(request, outcome.request_id);
+  meta.caller = tools::Caller::kModel;
+  principal->read_only = principal->read_only || ReadOnlyRequested(request);
+  const mcp::McpCall call{request.method, request.headers, request.body, *principal, meta};
   auto cors_request = std::make_shared<HttpRequest>();
   if (auto origin = request.headers.Get("Origin")) {
     cors_request->headers.Set("Origin", std::string(*origin));

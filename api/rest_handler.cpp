@@ -14,6 +14,7 @@
 #include "identity/api_keys.h"
 #include "identity/jwt.h"
 #include "mcp/discovery.h"
+#include "tools/access.h"
 #include "tools/schema.h"
 
 #include <chrono>
@@ -258,50 +259,49 @@ std::optional<HttpResponse> RestHandler::Serve(const HttpRequest& request,
   return ServeOperation(request, match, exchange);
 }
 
+namespace {
+
+// Which credential was presented, judged by its form, before it is looked up.
+CredentialKind PresentedKind(std::string_view secret) {
+  if (const auto key = identity::ParseKeyKind(secret)) {
+    return *key == storage::KeyKind::kSdk ? CredentialKind::kSdkKey
+                                          : CredentialKind::kPrivateApiKey;
+  }
+  return identity::LooksLikeJwt(secret) ? CredentialKind::kUserSession : CredentialKind::kNone;
+}
+
+}  // namespace
+
 Result<identity::Principal> RestHandler::Authenticate(const HttpRequest& request,
                                                       const tools::OperationSpec& spec) {
   if (spec.credentials == CredentialKind::kNone) return identity::Principal{};  // anonymous
+  // The decision is the dispatcher's (tools/access.h); asked here too, before the lookup, so a
+  // kind the operation never takes is refused without reading the store. A refusal by design
+  // (PERM_001) waits for the lookup: an unknown credential is 401 whatever it asks for.
+  const auto refused_unseen = [&](CredentialKind kind) -> std::optional<core::Error> {
+    auto accepted = tools::CheckCredentialKind(spec, kind);
+    if (accepted || accepted.error().code() == ErrorCode::kPermDenied) return std::nullopt;
+    return accepted.error();
+  };
   // The 2FA setup token comes in its own header (spec, Authentication rule 5).
   if (const auto setup = request.headers.Get("X-2FA-Setup-Token");
       setup && !request.headers.Has("Authorization")) {
-    if (!identity::Accepts(spec.credentials, CredentialKind::kTwoFactorSetup)) {
-      return core::Error(ErrorCode::kAuthWrongCredentialKind,
-                         "A two-factor setup token only works for the two-factor setup "
-                         "operations.");
-    }
+    if (auto refused = refused_unseen(CredentialKind::kTwoFactorSetup)) return *refused;
     return sessions_.AuthenticateSetupToken(*setup);
   }
   auto secret = PresentedSecret(request, spec.credentials);
   if (!secret) return secret.error();
-  auto wrong_kind = [] {
-    return core::Error(ErrorCode::kAuthWrongCredentialKind,
-                       "This operation does not accept this kind of credential.");
-  };
-  if (const auto kind = identity::ParseKeyKind(*secret)) {
-    if (*kind == storage::KeyKind::kSdk) {
-      if (!identity::Accepts(spec.credentials, CredentialKind::kSdkKey)) {
-        return core::Error(ErrorCode::kAuthWrongCredentialKind,
-                           "This route needs a private API key (sk_service_…) or a user "
-                           "session, not an SDK key.");
-      }
-      return authenticator_.AuthenticateSdkKey(*secret);
-    }
-    // SDK routes are the one place private keys are not accepted at all (the spec's table).
-    if (identity::Accepts(spec.credentials, CredentialKind::kSdkKey)) return wrong_kind();
-    auto principal = authenticator_.AuthenticatePrivateKey(*secret);
-    if (!principal || identity::Accepts(spec.credentials, CredentialKind::kPrivateApiKey)) {
-      return principal;
-    }
-    // A valid key is an accepted credential (spec rule 4): it is forbidden here, not unknown.
-    return core::Error(ErrorCode::kPermDenied,
-                       "This operation is for signed-in users; private API keys cannot use it.");
+  const CredentialKind kind = PresentedKind(*secret);
+  if (kind == CredentialKind::kNone) {
+    return core::Error(ErrorCode::kAuthMalformedCredential,
+                       "The credential is neither an API key nor an access token.");
   }
-  if (identity::LooksLikeJwt(*secret)) {
-    if (!identity::Accepts(spec.credentials, CredentialKind::kUserSession)) return wrong_kind();
-    return sessions_.AuthenticateAccessToken(*secret);
+  if (auto refused = refused_unseen(kind)) return *refused;
+  switch (kind) {
+    case CredentialKind::kSdkKey: return authenticator_.AuthenticateSdkKey(*secret);
+    case CredentialKind::kPrivateApiKey: return authenticator_.AuthenticatePrivateKey(*secret);
+    default: return sessions_.AuthenticateAccessToken(*secret);
   }
-  return core::Error(ErrorCode::kAuthMalformedCredential,
-                     "The credential is neither an API key nor an access token.");
 }
 
 Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
@@ -309,19 +309,14 @@ Result<std::optional<identity::RateDecision>> RestHandler::CountRequest(
     const identity::Principal& principal) {
   if (!spec.rate_limited) return std::optional<identity::RateDecision>();  // ingestion
   switch (principal.kind) {
-    case CredentialKind::kPrivateApiKey:
-      return credential_limits_.Hit("key:" + principal.credential_id);
-    case CredentialKind::kUserSession:
-    case CredentialKind::kMcpToken:
-    case CredentialKind::kTwoFactorSetup:
-      return credential_limits_.Hit("user:" + *principal.user_id);
     case CredentialKind::kSdkKey:  // SDK keys only reach ingestion, which is exempt
       return std::optional<identity::RateDecision>();
     case CredentialKind::kNone:
-      break;
+      return public_limits_.Hit(
+          "ip:" + ingest::ClientIp(request.headers, request.remote_address, trusted_proxies_));
+    default:
+      return credential_limits_.Hit(identity::CredentialName(principal));
   }
-  return public_limits_.Hit(
-      "ip:" + ingest::ClientIp(request.headers, request.remote_address, trusted_proxies_));
 }
 
 std::optional<HttpResponse> RestHandler::ServeOperation(const HttpRequest& request,

@@ -27,6 +27,7 @@
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 #include "mcp/discovery.h"
+#include "mcp/fixture_call.h"
 #include "mcp/mcp_server.h"
 #include "mcp/tool_catalog.h"
 #include "oauth/authorization_server.h"
@@ -428,7 +429,7 @@ int Serve(const Options& options) {
                                     PasskeySettingsFrom(options, openapi.server_url));
   dispatcher.AttachPasskeys(&passkeys);
   const mcp::ToolCatalog tool_catalog(*registry);
-  const mcp::ConformanceFixtures fixtures;
+  const mcp::ConformanceExtension fixtures;
   const bool fixture_mode = options.Has("mcp-conformance-fixtures");
   if (fixture_mode) {
     core::Log(core::LogLevel::kWarn, "MCP conformance fixtures on: /mcp answers anonymous "

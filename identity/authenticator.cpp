@@ -21,6 +21,18 @@ std::string_view CredentialKindName(CredentialKind kind) {
   return "none";
 }
 
+std::string CredentialName(const Principal& principal) {
+  switch (principal.kind) {
+    case CredentialKind::kPrivateApiKey: return "key:" + principal.credential_id;
+    case CredentialKind::kMcpToken: return "grant:" + principal.credential_id;
+    case CredentialKind::kUserSession:
+    case CredentialKind::kTwoFactorSetup: return "user:" + principal.user_id.value_or("");
+    case CredentialKind::kSdkKey: return "sdk:" + principal.credential_id;
+    case CredentialKind::kNone: break;
+  }
+  return "anonymous";
+}
+
 Result<Principal> Authenticator::AuthenticatePrivateKey(std::string_view secret) {
   return Authenticate(secret, storage::KeyKind::kPrivate);
 }
@@ -53,7 +65,13 @@ Result<Principal> Authenticator::Authenticate(std::string_view secret,
   Principal principal;
   principal.credential_id = key.id;
   principal.organization_id = key.organization_id;
+  principal.organization_slug = (*found)->organization.slug;
+  principal.organization =
+      std::make_shared<const storage::OrganizationRecord>((*found)->organization);
   principal.project_id = key.project_id;
+  if ((*found)->project) {
+    principal.project = std::make_shared<const storage::ProjectRecord>(*(*found)->project);
+  }
   principal.user_id = key.created_by;
   if (expected == storage::KeyKind::kSdk) {
     principal.kind = CredentialKind::kSdkKey;

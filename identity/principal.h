@@ -4,9 +4,15 @@
 #include "identity/permissions.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace sightline::storage {
+struct OrganizationRecord;
+struct ProjectRecord;
+}
 
 namespace sightline::identity {
 
@@ -33,13 +39,30 @@ struct Principal {
   CredentialKind kind = CredentialKind::kNone;
   std::string credential_id;           // key id; safe to log
   std::optional<std::string> user_id;  // the user acting (a key's creator)
-  std::string organization_id;         // the organization the credential is bound to
-  std::optional<std::string> project_id;  // the project a key is bound to
+  // What the caller is bound to (a key, an MCP grant, the assistant answering in a
+  // conversation): the dispatcher writes these into the arguments of every operation taking
+  // them. Empty for a signed-in user, who names the organization and project per request.
+  std::string organization_id;
+  std::string organization_slug;
+  std::optional<std::string> project_id;
+  // The bound organization and project as read with the credential in this request (keys), so
+  // that ingestion and the dispatcher do not read them again; null when not read.
+  std::shared_ptr<const storage::OrganizationRecord> organization;
+  std::shared_ptr<const storage::ProjectRecord> project;
   PermissionSet permissions;           // effective, computed for this request
   bool read_only = false;              // an MCP grant consented to read-only tools
   // An MCP grant: what a new consent could give it (the live role's grantable permissions), so
   // that a missing permission is a step-up only when consenting again can help.
   PermissionSet consentable;
+
+  bool bound() const { return !organization_slug.empty(); }
 };
+
+// The one name of the credential behind a principal: its rate-limit window (spec, Limits: per
+// user, private API key or MCP connection, whichever way it comes in) and what an MCP session
+// is bound to. "key:<id>" for a private API key on REST and MCP alike, "grant:<id>" for an MCP
+// connection, "user:<id>" for a signed-in user (their two-factor setup token included),
+// "sdk:<id>" for an SDK key, "anonymous" without a credential.
+std::string CredentialName(const Principal& principal);
 
 }  // namespace sightline::identity

@@ -17,6 +17,7 @@
 
 #include "core/http_types.h"
 #include "mcp/conformance_fixtures.h"
+#include "mcp/extension.h"
 
 namespace sightline::mcp {
 
@@ -37,20 +38,38 @@ class PendingRequests {
   std::map<std::string, std::shared_ptr<Waiter>> waiting_;
 };
 
-struct FixtureCall {
-  std::string tool;
-  boost::json::object arguments;
-  boost::json::value request_id;
-  boost::json::value progress_token;  // null when the call carried none
-  std::string log_level;              // the session's logging/setLevel
-  std::string session_hash;           // keys the client's answers
-};
+// The key of a server→client request: session hash and JSON-encoded id.
+std::string PendingKey(std::string_view session_hash, const boost::json::value& id);
+
+using FixtureCall = ExtensionCall;
 
 // Starts the fixture on its own thread and returns the event-stream response it writes to.
 core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, FixtureCall call,
                                     std::shared_ptr<PendingRequests> pending);
 
-// The key of a server→client request: session hash and JSON-encoded id.
-std::string PendingKey(std::string_view session_hash, const boost::json::value& id);
+// The conformance fixtures as an extension of the MCP server (`--mcp-conformance-fixtures`).
+class ConformanceExtension final : public McpExtension {
+ public:
+  ConformanceExtension() : pending_(std::make_shared<PendingRequests>()) {}
+  boost::json::object Capabilities() const override { return fixtures_.Capabilities(); }
+  boost::json::array Tools() const override { return fixtures_.Tools(); }
+  bool HasTool(std::string_view name) const override { return fixtures_.HasTool(name); }
+  core::HttpResponse CallTool(ExtensionCall call) const override {
+    return StartFixtureCall(fixtures_, std::move(call), pending_);
+  }
+  std::optional<boost::json::object> Handle(std::string_view method,
+                                            const boost::json::value& id,
+                                            const boost::json::object& params) const override {
+    return fixtures_.Handle(method, id, params);
+  }
+  void Answer(std::string_view session_hash, const boost::json::value& id,
+              boost::json::value response) const override {
+    pending_->Resolve(PendingKey(session_hash, id), std::move(response));
+  }
+
+ private:
+  ConformanceFixtures fixtures_;
+  std::shared_ptr<PendingRequests> pending_;
+};
 
 }  // namespace sightline::mcp

@@ -1,5 +1,7 @@
 #include "mcp/mcp_server.h"
 
+#include "tools/access.h"
+
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
@@ -112,14 +114,6 @@ std::string SseEvent(const json::object& message) {
 
 }  // namespace
 
-std::string CredentialOf(const identity::Principal& principal) {
-  switch (principal.kind) {
-    case identity::CredentialKind::kPrivateApiKey: return "key:" + principal.credential_id;
-    case identity::CredentialKind::kMcpToken: return "grant:" + principal.credential_id;
-    default: return "other:" + principal.credential_id;
-  }
-}
-
 // One tools/call on its way: its answer once the operation finishes, or the fact that the
 // client cancelled it first.
 struct CallState {
@@ -209,17 +203,18 @@ class ToolCallStream final : public core::ResponseStream {
 
 McpServer::McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher,
                      storage::Store& store, const core::Clock& clock, ServerIdentity identity,
-                     const ConformanceFixtures* fixtures)
+                     const McpExtension* extension)
     : catalog_(catalog),
-      fixtures_(fixtures),
-      pending_(std::make_shared<PendingRequests>()),
+      extension_(extension),
       dispatcher_(dispatcher),
       store_(store),
       clock_(clock),
       identity_(std::move(identity)),
       in_flight_(std::make_unique<InFlight>()) {
-  if (fixtures_) {
-    for (const json::value& tool : fixtures_->Tools()) fixture_tools_.push_back(tool.as_object());
+  if (extension_) {
+    for (const json::value& tool : extension_->Tools()) {
+      extension_tools_.push_back(tool.as_object());
+    }
   }
 }
 
@@ -257,7 +252,7 @@ Result<McpServer::Session> McpServer::FindSession(const McpCall& call) {
       [&](storage::Repository& repo) { return repo.FindMcpSession(session.id_hash); });
   if (!found) return found.error();
   const std::int64_t now = clock_.NowMillis();
-  if (!*found || (*found)->ended_at || (*found)->credential != CredentialOf(call.principal) ||
+  if (!*found || (*found)->ended_at || (*found)->credential != identity::CredentialName(call.principal) ||
       (*found)->last_used_at + kSessionIdleMs < now) {
     return Error(ErrorCode::kMcpSessionNotFound,
                  "No such MCP session (ended, expired or unknown): initialize a new one.");
@@ -314,7 +309,7 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
   if (!session) return done(session.error());
   if (message->kind == Message::Kind::kResponse) {
     // A client's answer to a request of ours (sampling, elicitation): to the call waiting for it.
-    pending_->Resolve(PendingKey(session->id_hash, message->id), std::move(message->response));
+    if (extension_) extension_->Answer(session->id_hash, message->id, std::move(message->response));
     return done(Accepted());
   }
   if (message->kind != Message::Kind::kRequest) {
@@ -344,8 +339,8 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
     if (!stored) return done(stored.error());
     return done(JsonAnswer(ResultMessage(id, json::object())));
   }
-  if (fixtures_) {
-    if (auto answer = fixtures_->Handle(method, id, message->params)) {
+  if (extension_) {
+    if (auto answer = extension_->Handle(method, id, message->params)) {
       return done(JsonAnswer(*answer));
     }
   }
@@ -362,7 +357,7 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   const std::int64_t now = clock_.NowMillis();
   storage::McpSessionRecord record;
   record.id_hash = core::Sha256Hex(session_id);
-  record.credential = CredentialOf(call.principal);
+  record.credential = identity::CredentialName(call.principal);
   record.protocol_version = std::string(NegotiateVersion(requested->as_string()));
   if (const json::value* client = params.if_contains("clientInfo"); client && client->is_object()) {
     record.client_name = ShortString(client->as_object(), "name");
@@ -383,8 +378,8 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   result["protocolVersion"] = record.protocol_version;
   json::object capabilities{{"tools", json::object{{"listChanged", false}}},
                             {"logging", json::object()}};
-  if (fixtures_) {
-    for (const auto& [name, value] : fixtures_->Capabilities()) capabilities[name] = value;
+  if (extension_) {
+    for (const auto& [name, value] : extension_->Capabilities()) capabilities[name] = value;
   }
   result["capabilities"] = std::move(capabilities);
   result["serverInfo"] = json::object{
@@ -407,12 +402,13 @@ json::object McpServer::ListTools(const McpCall& call, const json::value& id,
   std::size_t visible = 0;
   bool more = false;
   std::vector<const json::object*> listed;
+  const identity::PermissionSet held = tools::EffectivePermissions(call.principal, std::nullopt);
   for (const Tool& tool : catalog_.tools()) {
-    if (ToolCatalog::MayCall(tool, call.principal, call.read_only)) {
+    if (tools::MayCall(*tool.operation->spec, call.principal, held, tools::Caller::kModel)) {
       listed.push_back(&tool.descriptor);
     }
   }
-  for (const json::object& tool : fixture_tools_) listed.push_back(&tool);
+  for (const json::object& tool : extension_tools_) listed.push_back(&tool);
   for (const json::object* descriptor : listed) {
     if (visible++ < offset) continue;
     if (page.size() == kToolsPageSize) {
@@ -427,32 +423,6 @@ json::object McpServer::ListTools(const McpCall& call, const json::value& id,
 }
 
 namespace {
-
-// Fills in what the credential binds: its organization's slug and its project, wherever the
-// operation takes them. Whatever the model sent under those names is dropped first: a bound
-// connection never names another organization or project.
-Result<json::object> BoundArguments(storage::Store& store, const tools::RegisteredOperation& op,
-                                    const identity::Principal& principal,
-                                    const json::object& given) {
-  json::object args = given;
-  args.erase(kBoundOrganizationArgument);
-  args.erase(kBoundProjectArgument);
-  const json::value* properties = op.input_schema.if_contains("properties");
-  if (!properties) return args;
-  const json::object& declared = properties->as_object();
-  if (declared.contains(kBoundOrganizationArgument)) {
-    auto organization = store.Read([&](storage::Repository& repo) {
-      return repo.FindOrganizationById(principal.organization_id);
-    });
-    if (!organization) return organization.error();
-    if (!*organization) return Error(ErrorCode::kOrgNotFound, "Organization not found.");
-    args[kBoundOrganizationArgument] = (*organization)->slug;
-  }
-  if (declared.contains(kBoundProjectArgument)) {
-    if (principal.project_id) args[kBoundProjectArgument] = *principal.project_id;
-  }
-  return args;
-}
 
 json::object ToolResult(const Tool& tool, const Result<json::value>& result, std::int64_t now,
                         std::string_view request_id) {
@@ -497,8 +467,8 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
   if (!name || !name->is_string()) {
     return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name")));
   }
-  if (fixtures_ && fixtures_->HasTool(name->as_string())) {
-    return done(CallFixture(session, id, name->as_string(), params));
+  if (extension_ && extension_->HasTool(name->as_string())) {
+    return done(CallExtension(session, id, name->as_string(), params));
   }
   const Tool* tool = catalog_.Find(name->as_string());
   if (!tool) {
@@ -512,29 +482,18 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
     }
     if (arguments->is_object()) given = arguments->as_object();
   }
-  const std::int64_t now = clock_.NowMillis();
   const std::string request_id(call.meta.request_id);
-  if (!ToolCatalog::MayCall(*tool, call.principal, call.read_only)) {
-    const bool write = tool->operation->spec->effect != tools::Effect::kReadOnly;
-    if (call.principal.kind == identity::CredentialKind::kMcpToken &&
-        !(call.read_only && write) &&
-        call.principal.consentable.Has(tool->operation->spec->permission)) {
-      // The consent lacks the tool's permission: a step-up challenge (403 insufficient_scope)
-      // that names the scope to ask for, so the client can send the user to consent again.
-      return done(InsufficientScope(call.principal, tool->operation->spec->permission));
-    }
-    const std::string why =
-        call.read_only && write
-            ? "This connection is read-only."
-            : "This connection may not call " + std::string(name->as_string()) + ".";
-    return done(JsonAnswer(ResultMessage(
-        id, ToolResult(*tool, Error(ErrorCode::kPermDenied, why), now, request_id))));
+  // A consent lacking the tool's permission, where consenting again could give it, is a
+  // step-up challenge (403 insufficient_scope naming the scope to ask for), not a tool error.
+  // Every other refusal comes from the dispatcher, as a tool result.
+  const tools::OperationSpec& spec = *tool->operation->spec;
+  const auto held = tools::EffectivePermissions(call.principal, std::nullopt);
+  if (call.principal.kind == identity::CredentialKind::kMcpToken &&
+      tools::CheckCredential(spec, call.principal, tools::Caller::kModel) &&
+      !tools::CheckPermission(spec, held) &&
+      call.principal.consentable.Has(spec.permission)) {
+    return done(InsufficientScope(call.principal, spec.permission));
   }
-  auto args = BoundArguments(store_, *tool->operation, call.principal, given);
-  if (!args) {
-    return done(JsonAnswer(ResultMessage(id, ToolResult(*tool, args.error(), now, request_id))));
-  }
-
   auto state = std::make_shared<CallState>();
   const std::string key = InFlight::Key(session.id_hash, id);
   in_flight_->Add(key, state);
@@ -553,7 +512,7 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
     done(std::move(response));
   }
   dispatcher_.CallAsync(
-      *tool->operation, call.principal, *args, call.meta,
+      *tool->operation, call.principal, given, call.meta,
       [this, tool, state, key, id, streamed, request_id,
        done = streamed ? McpDone() : std::move(done)](Result<json::value> result) {
         json::object answer =
@@ -565,9 +524,10 @@ void McpServer::CallTool(const McpCall& call, const Session& session, const json
       });
 }
 
-HttpResponse McpServer::CallFixture(const Session& session, const json::value& id,
-                                    std::string_view name, const json::object& params) {
-  FixtureCall call{std::string(name), {}, id, nullptr, session.record.log_level, session.id_hash};
+HttpResponse McpServer::CallExtension(const Session& session, const json::value& id,
+                                      std::string_view name, const json::object& params) {
+  ExtensionCall call{std::string(name), {}, id, nullptr, session.record.log_level,
+                     session.id_hash};
   if (const json::value* arguments = params.if_contains("arguments");
       arguments && arguments->is_object()) {
     call.arguments = arguments->as_object();
@@ -577,7 +537,7 @@ HttpResponse McpServer::CallFixture(const Session& session, const json::value& i
           meta && meta->is_object() ? meta->as_object().if_contains("progressToken") : nullptr) {
     call.progress_token = *token;
   }
-  return StartFixtureCall(*fixtures_, std::move(call), pending_);
+  return extension_->CallTool(std::move(call));
 }
 
 }  // namespace sightline::mcp

@@ -12,8 +12,7 @@
 #include "core/http_types.h"
 #include "core/result.h"
 #include "identity/principal.h"
-#include "mcp/conformance_fixtures.h"
-#include "mcp/fixture_call.h"
+#include "mcp/extension.h"
 #include "mcp/tool_catalog.h"
 #include "storage/store.h"
 #include "tools/dispatch.h"
@@ -35,8 +34,8 @@ struct McpCall {
   core::HttpMethod method;
   const core::HttpHeaders& headers;
   std::string_view body;
+  // Principal::read_only when the grant or the connection asked for read-only tools.
   const identity::Principal& principal;
-  bool read_only = false;  // the connection asked for read-only tools
   const tools::RequestMeta& meta;
 };
 
@@ -46,11 +45,11 @@ using McpDone = std::function<void(core::Result<core::HttpResponse>)>;
 
 class McpServer {
  public:
-  // `fixtures`, for tests only, adds the conformance suite's fixture tools, resources, prompts
-  // and completions to what the server offers.
+  // `extension` adds what it offers to the server's (the conformance suite's fixtures, in
+  // tests); null for none.
   McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher, storage::Store& store,
             const core::Clock& clock, ServerIdentity identity,
-            const ConformanceFixtures* fixtures = nullptr);
+            const McpExtension* extension = nullptr);
   ~McpServer();
 
   void HandleAsync(const McpCall& call, McpDone done);
@@ -67,21 +66,17 @@ class McpServer {
                                const boost::json::object& params) const;
   void CallTool(const McpCall& call, const Session& session, const boost::json::value& id,
                 const boost::json::object& params, McpDone done);
-  core::HttpResponse CallFixture(const Session& session, const boost::json::value& id,
-                                 std::string_view name, const boost::json::object& params);
+  core::HttpResponse CallExtension(const Session& session, const boost::json::value& id,
+                                   std::string_view name, const boost::json::object& params);
 
   const ToolCatalog& catalog_;
-  const ConformanceFixtures* fixtures_;
-  std::vector<boost::json::object> fixture_tools_;
-  std::shared_ptr<PendingRequests> pending_;
+  const McpExtension* extension_;
+  std::vector<boost::json::object> extension_tools_;
   tools::Dispatcher& dispatcher_;
   storage::Store& store_;
   const core::Clock& clock_;
   ServerIdentity identity_;
   std::unique_ptr<InFlight> in_flight_;
 };
-
-// The session-owning name of a credential: "key:<id>" for a private API key.
-std::string CredentialOf(const identity::Principal& principal);
 
 }  // namespace sightline::mcp

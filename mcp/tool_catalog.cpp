@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tools/access.h"
 #include "tools/model_schema.h"
 
 namespace sightline::mcp {
@@ -68,11 +69,7 @@ identity::PermissionSet ToolCatalog::GrantablePermissions() const {
   identity::PermissionSet grantable;
   for (const Tool& tool : tools_) {
     const tools::OperationSpec& spec = *tool.operation->spec;
-    if (!identity::Accepts(spec.credentials, CredentialKind::kUserSession |
-                                                  CredentialKind::kPrivateApiKey |
-                                                  CredentialKind::kMcpToken)) {
-      continue;
-    }
+    if (!tools::CheckCredentialKind(spec, CredentialKind::kMcpToken)) continue;
     grantable.Add(spec.permission);
   }
   // A grant holds consent ∩ role: permissions no role carries (`account.manage` comes with a
@@ -82,22 +79,6 @@ identity::PermissionSet ToolCatalog::GrantablePermissions() const {
     any_role = any_role.Union(identity::RolePermissions(role));
   }
   return grantable.Intersect(any_role);
-}
-
-bool ToolCatalog::MayCall(const Tool& tool, const identity::Principal& principal, bool read_only) {
-  const tools::OperationSpec& spec = *tool.operation->spec;
-  if (read_only && spec.effect != Effect::kReadOnly) return false;
-  // An MCP grant acts for its user within the consented project: operations open to signed-in
-  // users or to keys. A private API key reaches what keys may reach.
-  const bool accepted =
-      principal.kind == CredentialKind::kMcpToken
-          ? identity::Accepts(spec.credentials, CredentialKind::kUserSession |
-                                                    CredentialKind::kPrivateApiKey |
-                                                    CredentialKind::kMcpToken)
-          : identity::Accepts(spec.credentials, principal.kind);
-  if (!accepted) return false;
-  return spec.permission == identity::Permission::kPublic ||
-         principal.permissions.Has(spec.permission);
 }
 
 }  // namespace sightline::mcp

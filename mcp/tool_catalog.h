@@ -1,6 +1,7 @@
 // The MCP view of the operation registry: one tool per operation the registry does not exclude,
-// described for models (JSON Schema 2020-12, all four annotations), and the rule deciding which
-// tools a connection sees and may call. Built once at start-up; read-only and thread-safe after.
+// described for models (JSON Schema 2020-12, all four annotations). Which of them a connection
+// sees and may call is tools/access.h's decision, the dispatcher's. Built once at start-up;
+// read-only and thread-safe after.
 #pragma once
 
 #include "identity/principal.h"
@@ -26,9 +27,6 @@ class ToolCatalog {
 
   const std::vector<Tool>& tools() const { return tools_; }  // in registry order
   const Tool* Find(std::string_view name) const;
-  // Whether `principal` may call `tool` now: its kind of credential is accepted, it holds the
-  // operation's permission, and a read-only connection calls only read-only operations.
-  static bool MayCall(const Tool& tool, const identity::Principal& principal, bool read_only);
   // The permissions an OAuth consent may grant: those of the tools a grant can call.
   identity::PermissionSet GrantablePermissions() const;
 

@@ -608,6 +608,7 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   principal.credential_id = row.grant.id;
   principal.user_id = row.grant.user_id;
   principal.organization_id = row.grant.organization_id;
+  principal.organization_slug = row.organization_slug;
   principal.project_id = row.grant.project_id;
   principal.read_only = row.grant.read_only;
   // Consent ∩ the live role: a user who left the organization holds nothing (403 on every call,

@@ -283,6 +283,7 @@ struct OAuthTokenGrant {
   OAuthTokenRecord token;
   OAuthGrantRecord grant;
   std::optional<std::string> role;
+  std::string organization_slug;  // of the grant's organization, read with the token
 };
 
 // A grant with the names a user recognizes it by, for "connected MCP clients".
@@ -330,6 +331,9 @@ struct AgentMessageRecord {
 struct CredentialGrant {
   ApiKeyRecord key;
   std::optional<std::string> creator_role;
+  // Read with the key, so a request needs no second read to know where it acts.
+  OrganizationRecord organization;
+  std::optional<ProjectRecord> project;
 };
 
 // One tracked event as stored, enrichment included (the spec's `__` tags, unprefixed).

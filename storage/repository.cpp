@@ -19,9 +19,10 @@ UserRecord MapUser(const SqlRow& r) {
 
 constexpr std::string_view kOrgColumns =
     "id, slug, name, require_two_factor, created_at, updated_at";
-OrganizationRecord MapOrg(const SqlRow& r) {
-  return {r.Text(0), r.Text(1), r.Text(2), r.Bool(3), r.Int(4), r.Int(5)};
+OrganizationRecord MapOrgAt(const SqlRow& r, std::size_t o) {
+  return {r.Text(o + 0), r.Text(o + 1), r.Text(o + 2), r.Bool(o + 3), r.Int(o + 4), r.Int(o + 5)};
 }
+OrganizationRecord MapOrg(const SqlRow& r) { return MapOrgAt(r, 0); }
 
 constexpr std::string_view kProjectColumns =
     "id, organization_id, name, reporting_timezone, bot_detection, event_storage, ip_logging, "
@@ -333,14 +334,20 @@ Result<std::optional<ApiKeyRecord>> Repository::FindApiKey(std::string_view key_
 
 Result<std::optional<CredentialGrant>> Repository::FindCredentialGrant(
     std::string_view secret_hash) {
-  return FindOne<CredentialGrant>(
-      session_,
-      "SELECT m.role, " + Aliased("k", kKeyColumns) +
-          " FROM api_keys k LEFT JOIN memberships m ON m.organization_id = k.organization_id "
-          "AND m.user_id = k.created_by WHERE k.secret_hash = $1",
-      {std::string(secret_hash)}, [](const SqlRow& r) {
-        return CredentialGrant{MapKey(r, 1), r.OptText(0)};
-      });
+  constexpr std::size_t kOrgAt = 1 + ColumnCount(kKeyColumns);
+  constexpr std::size_t kProjectAt = kOrgAt + ColumnCount(kOrgColumns);
+  static const std::string sql =
+      "SELECT m.role, " + Aliased("k", kKeyColumns) + ", " + Aliased("o", kOrgColumns) + ", " +
+      Aliased("p", kProjectColumns) +
+      " FROM api_keys k JOIN organizations o ON o.id = k.organization_id "
+      "LEFT JOIN projects p ON p.id = k.project_id "
+      "LEFT JOIN memberships m ON m.organization_id = k.organization_id "
+      "AND m.user_id = k.created_by WHERE k.secret_hash = $1";
+  return FindOne<CredentialGrant>(session_, sql, {std::string(secret_hash)}, [](const SqlRow& r) {
+    CredentialGrant grant{MapKey(r, 1), r.OptText(0), MapOrgAt(r, kOrgAt), std::nullopt};
+    if (!r.IsNull(kProjectAt)) grant.project = MapProject(r, kProjectAt);
+    return grant;
+  });
 }
 
 Result<std::vector<ApiKeyRecord>> Repository::ListApiKeys(std::string_view project_id) {

@@ -131,13 +131,15 @@ Result<void> Repository::SetOAuthTokenSuccessor(std::string_view token_hash,
 }
 
 Result<std::optional<OAuthTokenGrant>> Repository::FindOAuthToken(std::string_view token_hash) {
-  static const std::string sql = "SELECT m.role, " + Aliased("t", kTokenColumns) + ", " +
-                                 Aliased("g", kGrantColumns) +
+  static const std::string sql = "SELECT m.role, o.slug, " + Aliased("t", kTokenColumns) +
+                                 ", " + Aliased("g", kGrantColumns) +
                                  " FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id "
+                                 "JOIN organizations o ON o.id = g.organization_id "
                                  "LEFT JOIN memberships m ON m.organization_id = g.organization_id "
                                  "AND m.user_id = g.user_id WHERE t.hash = $1";
   return FindOne<OAuthTokenGrant>(session_, sql, {std::string(token_hash)}, [](const SqlRow& r) {
-    return OAuthTokenGrant{MapToken(r, 1), MapGrant(r, 1 + kTokenColumnCount), r.OptText(0)};
+    return OAuthTokenGrant{MapToken(r, 2), MapGrant(r, 2 + kTokenColumnCount), r.OptText(0),
+                           r.Text(1)};
   });
 }
 

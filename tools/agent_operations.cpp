@@ -132,9 +132,15 @@ Result<AnswerRequest> PrepareAnswer(OperationContext& context, const json::objec
     return core::Error(core::ErrorCode::kAgentNotConfigured,
                        "The assistant has no language model provider configured on this server.");
   }
+  // The answer acts in this conversation's organization and project: the dispatcher binds every
+  // tool call the model makes to them.
+  identity::Principal acting = context.principal;
+  acting.organization_id = context.organization->id;
+  acting.organization_slug = context.organization->slug;
+  acting.project_id = context.project->id;
   return AnswerRequest{id,
                        OptionalString(args, "content").value_or(""),
-                       context.principal,
+                       std::move(acting),
                        context.organization->id,
                        context.organization->slug,
                        context.project->id,
@@ -257,6 +263,10 @@ Result<json::value> RunDeleteAgentConversations(OperationContext& context,
   return NoContent();
 }
 
+// A private API key reaches the conversations of its creator, within its own project.
+constexpr CredentialKind kSessionOrKey =
+    CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
+
 constexpr std::string_view kNotATool =
     "The assistant calls the tools itself; offering it as a tool would chain two models.";
 
@@ -307,7 +317,7 @@ const OperationSpec kGetAgentStatus{
         "model": {"type": "string", "nullable": true}, "message": {"type": "string"}}})",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .run = RunGetAgentStatus,
 };
@@ -332,7 +342,7 @@ const OperationSpec kCreateAgentConversation{
     .output_schema = SIGHTLINE_CONVERSATION_WITH_MESSAGES,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .success_status = 201,
     .mcp_exclusion_reason = kNotATool,
     .run = RunCreateAgentConversation,
@@ -356,7 +366,7 @@ const OperationSpec kListAgentConversations{
         SIGHTLINE_CONVERSATION_PROPERTIES R"(}}}}})",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .run = RunListAgentConversations,
 };
@@ -377,7 +387,7 @@ const OperationSpec kGetAgentConversation{
     .output_schema = SIGHTLINE_CONVERSATION_WITH_MESSAGES,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .run = RunGetAgentConversation,
 };
@@ -415,7 +425,7 @@ const OperationSpec kSendAgentMessage{
     .output_schema = SIGHTLINE_ANSWER_SCHEMA,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .error_statuses = "409 502 503",
     .run_async = RunSendAgentMessage,
@@ -444,7 +454,7 @@ const OperationSpec kDecideAgentToolCall{
     .output_schema = SIGHTLINE_ANSWER_SCHEMA,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .error_statuses = "409 502 503",
     .run_async = RunDecideAgentToolCall,
@@ -468,7 +478,7 @@ const OperationSpec kCancelAgentAnswer{
                      R"(], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES R"(}})",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kIdempotentWrite,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .run = RunCancelAgentAnswer,
 };
@@ -488,7 +498,7 @@ const OperationSpec kDeleteAgentConversations{
     .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kDestructive,
-    .credentials = CredentialKind::kUserSession,
+    .credentials = kSessionOrKey,
     .success_status = 204,
     .mcp_exclusion_reason = kNotATool,
     .run = RunDeleteAgentConversations,

@@ -1,9 +1,10 @@
 #include "tools/dispatch.h"
 
+#include "tools/access.h"
 #include "tools/operation_helpers.h"
-
 #include "tools/schema.h"
 
+#include <exception>
 #include <future>
 
 namespace sightline::tools {
@@ -76,11 +77,26 @@ Result<void> CheckMembership(storage::Repository& repo, const identity::Principa
 
 // Loads the organization and project named by the arguments, answering 404 for anything the
 // principal may not see, exactly as for something that does not exist.
+// A key's organization and project were read with the key in this request: when the arguments
+// name exactly those, they are the scope, with no second read.
+std::optional<Scope> ScopeReadWithKey(const identity::Principal& principal,
+                                      const std::optional<std::string>& slug,
+                                      const std::optional<std::string>& project_id) {
+  if (!principal.organization || !principal.project) return std::nullopt;
+  if (slug && *slug != principal.organization->slug) return std::nullopt;
+  if (project_id && *project_id != principal.project->id) return std::nullopt;
+  Scope scope;
+  if (slug) scope.organization = *principal.organization;
+  if (project_id) scope.project = *principal.project;
+  return scope;
+}
+
 Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& principal,
                            const json::object& args) {
   const auto slug = OptionalString(args, "orgSlug");
   const auto project_id = OptionalString(args, "projectId");
   if (!slug && !project_id) return Scope{};
+  if (auto known = ScopeReadWithKey(principal, slug, project_id)) return std::move(*known);
   return store.Read([&](storage::Repository& repo) -> Result<Scope> {
     Scope scope;
     auto loaded = LoadRecords(repo, slug, project_id, scope);
@@ -99,69 +115,35 @@ Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& pri
   });
 }
 
-identity::PermissionSet EffectivePermissions(const identity::Principal& principal,
-                                             const Scope& scope) {
-  identity::PermissionSet permissions = principal.permissions;
-  if (principal.kind == CredentialKind::kUserSession && scope.role) {
-    if (auto role = identity::ParseRole(*scope.role)) {
-      permissions = permissions.Union(identity::RolePermissions(*role));
-    }
-  }
-  permissions.Add(identity::Permission::kPublic);
-  return permissions;
-}
-
-Error Denied(identity::Permission needed) {
-  const std::string name(identity::PermissionName(needed));
-  json::object details;
-  details["reason"] = "missing permission " + name;
-  return Error(ErrorCode::kPermDenied, "This credential lacks the '" + name + "' permission.",
-               std::move(details));
-}
-
 }  // namespace
 
 // The scope records live here so the context's pointers into them stay valid.
 struct Dispatcher::Checked {
   Scope scope;
   std::optional<OperationContext> context;
-  // The arguments as validated: the caller's own, or a copy with a key's implied projectId.
-  std::optional<json::object> filled_args;
+  // The arguments as validated: the caller's own, or a copy with the credential's binding.
+  std::optional<json::object> bound_args;
   const json::object* args = nullptr;
 };
-
-namespace {
-
-// A private API key belongs to one project: where an operation takes `projectId` outside its
-// path (the reports), the key's own project is implied when the caller leaves it out.
-std::optional<json::object> WithImpliedProject(const RegisteredOperation& operation,
-                                               const identity::Principal& principal,
-                                               const json::object& args) {
-  const json::value* properties = operation.input_schema.if_contains("properties");
-  if (!principal.project_id || args.contains("projectId") || !properties ||
-      !properties->as_object().contains("projectId")) {
-    return std::nullopt;
-  }
-  json::object filled = args;
-  filled["projectId"] = *principal.project_id;
-  return filled;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
     const RegisteredOperation& operation, const identity::Principal& principal,
     const json::object& caller_args, const RequestMeta& request) {
+  const OperationSpec& spec = *operation.spec;
+  auto accepted = CheckCredential(spec, principal, request.caller);
+  if (!accepted) return accepted.error();
   auto checked = std::make_unique<Checked>();
-  checked->filled_args = WithImpliedProject(operation, principal, caller_args);
-  checked->args = checked->filled_args ? &*checked->filled_args : &caller_args;
+  checked->bound_args =
+      BindArguments(operation.input_schema, principal, caller_args, request.caller);
+  checked->args = checked->bound_args ? &*checked->bound_args : &caller_args;
   const json::object& args = *checked->args;
   auto valid = Validate(operation.input_schema, args);
   if (!valid) return valid.error();
   auto scope = ResolveScope(store_, principal, args);
   if (!scope) return scope.error();
-  const identity::PermissionSet permissions = EffectivePermissions(principal, *scope);
-  if (!permissions.Has(operation.spec->permission)) return Denied(operation.spec->permission);
+  const identity::PermissionSet permissions = EffectivePermissions(principal, scope->role);
+  auto permitted = CheckPermission(spec, permissions);
+  if (!permitted) return permitted.error();
   checked->scope = std::move(*scope);
   OperationContext& context =
       checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
@@ -182,11 +164,16 @@ void Dispatcher::CallAsync(const RegisteredOperation& operation,
   if (!checked) return done(checked.error());
   OperationContext& context = *(*checked)->context;
   const json::object& checked_args = *(*checked)->args;
-  if (operation.spec->run_async) {
-    return operation.spec->run_async(context, checked_args, std::move(done));
+  const OperationSpec& spec = *operation.spec;
+  // An exception is a bug in the operation: every caller gets SYS_001 for it (an MCP client an
+  // isError result, the assistant a tool error), and the server goes on.
+  try {
+    if (spec.run_async) return spec.run_async(context, checked_args, std::move(done));
+    if (!spec.run) return done(core::Error::Internal("a stream called as a value"));
+    done(spec.run(context, checked_args));
+  } catch (const std::exception& e) {
+    if (done) done(core::Error::Internal(std::string(spec.name) + " threw: " + e.what()));
   }
-  if (!operation.spec->run) return done(core::Error::Internal("a stream called as a value"));
-  done(operation.spec->run(context, checked_args));
 }
 
 Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
@@ -203,7 +190,7 @@ Result<identity::PermissionSet> Dispatcher::PermissionsIn(const identity::Princi
   auto scope = ResolveScope(store_, principal,
                             json::object{{"orgSlug", organization_slug}, {"projectId", project_id}});
   if (!scope) return scope.error();
-  return EffectivePermissions(principal, *scope);
+  return EffectivePermissions(principal, scope->role);
 }
 
 Result<json::value> Dispatcher::Call(const RegisteredOperation& operation,

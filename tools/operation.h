@@ -45,12 +45,19 @@ struct Deprecation {
   std::string_view notes_url;   // → `Link: <url>; rel="deprecation"; type="text/html"`
 };
 
+// Who drives a call: a person or program naming what it wants (REST: the dashboard, the CLI,
+// scripts), or a language model (over MCP, or in the assistant). A model never reaches an
+// operation kept from models (`mcp_exclusion_reason`), and never names the organization or
+// project: its credential's binding is written over whatever it sent.
+enum class Caller { kDirect, kModel };
+
 // Who is asking, beyond the credential: for sign-in records and per-IP limits.
 struct RequestMeta {
   std::string_view request_id;
   std::string_view client_ip;
   std::optional<std::string> user_agent;
   const core::HttpHeaders* headers = nullptr;  // the request's headers, valid during the call
+  Caller caller = Caller::kDirect;
 };
 
 struct OperationContext {

@@ -63,8 +63,10 @@ inline core::Error Forbidden(std::string reason) {
 // The 204 answer of a deletion (the REST adapter sends no body for 204).
 inline core::Result<boost::json::value> NoContent() { return boost::json::value(nullptr); }
 
-// The project a key is bound to, read live (its switches apply to the very next request).
+// The project a key is bound to, as read with the key in this request (so its switches apply
+// to the very next request), or read now when the credential did not carry it.
 inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context) {
+  if (context.principal.project) return *context.principal.project;
   auto project = context.store.Read([&](storage::Repository& repo) {
     return repo.FindProject(*context.principal.project_id);
   });

@@ -1,6 +1,7 @@
 #include "mcp/discovery.h"
 #include "mcp/protocol.h"
 #include "mcp/tool_catalog.h"
+#include "tools/access.h"
 
 #include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
@@ -138,11 +139,17 @@ TEST(McpCatalog, AConnectionCallsWhatItsCredentialAndModeAllow) {
   const Tool& web = *catalog.Find("get_web_analytics");
   const Tool& bots = *catalog.Find("get_top_bots");
   const Tool& update = *catalog.Find("update_project");
-  EXPECT_TRUE(ToolCatalog::MayCall(web, key, false));
-  EXPECT_FALSE(ToolCatalog::MayCall(bots, key, false));  // no bots.view
-  EXPECT_TRUE(ToolCatalog::MayCall(update, key, false));
-  EXPECT_FALSE(ToolCatalog::MayCall(update, key, true));  // read-only connection
-  EXPECT_TRUE(ToolCatalog::MayCall(web, key, true));
+  const auto may = [](const Tool& tool, identity::Principal principal, bool read_only) {
+    principal.read_only = read_only;
+    return tools::MayCall(*tool.operation->spec, principal,
+                          tools::EffectivePermissions(principal, std::nullopt),
+                          tools::Caller::kModel);
+  };
+  EXPECT_TRUE(may(web, key, false));
+  EXPECT_FALSE(may(bots, key, false));  // no bots.view
+  EXPECT_TRUE(may(update, key, false));
+  EXPECT_FALSE(may(update, key, true));  // read-only connection
+  EXPECT_TRUE(may(web, key, true));
   // The user's own account would reach beyond the one project a connection is bound to.
   EXPECT_EQ(catalog.Find("list_organizations"), nullptr);
   EXPECT_EQ(catalog.Find("get_current_user"), nullptr);
@@ -150,8 +157,8 @@ TEST(McpCatalog, AConnectionCallsWhatItsCredentialAndModeAllow) {
   identity::Principal grant;  // an OAuth connection: consent ∩ role, computed at sign-in time
   grant.kind = CredentialKind::kMcpToken;
   grant.permissions.Add(Permission::kAnalyticsView);
-  EXPECT_TRUE(ToolCatalog::MayCall(web, grant, false));
-  EXPECT_FALSE(ToolCatalog::MayCall(bots, grant, false));
+  EXPECT_TRUE(may(web, grant, false));
+  EXPECT_FALSE(may(bots, grant, false));
   const identity::PermissionSet grantable = catalog.GrantablePermissions();
   EXPECT_TRUE(grantable.Has(Permission::kBotsView));
   EXPECT_TRUE(grantable.Has(Permission::kProjectManage));

@@ -1,0 +1,48 @@
+// What an MCP server may offer beyond the registry's tools: more capabilities, tools that run
+// their own way (talking back to the client while they run), and more methods. The server's
+// main path knows only this interface; the conformance suite's fixtures (test-only,
+// mcp/fixture_call.h) are the one implementation today. Implementations are thread-safe.
+#pragma once
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/http_types.h"
+
+namespace sightline::mcp {
+
+// One tools/call of an extension's tool.
+struct ExtensionCall {
+  std::string tool;
+  boost::json::object arguments;
+  boost::json::value request_id;
+  boost::json::value progress_token;  // null when the call carried none
+  std::string log_level;              // the session's logging/setLevel
+  std::string session_hash;           // keys the client's answers to the tool's requests
+};
+
+class McpExtension {
+ public:
+  virtual ~McpExtension() = default;
+  // Added to the server's capabilities in the initialize result.
+  virtual boost::json::object Capabilities() const = 0;
+  // Listed after the registry's tools, to every caller.
+  virtual boost::json::array Tools() const = 0;
+  virtual bool HasTool(std::string_view name) const = 0;
+  // Runs one of Tools(): the HTTP answer to the tools/call (JSON or an event stream).
+  virtual core::HttpResponse CallTool(ExtensionCall call) const = 0;
+  // The JSON-RPC answer to a method the server does not know, or nullopt when the extension
+  // does not know it either.
+  virtual std::optional<boost::json::object> Handle(std::string_view method,
+                                                    const boost::json::value& id,
+                                                    const boost::json::object& params) const = 0;
+  // A client's answer to a request one of the extension's tools sent it.
+  virtual void Answer(std::string_view session_hash, const boost::json::value& id,
+                      boost::json::value response) const = 0;
+};
+
+}  // namespace sightline::mcp
