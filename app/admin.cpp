@@ -135,9 +135,11 @@ int RefreshRangesCommand(std::span<char*> args) {
            *fetcher, **store, clock,
            CatalogRangeSources(detection::BotCatalog::Builtin(), options->Get("bot-ranges-mirror")))) {
     all_ok = all_ok && outcome.ok;
-    std::cout << core::ToJson(boost::json::object{{"list", outcome.list_id},
-                                                  {"ok", outcome.ok},
-                                                  {"message", outcome.message}})
+    std::cout << core::ToJson(boost::json::object{
+                     {"list", outcome.list_id},
+                     {"ok", outcome.ok},
+                     {"message", outcome.message},
+                     {"intervals", static_cast<std::int64_t>(outcome.intervals)}})
               << "\n";
   }
   std::cout.flush();

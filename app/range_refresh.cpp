@@ -22,10 +22,41 @@ std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalo
   return out;
 }
 
+namespace {
+
+// A fetched body becomes the list's stored copy only when it parses.
+RangeRefreshOutcome StoreFetched(storage::Store& store, const core::Clock& clock,
+                                 const std::string& list_id, core::Result<std::string> body) {
+  RangeRefreshOutcome outcome{list_id};
+  if (!body) {
+    outcome.message = std::string(body.error().message());
+    return outcome;
+  }
+  auto ranges = detection::ParseGoogleFormatRanges(*body);
+  if (!ranges) {
+    outcome.message = "not a range list: " + std::string(ranges.error().message());
+    return outcome;
+  }
+  auto stored = store.WriteOne([&](storage::Repository& repo) {
+    return repo.PutBotRangeList({list_id, *body, clock.NowMillis()});
+  });
+  if (!stored) {
+    outcome.message = std::string(stored.error().message());
+    return outcome;
+  }
+  outcome.ok = true;
+  outcome.intervals = ranges->size();
+  outcome.message = std::to_string(outcome.intervals) + " ranges";
+  return outcome;
+}
+
+}  // namespace
+
 std::vector<RangeRefreshOutcome> RefreshRanges(core::UrlFetcher& fetcher,
                                                storage::Store& store, const core::Clock& clock,
                                                const std::vector<RangeSource>& sources,
                                                const std::atomic<bool>* stop) {
+  // Asked for all at once: the fetcher queues what exceeds its connection limit.
   std::vector<std::future<core::Result<std::string>>> bodies;
   for (const RangeSource& source : sources) {
     auto promise = std::make_shared<std::promise<core::Result<std::string>>>();
@@ -36,24 +67,10 @@ std::vector<RangeRefreshOutcome> RefreshRanges(core::UrlFetcher& fetcher,
   }
   std::vector<RangeRefreshOutcome> outcomes;
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    RangeRefreshOutcome outcome{sources[i].list_id};
     while (bodies[i].wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
       if (stop != nullptr && *stop) return outcomes;  // the fetches finish into their promises
     }
-    auto body = bodies[i].get();
-    if (!body) {
-      outcome.message = std::string(body.error().message());
-    } else if (auto ranges = detection::ParseGoogleFormatRanges(*body); !ranges) {
-      outcome.message = "not a range list: " + std::string(ranges.error().message());
-    } else {
-      auto stored = store.WriteOne([&](storage::Repository& repo) {
-        return repo.PutBotRangeList({sources[i].list_id, *body, clock.NowMillis()});
-      });
-      outcome.ok = static_cast<bool>(stored);
-      outcome.message = stored ? std::to_string(ranges->size()) + " ranges"
-                               : std::string(stored.error().message());
-    }
-    outcomes.push_back(std::move(outcome));
+    outcomes.push_back(StoreFetched(store, clock, sources[i].list_id, bodies[i].get()));
   }
   return outcomes;
 }
@@ -91,21 +108,29 @@ RangeRefresher::RangeRefresher(core::UrlFetcher& fetcher, storage::Store& store,
             [this](const std::atomic<bool>& stopping) { Round(stopping); }) {}
 
 void RangeRefresher::Round(const std::atomic<bool>& stopping) {
-  std::size_t refreshed = 0;
-  for (const auto& outcome : RefreshRanges(fetcher_, store_, clock_, sources_, &stopping)) {
+  const auto outcomes = RefreshRanges(fetcher_, store_, clock_, sources_, &stopping);
+  if (stopping) return;
+  std::int64_t refreshed = 0;
+  for (const auto& outcome : outcomes) {
     if (outcome.ok) {
       ++refreshed;
+      core::Log(core::LogLevel::kInfo, "bot ip range list refreshed",
+                {{"list", outcome.list_id},
+                 {"intervals", static_cast<std::int64_t>(outcome.intervals)}});
     } else {
       core::Log(core::LogLevel::kWarn, "bot ip range list not refreshed",
                 {{"list", outcome.list_id}, {"reason", outcome.message}});
     }
   }
-  if (stopping) return;
   if (auto ranges = LoadRanges(store_, directory_, list_ids_)) {
     live_.Replace(std::move(*ranges));
+  } else {
+    core::Log(core::LogLevel::kWarn, "bot ip ranges not reloaded",
+              {{"reason", ranges.error().message()}});
   }
   core::Log(core::LogLevel::kInfo, "bot ip ranges refreshed",
-            {{"refreshed", static_cast<std::int64_t>(refreshed)},
+            {{"refreshed", refreshed},
+             {"failed", static_cast<std::int64_t>(outcomes.size()) - refreshed},
              {"lists", static_cast<std::int64_t>(sources_.size())}});
 }
 

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +33,8 @@ std::vector<RangeSource> CatalogRangeSources(const detection::BotCatalog& catalo
 struct RangeRefreshOutcome {
   std::string list_id;
   bool ok = false;
-  std::string message;  // the failure, or how many intervals were stored
+  std::string message;        // the failure, or how many intervals were stored
+  std::size_t intervals = 0;  // in the stored list (0 when not ok)
 };
 
 // Fetches every source (all at once, waiting for all); each list that parses replaces its
@@ -50,7 +52,8 @@ core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
 
 // Refreshes the lists in the background: at start, then every `interval` (never when zero);
 // after each round the lists in use are rebuilt from the store, so nodes sharing a store also
-// pick up each other's refreshes. Stops with the object.
+// pick up each other's refreshes. Each round logs every list's outcome and a summary. Stops
+// with the object.
 class RangeRefresher {
  public:
   RangeRefresher(core::UrlFetcher& fetcher, storage::Store& store,

@@ -468,6 +468,9 @@ int Serve(const Options& options) {
   server.OnShutdown([&assistant] { assistant.StopAnswers(); });
   server.Run(handler);
   assistant.Shutdown();  // running answers end while the handler their callbacks reach exists
+  // A client metadata fetch still pending is answered now, while authorization_server (which
+  // its callback reaches) exists; the other fetchers' callbacks hold shared state.
+  client_fetcher->Stop();
   writer.Stop();  // commits whatever was accepted before the last connection closed
   core::Log(core::LogLevel::kInfo, "stopped");
   core::FlushLogs();

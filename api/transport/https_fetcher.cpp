@@ -5,6 +5,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -13,8 +14,11 @@
 #include <boost/beast/ssl.hpp>
 
 #include <algorithm>
-#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace sightline::api {
@@ -75,6 +79,12 @@ bool Accepted(const std::vector<std::string>& media_types, std::string_view type
 }  // namespace
 
 struct HttpsFetcher::Impl {
+  using Done = std::function<void(Result<std::string>)>;
+  struct Queued {
+    std::uint64_t id;
+    std::string url;
+  };
+
   explicit Impl(HttpsFetcherOptions o) : options(std::move(o)), tls(asio::ssl::context::tls_client) {
     tls.set_default_verify_paths();
     if (!options.ca_file.empty()) tls.load_verify_file(options.ca_file);
@@ -142,71 +152,128 @@ struct HttpsFetcher::Impl {
   }
 #pragma GCC diagnostic pop
 
+  // Starts fetch `id`: its host resolved first when there is a resolver and it is a name.
+  void Begin(std::uint64_t id, const std::string& url) {
+    const auto target = ParseHttpsUrl(url);
+    const bool literal = target && core::IpAddress::Parse(target->host).has_value();
+    if (!options.resolver || !target || literal) {
+      return Spawn(id, url,
+                   literal ? std::vector<std::string>{target->host} : std::vector<std::string>{});
+    }
+    options.resolver->Forward(target->host, [guard = guard, id, url](detection::DnsAnswer answer) {
+      std::lock_guard lock(guard->mutex);
+      Impl* impl = guard->impl;
+      if (impl == nullptr) return;  // stopped: Stop() has answered this fetch
+      if (answer.status != detection::DnsAnswer::Status::kOk || answer.values.empty()) {
+        // Answered on the fetcher's thread, like every fetch, never under the guard's lock.
+        return asio::post(impl->context, [impl, id] {
+          impl->Finish(id, Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host."));
+        });
+      }
+      impl->Spawn(id, url, std::move(answer.values));
+    });
+  }
+
+  void Spawn(std::uint64_t id, const std::string& url, std::vector<std::string> addresses) {
+    asio::co_spawn(context, Get(url, std::move(addresses)),
+                   [this, id](std::exception_ptr failure, Result<std::string> body) {
+                     if (failure) body = Error(ErrorCode::kUnavailable, "Fetch failed.");
+                     Finish(id, std::move(body));
+                   });
+  }
+
+  // Fetch `id` is over: its slot goes to the next queued fetch, then its caller hears back.
+  void Finish(std::uint64_t id, Result<std::string> result) {
+    Done done;
+    std::optional<Queued> next;
+    {
+      std::lock_guard lock(mutex);
+      if (auto node = unanswered.extract(id)) done = std::move(node.mapped());
+      if (!stopped && !queue.empty()) {
+        next = std::move(queue.front());
+        queue.pop_front();
+      } else {
+        --active;
+      }
+    }
+    if (next) Begin(next->id, next->url);
+    if (done) done(std::move(result));
+  }
+
   HttpsFetcherOptions options;
   asio::ssl::context tls;
   asio::io_context context;
   asio::executor_work_guard<asio::io_context::executor_type> work{context.get_executor()};
-  std::atomic<int> in_flight{0};
   std::thread thread;
-};
 
-// What a resolver callback may still reach: the fetcher, until its destructor says otherwise
-// (the resolver outlives it and answers pending lookups when it is destroyed).
-struct HttpsFetcher::Guard {
+  // Admission, under `mutex`: every fetch accepted and not yet answered (by id, so Stop() can
+  // answer those abandoned), the fetches waiting for a slot, and the slots in use.
   std::mutex mutex;
-  HttpsFetcher::Impl* impl = nullptr;
+  std::uint64_t next_id = 0;
+  std::map<std::uint64_t, Done> unanswered;
+  std::deque<Queued> queue;
+  int active = 0;
+  bool stopped = false;
+
+  // What a resolver callback may still reach: this, until Stop() says otherwise (the resolver
+  // outlives the fetcher and answers pending lookups when it is destroyed).
+  struct Guard {
+    std::mutex mutex;
+    Impl* impl = nullptr;
+  };
+  std::shared_ptr<Guard> guard = std::make_shared<Guard>();
 };
 
 HttpsFetcher::HttpsFetcher(HttpsFetcherOptions options)
-    : impl_(std::make_unique<Impl>(std::move(options))), guard_(std::make_shared<Guard>()) {
-  guard_->impl = impl_.get();
+    : impl_(std::make_unique<Impl>(std::move(options))) {
+  impl_->guard->impl = impl_.get();
   impl_->thread = std::thread([impl = impl_.get()] { impl->context.run(); });
 }
 
-HttpsFetcher::~HttpsFetcher() {
+HttpsFetcher::~HttpsFetcher() { Stop(); }
+
+void HttpsFetcher::Stop() {
   {
-    std::lock_guard lock(guard_->mutex);
-    guard_->impl = nullptr;
+    std::lock_guard lock(impl_->guard->mutex);
+    if (impl_->guard->impl == nullptr) return;  // stopped already
+    impl_->guard->impl = nullptr;
+  }
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->stopped = true;
+    impl_->queue.clear();
   }
   impl_->work.reset();
-  impl_->context.stop();
+  impl_->context.stop();  // fetches under way are abandoned, not waited for (shutdown is prompt)
   impl_->thread.join();
+  std::map<std::uint64_t, Impl::Done> abandoned;
+  {
+    std::lock_guard lock(impl_->mutex);
+    abandoned.swap(impl_->unanswered);
+  }
+  for (auto& [id, done] : abandoned) {
+    done(Error(ErrorCode::kUnavailable, "The fetch was abandoned: the fetcher stopped."));
+  }
 }
 
-void HttpsFetcher::Fetch(const std::string& url,
-                                  std::function<void(Result<std::string>)> done) {
-  if (impl_->in_flight.fetch_add(1) >= impl_->options.max_in_flight) {
-    impl_->in_flight.fetch_sub(1);
-    return done(Error(ErrorCode::kUnavailable, "Too many directory fetches at once."));
+void HttpsFetcher::Fetch(const std::string& url, std::function<void(Result<std::string>)> done) {
+  std::unique_lock lock(impl_->mutex);
+  const bool slot_free = impl_->active < impl_->options.max_in_flight;
+  if (impl_->stopped || (!slot_free && impl_->queue.size() >= impl_->options.max_queued)) {
+    const std::string why =
+        impl_->stopped ? "The fetcher has stopped."
+                       : "Too many fetches waiting (" + std::to_string(impl_->queue.size()) +
+                             " queued behind " + std::to_string(impl_->options.max_in_flight) +
+                             " under way); try again later.";
+    lock.unlock();
+    return done(Error(ErrorCode::kUnavailable, why));
   }
-  Impl* impl = impl_.get();
-  auto start = [impl, url](std::vector<std::string> addresses,
-                           std::function<void(Result<std::string>)> finish) {
-    asio::co_spawn(impl->context, impl->Get(url, std::move(addresses)),
-                   [impl, finish = std::move(finish)](std::exception_ptr failure,
-                                                      Result<std::string> body) {
-                     impl->in_flight.fetch_sub(1);
-                     if (failure) return finish(Error(ErrorCode::kUnavailable, "Fetch failed."));
-                     finish(std::move(body));
-                   });
-  };
-  const auto target = ParseHttpsUrl(url);
-  const bool literal = target && core::IpAddress::Parse(target->host).has_value();
-  if (!impl->options.resolver || !target || literal) {
-    return start(literal ? std::vector<std::string>{target->host} : std::vector<std::string>{},
-                 std::move(done));
-  }
-  impl->options.resolver->Forward(
-      target->host,
-      [guard = guard_, start, done = std::move(done)](detection::DnsAnswer answer) mutable {
-        std::lock_guard lock(guard->mutex);
-        if (guard->impl == nullptr) return;  // shutting down: nobody is waiting any more
-        if (answer.status != detection::DnsAnswer::Status::kOk || answer.values.empty()) {
-          guard->impl->in_flight.fetch_sub(1);
-          return done(Error(ErrorCode::kUnavailable, "Cannot resolve the directory's host."));
-        }
-        start(std::move(answer.values), std::move(done));
-      });
+  const std::uint64_t id = impl_->next_id++;
+  impl_->unanswered.emplace(id, std::move(done));
+  if (!slot_free) return impl_->queue.push_back({id, url});
+  ++impl_->active;
+  lock.unlock();
+  impl_->Begin(id, url);
 }
 
 }  // namespace sightline::api
