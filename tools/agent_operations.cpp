@@ -279,7 +279,8 @@ constexpr std::string_view kNotATool =
 #define SIGHTLINE_CONVERSATION_REQUIRED \
   R"("id", "workflowId", "title", "status", "createdAt", "updatedAt")"
 #define SIGHTLINE_MESSAGE_SCHEMA                                                     \
-  R"({"type": "object", "required": ["id", "seq", "role", "content", "createdAt"],)" \
+  R"({"type": "object", "required": ["id", "seq", "role", "content", "toolCallId",)" \
+  R"( "toolName", "inputTokens", "outputTokens", "approval", "createdAt"],)"         \
   R"( "properties": {"id": {"type": "string"}, "seq": {"type": "integer"},)"         \
   R"( "role": {"type": "string", "enum": ["user", "assistant", "tool_call",)"        \
   R"( "tool_result"]}, "content": {"type": "string"},)"                              \
@@ -287,6 +288,8 @@ constexpr std::string_view kNotATool =
   R"( "toolName": {"type": "string", "nullable": true},)"                            \
   R"( "inputTokens": {"type": "integer", "nullable": true},)"                        \
   R"( "outputTokens": {"type": "integer", "nullable": true},)"                       \
+  R"( "approval": {"type": "string", "nullable": true, "enum": ["pending", "approved",)" \
+  R"( "rejected"], "description": "A proposed write's decision; null for other rows."},)" \
   R"( "createdAt": {"type": "string", "format": "date-time"}}})"
 #define SIGHTLINE_CONVERSATION_WITH_MESSAGES                            \
   R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED \
@@ -399,7 +402,8 @@ const OperationSpec kGetAgentConversation{
   R"(, "messages", "stopReason", "usage"], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES \
   R"(, "messages": {"type": "array", "items": )" SIGHTLINE_MESSAGE_SCHEMA R"(},)"           \
   R"( "stopReason": {"type": "string", "enum": ["end", "awaiting_approval", "cancelled",)"  \
-  R"( "time_limit", "error"]}, "usage": {"type": "object", "properties": {)"               \
+  R"( "time_limit", "error"]}, "usage": {"type": "object", "required": ["inputTokens",)"   \
+  R"( "outputTokens"], "properties": {)"                                                   \
   R"( "inputTokens": {"type": "integer", "nullable": true},)"                              \
   R"( "outputTokens": {"type": "integer", "nullable": true}}}}})"
 

@@ -157,6 +157,27 @@ Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationCo
   R"( "properties": {"type": "object", "description": "The guide's variant: channel and tags)" \
   R"( inside properties."})"
 
+// An event as EventView shows it; `tags` holds the caller's tags and the enrichment
+// (`__browser`, `__country`, `__is_bot`…), so it is a map.
+#define SIGHTLINE_EVENT_SCHEMA                                                                 \
+  R"({"type": "object", "required": ["id", "event", "channel", "timestamp", "receivedAt",)"    \
+  R"( "notify", "tags"], "properties": {"id": {"type": "string", "format": "uuid"},)"         \
+  R"( "event": {"type": "string"}, "channel": {"type": "string"},)"                            \
+  R"( "timestamp": {"type": "string", "format": "date-time"},)"                                \
+  R"( "receivedAt": {"type": "string", "format": "date-time"}, "notify": {"type": "boolean"},)" \
+  R"( "userId": {"type": "string"}, "anonymousId": {"type": "string"},)"                       \
+  R"( "icon": {"type": "string"}, "description": {"type": "string"}, "ip": {"type": "string"},)" \
+  R"( "tags": {"type": "object", "additionalProperties": true, "description": "The event's)"  \
+  R"( tags (string, number or boolean values) and its enrichment, named __browser, __os,)"    \
+  R"( __country, __path, __utm_source, __bot_name, __is_bot (1 when true)…"}}})"
+// A notification as NotificationView shows it (the list and each streamed event).
+#define SIGHTLINE_NOTIFICATION_SCHEMA                                                          \
+  R"({"type": "object", "required": ["id", "eventId", "event", "channel", "createdAt"],)"     \
+  R"( "properties": {"id": {"type": "string"}, "eventId": {"type": "string"},)"                \
+  R"( "event": {"type": "string"}, "channel": {"type": "string"},)"                            \
+  R"( "createdAt": {"type": "string", "format": "date-time"}, "icon": {"type": "string"},)"   \
+  R"( "description": {"type": "string"}, "userId": {"type": "string"}}})"
+
 constexpr std::string_view kAcceptedEventSchema = R"({"type": "object",
     "required": ["id", "event", "timestamp"], "properties": {
       "id": {"type": "string", "format": "uuid"}, "event": {"type": "string"},
@@ -203,8 +224,11 @@ const OperationSpec kSdkTrackEvents{
           "description": "A tracked event, as sdk_track_event takes it. Its fields are checked one event at a time: a bad event is reported in errors and never rejects the others."}}}})",
     .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
         "accepted": {"type": "integer"}, "total": {"type": "integer"},
-        "errors": {"type": "array", "items": {"type": "object", "properties": {
-          "index": {"type": "integer"}, "error": {"type": "object"}}}}}})",
+        "errors": {"type": "array", "items": {"type": "object", "required": ["index", "error"],
+          "properties": {"index": {"type": "integer"}, "error": {"type": "object",
+            "required": ["code", "message"], "properties": {"code": {"type": "string"},
+            "message": {"type": "string"}, "details": {"type": "object",
+              "additionalProperties": true, "description": "As in ErrorResponse."}}}}}}}})",
     .permission = identity::Permission::kEventsIngest,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kSdkKey,
@@ -256,7 +280,7 @@ const OperationSpec kListEvents{
         "to": {"type": "string", "format": "date-time", "description": "Exclusive."}, )"
         SIGHTLINE_FEED_QUERY R"(}})",
     .output_schema = R"({"type": "object", "required": ["events"], "properties": {
-        "events": {"type": "array", "items": {"type": "object"}},
+        "events": {"type": "array", "items": )" SIGHTLINE_EVENT_SCHEMA R"(},
         "nextCursor": {"type": "string", "nullable": true}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
@@ -275,7 +299,8 @@ const OperationSpec kGetUsage{
     .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
         "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
     .output_schema = R"({"type": "object", "required": ["months"], "properties": {
-        "months": {"type": "array", "items": {"type": "object", "properties": {
+        "months": {"type": "array", "items": {"type": "object",
+          "required": ["month", "humanEvents", "botEvents"], "properties": {
           "month": {"type": "string"}, "humanEvents": {"type": "integer"},
           "botEvents": {"type": "integer"}}}}}})",
     .permission = identity::Permission::kProjectView,
@@ -294,7 +319,7 @@ const OperationSpec kListNotifications{
     .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
         SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_FEED_QUERY R"(}})",
     .output_schema = R"({"type": "object", "required": ["notifications"], "properties": {
-        "notifications": {"type": "array", "items": {"type": "object"}},
+        "notifications": {"type": "array", "items": )" SIGHTLINE_NOTIFICATION_SCHEMA R"(},
         "nextCursor": {"type": "string", "nullable": true}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,

@@ -228,7 +228,8 @@ const OperationSpec kListRoles{
     .path = "/{orgSlug}/roles",
     .input_schema = kOrgInput,
     .output_schema = R"({"type": "object", "required": ["roles"], "properties": {
-        "roles": {"type": "array", "items": {"type": "object", "properties": {
+        "roles": {"type": "array", "items": {"type": "object", "required": ["role", "permissions"],
+          "properties": {
           "role": {"type": "string"},
           "permissions": {"type": "array", "items": {"type": "string"}}}}}}})",
     .permission = identity::Permission::kOrganizationView,

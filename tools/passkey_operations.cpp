@@ -224,11 +224,40 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   R"( "transports": {"type": "array", "items": {"type": "string"}},)"                          \
   R"( "createdAt": {"type": "string", "format": "date-time"},)"                                 \
   R"( "lastUsedAt": {"type": "string", "format": "date-time", "nullable": true}}})"
-#define SIGHTLINE_CEREMONY_SCHEMA                                                       \
-  R"({"type": "object", "required": ["challengeId", "publicKey"], "properties": {)"     \
-  R"( "challengeId": {"type": "string", "description": "Send back with the result."},)" \
-  R"( "publicKey": {"type": "object", "description": "The options for the browser, as)"  \
-  R"( JSON (binary values base64url)."}}})"
+// A ceremony's start: the challenge's id and the options for the browser, as WebAuthn's JSON
+// forms of them (binary values base64url).
+#define SIGHTLINE_CEREMONY_SCHEMA(OPTIONS_REQUIRED, OPTIONS_PROPERTIES)                     \
+  R"({"type": "object", "required": ["challengeId", "publicKey"], "properties": {)"         \
+  R"( "challengeId": {"type": "string", "description": "Send back with the result."},)"     \
+  R"( "publicKey": {"type": "object", "description": "The options for the browser, as)"      \
+  R"( JSON (binary values base64url).", "required": [)" OPTIONS_REQUIRED R"(],)"            \
+  R"( "properties": {"challenge": {"type": "string"}, "timeout": {"type": "integer"},)"     \
+  R"( "userVerification": {"type": "string", "enum": ["required"]}, )" OPTIONS_PROPERTIES R"(}}}})"
+#define SIGHTLINE_CREDENTIAL_DESCRIPTORS                                                     \
+  R"({"type": "array", "items": {"type": "object", "required": ["type", "id"], "properties": {)" \
+  R"("type": {"type": "string", "enum": ["public-key"]}, "id": {"type": "string"}}}})"
+#define SIGHTLINE_CREATION_OPTIONS_SCHEMA                                                       \
+  SIGHTLINE_CEREMONY_SCHEMA(                                                                    \
+      R"("challenge", "rp", "user", "pubKeyCredParams", "timeout", "attestation",)"             \
+      R"( "authenticatorSelection", "excludeCredentials")",                                    \
+      R"("rp": {"type": "object", "required": ["id", "name"], "properties": {)"                 \
+      R"("id": {"type": "string"}, "name": {"type": "string"}}},)"                              \
+      R"( "user": {"type": "object", "required": ["id", "name", "displayName"], "properties": {)" \
+      R"("id": {"type": "string"}, "name": {"type": "string"},)"                                \
+      R"( "displayName": {"type": "string"}}},)"                                                \
+      R"( "pubKeyCredParams": {"type": "array", "items": {"type": "object",)"                   \
+      R"( "required": ["type", "alg"], "properties": {"type": {"type": "string",)"              \
+      R"( "enum": ["public-key"]}, "alg": {"type": "integer"}}}},)"                             \
+      R"( "attestation": {"type": "string", "enum": ["none"]},)"                                \
+      R"( "authenticatorSelection": {"type": "object", "required": ["residentKey",)"            \
+      R"( "requireResidentKey", "userVerification"], "properties": {)"                         \
+      R"("residentKey": {"type": "string"}, "requireResidentKey": {"type": "boolean"},)"        \
+      R"( "userVerification": {"type": "string"}}},)"                                           \
+      R"( "excludeCredentials": )" SIGHTLINE_CREDENTIAL_DESCRIPTORS)
+#define SIGHTLINE_REQUEST_OPTIONS_SCHEMA                                                     \
+  SIGHTLINE_CEREMONY_SCHEMA(                                                                 \
+      R"("challenge", "rpId", "timeout", "userVerification", "allowCredentials")",          \
+      R"("rpId": {"type": "string"}, "allowCredentials": )" SIGHTLINE_CREDENTIAL_DESCRIPTORS)
 #define SIGHTLINE_CREDENTIAL_PROPERTY(RESPONSE_REQUIRED)                                       \
   R"("credential": {"type": "object", "required": ["id", "type", "response"],)"                \
   R"( "description": "The PublicKeyCredential as the browser serializes it (toJSON()).",)"     \
@@ -263,7 +292,7 @@ const OperationSpec kPasskeyRegistrationOptions{
     .method = core::HttpMethod::kPost,
     .path = "/users/me/passkeys/options",
     .input_schema = kNoInput,
-    .output_schema = SIGHTLINE_CEREMONY_SCHEMA,
+    .output_schema = SIGHTLINE_CREATION_OPTIONS_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -362,7 +391,7 @@ const OperationSpec kPasskeySignInOptions{
     .method = core::HttpMethod::kPost,
     .path = "/auth/passkeys/options",
     .input_schema = kNoInput,
-    .output_schema = SIGHTLINE_CEREMONY_SCHEMA,
+    .output_schema = SIGHTLINE_REQUEST_OPTIONS_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,

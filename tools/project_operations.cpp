@@ -15,26 +15,24 @@ using identity::CredentialKind;
 
 constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
 
-constexpr std::string_view kProjectSchema = R"({
-  "type": "object",
-  "required": ["id", "organizationId", "name", "reportingTimezone", "botDetection",
-               "eventStorage", "ipLogging", "createdAt", "updatedAt"],
-  "properties": {
-    "id": {"type": "string", "format": "uuid", "description": "Project id."},
-    "organizationId": {"type": "string", "format": "uuid"},
-    "organizationSlug": {"type": "string"},
-    "name": {"type": "string"},
-    "reportingTimezone": {"type": "string",
-      "description": "IANA time zone that governs every date boundary in reports."},
-    "botDetection": {"type": "boolean",
-      "description": "On: bot events are stored flagged is_bot. Off: bot traffic is dropped."},
-    "eventStorage": {"type": "boolean", "description": "Off: events are accepted and discarded."},
-    "ipLogging": {"type": "boolean",
-      "description": "On: client IPs are stored; off: used for enrichment, then dropped."},
-    "createdAt": {"type": "string", "format": "date-time"},
-    "updatedAt": {"type": "string", "format": "date-time"}
-  }
-})";
+// A macro so that the listing can embed it in its own literal.
+#define SIGHTLINE_PROJECT_SCHEMA                                                               \
+  R"({"type": "object", "required": ["id", "organizationId", "name", "reportingTimezone",)"    \
+  R"( "botDetection", "eventStorage", "ipLogging", "createdAt", "updatedAt"], "properties": {)" \
+  R"( "id": {"type": "string", "format": "uuid", "description": "Project id."},)"              \
+  R"( "organizationId": {"type": "string", "format": "uuid"},)"                                \
+  R"( "organizationSlug": {"type": "string"}, "name": {"type": "string"},)"                    \
+  R"( "reportingTimezone": {"type": "string",)"                                                \
+  R"(   "description": "IANA time zone that governs every date boundary in reports."},)"      \
+  R"( "botDetection": {"type": "boolean", "description": "On: bot events are stored flagged)"  \
+  R"( is_bot. Off: bot traffic is dropped."},)"                                                \
+  R"( "eventStorage": {"type": "boolean", "description": "Off: events are accepted and)"      \
+  R"( discarded."},)"                                                                          \
+  R"( "ipLogging": {"type": "boolean", "description": "On: client IPs are stored; off: used)"  \
+  R"( for enrichment, then dropped."},)"                                                       \
+  R"( "createdAt": {"type": "string", "format": "date-time"},)"                                \
+  R"( "updatedAt": {"type": "string", "format": "date-time"}}})"
+constexpr std::string_view kProjectSchema = SIGHTLINE_PROJECT_SCHEMA;
 
 Result<json::value> RunGetProject(OperationContext& context, const json::object&) {
   return json::value(ProjectToJson(*context.project, context.organization));
@@ -245,7 +243,7 @@ const OperationSpec kListProjects{
     .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
         SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
     .output_schema = R"({"type": "object", "required": ["projects"], "properties": {
-        "projects": {"type": "array", "items": {"type": "object"}}}})",
+        "projects": {"type": "array", "items": )" SIGHTLINE_PROJECT_SCHEMA R"(}}})",
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,

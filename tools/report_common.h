@@ -40,11 +40,15 @@ namespace sightline::tools {
 #define SIGHTLINE_REPORT_HEADER_PROPERTIES                                                   \
   R"("from": {"type": "string", "format": "date"}, "to": {"type": "string", "format": "date"},)" \
   R"( "timezone": {"type": "string"}, "window": )" SIGHTLINE_WINDOW_SCHEMA                   \
-  R"(, "comparisonWindow": {"type": "object", "nullable": true, "properties": {)"          \
+  R"(, "comparisonWindow": {"type": "object", "nullable": true, "required": ["from", "to"],)" \
+  R"( "properties": {)"                                                                     \
   R"("from": {"type": "string", "format": "date-time"}, "to": {"type": "string", )"         \
   R"("format": "date-time"}}, "description": "UTC, from inclusive, to exclusive. Null )"    \
   R"(when the default comparison would reach back more than a year: then no previous )"     \
   R"(figures are given."})"
+
+// What HeaderJson always writes.
+#define SIGHTLINE_REPORT_HEADER_REQUIRED R"("from", "to", "timezone", "window", "comparisonWindow")"
 
 #define SIGHTLINE_CHANGE_PROPERTIES                                                          \
   R"("absoluteChange": {"type": "integer", "description": "Current minus previous."},)"      \

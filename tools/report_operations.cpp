@@ -22,13 +22,15 @@ using identity::CredentialKind;
   R"( "search": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
   R"("Only bots whose name or vendor contains this text (case-insensitive)."})"
 
-#define SIGHTLINE_RANKED_OUTPUT(ROW_PROPERTIES)                                              \
-  R"({"type": "object", "required": ["rows", "total", "totalRequests"], "properties": {)"    \
+#define SIGHTLINE_RANKED_OUTPUT(ROW_REQUIRED, ROW_PROPERTIES)                                \
+  R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED                     \
+  R"(, "rows", "total", "limit", "offset", "totalRequests"], "properties": {)"               \
   SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "total": {"type": "integer", "description": )"    \
   R"("Rows in the whole ranking (for paging)."}, "limit": {"type": "integer"},)"            \
   R"( "offset": {"type": "integer"}, "totalRequests": {"type": "integer"},)"                \
   R"( "previousTotalRequests": {"type": "integer"}, "rows": {"type": "array", "items": )"   \
-  R"({"type": "object", "properties": {)" ROW_PROPERTIES R"(, "requestCount": )"             \
+  R"({"type": "object", "required": [)" ROW_REQUIRED R"(, "requestCount"], "properties": {)" \
+  ROW_PROPERTIES R"(, "requestCount": )"                                                     \
   R"({"type": "integer"}, "previousRequestCount": {"type": "integer"}, )"                   \
   SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})"
 
@@ -139,7 +141,8 @@ Result<json::value> RunBotTimeline(OperationContext& context, const json::object
 }
 
 #define SIGHTLINE_SERIES_SCHEMA                                                              \
-  R"({"type": "array", "items": {"type": "object", "properties": {"vendor": )"               \
+  R"({"type": "array", "items": {"type": "object", "required": ["vendor", "total", "data"],)" \
+  R"( "properties": {"vendor": )"                                                            \
   R"({"type": "string", "nullable": true}, "total": {"type": "integer"}, "data": )"          \
   R"({"type": "array", "items": {"type": "integer"}}}}})"
 
@@ -161,7 +164,8 @@ const OperationSpec kBotTimeline{
         "interval": {"type": "string", "enum": ["hour", "day", "week", "month"], "default": "day"},
         "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10,
           "description": "Most vendors to chart."}}})",
-    .output_schema = R"({"type": "object", "required": ["buckets", "series"], "properties": {)"
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "interval", "buckets", "series"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"},
         "buckets": {"type": "array", "items": {"type": "string"}},
         "series": )" SIGHTLINE_SERIES_SCHEMA R"(,
@@ -185,6 +189,7 @@ const OperationSpec kTopBots{
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
     .output_schema = SIGHTLINE_RANKED_OUTPUT(
+        R"("botName", "vendor", "category", "isAi")",
         R"("botName": {"type": "string", "nullable": true}, "vendor": {"type": "string",
         "nullable": true}, "category": {"type": "string", "nullable": true},
         "isAi": {"type": "boolean"})"),
@@ -207,6 +212,7 @@ const OperationSpec kBotCountries{
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
     .output_schema = SIGHTLINE_RANKED_OUTPUT(
+        R"("country", "botCount")",
         R"("country": {"type": "string", "nullable": true}, "botCount": {"type": "integer"},
         "previousBotCount": {"type": "integer"})"),
     .permission = identity::Permission::kBotsView,
@@ -227,7 +233,8 @@ const OperationSpec kBotCategories{
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("category": {"type": "string", "nullable": true})"),
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("category")",
+                                             R"("category": {"type": "string", "nullable": true})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -245,7 +252,8 @@ const OperationSpec kBotTopPaths{
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("path": {"type": "string", "nullable": true})"),
+    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("path")",
+                                             R"("path": {"type": "string", "nullable": true})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

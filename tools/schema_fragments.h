@@ -71,13 +71,16 @@
   R"(   "description": "The secret; only in the creation response, never again."}}})"
 
 #define SIGHTLINE_AUDIT_ENTRY_SCHEMA                                                   \
-  R"({"type": "object", "required": ["id", "action", "actor", "createdAt"],)"          \
+  R"({"type": "object", "required": ["id", "action", "actor", "details", "createdAt"],)" \
   R"( "properties": {"id": {"type": "string"}, "action": {"type": "string"},)"         \
-  R"( "actor": {"type": "object", "properties": {"userId": {"type": "string"},)"       \
+  R"( "actor": {"type": "object", "required": ["credentialKind"],)"                   \
+  R"(   "properties": {"userId": {"type": "string"},)"                                 \
   R"(   "credentialKind": {"type": "string"}, "credentialId": {"type": "string"}}},)"  \
   R"( "targetType": {"type": "string"}, "targetId": {"type": "string"},)"              \
   R"( "projectId": {"type": "string"}, "requestId": {"type": "string"},)"              \
-  R"( "details": {"type": "object"}, "createdAt": )" SIGHTLINE_DATE_TIME R"(}})"
+  R"( "details": {"type": "object", "additionalProperties": true,)"                     \
+  R"(   "description": "What the action changed; its members depend on the action."},)"   \
+  R"( "createdAt": )" SIGHTLINE_DATE_TIME R"(}})"
 
 #define SIGHTLINE_AUTH_RESPONSE_SCHEMA                                                 \
   R"({"type": "object", "properties": {)"                                              \

@@ -234,19 +234,23 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
 }
 
 #define SIGHTLINE_METRIC_SCHEMA(TYPE)                                                        \
-  R"({"type": "object", "properties": {"value": {"type": ")" TYPE R"(", "nullable": true},)" \
+  R"({"type": "object", "required": ["value"], "properties": {"value": {"type": ")" TYPE    \
+  R"(", "nullable": true},)"                                                                 \
   R"( "previous": {"type": ")" TYPE R"(", "nullable": true}, "absoluteChange": {"type": )"    \
   R"("number", "nullable": true}, "change": {"type": "number", "nullable": true}}})"
 
 #define SIGHTLINE_POINT_SCHEMA                                                               \
-  R"({"type": "object", "properties": {"visitors": {"type": "integer"}, "visits": )"        \
+  R"({"type": "object", "required": ["visitors", "visits", "pageviews", "viewsPerVisit",)"  \
+  R"( "bounceRate", "visitDuration", "events"], "properties": {"visitors": {"type": )"       \
+  R"("integer"}, "visits": )"                                                               \
   R"({"type": "integer"}, "pageviews": {"type": "integer"}, "viewsPerVisit": {"type": )"    \
   R"("number", "nullable": true}, "bounceRate": {"type": "number", "nullable": true}, )"    \
   R"("visitDuration": {"type": "integer", "nullable": true}, "events": {"type": )"          \
   R"("integer"}}})"
 
 #define SIGHTLINE_VALUE_SERIES_SCHEMA                                                        \
-  R"({"type": "array", "items": {"type": "object", "properties": {"value": {"type": )"      \
+  R"({"type": "array", "items": {"type": "object", "required": ["value", "total", "data"],)" \
+  R"( "properties": {"value": {"type": )"                                                   \
   R"("string", "nullable": true}, "total": {"type": "integer"}, "data": {"type": "array", )" \
   R"("items": {"type": "integer"}}}}})"
 
@@ -269,8 +273,11 @@ const OperationSpec kWebAnalytics{
     .path = "/web-analytics",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["metrics"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "metrics": {"type": "object", "properties": {
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "metrics"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "metrics": {"type": "object", "required": [
+        "visitors", "visits", "pageviews", "viewsPerVisit", "bounceRate", "visitDuration",
+        "events"], "properties": {
         "visitors": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
         "visits": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
         "pageviews": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
@@ -295,11 +302,12 @@ const OperationSpec kWebTimeline{
     .path = "/web-analytics/timeline",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_INTERVAL_PROPERTY "}}",
-    .output_schema = R"({"type": "object", "required": ["buckets", "points"], "properties": {)"
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "interval", "buckets", "points"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"},
         "buckets": {"type": "array", "items": {"type": "string"}},
         "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(},
-        "previousPeriod": {"type": "object", "properties": {
+        "previousPeriod": {"type": "object", "required": ["buckets", "points"], "properties": {
           "buckets": {"type": "array", "items": {"type": "string"}},
           "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(}}}}})",
     .permission = identity::Permission::kAnalyticsView,
@@ -321,10 +329,12 @@ const OperationSpec kWebBreakdown{
     .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["rows"], "properties": {)"
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "dimension", "total", "limit", "offset", "rows"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "dimension": {"type": "string"},
         "total": {"type": "integer"}, "limit": {"type": "integer"}, "offset": {"type": "integer"},
-        "rows": {"type": "array", "items": {"type": "object", "properties": {
+        "rows": {"type": "array", "items": {"type": "object",
+          "required": ["value", "count", "visitors"], "properties": {
           "value": {"type": "string", "nullable": true}, "count": {"type": "integer"},
           "visitors": {"type": "integer"}, "views": {"type": "integer"},
           "previousCount": {"type": "integer"}, "previousVisitors": {"type": "integer"},
@@ -346,10 +356,12 @@ const OperationSpec kPageDurations{
     .path = "/web-analytics/pages/duration",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["rows"], "properties": {)"
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "limit", "offset", "rows"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "limit": {"type": "integer"},
         "offset": {"type": "integer"},
-        "rows": {"type": "array", "items": {"type": "object", "properties": {
+        "rows": {"type": "array", "items": {"type": "object",
+          "required": ["path", "pageviews", "avgDurationMs"], "properties": {
           "path": {"type": "string", "nullable": true}, "pageviews": {"type": "integer"},
           "avgDurationMs": {"type": "integer", "nullable": true},
           "previousAvgDurationMs": {"type": "integer", "nullable": true},
@@ -374,12 +386,13 @@ const OperationSpec kDimensionTimeline{
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
         SIGHTLINE_INTERVAL_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
         "maximum": 20, "default": 5}}})",
-    .output_schema = R"({"type": "object", "required": ["buckets", "series"], "properties": {)"
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "dimension", "interval", "buckets", "series"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "dimension": {"type": "string"},
         "interval": {"type": "string"},
         "buckets": {"type": "array", "items": {"type": "string"}},
         "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(,
-        "comparisonData": {"type": "object", "properties": {
+        "comparisonData": {"type": "object", "required": ["buckets", "series"], "properties": {
           "buckets": {"type": "array", "items": {"type": "string"}},
           "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(}}}})",
     .permission = identity::Permission::kAnalyticsView,

@@ -197,6 +197,59 @@ TEST(AllOperations, OpenApiListsEachOperationOnceUnderItsRoute) {
   }
 }
 
+// Where an output schema leaves an object's shape open: an object that lists no properties and
+// does not say it is a free-form map (`additionalProperties`), or an array without typed items.
+// Empty for a precise schema. `no_body` allows the empty object of a 204 answer at the top.
+std::vector<std::string> ImpreciseParts(const json::object& schema, const std::string& path,
+                                        bool no_body = false) {
+  std::vector<std::string> found;
+  const json::value* type = schema.if_contains("type");
+  const json::value* properties = schema.if_contains("properties");
+  if (type && *type == "object") {
+    const bool listed = properties && (!properties->as_object().empty() || no_body);
+    if (!listed && !schema.contains("additionalProperties")) found.push_back(path);
+  }
+  if (properties) {
+    for (const auto& [name, property] : properties->as_object()) {
+      const std::string child = path + "." + std::string(name);
+      for (auto& part : ImpreciseParts(property.as_object(), child)) found.push_back(part);
+    }
+  }
+  if (const json::value* items = schema.if_contains("items")) {
+    for (auto& part : ImpreciseParts(items->as_object(), path + "[]")) found.push_back(part);
+  }
+  const json::value* additional = schema.if_contains("additionalProperties");
+  if (additional && additional->is_object()) {
+    for (auto& part : ImpreciseParts(additional->as_object(), path + ".*")) found.push_back(part);
+  }
+  return found;
+}
+
+TEST(AllOperations, OutputSchemasListEveryObjectsProperties) {
+  for (const OperationSpec& spec : AllOperations()) {
+    const json::object schema = json::parse(spec.output_schema).as_object();
+    for (const std::string& part : ImpreciseParts(schema, "result", spec.success_status == 204)) {
+      ADD_FAILURE() << spec.name << ": " << part
+                    << " is an object without properties (list them, or declare a free-form map "
+                       "with additionalProperties)";
+    }
+  }
+}
+
+TEST(ImpreciseParts, FindsBareObjectsAndUntypedItems) {
+  const json::object schema = json::parse(R"({"type": "object", "properties": {
+      "a": {"type": "object"},
+      "b": {"type": "array", "items": {"type": "object"}},
+      "c": {"type": "object", "additionalProperties": {"type": "string"}},
+      "d": {"type": "object", "properties": {"e": {"type": "object", "properties": {}}}}}})")
+                                  .as_object();
+  EXPECT_EQ(ImpreciseParts(schema, "r"),
+            (std::vector<std::string>{"r.a", "r.b[]", "r.d.e"}));
+  EXPECT_TRUE(ImpreciseParts(json::parse(R"({"type": "object", "properties": {}})").as_object(),
+                             "r", /*no_body=*/true)
+                  .empty());
+}
+
 TEST(PathParameters, InTemplateOrder) {
   EXPECT_EQ(PathParameters("/{orgSlug}/projects/{projectId}"),
             (std::vector<std::string>{"orgSlug", "projectId"}));
