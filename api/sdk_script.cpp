@@ -1,7 +1,10 @@
 #include "api/sdk_script.h"
 
+#include "api/embedded_assets.h"
 #include "api/public_documents.h"
+#include "core/compression.h"
 #include "core/crypto.h"
+#include "core/text.h"
 
 #include <openssl/evp.h>
 
@@ -23,7 +26,57 @@ bool IsScriptPath(std::string_view path) {
          (path.starts_with("/sdk/v1/sightline-") && path.ends_with(".js"));
 }
 
+// The URL and cache validator are named by the digest, as cmake/embed_web_assets.cmake names
+// an embedded asset's ETag, so a script read from disk and the same one embedded agree.
+SdkScript ScriptFrom(std::string body, std::string gzip, std::string_view sha384) {
+  SdkScript script;
+  script.body = std::move(body);
+  script.gzip = std::move(gzip);
+  script.integrity = "sha384-" + core::Base64Encode(sha384);
+  const std::string hash = core::HexEncode(sha384).substr(0, 12);
+  script.versioned_path = "/sdk/v1/sightline-" + hash + ".js";
+  script.etag = "\"" + hash + "\"";
+  return script;
+}
+
+// Whether an Accept-Encoding list (RFC 9110 §12.5.3) admits gzip: named or `*`, without q=0.
+bool AcceptsGzip(std::string_view accept_encoding) {
+  for (const std::string& item : core::SplitList(accept_encoding)) {
+    const std::string entry = core::ToLowerAscii(item);
+    const auto semicolon = entry.find(';');
+    const std::string_view coding = core::TrimSpaces(std::string_view(entry).substr(0, semicolon));
+    if (coding != "gzip" && coding != "x-gzip" && coding != "*") continue;
+    if (semicolon == std::string::npos) return true;
+    std::string params(entry.substr(semicolon + 1));
+    std::erase(params, ' ');
+    if (!params.starts_with("q=0") || params.find_first_of("123456789") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void SetScriptHeaders(core::HttpResponse& response, const SdkScript& script, bool versioned) {
+  AddPublicCors(response);
+  response.headers.Set("Cache-Control", versioned ? "public, max-age=31536000, immutable"
+                                                  : "public, max-age=3600");
+  response.headers.Set("Vary", "Accept-Encoding");
+  response.headers.Set("X-Script-Integrity", script.integrity);
+  response.headers.Set("X-Script-Versioned-Url", script.versioned_path);
+  response.headers.Set("Access-Control-Expose-Headers",
+                       "ETag, X-Request-Id, X-Script-Integrity, X-Script-Versioned-Url");
+}
+
 }  // namespace
+
+core::Result<SdkScript> EmbeddedSdkScript() {
+  const EmbeddedAsset* asset = FindEmbeddedAsset(kSdkScriptPath);
+  if (!asset) {
+    return core::Error(core::ErrorCode::kUnavailable,
+                       "This build embeds no tracking script (web/sdk was not built).");
+  }
+  return ScriptFrom(std::string(asset->body), std::string(asset->gzip), asset->sha384);
+}
 
 core::Result<SdkScript> LoadSdkScript(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -34,13 +87,11 @@ core::Result<SdkScript> LoadSdkScript(const std::string& path) {
   }
   std::ostringstream content;
   content << file.rdbuf();
-  SdkScript script;
-  script.body = content.str();
-  script.integrity = "sha384-" + core::Base64Encode(Sha384(script.body));
-  const std::string hash = core::Sha256Hex(script.body).substr(0, 12);
-  script.versioned_path = "/sdk/v1/sightline-" + hash + ".js";
-  script.etag = "\"" + hash + "\"";
-  return script;
+  std::string body = content.str();
+  std::string gzip = core::Gzip(body);
+  if (gzip.size() >= body.size()) gzip.clear();
+  const std::string digest = Sha384(body);
+  return ScriptFrom(std::move(body), std::move(gzip), digest);
 }
 
 std::optional<core::HttpResponse> ServeSdkScript(const core::HttpRequest& request,
@@ -53,21 +104,21 @@ std::optional<core::HttpResponse> ServeSdkScript(const core::HttpRequest& reques
   if (request.method != core::HttpMethod::kGet && request.method != core::HttpMethod::kHead) {
     return std::nullopt;
   }
+  const auto accepted = request.headers.Get("Accept-Encoding");
+  const bool gzip = !script->gzip.empty() && accepted && AcceptsGzip(*accepted);
+  // Each content coding is its own representation, so it has its own strong validator.
+  const std::string etag =
+      gzip ? script->etag.substr(0, script->etag.size() - 1) + "-gzip\"" : script->etag;
   core::HttpResponse response;
-  AddPublicCors(response);
-  response.headers.Set("Cache-Control", versioned ? "public, max-age=31536000, immutable"
-                                                  : "public, max-age=3600");
-  response.headers.Set("ETag", script->etag);
-  response.headers.Set("X-Script-Integrity", script->integrity);
-  response.headers.Set("X-Script-Versioned-Url", script->versioned_path);
-  response.headers.Set("Access-Control-Expose-Headers",
-                       "ETag, X-Request-Id, X-Script-Integrity, X-Script-Versioned-Url");
-  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, script->etag)) {
+  SetScriptHeaders(response, *script, versioned);
+  response.headers.Set("ETag", etag);
+  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, etag)) {
     response.status = 304;
     return response;
   }
   response.headers.Set("Content-Type", "text/javascript; charset=utf-8");
-  response.body = script->body;
+  if (gzip) response.headers.Set("Content-Encoding", "gzip");
+  response.body = gzip ? script->gzip : script->body;
   return response;
 }
 

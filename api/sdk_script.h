@@ -1,7 +1,8 @@
-// The browser tracking script the server serves (built from web/sdk by esbuild): at
-// /sdk/v1/script.js, cached for an hour, and at a versioned URL named by its content
-// (/sdk/v1/sightline-<hash>.js), cached for a year as immutable, for pages that pin it with
-// Subresource Integrity. Both are readable from any origin (CORS), as SRI needs.
+// The browser tracking script the server serves (built from web/sdk by esbuild and compiled
+// into the binary, see api/embedded_assets.h): at /sdk/v1/script.js, cached for an hour, and at
+// a versioned URL named by its content (/sdk/v1/sightline-<hash>.js), cached for a year as
+// immutable, for pages that pin it with Subresource Integrity. Both are readable from any
+// origin (CORS), as SRI needs, and sent gzip-compressed to clients that accept it.
 #pragma once
 
 #include "core/http_types.h"
@@ -15,12 +16,19 @@ namespace sightline::api {
 
 struct SdkScript {
   std::string body;
+  std::string gzip;            // `body` gzip-compressed; empty when that would not be smaller
   std::string integrity;       // "sha384-<base64>", for <script integrity="…">
   std::string versioned_path;  // "/sdk/v1/sightline-<12 hex>.js"
   std::string etag;
 };
 
-// Reads the built script; SYS_002 naming the path when it is missing.
+inline constexpr std::string_view kSdkScriptPath = "/sdk/v1/script.js";
+
+// The script compiled into the binary; SYS_002 when the build embedded none.
+core::Result<SdkScript> EmbeddedSdkScript();
+
+// Reads a built script from disk instead (`--sdk-script`: trying another build of the SDK
+// without rebuilding the server); SYS_002 naming the path when it is missing.
 core::Result<SdkScript> LoadSdkScript(const std::string& path);
 
 // The answer for `path` when it is one of the script's routes, else nullopt. Without a script
@@ -28,6 +36,5 @@ core::Result<SdkScript> LoadSdkScript(const std::string& path);
 std::optional<core::HttpResponse> ServeSdkScript(const core::HttpRequest& request,
                                                  std::string_view path,
                                                  const SdkScript* script);
-inline constexpr std::string_view kSdkScriptPath = "/sdk/v1/script.js";
 
 }  // namespace sightline::api

