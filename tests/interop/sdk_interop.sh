@@ -8,7 +8,7 @@ binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 node="$here/node_modules/.bin/node"
-work="$(mktemp -d /tmp/sightline-sdk.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sightline-sdk.XXXXXX")"
 server=""
 trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
