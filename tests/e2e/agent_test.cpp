@@ -4,13 +4,13 @@
 // model provider, and who may use it at all.
 #include <gtest/gtest.h>
 
+#include "api_client.h"
 #include "harness.h"
 
 namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 
 class Agent : public ::testing::TestWithParam<Backend> {
  protected:
@@ -18,37 +18,13 @@ class Agent : public ::testing::TestWithParam<Backend> {
     org_ = Unique("agent");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());
-    owner_ = Login("owner@" + org_ + ".test", "correct horse");
+    owner_ = api().SignIn(creds_.owner_email);
   }
-  std::string Login(const std::string& email, const std::string& password) {
-    const Response r = Call("POST", "/auth/login", "",
-                            R"({"email":")" + email + R"(","password":")" + password + R"("})");
-    EXPECT_EQ(r.status, 200) << r.body;
-    return std::string(r.Json().at("accessToken").as_string());
-  }
-  Response Call(const std::string& method, const std::string& target, const std::string& token,
-                const std::string& body = "") {
-    Headers headers;
-    if (!token.empty()) headers["Authorization"] = "Bearer " + token;
-    if (!body.empty()) headers["Content-Type"] = "application/json";
-    return server_->Request(method, target, headers, body);
-  }
-  std::string Base() const { return "/" + org_ + "/projects/" + creds_.project_id + "/agent"; }
-  // Invites `email` with `role`; the new member's session token.
-  std::string Member(const std::string& email, const std::string& role) {
-    const Response invited = Call("POST", "/" + org_ + "/invitations", owner_,
-                                  R"({"email":")" + email + R"(","role":")" + role + R"("})");
-    EXPECT_EQ(invited.status, 201) << invited.body;
-    const Response accepted =
-        Call("POST", "/invitations/accept", "",
-             R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
-                 R"(","password":"another horse"})");
-    EXPECT_EQ(accepted.status, 200) << accepted.body;
-    return std::string(accepted.Json().at("accessToken").as_string());
-  }
+  ApiClient api() const { return ApiClient(*server_); }
+  std::string Base() const { return creds_.ProjectPath() + "/agent"; }
   std::vector<std::string> ConversationIds(const std::string& token,
                                            const std::string& query = "") {
-    const Response r = Call("GET", Base() + "/conversations" + query, token);
+    const Response r = api().Call("GET", Base() + "/conversations" + query, token);
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<std::string> ids;
     const json::value body = r.Json();
@@ -62,29 +38,24 @@ class Agent : public ::testing::TestWithParam<Backend> {
   std::unique_ptr<ServerProcess> server_;
 };
 
-std::string Code(const Response& r) {
-  const json::value body = r.Json();
-  return std::string(body.at("error").at("code").as_string());
-}
-
 TEST_P(Agent, WithoutAProviderTheStatusSaysSoAndAMessageIs503WithNothingStored) {
-  const Response status = Call("GET", Base() + "/status", owner_);
+  const Response status = api().Call("GET", Base() + "/status", owner_);
   ASSERT_EQ(status.status, 200) << status.body;
   EXPECT_FALSE(status.Json().at("configured").as_bool());
   EXPECT_TRUE(status.Json().at("provider").is_null());
   EXPECT_FALSE(status.Json().at("message").as_string().empty());
 
-  const Response created = Call("POST", Base() + "/conversations", owner_, "{}");
+  const Response created = api().Call("POST", Base() + "/conversations", owner_, "{}");
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id(created.Json().at("id").as_string());
-  const Response sent = Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
+  const Response sent = api().Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
                              R"({"content":"Which AI crawlers hit us most this week?"})");
   EXPECT_EQ(sent.status, 503) << sent.body;
-  EXPECT_EQ(Code(sent), "AGENT_001");
-  const Response read = Call("GET", Base() + "/conversations/" + id, owner_);
+  EXPECT_EQ(sent.ErrorCode(), "AGENT_001");
+  const Response read = api().Call("GET", Base() + "/conversations/" + id, owner_);
   EXPECT_TRUE(read.Json().at("messages").as_array().empty());
-  EXPECT_EQ(Code(Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
-                      R"({"content":""})")),
+  EXPECT_EQ(api().Call("POST", Base() + "/conversations/" + id + "/messages", owner_,
+                      R"({"content":""})").ErrorCode(),
             "VAL_003");
 }
 
@@ -92,72 +63,74 @@ TEST_P(Agent, ConversationsAreCreatedContinuedAndSharedPerWorkflow) {
   // Ids are the client's; the PostgreSQL store outlives a test run, so they are made unique.
   const std::string id = Unique("conversation-");
   const Response first =
-      Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"(","title":"Bots"})");
+      api().Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"(","title":"Bots"})");
   ASSERT_EQ(first.status, 201) << first.body;
   EXPECT_EQ(first.Json().at("title").as_string(), "Bots");
   EXPECT_EQ(first.Json().at("status").as_string(), "idle");
   // The same id again continues it.
   const Response again =
-      Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"("})");
+      api().Call("POST", Base() + "/conversations", owner_, R"({"id":")" + id + R"("})");
   EXPECT_EQ(again.Json().at("title").as_string(), "Bots");
   // A workflow names one shared conversation.
   const Response weekly =
-      Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
+      api().Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
   const Response weekly_again =
-      Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
+      api().Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
   EXPECT_EQ(weekly.Json().at("id"), weekly_again.Json().at("id"));
   EXPECT_EQ(weekly.Json().at("workflowId").as_string(), "weekly-report");
   EXPECT_EQ(ConversationIds(owner_).size(), 2u);
   EXPECT_EQ(ConversationIds(owner_, "?workflowId=weekly-report"),
             std::vector<std::string>{std::string(weekly.Json().at("id").as_string())});
-  EXPECT_EQ(Code(Call("POST", Base() + "/conversations", owner_, R"({"id":"bad id!"})")),
+  EXPECT_EQ(api().Call("POST", Base() + "/conversations", owner_, R"({"id":"bad id!"})").ErrorCode(),
             "VAL_003");
 }
 
 TEST_P(Agent, EachUserSeesAndDeletesOnlyTheirOwn) {
-  const std::string analyst = Member("analyst@" + org_ + ".test", "analyst");
+  const std::string analyst =
+      api().AddMember(org_, owner_, "analyst@" + org_ + ".test", "analyst").access_token;
   const std::string mine = Unique("owner-conversation-");
-  ASSERT_EQ(Call("POST", Base() + "/conversations", owner_, R"({"id":")" + mine + R"("})").status,
+  ASSERT_EQ(api().Call("POST", Base() + "/conversations", owner_, R"({"id":")" + mine + R"("})").status,
             201);
-  Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"daily"})");
+  api().Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"daily"})");
   const std::string theirs(
-      Call("POST", Base() + "/conversations", analyst, "{}").Json().at("id").as_string());
+      api().Call("POST", Base() + "/conversations", analyst, "{}").Json().at("id").as_string());
 
   EXPECT_EQ(ConversationIds(analyst), std::vector<std::string>{theirs});
-  EXPECT_EQ(Call("GET", Base() + "/conversations/" + mine, analyst).status, 404);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + mine, analyst).status, 404);
   EXPECT_EQ(
-      Call("POST", Base() + "/conversations/" + mine + "/messages", analyst, R"({"content":"hi"})")
+      api().Call("POST", Base() + "/conversations/" + mine + "/messages", analyst, R"({"content":"hi"})")
           .status,
       404);
   // Someone else's id cannot be taken over.
-  EXPECT_EQ(Call("POST", Base() + "/conversations", analyst, R"({"id":")" + mine + R"("})").status,
+  EXPECT_EQ(api().Call("POST", Base() + "/conversations", analyst, R"({"id":")" + mine + R"("})").status,
             409);
   // Another organization's project is not found at all.
   const Credentials other = Bootstrap(GetParam(), Unique("agent-other"), "Site");
   EXPECT_EQ(
-      Call("GET", "/" + other.org_slug + "/projects/" + other.project_id + "/agent/conversations",
+      api().Call("GET", "/" + other.org_slug + "/projects/" + other.project_id + "/agent/conversations",
            owner_)
           .status,
       404);
 
   // DELETE with a workflow removes only that one; without, all of the caller's, no one else's.
-  EXPECT_EQ(Call("DELETE", Base() + "/conversations?workflowId=daily", owner_).status, 204);
+  EXPECT_EQ(api().Call("DELETE", Base() + "/conversations?workflowId=daily", owner_).status, 204);
   EXPECT_EQ(ConversationIds(owner_), std::vector<std::string>{mine});
-  EXPECT_EQ(Call("DELETE", Base() + "/conversations", owner_).status, 204);
+  EXPECT_EQ(api().Call("DELETE", Base() + "/conversations", owner_).status, 204);
   EXPECT_TRUE(ConversationIds(owner_).empty());
-  EXPECT_EQ(Call("GET", Base() + "/conversations/" + mine, owner_).status, 404);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + mine, owner_).status, 404);
   EXPECT_EQ(ConversationIds(analyst), std::vector<std::string>{theirs});
 }
 
 TEST_P(Agent, OnlySignedInUsersMayUseIt) {
   // Every role holds agent.use (support too: it asks about what the role may read).
-  const std::string support = Member("support@" + org_ + ".test", "support");
-  EXPECT_EQ(Call("GET", Base() + "/conversations", support).status, 200);
+  const std::string support =
+      api().AddMember(org_, owner_, "support@" + org_ + ".test", "support").access_token;
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations", support).status, 200);
   // Conversations are a user's: a valid key is forbidden here (spec rule 4), not unknown.
-  const Response key = Call("GET", Base() + "/conversations", creds_.private_api_key);
+  const Response key = api().Call("GET", Base() + "/conversations", creds_.private_api_key);
   EXPECT_EQ(key.status, 403);
-  EXPECT_EQ(Code(key), "PERM_001");
-  EXPECT_EQ(Call("GET", Base() + "/conversations", "").status, 401);
+  EXPECT_EQ(key.ErrorCode(), "PERM_001");
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations", "").status, 401);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Agent, ::testing::ValuesIn(AvailableBackends()),

@@ -32,14 +32,8 @@ class Api : public ::testing::TestWithParam<Backend> {
   }
   virtual std::vector<std::string> ExtraArgs() { return {"--max-body-bytes", "4096"}; }
 
-  std::string ProjectPath(const Credentials& c) const {
-    return "/" + c.org_slug + "/projects/" + c.project_id;
-  }
-  std::map<std::string, std::string> Bearer(const std::string& key) const {
-    return {{"Authorization", "Bearer " + key}};
-  }
   Response Patch(const std::string& body, const std::string& type = "application/json") {
-    return server_->Request("PATCH", ProjectPath(creds_),
+    return server_->Request("PATCH", creds_.ProjectPath(),
                             {{"Authorization", "Bearer " + creds_.private_api_key},
                              {"Content-Type", type}},
                             body);
@@ -50,7 +44,7 @@ class Api : public ::testing::TestWithParam<Backend> {
 };
 
 TEST_P(Api, GetProjectWithBearerKey) {
-  const Response r = server_->Request("GET", ProjectPath(creds_), Bearer(creds_.private_api_key));
+  const Response r = server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key));
   ASSERT_EQ(r.status, 200) << r.body;
   const auto project = r.Json().as_object();
   EXPECT_EQ(project.at("id").as_string(), creds_.project_id);
@@ -65,28 +59,28 @@ TEST_P(Api, GetProjectWithBearerKey) {
 }
 
 TEST_P(Api, GetProjectWithXApiKeyHeaderAndUnderApiPrefix) {
-  const Response r = server_->Request("GET", "/api" + ProjectPath(creds_),
+  const Response r = server_->Request("GET", "/api" + creds_.ProjectPath(),
                                       {{"X-API-Key", creds_.private_api_key}});
   EXPECT_EQ(r.status, 200) << r.body;
 }
 
 TEST_P(Api, MissingCredentialIs401Auth003WithChallenge) {
-  const Response r = server_->Request("GET", ProjectPath(creds_));
+  const Response r = server_->Request("GET", creds_.ProjectPath());
   ExpectErrorResponse(r, 401, "AUTH_003");
   EXPECT_EQ(r.Header("www-authenticate"), R"(Bearer realm="sightline")");
 }
 
 TEST_P(Api, MalformedUnknownAndWrongKindCredentialsAre401) {
-  ExpectErrorResponse(server_->Request("GET", ProjectPath(creds_),
+  ExpectErrorResponse(server_->Request("GET", creds_.ProjectPath(),
                                        {{"Authorization", "Basic dXNlcjpwYXNz"}}),
                       401, "AUTH_001");
-  ExpectErrorResponse(server_->Request("GET", ProjectPath(creds_), Bearer("not-a-key")), 401,
+  ExpectErrorResponse(server_->Request("GET", creds_.ProjectPath(), Bearer("not-a-key")), 401,
                       "AUTH_001");
   const Response unknown = server_->Request(
-      "GET", ProjectPath(creds_), Bearer("sk_service_0123456789abcdefghijABCDEFGHIJ01"));
+      "GET", creds_.ProjectPath(), Bearer("sk_service_0123456789abcdefghijABCDEFGHIJ01"));
   ExpectErrorResponse(unknown, 401, "AUTH_002");
   EXPECT_NE(unknown.Header("www-authenticate").find("invalid_token"), std::string::npos);
-  ExpectErrorResponse(server_->Request("GET", ProjectPath(creds_), Bearer(creds_.sdk_key)), 401,
+  ExpectErrorResponse(server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.sdk_key)), 401,
                       "AUTH_005");
 }
 
@@ -96,19 +90,19 @@ TEST_P(Api, AnotherTenantsProjectAndOrganizationAre404) {
   ExpectErrorResponse(server_->Request("GET", "/" + creds_.org_slug + "/projects/" + other.project_id,
                                        Bearer(creds_.private_api_key)),
                       404, "PROJECT_001");
-  ExpectErrorResponse(server_->Request("GET", ProjectPath(other), Bearer(creds_.private_api_key)),
+  ExpectErrorResponse(server_->Request("GET", other.ProjectPath(), Bearer(creds_.private_api_key)),
                       404, "ORG_001");
   ExpectErrorResponse(server_->Request("GET", "/" + creds_.org_slug + "/projects/" + Unique("p"),
                                        Bearer(creds_.private_api_key)),
                       404, "PROJECT_001");
   // Their key still works for their own project.
-  EXPECT_EQ(server_->Request("GET", ProjectPath(other), Bearer(other.private_api_key)).status, 200);
+  EXPECT_EQ(server_->Request("GET", other.ProjectPath(), Bearer(other.private_api_key)).status, 200);
 }
 
 TEST_P(Api, RevokedKeyIsRefusedOnTheNextRequest) {
   HttpConnection connection(server_->port());
   const auto auth = Bearer(creds_.private_api_key);
-  ASSERT_EQ(connection.Send("GET", ProjectPath(creds_), auth).status, 200);
+  ASSERT_EQ(connection.Send("GET", creds_.ProjectPath(), auth).status, 200);
   // Re-running bootstrap rotates the bootstrap keys: the old private key is revoked.
   const std::string org_name = creds_.org_slug;
   std::vector<std::string> args = {"admin", "bootstrap"};
@@ -122,12 +116,12 @@ TEST_P(Api, RevokedKeyIsRefusedOnTheNextRequest) {
   const CommandResult rerun = RunSightline(args);
   ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
   EXPECT_NE(rerun.out.find(creds_.project_id), std::string::npos) << "same project reused";
-  ExpectErrorResponse(connection.Send("GET", ProjectPath(creds_), auth), 401, "AUTH_002");
+  ExpectErrorResponse(connection.Send("GET", creds_.ProjectPath(), auth), 401, "AUTH_002");
 }
 
 TEST_P(Api, UnknownRouteAndWrongMethod) {
   ExpectErrorResponse(server_->Request("GET", "/no/such/route/here/at/all"), 404, "REQ_001");
-  const Response wrong = server_->Request("PUT", ProjectPath(creds_), Bearer(creds_.private_api_key));
+  const Response wrong = server_->Request("PUT", creds_.ProjectPath(), Bearer(creds_.private_api_key));
   ExpectErrorResponse(wrong, 405, "REQ_002");
   EXPECT_EQ(wrong.Header("allow"), "GET, PATCH, DELETE, OPTIONS");
   ExpectErrorResponse(server_->Request("POST", "/openapi.json"), 405, "REQ_002");
@@ -138,7 +132,7 @@ TEST_P(Api, PatchUpdatesSettingsAndValidatesThem) {
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(ok.Json().at("reportingTimezone").as_string(), "Asia/Kathmandu");
   EXPECT_TRUE(ok.Json().at("ipLogging").as_bool());
-  const Response read = server_->Request("GET", ProjectPath(creds_), Bearer(creds_.private_api_key));
+  const Response read = server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key));
   EXPECT_EQ(read.Json().at("reportingTimezone").as_string(), "Asia/Kathmandu");
 
   Response bad_type = Patch(R"({"botDetection":"yes"})");
@@ -150,7 +144,7 @@ TEST_P(Api, PatchUpdatesSettingsAndValidatesThem) {
   ExpectErrorResponse(Patch(R"({"reportingTimezone":"../../etc/passwd"})"), 400, "VAL_003");
   ExpectErrorResponse(Patch(R"({"name":""})"), 400, "VAL_003");
   // Nothing of the rejected requests was written.
-  EXPECT_EQ(server_->Request("GET", ProjectPath(creds_), Bearer(creds_.private_api_key))
+  EXPECT_EQ(server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key))
                 .Json().at("reportingTimezone").as_string(),
             "Asia/Kathmandu");
 }
@@ -165,18 +159,18 @@ TEST_P(Api, MalformedBodiesAreRejectedClearly) {
 
 TEST_P(Api, TransportLevelFailuresCarryErrorResponses) {
   HttpConnection big_headers(server_->port());
-  ExpectErrorResponse(big_headers.Send("GET", ProjectPath(creds_), {{"X-Filler", std::string(20000, 'x')}}),
+  ExpectErrorResponse(big_headers.Send("GET", creds_.ProjectPath(), {{"X-Filler", std::string(20000, 'x')}}),
                       431, "VAL_005");
   HttpConnection garbage(server_->port());
   ExpectErrorResponse(garbage.SendRaw("THIS IS NOT HTTP\r\n\r\n"), 400, "VAL_007");
   // The server is still serving after both.
-  EXPECT_EQ(server_->Request("GET", ProjectPath(creds_), Bearer(creds_.private_api_key)).status, 200);
+  EXPECT_EQ(server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
 }
 
 TEST_P(Api, KeepAliveServesManyRequestsOnOneConnection) {
   HttpConnection connection(server_->port());
   for (int i = 0; i < 50; ++i) {
-    ASSERT_EQ(connection.Send("GET", ProjectPath(creds_), Bearer(creds_.private_api_key)).status, 200);
+    ASSERT_EQ(connection.Send("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
   }
 }
 
@@ -216,8 +210,8 @@ TEST_P(Api, OpenApiDocumentIsPublicCachedAndCorsEnabled) {
 }
 
 TEST_P(Api, AccessLogHasTemplatesAndNoSecrets) {
-  server_->Request("GET", ProjectPath(creds_), Bearer(creds_.private_api_key));
-  server_->Request("GET", ProjectPath(creds_), Bearer(creds_.sdk_key));
+  server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key));
+  server_->Request("GET", creds_.ProjectPath(), Bearer(creds_.sdk_key));
   ASSERT_EQ(server_->Stop(), 0);
   const std::string log = server_->Log();
   EXPECT_NE(log.find(R"("route":"/{orgSlug}/projects/{projectId}")"), std::string::npos) << log;
@@ -231,11 +225,11 @@ TEST_P(Api, AccessLogHasTemplatesAndNoSecrets) {
 TEST_P(Api, SigtermFinishesAnInFlightRequestThenExitsCleanly) {
   // An idle keep-alive connection must not hold the shutdown up...
   HttpConnection idle(server_->port());
-  ASSERT_EQ(idle.Send("GET", ProjectPath(creds_), Bearer(creds_.private_api_key)).status, 200);
+  ASSERT_EQ(idle.Send("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
   // ...while a request whose body is still arriving when SIGTERM lands is finished.
   const std::string body = R"({"name":"Renamed during shutdown"})";
   HttpConnection in_flight(server_->port());
-  in_flight.Write("PATCH " + ProjectPath(creds_) + " HTTP/1.1\r\nHost: x\r\n" +
+  in_flight.Write("PATCH " + creds_.ProjectPath() + " HTTP/1.1\r\nHost: x\r\n" +
                   "Authorization: Bearer " + creds_.private_api_key + "\r\n" +
                   "Content-Type: application/json\r\nContent-Length: " +
                   std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 10));

@@ -12,6 +12,7 @@
 #include <future>
 #include <thread>
 
+#include "api_client.h"
 #include "harness.h"
 #include "loopback_services.h"
 
@@ -19,7 +20,6 @@ namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 
 constexpr std::string_view kGptBot =
     "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; "
@@ -55,10 +55,6 @@ class ScriptedModel {
   unsigned short port_ = 0;
   unsigned short control_port_ = 0;
 };
-
-std::string Code(const Response& r) {
-  return std::string(r.Json().at("error").at("code").as_string());
-}
 
 std::vector<std::string> Roles(const json::value& answer) {
   std::vector<std::string> roles;
@@ -105,24 +101,13 @@ class Assistant : public ::testing::TestWithParam<Backend> {
                                   "sk-test-secret"};
     args.insert(args.end(), extra.begin(), extra.end());
     server_ = std::make_unique<ServerProcess>(GetParam(), args);
-    owner_ = Login("owner@" + org_ + ".test", "correct horse");
+    owner_ = api().SignIn(creds_.owner_email);
   }
-  std::string Login(const std::string& email, const std::string& password) {
-    const Response r = Call("POST", "/auth/login", "",
-                            R"({"email":")" + email + R"(","password":")" + password + R"("})");
-    EXPECT_EQ(r.status, 200) << r.body;
-    return std::string(r.Json().at("accessToken").as_string());
-  }
-  Response Call(const std::string& method, const std::string& target, const std::string& token,
-                const std::string& body = "", Headers headers = {}) {
-    if (!token.empty()) headers["Authorization"] = "Bearer " + token;
-    if (!body.empty()) headers["Content-Type"] = "application/json";
-    return server_->Request(method, target, headers, body);
-  }
-  std::string Project() const { return "/" + org_ + "/projects/" + creds_.project_id; }
+  ApiClient api() const { return ApiClient(*server_); }
+  std::string Project() const { return creds_.ProjectPath(); }
   std::string Base() const { return Project() + "/agent"; }
   std::string NewConversation(const std::string& token, const std::string& extra = "") {
-    const Response r = Call("POST", Base() + "/conversations", token, "{" + extra + "}");
+    const Response r = api().Call("POST", Base() + "/conversations", token, "{" + extra + "}");
     EXPECT_EQ(r.status, 201) << r.body;
     return std::string(r.Json().at("id").as_string());
   }
@@ -130,38 +115,27 @@ class Assistant : public ::testing::TestWithParam<Backend> {
                bool stream = false) {
     Headers headers;
     if (stream) headers["Accept"] = "text/event-stream";
-    return Call("POST", Base() + "/conversations/" + id + "/messages", token,
+    return api().Call("POST", Base() + "/conversations/" + id + "/messages", token,
                 json::serialize(json::object{{"content", question}}), headers);
   }
   json::value Conversation(const std::string& token, const std::string& id) {
-    const Response r = Call("GET", Base() + "/conversations/" + id, token);
+    const Response r = api().Call("GET", Base() + "/conversations/" + id, token);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.Json();
-  }
-  std::string Member(const std::string& email, const std::string& role) {
-    const Response invited = Call("POST", "/" + org_ + "/invitations", owner_,
-                                  R"({"email":")" + email + R"(","role":")" + role + R"("})");
-    EXPECT_EQ(invited.status, 201) << invited.body;
-    const Response accepted =
-        Call("POST", "/invitations/accept", "",
-             R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
-                 R"(","password":"another horse"})");
-    EXPECT_EQ(accepted.status, 200) << accepted.body;
-    return std::string(accepted.Json().at("accessToken").as_string());
   }
   void IngestBot(const std::string& user_agent, const std::string& path) {
     const std::string body = json::serialize(json::object{
         {"events",
          json::array{json::object{
              {"user_agent", user_agent}, {"ip_address", "203.0.113.7"}, {"path", path}}}}});
-    const Response r = Call("POST", "/ingest/v1/server", creds_.private_api_key, body);
+    const Response r = api().Call("POST", "/ingest/v1/server", creds_.private_api_key, body);
     ASSERT_EQ(r.status, 202) << r.body;
   }
   std::string ProjectName() {
-    return std::string(Call("GET", Project(), owner_).Json().at("name").as_string());
+    return std::string(api().Call("GET", Project(), owner_).Json().at("name").as_string());
   }
   std::vector<std::string> AuditActions() {
-    const Response log = Call("GET", "/" + org_ + "/audit-log", owner_);
+    const Response log = api().Call("GET", "/" + org_ + "/audit-log", owner_);
     EXPECT_EQ(log.status, 200) << log.body;
     const json::value body = log.Json();
     std::vector<std::string> actions;
@@ -314,9 +288,9 @@ TEST_P(Assistant, WritesRunOnlyWithTheUsersApproval) {
   EXPECT_EQ(call.at("approval").as_string(), "pending");
   EXPECT_EQ(ProjectName(), "Site");
   const std::string decide = Base() + "/conversations/" + id + "/tool-calls/";
-  EXPECT_EQ(Call("POST", decide + "nope/decision", owner_, R"({"approved":true})").status, 409);
+  EXPECT_EQ(api().Call("POST", decide + "nope/decision", owner_, R"({"approved":true})").status, 409);
 
-  const Response approved = Call("POST", decide + "w1/decision", owner_, R"({"approved":true})");
+  const Response approved = api().Call("POST", decide + "w1/decision", owner_, R"({"approved":true})");
   ASSERT_EQ(approved.status, 200) << approved.body;
   EXPECT_EQ(Roles(approved.Json()), (std::vector<std::string>{"tool_result", "assistant"}));
   EXPECT_EQ(ProjectName(), "Renamed");
@@ -324,7 +298,7 @@ TEST_P(Assistant, WritesRunOnlyWithTheUsersApproval) {
   EXPECT_TRUE(Contains(actions, "project.update"));
   EXPECT_TRUE(Contains(actions, "agent.tool_call"));
   EXPECT_TRUE(Contains(actions, "agent.tool_call.decide"));
-  EXPECT_EQ(Code(Call("POST", decide + "w1/decision", owner_, R"({"approved":true})")), "REQ_003");
+  EXPECT_EQ(api().Call("POST", decide + "w1/decision", owner_, R"({"approved":true})").ErrorCode(), "REQ_003");
 
   // Declined: nothing runs, and the model is told so.
   model_->Script(R"([
@@ -332,7 +306,7 @@ TEST_P(Assistant, WritesRunOnlyWithTheUsersApproval) {
     {"text": "Left as it is."}
   ])");
   ASSERT_EQ(Ask(owner_, id, "Rename it to Again").status, 200);
-  const Response declined = Call("POST", decide + "w2/decision", owner_, R"({"approved":false})");
+  const Response declined = api().Call("POST", decide + "w2/decision", owner_, R"({"approved":false})");
   ASSERT_EQ(declined.status, 200) << declined.body;
   EXPECT_NE(
       std::string(declined.Json().at("messages").at(0).at("content").as_string()).find("declined"),
@@ -354,7 +328,8 @@ TEST_P(Assistant, WritesRunOnlyWithTheUsersApproval) {
 TEST_P(Assistant, ToolsAreTheUsersLivePermissions) {
   Start("openai");
   IngestBot(std::string(kGptBot), "/docs");
-  const std::string support = Member("support@" + org_ + ".test", "support");
+  const std::string support =
+      api().AddMember(org_, owner_, "support@" + org_ + ".test", "support").access_token;
   model_->Script(R"([
     {"toolCalls": [{"id": "b1", "name": "get_top_bots", "arguments": "{\"from\":\"2026-01-01\",\"to\":\"2026-12-31\"}"}]},
     {"text": "You do not have access to crawler analytics."}
@@ -384,9 +359,9 @@ TEST_P(Assistant, ASecondMessageWhileAnsweringIs409AndCancelStopsTheAnswer) {
   }
   const Response busy = Ask(owner_, id, "Are you there?");
   EXPECT_EQ(busy.status, 409);
-  EXPECT_EQ(Code(busy), "AGENT_002");
+  EXPECT_EQ(busy.ErrorCode(), "AGENT_002");
   const auto asked = std::chrono::steady_clock::now();
-  const Response cancel = Call("POST", Base() + "/conversations/" + id + "/cancel", owner_);
+  const Response cancel = api().Call("POST", Base() + "/conversations/" + id + "/cancel", owner_);
   ASSERT_EQ(cancel.status, 200) << cancel.body;
   EXPECT_EQ(cancel.Json().at("status").as_string(), "canceling");
   const Response stopped = running.get();
@@ -395,7 +370,7 @@ TEST_P(Assistant, ASecondMessageWhileAnsweringIs409AndCancelStopsTheAnswer) {
   EXPECT_EQ(stopped.Json().at("stopReason").as_string(), "cancelled");
   EXPECT_EQ(Conversation(owner_, id).at("status").as_string(), "idle");
   // Cancelling with nothing running changes nothing.
-  EXPECT_EQ(Call("POST", Base() + "/conversations/" + id + "/cancel", owner_)
+  EXPECT_EQ(api().Call("POST", Base() + "/conversations/" + id + "/cancel", owner_)
                 .Json()
                 .at("status")
                 .as_string(),
@@ -441,7 +416,7 @@ TEST_P(Assistant, ProviderFailuresAreRetriedOrReported) {
   model_->Script(R"([{"status": 401, "error": "invalid x-api-key"}])");
   const Response refused = Ask(owner_, id, "hello again");
   EXPECT_EQ(refused.status, 502);
-  EXPECT_EQ(Code(refused), "AGENT_003");
+  EXPECT_EQ(refused.ErrorCode(), "AGENT_003");
   EXPECT_EQ(refused.Json().at("error").at("details").at("providerStatus").as_int64(), 401);
   EXPECT_NE(refused.body.find("invalid x-api-key"), std::string::npos);
   EXPECT_EQ(model_->Requests().size(), 1u);
@@ -491,10 +466,10 @@ TEST_P(Assistant, TheLastStepOffersNoToolsSoTheModelMustAnswer) {
 }
 
 TEST_P(Assistant, ReachesAProviderOverHttps) {
-  const auto dir = MakeTempDir("sightline-llm-tls-");
-  MakeLoopbackCertificate(dir);
-  model_ = std::make_unique<ScriptedModel>(dir);
-  Start("openai", {"--outbound-ca", (dir / "cert.pem").string()}, "https");
+  const TempDir dir("sightline-llm-tls-");
+  MakeLoopbackCertificate(dir.path());
+  model_ = std::make_unique<ScriptedModel>(dir.path());
+  Start("openai", {"--outbound-ca", (dir.path() / "cert.pem").string()}, "https");
   model_->Script(R"([{"text": "Over TLS."}])");
   const Response r = Ask(owner_, NewConversation(owner_), "hi", /*stream=*/true);
   ASSERT_EQ(r.status, 200);
@@ -509,14 +484,14 @@ TEST_P(Assistant, DeleteRemovesAnsweredConversationsWholeIncludingAWorkflows) {
     model_->Script(kTwoReportsThenAnswer);
     ASSERT_EQ(Ask(owner_, id, "How are we doing?").status, 200);
   }
-  EXPECT_EQ(Call("DELETE", Base() + "/conversations?workflowId=weekly-report", owner_).status, 204);
-  EXPECT_EQ(Call("GET", Base() + "/conversations/" + weekly, owner_).status, 404);
+  EXPECT_EQ(api().Call("DELETE", Base() + "/conversations?workflowId=weekly-report", owner_).status, 204);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + weekly, owner_).status, 404);
   EXPECT_EQ(Conversation(owner_, plain).at("messages").as_array().size(), 6u);
-  EXPECT_EQ(Call("DELETE", Base() + "/conversations", owner_).status, 204);
-  EXPECT_EQ(Call("GET", Base() + "/conversations/" + plain, owner_).status, 404);
+  EXPECT_EQ(api().Call("DELETE", Base() + "/conversations", owner_).status, 204);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + plain, owner_).status, 404);
   // The workflow starts afresh.
   const Response again =
-      Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
+      api().Call("POST", Base() + "/conversations", owner_, R"({"workflowId":"weekly-report"})");
   EXPECT_TRUE(again.Json().at("messages").as_array().empty());
 }
 
@@ -535,7 +510,7 @@ TEST_P(Assistant, SmokeAgainstARealEndpoint) {
                                 "--llm-timeout",       "300"};
   if (key != nullptr && *key != '\0') args.insert(args.end(), {"--llm-api-key", key});
   server_ = std::make_unique<ServerProcess>(GetParam(), args);
-  owner_ = Login("owner@" + org_ + ".test", "correct horse");
+  owner_ = api().SignIn(creds_.owner_email);
   const Response r = Ask(owner_, NewConversation(owner_),
                          "How many visitors did the site have in January 2026? Use a tool.");
   ASSERT_EQ(r.status, 200) << r.body;

@@ -35,14 +35,13 @@ std::string Item(const std::string& ua, const std::string& ip) {
 class Bots : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
-    ranges_ = MakeTempDir("sightline-ranges-");
     // OpenAI's list in the vendors' common JSON format; Google's list deliberately absent.
-    std::ofstream(ranges_ / "gptbot.json")
+    std::ofstream(ranges_.path() / "gptbot.json")
         << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"},)"
         << R"({"ipv6Prefix":"2001:db8:1::/48"}]})";
     creds_ = Bootstrap(GetParam(), Unique("media"), "Site");
     server_ = std::make_unique<ServerProcess>(
-        GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.string()});
+        GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.path().string()});
   }
 
   Response Post(const std::string& path, const std::string& body, const std::string& key) {
@@ -77,7 +76,7 @@ class Bots : public ::testing::TestWithParam<Backend> {
     return r.Json().as_object();
   }
 
-  std::filesystem::path ranges_;
+  TempDir ranges_{"sightline-ranges-"};
   Credentials creds_;
   std::unique_ptr<ServerProcess> server_;
 };
@@ -120,10 +119,10 @@ TEST_P(Bots, ServerIngestionStoresBotsOnlyAndHonoursBotDetection) {
   ASSERT_EQ(r.status, 202) << r.body;
   EXPECT_EQ(r.Json().at("accepted").as_int64(), 3) << "the human is skipped";
   EXPECT_EQ(r.Json().at("total").as_int64(), 4);
-  const std::string project = "/" + creds_.org_slug + "/projects/" + creds_.project_id;
+  const std::string project = creds_.ProjectPath();
   auto bot_events = [&] {
     const Response usage = server_->Request("GET", project + "/usage",
-                                            {{"Authorization", "Bearer " + creds_.private_api_key}});
+                                            Bearer(creds_.private_api_key));
     return usage.Json().at("months").at(0).at("botEvents").as_int64();
   };
   EXPECT_EQ(bot_events(), 3);
@@ -166,8 +165,8 @@ TEST_P(Bots, ACrawlerRunningTheTrackingScriptIsNamedFromTheCatalog) {
       R"({"event":"page_view","channel":"pages"})");
   ASSERT_EQ(tracked.status, 202) << tracked.body;
   const Response feed = server_->Request(
-      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/events",
-      {{"Authorization", "Bearer " + creds_.private_api_key}});
+      "GET", creds_.ProjectPath() + "/events",
+      Bearer(creds_.private_api_key));
   const json::value events = feed.Json();
   const json::object& tags = events.at("events").at(0).at("tags").as_object();
   EXPECT_EQ(tags.at("__bot_name").as_string(), "Googlebot");
@@ -190,8 +189,8 @@ TEST_P(Bots, VercelDrainStoresTheBotRequestsOfABatch) {
   EXPECT_EQ(r.Json().at("received").as_int64(), 3);
   EXPECT_EQ(r.Json().at("accepted").as_int64(), 1) << "one crawler; the build log and the human skipped";
   const Response usage = server_->Request(
-      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/usage",
-      {{"Authorization", "Bearer " + creds_.private_api_key}});
+      "GET", creds_.ProjectPath() + "/usage",
+      Bearer(creds_.private_api_key));
   EXPECT_EQ(usage.Json().at("months").at(0).at("botEvents").as_int64(), 1);
 }
 
@@ -260,10 +259,10 @@ TEST_P(Bots, CloudFrontTabSeparatedRecordsNeedTheirFieldOrderInTheUrl) {
                              {"Content-Type", "application/json"}},
                             delivery);
   };
-  const std::string project = "/" + creds_.org_slug + "/projects/" + creds_.project_id;
+  const std::string project = creds_.ProjectPath();
   auto bot_events = [&] {
     const Response usage = server_->Request("GET", project + "/usage",
-                                            {{"Authorization", "Bearer " + creds_.private_api_key}});
+                                            Bearer(creds_.private_api_key));
     const json::value body = usage.Json();
     const json::array& months = body.at("months").as_array();
     return months.empty() ? 0 : months.at(0).at("botEvents").as_int64();
@@ -327,7 +326,8 @@ TEST_P(Bots, AnUnreachableResolverNeverRefutesACrawler) {
 // Range lists fetched over HTTPS from a mirror on loopback: `admin refresh-ranges` stores the
 // last good copy, servers load it at start, and a server's own periodic refresh does the same.
 TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
-  const auto dir = MakeTempDir("sightline-mirror-");
+  const TempDir temp("sightline-mirror-");
+  const std::filesystem::path& dir = temp.path();
   MakeLoopbackCertificate(dir);
   std::filesystem::create_directory(dir / "www");
   std::ofstream(dir / "www" / "bingbot.json")
@@ -366,7 +366,6 @@ TEST_P(Bots, RangeListsAreRefreshedIntoTheStoreAndUsedByEveryServer) {
   EXPECT_EQ(ClassifyUntil(server, bingbot, "spoofed_bot").at("actorType").as_string(),
             "spoofed_bot")
       << "outside the new list";
-  std::filesystem::remove_all(dir);
 }
 
 TEST_P(Bots, AVendorThatNeverAnswersDoesNotHoldUpShutdown) {
@@ -393,16 +392,14 @@ class WebBotAuth : public Bots {
  protected:
   void SetUp() override {
     Bots::SetUp();
-    certs_ = MakeTempDir("sightline-wba-");
-    MakeLoopbackCertificate(certs_);
+    MakeLoopbackCertificate(certs_.path());
     signer_ = std::make_unique<ChildProcess>(
         "node", std::vector<std::string>{
                     (SourceDir() / "tests/interop/web_bot_auth_signer.mjs").string(),
-                    (certs_ / "cert.pem").string(), (certs_ / "key.pem").string(),
+                    (certs_.path() / "cert.pem").string(), (certs_.path() / "key.pem").string(),
                     "shop.example", "/docs", "/pricing"});
     signed_ = json::parse(signer_->FirstLine()).as_object();
   }
-  void TearDown() override { std::filesystem::remove_all(certs_); }
 
   // The classify item for signed request `index`, as a customer's edge would forward it.
   std::string SignedItem(std::size_t index, const std::string& host = "shop.example") {
@@ -413,13 +410,13 @@ class WebBotAuth : public Bots {
         {"signature_input", s.at("signatureInput")},
         {"signature_agent", s.at("signatureAgent")}});
   }
-  std::filesystem::path certs_;
+  TempDir certs_{"sightline-wba-"};
   std::unique_ptr<ChildProcess> signer_;
   json::object signed_;
 };
 
 TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
-  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_.path() / "cert.pem").string(),
                                     "--signature-directory-private"});
   const json::object verified = ClassifyUntil(server, SignedItem(0), "verified_bot");
   EXPECT_EQ(verified.at("actorType").as_string(), "verified_bot");
@@ -444,7 +441,7 @@ TEST_P(WebBotAuth, SignedRequestsVerifyAgainstTheSignersDirectory) {
 
 TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
   // This installation's crawler signs as its public URL; here the test's signer plays it.
-  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string(),
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_.path() / "cert.pem").string(),
                                     "--signature-directory-private", "--public-url",
                                     std::string(signed_.at("agent").as_string())});
   const json::object own = ClassifyUntil(server, SignedItem(0), "verified_bot");
@@ -459,8 +456,8 @@ TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
   ASSERT_EQ(stored.status, 202) << stored.body;
   EXPECT_EQ(stored.Json().at("accepted").as_int64(), 2) << "both are stored";
   const Response usage = server.Request(
-      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/usage",
-      {{"Authorization", "Bearer " + creds_.private_api_key}});
+      "GET", creds_.ProjectPath() + "/usage",
+      Bearer(creds_.private_api_key));
   EXPECT_EQ(usage.Json().at("months").at(0).at("botEvents").as_int64(), 1)
       << "only GPTBot counts";
 }
@@ -468,7 +465,7 @@ TEST_P(WebBotAuth, ServiceAuditBotIsStoredButNeverCountsTowardUsage) {
 TEST_P(WebBotAuth, DirectoriesOnPrivateAddressesAreNeverFetchedByDefault) {
   // Without the test-only switch the loopback directory is refused (SSRF protection): the
   // signature stays unverified — suspected, never spoofed.
-  ServerProcess server(GetParam(), {"--outbound-ca", (certs_ / "cert.pem").string()});
+  ServerProcess server(GetParam(), {"--outbound-ca", (certs_.path() / "cert.pem").string()});
   ClassifyOn(server, SignedItem(0));  // the first sight of the signer starts (and fails) the fetch
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const json::object later = ClassifyOn(server, SignedItem(0));

@@ -90,22 +90,41 @@ Response FromBeast(http::response<http::string_body>& r) {
   return response;
 }
 
-}  // namespace
-
-std::filesystem::path MakeTempDir(const std::string& prefix) {
-  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
+std::filesystem::path MakeDirectory(const std::filesystem::path& pattern) {
+  std::string path = pattern.string();
+  if (mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp failed: " + path);
+  return path;
 }
 
+}  // namespace
+
+TempDir::TempDir(const std::string& prefix)
+    : path_(MakeDirectory(std::filesystem::temp_directory_path() / (prefix + "XXXXXX"))) {}
+
+TempDir::~TempDir() {
+  std::error_code ignored;  // a destructor must not throw; the suite's check reports leftovers
+  std::filesystem::remove_all(path_, ignored);
+}
+
+namespace {
+
+// Where the SQLite stores of AvailableBackends() live. Test parameters are made before the first
+// test and outlive the last, so no test can own them: the program does, and removes them when it
+// exits (a static's destructor), whether the tests passed or not.
+const std::filesystem::path& StoresDir() {
+  static const TempDir dir("sightline-e2e-");
+  return dir.path();
+}
+
+}  // namespace
+
 CommandResult RunSightline(const std::vector<std::string>& args) {
-  const auto dir = MakeTempDir("sightline-cmd-");
-  const int pid = Spawn(args, dir / "out", dir / "err");
+  const TempDir dir("sightline-cmd-");
+  const int pid = Spawn(args, dir.path() / "out", dir.path() / "err");
   CommandResult result;
   result.exit_code = WaitFor(pid, std::chrono::seconds(60));
-  result.out = ReadFile(dir / "out");
-  result.err = ReadFile(dir / "err");
-  std::filesystem::remove_all(dir);
+  result.out = ReadFile(dir.path() / "out");
+  result.err = ReadFile(dir.path() / "err");
   return result;
 }
 
@@ -116,9 +135,9 @@ std::vector<std::string> Backend::StorageArgs() const {
 
 std::vector<Backend> AvailableBackends() {
   std::vector<Backend> backends;
-  backends.push_back({"sqlite", "", MakeTempDir("sightline-e2e-")});
+  backends.push_back({"sqlite", "", MakeDirectory(StoresDir() / "sqlite-XXXXXX")});
   if (const char* dsn = std::getenv("SIGHTLINE_TEST_PG_DSN"); dsn && *dsn) {
-    backends.push_back({"postgres", dsn, MakeTempDir("sightline-e2e-pg-")});
+    backends.push_back({"postgres", dsn, {}});
   }
   return backends;
 }
@@ -140,8 +159,8 @@ Credentials Bootstrap(const Backend& backend, const std::string& org, const std:
   if (result.exit_code != 0) throw std::runtime_error("bootstrap failed: " + result.err);
   const auto json = boost::json::parse(result.out).as_object();
   auto text = [&](const char* key) { return std::string(json.at(key).as_string()); };
-  return {text("userId"), text("orgSlug"), text("projectId"), text("sdkKey"),
-          text("privateApiKey")};
+  return {text("userId"),        text("orgSlug"), text("projectId"), text("sdkKey"),
+          text("privateApiKey"), "owner@" + org + ".test"};
 }
 
 boost::json::value Response::Json() const { return boost::json::parse(body); }
@@ -149,6 +168,21 @@ boost::json::value Response::Json() const { return boost::json::parse(body); }
 std::string Response::Header(const std::string& name) const {
   auto it = headers.find(name);
   return it == headers.end() ? std::string() : it->second;
+}
+
+std::string Response::ErrorCode() const {
+  if (body.empty()) return "(no body)";
+  boost::system::error_code ec;
+  const boost::json::value parsed = boost::json::parse(body, ec);
+  const boost::json::value* error =
+      !ec && parsed.is_object() ? parsed.as_object().if_contains("error") : nullptr;
+  const boost::json::value* code =
+      error && error->is_object() ? error->as_object().if_contains("code") : nullptr;
+  return code && code->is_string() ? std::string(code->as_string()) : "(no error code)";
+}
+
+Headers Bearer(const std::string& credential) {
+  return {{"Authorization", "Bearer " + credential}};
 }
 
 struct HttpConnection::Impl {
@@ -220,8 +254,8 @@ Response HttpConnection::ReadResponse() {
 }
 
 ChildProcess::ChildProcess(const std::string& program, const std::vector<std::string>& args)
-    : dir_(MakeTempDir("sightline-child-")) {
-  pid_ = SpawnProgram(program, args, dir_ / "out", dir_ / "err");
+    : dir_("sightline-child-") {
+  pid_ = SpawnProgram(program, args, dir_.path() / "out", dir_.path() / "err");
 }
 
 ChildProcess::~ChildProcess() {
@@ -232,22 +266,21 @@ ChildProcess::~ChildProcess() {
       WaitFor(pid_, std::chrono::seconds(5));
     }
   }
-  std::filesystem::remove_all(dir_);
 }
 
 std::string ChildProcess::FirstLine(std::chrono::seconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (std::chrono::steady_clock::now() < deadline) {
-    const std::string out = ReadFile(dir_ / "out");
+    const std::string out = ReadFile(dir_.path() / "out");
     if (const auto end = out.find('\n'); end != std::string::npos) return out.substr(0, end);
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      throw std::runtime_error("helper exited early: " + ReadFile(dir_ / "err"));
+      throw std::runtime_error("helper exited early: " + ReadFile(dir_.path() / "err"));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  throw std::runtime_error("helper wrote nothing: " + ReadFile(dir_ / "err"));
+  throw std::runtime_error("helper wrote nothing: " + ReadFile(dir_.path() / "err"));
 }
 
 void RunOrThrow(const std::string& command) {
@@ -262,9 +295,15 @@ std::string OtplibCode(const std::string& secret, std::int64_t unix_seconds) {
   return otplib.FirstLine();
 }
 
-ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args) {
-  const auto dir = MakeTempDir("sightline-log-");
-  log_path_ = dir / "server.log";
+std::int64_t UnixSecondsNow() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args)
+    : dir_("sightline-log-") {
+  const auto log_path = dir_.path() / "server.log";
   // Tests are hermetic: no fetching of the vendors' range lists unless a test asks for it.
   std::vector<std::string> args = {"serve", "--listen", "127.0.0.1:0", "--threads", "2"};
   if (std::find(extra_args.begin(), extra_args.end(), "--bot-ranges-refresh") == extra_args.end()) {
@@ -282,12 +321,12 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
   }
   for (const auto& a : backend.StorageArgs()) args.push_back(a);
   for (auto& a : extra_args) args.push_back(std::move(a));
-  pid_ = Spawn(args, log_path_, dir / "stderr.log");
+  pid_ = Spawn(args, log_path, dir_.path() / "stderr.log");
   static const std::regex kReady(R"re("msg":"ready".*"port":(\d+))re");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     std::smatch match;
-    const std::string log = ReadFile(log_path_);
+    const std::string log = ReadFile(log_path);
     if (std::regex_search(log, match, kReady)) {
       port_ = static_cast<unsigned short>(std::stoi(match[1]));
       return;
@@ -295,11 +334,14 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      throw std::runtime_error("server exited early: " + log + ReadFile(dir / "stderr.log"));
+      throw std::runtime_error("server exited early: " + log +
+                               ReadFile(dir_.path() / "stderr.log"));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  throw std::runtime_error("server did not become ready: " + ReadFile(log_path_));
+  const std::string log = ReadFile(log_path);
+  Stop(std::chrono::seconds(5));  // a throwing constructor runs no destructor
+  throw std::runtime_error("server did not become ready: " + log);
 }
 
 ServerProcess::~ServerProcess() {
@@ -336,6 +378,6 @@ int ServerProcess::WaitForExit(std::chrono::seconds wait) {
   return code;
 }
 
-std::string ServerProcess::Log() const { return ReadFile(log_path_); }
+std::string ServerProcess::Log() const { return ReadFile(dir_.path() / "server.log"); }
 
 }  // namespace sightline::e2e

@@ -24,8 +24,28 @@ struct CommandResult {
 // Runs the sightline binary with `args`, waiting for it to finish.
 CommandResult RunSightline(const std::vector<std::string>& args);
 
+using Headers = std::map<std::string, std::string>;
+
+// What `sightline admin bootstrap` made: the owner (signing in with kOwnerPassword), the
+// organization, its project and their keys.
 struct Credentials {
-  std::string user_id, org_slug, project_id, sdk_key, private_api_key;
+  std::string user_id, org_slug, project_id, sdk_key, private_api_key, owner_email;
+  std::string ProjectPath() const { return "/" + org_slug + "/projects/" + project_id; }
+};
+inline constexpr char kOwnerPassword[] = "correct horse";
+
+// A directory made fresh under the temporary directory ($TMPDIR), removed with everything in it
+// when the object goes, so that a failing test leaves nothing behind either.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
 };
 
 // Where the server keeps its data: a fresh SQLite directory, or the PostgreSQL test database.
@@ -36,20 +56,26 @@ struct Backend {
   std::vector<std::string> StorageArgs() const;
 };
 
+// SQLite always, PostgreSQL when its DSN is set. Each call makes fresh SQLite directories; they
+// last until the program ends (a global test environment removes them).
 std::vector<Backend> AvailableBackends();
 // `prefix` plus a random number: names that never collide across tests sharing one store.
-std::string Unique(const std::string& prefix);  // SQLite always; PostgreSQL when its DSN is set
-std::filesystem::path MakeTempDir(const std::string& prefix);
+std::string Unique(const std::string& prefix);
 
 Credentials Bootstrap(const Backend& backend, const std::string& org, const std::string& project);
 
 struct Response {
   int status = 0;
-  std::map<std::string, std::string> headers;  // lowercased names
+  Headers headers;  // lowercased names
   std::string body;
   boost::json::value Json() const;
   std::string Header(const std::string& lowercase_name) const;
+  // The ErrorResponse's code ("AUTH_007"), or a placeholder saying why there is none.
+  std::string ErrorCode() const;
 };
+
+// `Authorization: Bearer <credential>` (a key, a session or an access token).
+Headers Bearer(const std::string& credential);
 
 // One keep-alive connection.
 class HttpConnection {
@@ -57,7 +83,7 @@ class HttpConnection {
   explicit HttpConnection(unsigned short port);
   ~HttpConnection();
   Response Send(const std::string& method, const std::string& target,
-                const std::map<std::string, std::string>& headers = {},
+                const Headers& headers = {},
                 const std::string& body = "");
   // Writes raw bytes and reads one response (for malformed requests).
   Response SendRaw(const std::string& bytes);
@@ -85,8 +111,8 @@ class ChildProcess {
   std::string FirstLine(std::chrono::seconds wait = std::chrono::seconds(20));
 
  private:
+  TempDir dir_;
   int pid_ = -1;
-  std::filesystem::path dir_;
 };
 
 // Runs a shell command to completion (test fixtures: certificates); throws on failure.
@@ -97,6 +123,7 @@ std::filesystem::path SourceDir();
 
 // The TOTP code of a base32 secret at a Unix time, computed by otplib from npm.
 std::string OtplibCode(const std::string& secret, std::int64_t unix_seconds);
+std::int64_t UnixSecondsNow();
 
 class ServerProcess {
  public:
@@ -105,7 +132,7 @@ class ServerProcess {
   unsigned short port() const { return port_; }
   // A request on a fresh connection.
   Response Request(const std::string& method, const std::string& target,
-                   const std::map<std::string, std::string>& headers = {},
+                   const Headers& headers = {},
                    const std::string& body = "");
   // SIGTERM, then waits; returns the exit code (or -1 when it had to be killed).
   int Stop(std::chrono::seconds wait = std::chrono::seconds(20));
@@ -115,9 +142,9 @@ class ServerProcess {
   std::string Log() const;
 
  private:
+  TempDir dir_;  // its log
   int pid_ = -1;
   unsigned short port_ = 0;
-  std::filesystem::path log_path_;
 };
 
 }  // namespace sightline::e2e

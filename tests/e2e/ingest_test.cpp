@@ -4,6 +4,8 @@
 // and durability: every acknowledged event survives `kill -9`.
 #include "harness.h"
 
+#include "api_client.h"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -18,17 +20,11 @@ namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 
 constexpr char kIphone[] =
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like "
     "Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
 constexpr char kVisitor[] = "8b0c4a3e-5f1d-4c2a-9b7e-1f2d3c4b5a69";
-
-std::string Code(const Response& r) {
-  const json::value body = r.Json();
-  return std::string(body.at("error").at("code").as_string());
-}
 
 class Ingest : public ::testing::TestWithParam<Backend> {
  protected:
@@ -44,11 +40,10 @@ class Ingest : public ::testing::TestWithParam<Backend> {
     if (!extra.contains("User-Agent")) extra["User-Agent"] = kIphone;
     return (server ? server : server_.get())->Request("POST", "/sdk/v1/logs", extra, body);
   }
+  ApiClient api() const { return ApiClient(*server_); }
+  // `path` under the project, with its private key.
   Response Private(const std::string& method, const std::string& path, const std::string& body = "") {
-    Headers headers{{"Authorization", "Bearer " + creds_.private_api_key}};
-    if (!body.empty()) headers["Content-Type"] = "application/json";
-    return server_->Request(method, "/" + creds_.org_slug + "/projects/" + creds_.project_id + path,
-                            headers, body);
+    return api().Call(method, creds_.ProjectPath() + path, creds_.private_api_key, body);
   }
   json::array Events(const std::string& query = "") {
     const Response r = Private("GET", "/events?limit=500" + query);
@@ -120,20 +115,20 @@ TEST_P(Ingest, InvalidEventsAreRefusedWithTheField) {
   EXPECT_EQ(field(R"({"event":"e","channel":"c","anonymous_id":"nope"})"), "anonymous_id");
   EXPECT_EQ(field(R"({"event":"e","channel":"c","timestamp":-5})"), "timestamp");
   EXPECT_EQ(field(R"({"event":")" + std::string(201, 'x') + R"(","channel":"c"})"), "event");
-  EXPECT_EQ(Code(Track(R"({"event":)")), "VAL_002");
+  EXPECT_EQ(Track(R"({"event":)").ErrorCode(), "VAL_002");
   EXPECT_TRUE(Events().empty()) << "nothing of a refused request is stored";
 }
 
 TEST_P(Ingest, SdkRoutesTakeOnlyTheSdkKey) {
   Headers none{{"Content-Type", "application/json"}};
   const std::string body = R"({"event":"e","channel":"c"})";
-  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", none, body)), "AUTH_003");
+  EXPECT_EQ(server_->Request("POST", "/sdk/v1/logs", none, body).ErrorCode(), "AUTH_003");
   Headers wrong = none;
   wrong["x-sdk-key"] = "pk_service_0123456789abcdefghijABCDEFGHIJ01";
-  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", wrong, body)), "AUTH_002");
+  EXPECT_EQ(server_->Request("POST", "/sdk/v1/logs", wrong, body).ErrorCode(), "AUTH_002");
   Headers secret = none;
   secret["Authorization"] = "Bearer " + creds_.private_api_key;
-  EXPECT_EQ(Code(server_->Request("POST", "/sdk/v1/logs", secret, body)), "AUTH_005");
+  EXPECT_EQ(server_->Request("POST", "/sdk/v1/logs", secret, body).ErrorCode(), "AUTH_005");
   Headers api_key = none;
   api_key["X-API-Key"] = creds_.sdk_key;
   EXPECT_EQ(server_->Request("POST", "/sdk/v1/logs", api_key, body).status, 202);
@@ -160,7 +155,7 @@ TEST_P(Ingest, ABatchStoresTheValidEventsAndReportsTheOthers) {
   const Response too_many = server_->Request(
       "POST", "/sdk/v1/logs/batch", {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, big);
   EXPECT_EQ(too_many.status, 400);
-  EXPECT_EQ(Code(too_many), "VAL_003");
+  EXPECT_EQ(too_many.ErrorCode(), "VAL_003");
 }
 
 TEST_P(Ingest, IdentifyLinksTheVisitor) {
@@ -258,8 +253,7 @@ TEST_P(Ingest, NotifyRaisesANotificationAndBrowsersGetCors) {
 TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
   ServerProcess other(GetParam());  // the subscriber's node; events arrive through server_
   HttpConnection stream(other.port());
-  stream.Write("GET /" + creds_.org_slug + "/projects/" + creds_.project_id +
-               "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+  stream.Write("GET " + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
                creds_.private_api_key + "\r\n\r\n");
   const std::string head = stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5));
   ASSERT_NE(head.find("200 OK"), std::string::npos) << head;
@@ -273,8 +267,7 @@ TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
   // A key of another tenant cannot subscribe.
   const Credentials other_tenant = Bootstrap(GetParam(), Unique("rival"), "Web");
   const Response refused = other.Request(
-      "GET", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/notifications/stream",
-      {{"Authorization", "Bearer " + other_tenant.private_api_key}});
+      "GET", creds_.ProjectPath() + "/notifications/stream", Bearer(other_tenant.private_api_key));
   EXPECT_EQ(refused.status, 404);
 }
 
@@ -335,27 +328,19 @@ TEST_P(Ingest, ForwardedForIsReadFromTheRightPastTrustedProxies) {
 }
 
 TEST_P(Ingest, ARevokedKeyLosesItsOpenStream) {
-  const std::string login = R"({"email":"owner@)" + creds_.org_slug + R"(.test","password":"correct horse"})";
-  const std::string token(server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}}, login)
-                              .Json().at("accessToken").as_string());
+  const std::string token = api().SignIn(creds_.owner_email);
   const Response key = Private("POST", "/private-api-keys", R"({"name":"dashboard"})");
   ASSERT_EQ(key.status, 403) << "a key cannot create keys; use the session";
-  const Response created = server_->Request(
-      "POST", "/" + creds_.org_slug + "/projects/" + creds_.project_id + "/private-api-keys",
-      {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}, R"({"name":"d"})");
+  const Response created =
+      api().Call("POST", creds_.ProjectPath() + "/private-api-keys", token, R"({"name":"d"})");
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string secret(created.Json().at("key").as_string());
   const std::string id(created.Json().at("id").as_string());
   HttpConnection stream(server_->port());
-  stream.Write("GET /" + creds_.org_slug + "/projects/" + creds_.project_id +
-               "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret +
+  stream.Write("GET " + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret +
                "\r\n\r\n");
   ASSERT_NE(stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5)).find("200 OK"), std::string::npos);
-  ASSERT_EQ(server_->Request("DELETE",
-                             "/" + creds_.org_slug + "/projects/" + creds_.project_id +
-                                 "/private-api-keys/" + id,
-                             {{"Authorization", "Bearer " + token}})
-                .status,
+  ASSERT_EQ(api().Call("DELETE", creds_.ProjectPath() + "/private-api-keys/" + id, token).status,
             204);
   // Within the recheck interval the server ends the stream (the last chunk, "0\r\n\r\n").
   const std::string rest = stream.ReadUntil("0\r\n\r\n", std::chrono::seconds(10));

@@ -4,29 +4,19 @@
 // The protocol as real clients see it is tested by tests/interop/mcp_interop.sh.
 #include "harness.h"
 
+#include "api_client.h"
+
 #include <gtest/gtest.h>
 
 namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 
-constexpr char kInitialize[] =
-    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-    R"("capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}})";
 constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
 // What a 401 suggests an OAuth client ask for: the view permissions.
 constexpr char kBaselineScope[] =
     "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view\"";
-
-std::string Code(const Response& r) {
-  const json::value body = r.Json();
-  const json::value* error = body.is_object() ? body.as_object().if_contains("error") : nullptr;
-  return error && error->as_object().at("code").is_string()
-             ? std::string(error->at("code").as_string())
-             : "(no error code)";
-}
 
 class Mcp : public ::testing::TestWithParam<Backend> {
  protected:
@@ -35,21 +25,11 @@ class Mcp : public ::testing::TestWithParam<Backend> {
     other_ = Bootstrap(GetParam(), Unique("mcp-other"), "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());
   }
-  Headers McpHeaders(const std::string& key, const std::string& session = "") const {
-    Headers headers{{"Authorization", "Bearer " + key},
-                    {"Content-Type", "application/json"},
-                    {"Accept", "application/json, text/event-stream"}};
-    if (!session.empty()) {
-      headers["Mcp-Session-Id"] = session;
-      headers["MCP-Protocol-Version"] = "2025-11-25";
-    }
-    return headers;
-  }
   Response Post(ServerProcess& server, const std::string& body, const Headers& headers) {
     return server.Request("POST", "/mcp", headers, body);
   }
   std::string Initialize(ServerProcess& server, const std::string& key) {
-    const Response r = Post(server, kInitialize, McpHeaders(key));
+    const Response r = Post(server, kMcpInitialize, McpHeaders(key));
     EXPECT_EQ(r.status, 200) << r.body;
     return r.Header("mcp-session-id");
   }
@@ -65,16 +45,16 @@ class Mcp : public ::testing::TestWithParam<Backend> {
 TEST_P(Mcp, EveryUnauthenticatedRequestGetsAChallengeNamingTheResourceMetadata) {
   Headers headers = McpHeaders(creds_.private_api_key);
   headers.erase("Authorization");
-  Response r = Post(*server_, kInitialize, headers);
+  Response r = Post(*server_, kMcpInitialize, headers);
   EXPECT_EQ(r.status, 401);
-  EXPECT_EQ(Code(r), "AUTH_003");
+  EXPECT_EQ(r.ErrorCode(), "AUTH_003");
   EXPECT_EQ(r.Header("www-authenticate"),
             "Bearer resource_metadata=\"" + MetadataUrl() + "\", " + kBaselineScope);
 
   for (const std::string& bad : {std::string("sk_service_unknownunknownunknown12"),
                                  std::string("not-a-credential"), creds_.sdk_key}) {
     SCOPED_TRACE(bad);
-    r = Post(*server_, kInitialize, McpHeaders(bad));
+    r = Post(*server_, kMcpInitialize, McpHeaders(bad));
     EXPECT_EQ(r.status, 401) << r.body;
     EXPECT_EQ(r.Header("www-authenticate"),
               "Bearer resource_metadata=\"" + MetadataUrl() + "\", " + kBaselineScope +
@@ -87,18 +67,18 @@ TEST_P(Mcp, EveryUnauthenticatedRequestGetsAChallengeNamingTheResourceMetadata) 
 TEST_P(Mcp, MediaTypesAndMalformedMessagesAreRefusedWithErrorResponses) {
   Headers headers = McpHeaders(creds_.private_api_key);
   headers.erase("Content-Type");
-  EXPECT_EQ(Code(Post(*server_, kInitialize, headers)), "VAL_006");
+  EXPECT_EQ(Post(*server_, kMcpInitialize, headers).ErrorCode(), "VAL_006");
   headers = McpHeaders(creds_.private_api_key);
   headers["Accept"] = "application/json";
-  Response r = Post(*server_, kInitialize, headers);
+  Response r = Post(*server_, kMcpInitialize, headers);
   EXPECT_EQ(r.status, 406);
-  EXPECT_EQ(Code(r), "REQ_006");
+  EXPECT_EQ(r.ErrorCode(), "REQ_006");
   r = Post(*server_, "{\"jsonrpc\":", McpHeaders(creds_.private_api_key));
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(Code(r), "VAL_002");
-  r = Post(*server_, std::string("[") + kInitialize + "]", McpHeaders(creds_.private_api_key));
+  EXPECT_EQ(r.ErrorCode(), "VAL_002");
+  r = Post(*server_, std::string("[") + kMcpInitialize + "]", McpHeaders(creds_.private_api_key));
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(Code(r), "VAL_007");
+  EXPECT_EQ(r.ErrorCode(), "VAL_007");
   r = Post(*server_, R"({"jsonrpc":"1.0","id":1,"method":"ping"})",
            McpHeaders(creds_.private_api_key));
   EXPECT_EQ(r.status, 400);
@@ -132,7 +112,7 @@ TEST_P(Mcp, VersionsAreNegotiatedAndAnUnsupportedHeaderIsRefused) {
   headers["MCP-Protocol-Version"] = "1999-01-01";
   const Response r = Post(*server_, kPing, headers);
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(Code(r), "MCP_003");
+  EXPECT_EQ(r.ErrorCode(), "MCP_003");
   EXPECT_EQ(r.Json().at("error").at("details").at("supported").as_array().size(), 3u);
   headers.erase("MCP-Protocol-Version");  // absent: taken as 2025-03-26, accepted
   EXPECT_EQ(Post(*server_, kPing, headers).status, 200);
@@ -141,10 +121,10 @@ TEST_P(Mcp, VersionsAreNegotiatedAndAnUnsupportedHeaderIsRefused) {
 TEST_P(Mcp, SessionsAreSharedByNodesOwnedByTheirKeyAndEndedByDelete) {
   Response r = Post(*server_, kPing, McpHeaders(creds_.private_api_key));
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(Code(r), "MCP_001");
+  EXPECT_EQ(r.ErrorCode(), "MCP_001");
   r = Post(*server_, kPing, McpHeaders(creds_.private_api_key, "no-such-session"));
   EXPECT_EQ(r.status, 404);
-  EXPECT_EQ(Code(r), "MCP_002");
+  EXPECT_EQ(r.ErrorCode(), "MCP_002");
 
   const std::string session = Initialize(*server_, creds_.private_api_key);
   ASSERT_EQ(session.size(), 64u);
@@ -170,7 +150,7 @@ TEST_P(Mcp, SessionsAreSharedByNodesOwnedByTheirKeyAndEndedByDelete) {
       204);
   r = Post(*server_, kPing, McpHeaders(creds_.private_api_key, session));
   EXPECT_EQ(r.status, 404);
-  EXPECT_EQ(Code(r), "MCP_002");
+  EXPECT_EQ(r.ErrorCode(), "MCP_002");
   EXPECT_EQ(server_->Request("DELETE", "/mcp", McpHeaders(creds_.private_api_key, session)).status,
             404);
 }
@@ -201,16 +181,16 @@ TEST_P(Mcp, GetOffersNoStreamAndUnknownMethodsAreJsonRpcErrors) {
 TEST_P(Mcp, ForeignOriginsAndHostsAreRefusedAndOwnOriginsGetCors) {
   Headers headers = McpHeaders(creds_.private_api_key);
   headers["Origin"] = "https://evil.example";
-  Response r = Post(*server_, kInitialize, headers);
+  Response r = Post(*server_, kMcpInitialize, headers);
   EXPECT_EQ(r.status, 403);
-  EXPECT_EQ(Code(r), "REQ_005");
+  EXPECT_EQ(r.ErrorCode(), "REQ_005");
   headers.erase("Origin");
   headers["Host"] = "evil.example";
-  EXPECT_EQ(Post(*server_, kInitialize, headers).status, 403);
+  EXPECT_EQ(Post(*server_, kMcpInitialize, headers).status, 403);
 
   headers = McpHeaders(creds_.private_api_key);
   headers["Origin"] = "http://localhost:" + std::to_string(server_->port());
-  r = Post(*server_, kInitialize, headers);
+  r = Post(*server_, kMcpInitialize, headers);
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.Header("access-control-allow-origin"), headers["Origin"]);
   EXPECT_NE(r.Header("access-control-expose-headers").find("Mcp-Session-Id"), std::string::npos);
@@ -224,9 +204,9 @@ TEST_P(Mcp, AllowedOriginsAreConfigurable) {
   ServerProcess server(GetParam(), {"--mcp-allowed-origins", "https://app.example.com"});
   Headers headers = McpHeaders(creds_.private_api_key);
   headers["Origin"] = "https://app.example.com";
-  EXPECT_EQ(Post(server, kInitialize, headers).status, 200);
+  EXPECT_EQ(Post(server, kMcpInitialize, headers).status, 200);
   headers["Origin"] = "https://other.example.com";
-  EXPECT_EQ(Post(server, kInitialize, headers).status, 403);
+  EXPECT_EQ(Post(server, kMcpInitialize, headers).status, 403);
 }
 
 TEST_P(Mcp, DiscoveryDocumentsAreAnonymousCacheableAndExact) {
@@ -261,7 +241,7 @@ TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
   Headers headers = McpHeaders(creds_.private_api_key);
   headers["Host"] = "analytics.example.com";
   headers.erase("Authorization");
-  const Response r = Post(server, kInitialize, headers);
+  const Response r = Post(server, kMcpInitialize, headers);
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(r.Header("www-authenticate"),
             std::string("Bearer resource_metadata=\"https://analytics.example.com/.well-known/"
@@ -277,7 +257,7 @@ TEST_P(Mcp, TheFixtureModeAddsTheSuitesFixturesAndShowsAnonymousCallersNothingEl
   auto tool_names = [&](const std::string& key) {
     Headers headers = McpHeaders(key);
     if (key.empty()) headers.erase("Authorization");
-    const Response init = Post(fixtures, kInitialize, headers);
+    const Response init = Post(fixtures, kMcpInitialize, headers);
     EXPECT_EQ(init.status, 200) << init.body;
     headers["Mcp-Session-Id"] = init.Header("mcp-session-id");
     headers["MCP-Protocol-Version"] = "2025-11-25";
@@ -297,12 +277,12 @@ TEST_P(Mcp, TheFixtureModeAddsTheSuitesFixturesAndShowsAnonymousCallersNothingEl
   EXPECT_NE(keyed.find("get_project "), std::string::npos);
   EXPECT_NE(keyed.find("test_simple_text "), std::string::npos);
   // A bad credential is still refused: only a missing one is let through.
-  EXPECT_EQ(Post(fixtures, kInitialize, McpHeaders("sk_service_unknownunknownunknown12")).status,
+  EXPECT_EQ(Post(fixtures, kMcpInitialize, McpHeaders("sk_service_unknownunknownunknown12")).status,
             401);
   // Without the flag, the same server answers nothing anonymously.
   Headers anonymous_headers = McpHeaders("");
   anonymous_headers.erase("Authorization");
-  EXPECT_EQ(Post(*server_, kInitialize, anonymous_headers).status, 401);
+  EXPECT_EQ(Post(*server_, kMcpInitialize, anonymous_headers).status, 401);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Mcp, ::testing::ValuesIn(AvailableBackends()),

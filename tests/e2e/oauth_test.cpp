@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/crypto.h"
+#include "api_client.h"
 #include "core/http_types.h"
 #include "harness.h"
 #include "loopback_services.h"
@@ -21,12 +22,8 @@ namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 
 constexpr char kRedirect[] = "http://127.0.0.1:4567/callback";
-constexpr char kInitialize[] =
-    R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-    R"("capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}})";
 
 std::string Form(const std::vector<std::pair<std::string, std::string>>& fields) {
   std::string out;
@@ -84,17 +81,17 @@ class OAuth : public ::testing::TestWithParam<Backend> {
   void SetUp() override {
     org_ = Unique("oauth");
     creds_ = Bootstrap(GetParam(), org_, "Site");
-    email_ = "owner@" + org_ + ".test";
+    email_ = creds_.owner_email;
     server_ = std::make_unique<ServerProcess>(GetParam());
   }
   std::string Base() const { return "http://127.0.0.1:" + std::to_string(server_->port()); }
+  ApiClient api() const { return ApiClient(*server_); }
 
   // A public client registered dynamically; its client_id.
   std::string RegisterPublicClient(const std::string& redirect = kRedirect) {
-    const Response r =
-        server_->Request("POST", "/oauth/register", {{"Content-Type", "application/json"}},
-                         R"({"client_name":"Test Assistant","redirect_uris":[")" + redirect +
-                             R"("],"token_endpoint_auth_method":"none"})");
+    const Response r = api().Call("POST", "/oauth/register", "",
+                                  R"({"client_name":"Test Assistant","redirect_uris":[")" +
+                                      redirect + R"("],"token_endpoint_auth_method":"none"})");
     EXPECT_EQ(r.status, 201) << r.body;
     return std::string(r.Json().at("client_id").as_string());
   }
@@ -119,7 +116,7 @@ class OAuth : public ::testing::TestWithParam<Backend> {
     std::string Cookies() const { return csrf_cookie + "; " + session_cookie; }
   };
   Browser SignIn(const std::string& client_id, const Pkce& pkce, const std::string& extra = "",
-                 const std::string& email = "", const std::string& password = "correct horse") {
+                 const std::string& email = "", const std::string& password = kOwnerPassword) {
     Browser browser;
     const Response page = server_->Request("GET", AuthorizeTarget(client_id, pkce, extra));
     EXPECT_EQ(page.status, 200) << page.body;
@@ -178,7 +175,7 @@ class OAuth : public ::testing::TestWithParam<Backend> {
   // Registration, consent with `preset`, and the code exchange: the token response.
   json::object Connect(const std::string& preset, const std::vector<std::string>& permissions = {},
                        const std::string& email = "",
-                       const std::string& password = "correct horse") {
+                       const std::string& password = kOwnerPassword) {
     const std::string client = RegisterPublicClient();
     const Pkce pkce;
     const auto redirect = Allow(SignIn(client, pkce, "", email, password), preset, permissions);
@@ -189,17 +186,10 @@ class OAuth : public ::testing::TestWithParam<Backend> {
     return out;
   }
   Response Mcp(const std::string& token, const std::string& body, const std::string& session = "") {
-    Headers headers{{"Authorization", "Bearer " + token},
-                    {"Content-Type", "application/json"},
-                    {"Accept", "application/json, text/event-stream"}};
-    if (!session.empty()) {
-      headers["Mcp-Session-Id"] = session;
-      headers["MCP-Protocol-Version"] = "2025-11-25";
-    }
-    return server_->Request("POST", "/mcp", headers, body);
+    return server_->Request("POST", "/mcp", McpHeaders(token, session), body);
   }
   std::vector<std::string> ToolNames(const std::string& token) {
-    const Response init = Mcp(token, kInitialize);
+    const Response init = Mcp(token, kMcpInitialize);
     EXPECT_EQ(init.status, 200) << init.body;
     const Response listed = Mcp(token, R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})",
                                 init.Header("mcp-session-id"));
@@ -212,7 +202,7 @@ class OAuth : public ::testing::TestWithParam<Backend> {
   }
   Response CallTool(const std::string& token, const std::string& name,
                     const std::string& arguments = "{}") {
-    const Response init = Mcp(token, kInitialize);
+    const Response init = Mcp(token, kMcpInitialize);
     return Mcp(token,
                R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":")" + name +
                    R"(","arguments":)" + arguments + "}}",
@@ -419,14 +409,8 @@ TEST_P(OAuth, TheBrowserSignInEndsWhenTheOrganizationStartsRequiringTwoFactor) {
   const Response consent =
       server_->Request("GET", AuthorizeTarget(client, pkce), {{"Cookie", browser.Cookies()}});
   EXPECT_NE(consent.body.find("value=\"allow\""), std::string::npos) << "still signed in";
-  const Response login =
-      server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}},
-                       R"({"email":")" + email_ + R"(","password":"correct horse"})");
-  const Headers owner{
-      {"Authorization", "Bearer " + std::string(login.Json().at("accessToken").as_string())},
-      {"Content-Type", "application/json"}};
-  ASSERT_EQ(server_->Request("PATCH", "/" + org_, owner, R"({"requireTwoFactor":true})").status,
-            200);
+  const std::string owner = api().SignIn(email_);
+  ASSERT_EQ(api().Call("PATCH", "/" + org_, owner, R"({"requireTwoFactor":true})").status, 200);
   // The cookie no longer signs anyone in, and a fresh password sign-in is refused with a reason.
   const Response again =
       server_->Request("GET", AuthorizeTarget(client, pkce), {{"Cookie", browser.Cookies()}});
@@ -435,7 +419,7 @@ TEST_P(OAuth, TheBrowserSignInEndsWhenTheOrganizationStartsRequiringTwoFactor) {
   auto fields = browser.request;
   fields.emplace_back("csrf", HiddenValue(again.body, "csrf"));
   fields.emplace_back("email", email_);
-  fields.emplace_back("password", "correct horse");
+  fields.emplace_back("password", kOwnerPassword);
   fields.emplace_back("action", "signin");
   const Response refused = PostForm(browser.csrf_cookie, fields);
   EXPECT_NE(refused.body.find("two-factor"), std::string::npos) << refused.body;
@@ -445,22 +429,7 @@ TEST_P(OAuth, TheBrowserSignInEndsWhenTheOrganizationStartsRequiringTwoFactor) {
 // The consent page is a sign-in surface too: a user with two-factor authentication gives a
 // code (from otplib, for the secret the API issued) after the password, before any cookie.
 TEST_P(OAuth, TheConsentPageAsksForTheSecondFactor) {
-  const Headers json_body{{"Content-Type", "application/json"}};
-  const Response login = server_->Request(
-      "POST", "/auth/login", json_body,
-      R"({"email":")" + email_ + R"(","password":"correct horse"})");
-  const Headers bearer{{"Authorization",
-                        "Bearer " + std::string(login.Json().at("accessToken").as_string())},
-                       {"Content-Type", "application/json"}};
-  const Response setup = server_->Request("POST", "/users/me/2fa/setup", bearer);
-  const std::string secret(setup.Json().at("secret").as_string());
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  ASSERT_EQ(server_->Request("POST", "/users/me/2fa/enable", bearer,
-                             R"({"code":")" + OtplibCode(secret, now) + R"("})")
-                .status,
-            200);
+  const EnabledTwoFactor two_factor = api().EnableTwoFactor(api().SignIn(email_));
 
   const std::string client = RegisterPublicClient();
   const Pkce pkce;
@@ -478,7 +447,7 @@ TEST_P(OAuth, TheConsentPageAsksForTheSecondFactor) {
     return PostForm(csrf_cookie, fields);
   };
   const Response asked =
-      step(page.body, {{"email", email_}, {"password", "correct horse"}, {"action", "signin"}});
+      step(page.body, {{"email", email_}, {"password", kOwnerPassword}, {"action", "signin"}});
   ASSERT_EQ(asked.status, 200);
   EXPECT_NE(asked.body.find("autocomplete=\"one-time-code\""), std::string::npos) << asked.body;
   EXPECT_TRUE(asked.Header("set-cookie").empty()) << "no sign-in before the second factor";
@@ -490,7 +459,7 @@ TEST_P(OAuth, TheConsentPageAsksForTheSecondFactor) {
   EXPECT_TRUE(wrong.Header("set-cookie").empty());
   const Response consent = step(
       wrong.body,
-      {{"pending", pending}, {"code", OtplibCode(secret, now + 30)}, {"action", "verify"}});
+      {{"pending", pending}, {"code", two_factor.NextCode()}, {"action", "verify"}});
   ASSERT_EQ(consent.status, 200);
   EXPECT_NE(consent.body.find("value=\"allow\""), std::string::npos) << consent.body;
   EXPECT_FALSE(CookiePair(consent.Header("set-cookie")).empty());
@@ -527,8 +496,7 @@ TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
             creds_.project_id);
 
   // The token is for /mcp only: the REST API does not take it.
-  const Response rest =
-      server_->Request("GET", "/users/me", {{"Authorization", "Bearer " + access}});
+  const Response rest = api().Call("GET", "/users/me", access);
   EXPECT_EQ(rest.status, 401);
 
   auto refresh_with = [&](const std::string& token) {
@@ -539,7 +507,7 @@ TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
   const std::string new_access(rotated.Json().at("access_token").as_string());
   const std::string second(rotated.Json().at("refresh_token").as_string());
   EXPECT_NE(second, refresh);
-  EXPECT_EQ(Mcp(new_access, kInitialize).status, 200);
+  EXPECT_EQ(Mcp(new_access, kMcpInitialize).status, 200);
 
   // A retry with the old token while its successor is unused (the answer was lost) gets a new
   // pair in the successor's place, which stops working.
@@ -556,7 +524,7 @@ TEST_P(OAuth, TheFullFlowIssuesTokensThatWorkOnMcpAndRotateOnRefresh) {
   const Response replay = refresh_with(refresh);
   EXPECT_EQ(replay.status, 400);
   EXPECT_EQ(replay.Json().at("error").as_string(), "invalid_grant");
-  const Response dead = Mcp(latest_access, kInitialize);
+  const Response dead = Mcp(latest_access, kMcpInitialize);
   EXPECT_EQ(dead.status, 401);
   EXPECT_NE(dead.Header("www-authenticate").find("error=\"invalid_token\""), std::string::npos);
 }
@@ -606,11 +574,11 @@ TEST_P(OAuth, CodesAreSingleUseAndBoundToVerifierRedirectResourceAndClient) {
   const Response first = ExchangeCode(client, code, pkce);
   ASSERT_EQ(first.status, 200) << first.body;
   const std::string access(first.Json().at("access_token").as_string());
-  EXPECT_EQ(Mcp(access, kInitialize).status, 200);
+  EXPECT_EQ(Mcp(access, kMcpInitialize).status, 200);
   const Response reused = ExchangeCode(client, code, pkce);
   EXPECT_EQ(reused.status, 400);
   EXPECT_EQ(reused.Json().at("error").as_string(), "invalid_grant");
-  EXPECT_EQ(Mcp(access, kInitialize).status, 401);  // what the code issued is revoked
+  EXPECT_EQ(Mcp(access, kMcpInitialize).status, 401);  // what the code issued is revoked
 }
 
 TEST_P(OAuth, ConsentLimitsToolsAndAMissingPermissionIsAStepUpChallenge) {
@@ -640,14 +608,10 @@ TEST_P(OAuth, ConsentLimitsToolsAndAMissingPermissionIsAStepUpChallenge) {
 TEST_P(OAuth, RevokingTheConnectionOrTheTokenEndsItOnTheNextCall) {
   const json::object first = Connect("all");
   const std::string access(first.at("access_token").as_string());
-  ASSERT_EQ(Mcp(access, kInitialize).status, 200);
+  ASSERT_EQ(Mcp(access, kMcpInitialize).status, 200);
 
-  const Response login =
-      server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}},
-                       R"({"email":")" + email_ + R"(","password":"correct horse"})");
-  const std::string session(login.Json().at("accessToken").as_string());
-  const Headers auth{{"Authorization", "Bearer " + session}};
-  const Response listed = server_->Request("GET", "/users/me/mcp-clients", auth);
+  const std::string session = api().SignIn(email_);
+  const Response listed = api().Call("GET", "/users/me/mcp-clients", session);
   ASSERT_EQ(listed.status, 200) << listed.body;
   const json::value listed_body = listed.Json();
   const auto& clients = listed_body.at("clients").as_array();
@@ -658,17 +622,13 @@ TEST_P(OAuth, RevokingTheConnectionOrTheTokenEndsItOnTheNextCall) {
 
   // Another user cannot see or revoke it.
   const Credentials stranger = Bootstrap(GetParam(), Unique("oauth-stranger"), "Site");
-  const Response other_login = server_->Request(
-      "POST", "/auth/login", {{"Content-Type", "application/json"}},
-      R"({"email":"owner@)" + stranger.org_slug + R"(.test","password":"correct horse"})");
-  const Headers other_auth{
-      {"Authorization", "Bearer " + std::string(other_login.Json().at("accessToken").as_string())}};
-  EXPECT_EQ(server_->Request("DELETE", "/users/me/mcp-clients/" + id, other_auth).status, 404);
-  EXPECT_EQ(Mcp(access, kInitialize).status, 200);
+  const std::string stranger_session = api().SignIn(stranger.owner_email);
+  EXPECT_EQ(api().Call("DELETE", "/users/me/mcp-clients/" + id, stranger_session).status, 404);
+  EXPECT_EQ(Mcp(access, kMcpInitialize).status, 200);
 
-  EXPECT_EQ(server_->Request("DELETE", "/users/me/mcp-clients/" + id, auth).status, 204);
-  EXPECT_EQ(Mcp(access, kInitialize).status, 401);
-  EXPECT_TRUE(server_->Request("GET", "/users/me/mcp-clients", auth)
+  EXPECT_EQ(api().Call("DELETE", "/users/me/mcp-clients/" + id, session).status, 204);
+  EXPECT_EQ(Mcp(access, kMcpInitialize).status, 401);
+  EXPECT_TRUE(api().Call("GET", "/users/me/mcp-clients", session)
                   .Json()
                   .at("clients")
                   .as_array()
@@ -682,7 +642,7 @@ TEST_P(OAuth, RevokingTheConnectionOrTheTokenEndsItOnTheNextCall) {
       Form({{"token", std::string(second.at("refresh_token").as_string())},
             {"client_id", std::string(second.at("client_id").as_string())}}));
   EXPECT_EQ(revoked.status, 200);
-  EXPECT_EQ(Mcp(second_access, kInitialize).status, 401);
+  EXPECT_EQ(Mcp(second_access, kMcpInitialize).status, 401);
 }
 
 TEST_P(OAuth, AGrantSeesOnlyItsProjectWhateverTheModelSends) {
@@ -697,29 +657,16 @@ TEST_P(OAuth, AGrantSeesOnlyItsProjectWhateverTheModelSends) {
 }
 
 TEST_P(OAuth, EveryCallUsesTheUsersLiveRole) {
-  const Response login =
-      server_->Request("POST", "/auth/login", {{"Content-Type", "application/json"}},
-                       R"({"email":")" + email_ + R"(","password":"correct horse"})");
-  const Headers owner{
-      {"Authorization", "Bearer " + std::string(login.Json().at("accessToken").as_string())},
-      {"Content-Type", "application/json"}};
+  const std::string owner = api().SignIn(email_);
   const std::string email = "admin@" + org_ + ".test";
-  const Response invited = server_->Request("POST", "/" + org_ + "/invitations", owner,
-                                            R"({"email":")" + email + R"(","role":"admin"})");
-  ASSERT_EQ(invited.status, 201) << invited.body;
-  const Response accepted =
-      server_->Request("POST", "/invitations/accept", {{"Content-Type", "application/json"}},
-                       R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
-                           R"(","password":"another horse"})");
-  ASSERT_EQ(accepted.status, 200) << accepted.body;
-  const std::string user_id(accepted.Json().at("user").at("id").as_string());
+  const std::string user_id = api().AddMember(org_, owner, email, "admin").user_id;
 
   const std::string access(
-      Connect("all", {}, email, "another horse").at("access_token").as_string());
+      Connect("all", {}, email, kMemberPassword).at("access_token").as_string());
   EXPECT_TRUE(Contains(ToolNames(access), "update_project"));
   // Demoted to analyst: the same token loses what the role no longer holds, on the next call.
   ASSERT_EQ(
-      server_->Request("PATCH", "/" + org_ + "/members/" + user_id, owner, R"({"role":"analyst"})")
+      api().Call("PATCH", "/" + org_ + "/members/" + user_id, owner, R"({"role":"analyst"})")
           .status,
       200);
   const auto tools = ToolNames(access);
@@ -732,19 +679,20 @@ TEST_P(OAuth, EveryCallUsesTheUsersLiveRole) {
   EXPECT_NE(refused.body.find("PERM_001"), std::string::npos);
   // Full access follows the role: promoted again, the same token reaches the tool again.
   ASSERT_EQ(
-      server_->Request("PATCH", "/" + org_ + "/members/" + user_id, owner, R"({"role":"admin"})")
+      api().Call("PATCH", "/" + org_ + "/members/" + user_id, owner, R"({"role":"admin"})")
           .status,
       200);
   EXPECT_TRUE(Contains(ToolNames(access), "update_project"));
   // Removed from the organization: nothing left.
-  ASSERT_EQ(server_->Request("DELETE", "/" + org_ + "/members/" + user_id, owner).status, 204);
+  ASSERT_EQ(api().Call("DELETE", "/" + org_ + "/members/" + user_id, owner).status, 204);
   EXPECT_TRUE(ToolNames(access).empty());
 }
 
 // A client identified by the URL of its metadata document, on a host name that the server
 // resolves through its DNS resolver (c-ares, here a dnsmasq on loopback) and fetches over HTTPS.
 TEST_P(OAuth, AMetadataDocumentOnANamedHostIsFetchedThroughTheResolver) {
-  const auto dir = MakeTempDir("sightline-cimd-");
+  const TempDir temp("sightline-cimd-");
+  const std::filesystem::path& dir = temp.path();
   MakeLoopbackCertificate(dir, "clients.sightline.test");
   std::filesystem::create_directory(dir / "www");
   ChildProcess documents("node", {(SourceDir() / "tests/interop/static_https_server.mjs").string(),
@@ -780,7 +728,6 @@ TEST_P(OAuth, AMetadataDocumentOnANamedHostIsFetchedThroughTheResolver) {
       server.Request("GET", target("https://nowhere.sightline.test:" + port + "/client.json"));
   EXPECT_EQ(again.status, 400);
   EXPECT_NE(again.body.find("a moment ago"), std::string::npos) << again.body;
-  std::filesystem::remove_all(dir);
 }
 
 class OAuthShortTokens : public OAuth {
@@ -788,7 +735,7 @@ class OAuthShortTokens : public OAuth {
   void SetUp() override {
     org_ = Unique("oauth-ttl");
     creds_ = Bootstrap(GetParam(), org_, "Site");
-    email_ = "owner@" + org_ + ".test";
+    email_ = creds_.owner_email;
     server_ = std::make_unique<ServerProcess>(GetParam(),
                                               std::vector<std::string>{"--oauth-access-ttl", "1"});
   }
@@ -798,7 +745,7 @@ TEST_P(OAuthShortTokens, AnExpiredAccessTokenIsRefusedAndRefreshingRestoresAcces
   const json::object tokens = Connect("all");
   EXPECT_EQ(tokens.at("expires_in").as_int64(), 1);
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  const Response expired = Mcp(std::string(tokens.at("access_token").as_string()), kInitialize);
+  const Response expired = Mcp(std::string(tokens.at("access_token").as_string()), kMcpInitialize);
   EXPECT_EQ(expired.status, 401);
   EXPECT_NE(expired.Header("www-authenticate").find("invalid_token"), std::string::npos);
   const Response refreshed =
@@ -806,7 +753,7 @@ TEST_P(OAuthShortTokens, AnExpiredAccessTokenIsRefusedAndRefreshingRestoresAcces
              {"client_id", std::string(tokens.at("client_id").as_string())},
              {"refresh_token", std::string(tokens.at("refresh_token").as_string())}});
   ASSERT_EQ(refreshed.status, 200) << refreshed.body;
-  EXPECT_EQ(Mcp(std::string(refreshed.Json().at("access_token").as_string()), kInitialize).status,
+  EXPECT_EQ(Mcp(std::string(refreshed.Json().at("access_token").as_string()), kMcpInitialize).status,
             200);
 }
 

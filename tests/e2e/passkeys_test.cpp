@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/json/serialize.hpp>
-#include <chrono>
 
+#include "api_client.h"
 #include "harness.h"
 #include "tests/support/software_authenticator.h"
 
@@ -16,12 +16,7 @@ namespace sightline::e2e {
 namespace {
 
 namespace json = boost::json;
-using Headers = std::map<std::string, std::string>;
 using testing::Authenticator;
-
-std::string Code(const Response& r) {
-  return std::string(r.Json().at("error").at("code").as_string());
-}
 
 class Passkeys : public ::testing::TestWithParam<Backend> {
  protected:
@@ -29,26 +24,15 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
     org_ = Unique("passkeys");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());
-    email_ = "owner@" + org_ + ".test";
-    owner_ = Token(Call("POST", "/auth/login", "",
-                        R"({"email":")" + email_ + R"(","password":"correct horse"})"));
+    email_ = creds_.owner_email;
+    owner_ = api().SignIn(email_);
     origin_ = "http://localhost:" + std::to_string(server_->port());
   }
-  static std::string Token(const Response& r) {
-    EXPECT_EQ(r.status, 200) << r.body;
-    return std::string(r.Json().at("accessToken").as_string());
-  }
-  Response Call(const std::string& method, const std::string& target, const std::string& token,
-                const std::string& body = "") {
-    Headers headers;
-    if (!token.empty()) headers["Authorization"] = "Bearer " + token;
-    if (!body.empty()) headers["Content-Type"] = "application/json";
-    return server_->Request(method, target, headers, body);
-  }
+  ApiClient api() const { return ApiClient(*server_); }
   // Registration: options, the authenticator's answer, the server's verdict.
   Response Register(const std::string& token, const Authenticator& a, const std::string& format,
                     const std::string& label, std::string origin = "") {
-    const Response options = Call("POST", "/users/me/passkeys/options", token);
+    const Response options = api().Call("POST", "/users/me/passkeys/options", token);
     EXPECT_EQ(options.status, 200) << options.body;
     last_options_ = options.Json();
     const std::string challenge =
@@ -57,7 +41,7 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
         testing::ClientDataJson("webauthn.create", challenge, origin.empty() ? origin_ : origin);
     const std::string attestation = testing::AttestationObject(a, format, "localhost", client);
     last_challenge_id_ = std::string(last_options_.at("challengeId").as_string());
-    return Call(
+    return api().Call(
         "POST", "/users/me/passkeys", token,
         json::serialize(json::object{
             {"challengeId", last_challenge_id_},
@@ -73,7 +57,7 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
   }
   // Sign-in with the authenticator's signature at counter `count`.
   Response SignIn(const Authenticator& a, std::uint32_t count, const std::string& user_id) {
-    const Response options = Call("POST", "/auth/passkeys/options", "");
+    const Response options = api().Call("POST", "/auth/passkeys/options", "");
     EXPECT_EQ(options.status, 200) << options.body;
     const json::value body = options.Json();
     EXPECT_EQ(body.at("publicKey").at("rpId"), "localhost");
@@ -94,10 +78,10 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
                                        {"signature",
                                         core::Base64UrlEncode(a.Sign(auth + core::Sha256(client)))},
                                        {"userHandle", core::Base64UrlEncode(user_id)}}}}}});
-    return Call("POST", "/auth/passkeys/login", "", last_assertion_);
+    return api().Call("POST", "/auth/passkeys/login", "", last_assertion_);
   }
   std::string UserId(const std::string& token) {
-    return std::string(Call("GET", "/users/me", token).Json().at("id").as_string());
+    return std::string(api().Call("GET", "/users/me", token).Json().at("id").as_string());
   }
 
   std::string org_, email_, owner_, origin_;
@@ -130,74 +114,57 @@ TEST_P(Passkeys, RegisterSignInRenameAndRemove) {
   ASSERT_EQ(second.status, 201) << second.body;
   EXPECT_EQ(second.Json().at("algorithm"), "EdDSA");
   // A challenge answers one ceremony only.
-  const Response reused = Call("POST", "/users/me/passkeys", owner_,
+  const Response reused = api().Call("POST", "/users/me/passkeys", owner_,
                                R"({"challengeId":")" + last_challenge_id_ +
                                    R"(","credential":{"id":"x","type":"public-key","response":{)"
                                    R"("clientDataJSON":"e30","attestationObject":"oA"}}})");
-  EXPECT_EQ(Code(reused), "AUTH_013");
+  EXPECT_EQ(reused.ErrorCode(), "AUTH_013");
 
   // Signing in: a session, and the counter must grow.
   const std::string user_id = UserId(owner_);
-  const std::string session = Token(SignIn(laptop, 1, user_id));
-  EXPECT_EQ(Call("GET", "/users/me", session).Json().at("email"), json::value(email_));
-  const Response replay = Call("POST", "/auth/passkeys/login", "", last_assertion_);
-  EXPECT_EQ(Code(replay), "AUTH_013") << "the challenge was used";
+  const std::string session = AccessToken(SignIn(laptop, 1, user_id));
+  EXPECT_EQ(api().Call("GET", "/users/me", session).Json().at("email"), json::value(email_));
+  const Response replay = api().Call("POST", "/auth/passkeys/login", "", last_assertion_);
+  EXPECT_EQ(replay.ErrorCode(), "AUTH_013") << "the challenge was used";
   const Response cloned = SignIn(laptop, 1, user_id);
-  EXPECT_EQ(Code(cloned), "AUTH_013") << cloned.body;
-  EXPECT_FALSE(Token(SignIn(laptop, 2, user_id)).empty());
-  const json::value listed = Call("GET", "/users/me/passkeys", owner_).Json();
+  EXPECT_EQ(cloned.ErrorCode(), "AUTH_013") << cloned.body;
+  EXPECT_FALSE(AccessToken(SignIn(laptop, 2, user_id)).empty());
+  const json::value listed = api().Call("GET", "/users/me/passkeys", owner_).Json();
   EXPECT_EQ(listed.at("passkeys").as_array().size(), 2u);
   EXPECT_FALSE(listed.at("passkeys").at(0).at("lastUsedAt").is_null());
 
   // Another member sees none of them.
-  const Response invited = Call("POST", "/" + org_ + "/invitations", owner_,
-                                R"({"email":"ana@)" + org_ + R"(.test","role":"analyst"})");
-  const Response accepted =
-      Call("POST", "/invitations/accept", "",
-           R"({"token":")" + std::string(invited.Json().at("token").as_string()) +
-               R"(","password":"another horse"})");
-  const std::string other = Token(accepted);
-  EXPECT_TRUE(Call("GET", "/users/me/passkeys", other).Json().at("passkeys").as_array().empty());
-  EXPECT_EQ(Call("PATCH", "/users/me/passkeys/" + passkey_id, other, R"({"label":"Mine"})").status,
+  const std::string other =
+      api().AddMember(org_, owner_, "ana@" + org_ + ".test", "analyst").access_token;
+  EXPECT_TRUE(api().Call("GET", "/users/me/passkeys", other).Json().at("passkeys").as_array().empty());
+  EXPECT_EQ(api().Call("PATCH", "/users/me/passkeys/" + passkey_id, other, R"({"label":"Mine"})").status,
             404);
-  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, other).status, 404);
+  EXPECT_EQ(api().Call("DELETE", "/users/me/passkeys/" + passkey_id, other).status, 404);
   // A passkey signs in its own user only.
-  EXPECT_EQ(Code(SignIn(phone, 0, UserId(other))), "AUTH_013");
+  EXPECT_EQ(SignIn(phone, 0, UserId(other)).ErrorCode(), "AUTH_013");
 
   const Response renamed =
-      Call("PATCH", "/users/me/passkeys/" + passkey_id, owner_, R"({"label":"Desk"})");
+      api().Call("PATCH", "/users/me/passkeys/" + passkey_id, owner_, R"({"label":"Desk"})");
   ASSERT_EQ(renamed.status, 200) << renamed.body;
   EXPECT_EQ(renamed.Json().at("label"), "Desk");
-  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 204);
-  EXPECT_EQ(Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 404);
-  EXPECT_EQ(Code(SignIn(laptop, 3, user_id)), "AUTH_013") << "removed";
+  EXPECT_EQ(api().Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 204);
+  EXPECT_EQ(api().Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_).status, 404);
+  EXPECT_EQ(SignIn(laptop, 3, user_id).ErrorCode(), "AUTH_013") << "removed";
 }
 
 TEST_P(Passkeys, APasskeyIsBothFactorsAndAForeignOriginIsRefused) {
   // Two-factor authentication on: the password needs a code, a passkey does not.
-  const Response setup = Call("POST", "/users/me/2fa/setup", owner_);
-  const std::string secret(setup.Json().at("secret").as_string());
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  ASSERT_EQ(Call("POST", "/users/me/2fa/enable", owner_,
-                 R"({"code":")" + OtplibCode(secret, now) + R"("})")
-                .status,
-            200);
+  api().EnableTwoFactor(owner_);
   // An RSA key, as Windows Hello makes.
   const Authenticator key = Authenticator::Make(testing::kRs256);
   const Response foreign = Register(owner_, key, "packed", "Key", "https://evil.example");
   EXPECT_EQ(foreign.status, 400);
-  EXPECT_EQ(Code(foreign), "AUTH_013");
+  EXPECT_EQ(foreign.ErrorCode(), "AUTH_013");
   const Response registered = Register(owner_, key, "packed", "Key");
   ASSERT_EQ(registered.status, 201) << registered.body;
   EXPECT_EQ(registered.Json().at("algorithm"), "RS256");
-  EXPECT_TRUE(
-      Call("POST", "/auth/login", "", R"({"email":")" + email_ + R"(","password":"correct horse"})")
-          .Json()
-          .at("twoFactorRequired")
-          .as_bool());
-  EXPECT_FALSE(Token(SignIn(key, 1, UserId(owner_))).empty());
+  EXPECT_TRUE(api().Login(email_, kOwnerPassword).Json().at("twoFactorRequired").as_bool());
+  EXPECT_FALSE(AccessToken(SignIn(key, 1, UserId(owner_))).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Passkeys, ::testing::ValuesIn(AvailableBackends()),

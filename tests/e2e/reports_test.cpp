@@ -2,6 +2,8 @@
 // through /ingest/v1/server at chosen instants (client_timestamp), and every expected figure
 // below is computed by hand from those instants and the zones' rules.
 #include "harness.h"
+
+#include "api_client.h"
 #include "sample_agents.h"
 
 #include <gtest/gtest.h>
@@ -27,35 +29,29 @@ std::string Item(const std::string& ua, const std::string& ip, const std::string
 class Reports : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
-    ranges_ = MakeTempDir("sightline-report-ranges-");
-    std::ofstream(ranges_ / "gptbot.json")
+    std::ofstream(ranges_.path() / "gptbot.json")
         << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]})";
     creds_ = Bootstrap(GetParam(), Unique("reports"), "Site");
     server_ = std::make_unique<ServerProcess>(
-        GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.string()});
+        GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.path().string()});
   }
 
-  Response Call(const std::string& method, const std::string& target, const std::string& body = "",
-                const std::string& key = "") {
-    std::map<std::string, std::string> headers{
-        {"Authorization", "Bearer " + (key.empty() ? creds_.private_api_key : key)}};
-    if (!body.empty()) headers["Content-Type"] = "application/json";
-    return server_->Request(method, target, headers, body);
-  }
+  ApiClient api() const { return ApiClient(*server_); }
   void SetTimezone(const std::string& zone) {
-    const Response r = Call("PATCH", "/" + creds_.org_slug + "/projects/" + creds_.project_id,
-                            R"({"reportingTimezone":")" + zone + R"("})");
+    const Response r = api().Call("PATCH", creds_.ProjectPath(), creds_.private_api_key,
+                                  R"({"reportingTimezone":")" + zone + R"("})");
     ASSERT_EQ(r.status, 200) << r.body;
   }
   void Ingest(const std::vector<std::string>& items) {
     std::string body = R"({"events":[)";
     for (std::size_t i = 0; i < items.size(); ++i) body += (i ? "," : "") + items[i];
-    const Response r = Call("POST", "/ingest/v1/server", body + "]}");
+    const Response r =
+        api().Call("POST", "/ingest/v1/server", creds_.private_api_key, body + "]}");
     ASSERT_EQ(r.status, 202) << r.body;
     ASSERT_EQ(r.Json().at("accepted").as_int64(), static_cast<std::int64_t>(items.size()));
   }
   json::object Report(const std::string& target) {
-    const Response r = Call("GET", target);
+    const Response r = api().Call("GET", target, creds_.private_api_key);
     EXPECT_EQ(r.status, 200) << target << ": " << r.body;
     return r.status == 200 ? r.Json().as_object() : json::object{};
   }
@@ -81,7 +77,7 @@ class Reports : public ::testing::TestWithParam<Backend> {
     });
   }
 
-  std::filesystem::path ranges_;
+  TempDir ranges_{"sightline-report-ranges-"};
   Credentials creds_;
   std::unique_ptr<ServerProcess> server_;
 };
@@ -131,7 +127,7 @@ TEST_P(Reports, TopBotsCountTheLocalDaysAndCompareWithThePreviousPeriod) {
 // it.
 TEST_P(Reports, TheBackgroundRefresherCatchesUpWithNewRows) {
   server_ = std::make_unique<ServerProcess>(
-      GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.string(),
+      GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.path().string(),
                                            "--rollup-interval", "1"});
   const std::string target = "/bots/analytics/top?from=2026-11-10&to=2026-11-10";
   Ingest({Item(kGptBot, "192.0.2.10", "/docs", 1794304800000)});
@@ -238,7 +234,7 @@ TEST_P(Reports, TimelineBucketsFollowTheZoneAcrossADstChange) {
 TEST_P(Reports, ComparisonRulesAndBadRequests) {
   const std::string base = "/bots/analytics/top?from=2026-11-10&to=2026-11-11";
   auto code = [&](const std::string& target) {
-    const Response r = Call("GET", target);
+    const Response r = api().Call("GET", target, creds_.private_api_key);
     return std::to_string(r.status) + " " +
            (r.status == 200 ? "" : std::string(r.Json().at("error").at("code").as_string()));
   };
@@ -274,25 +270,24 @@ TEST_P(Reports, ProjectsAreResolvedAndIsolated) {
             7);
   // Another tenant's key sees nothing of this project: 404, as for a project that does not exist.
   const Credentials other = Bootstrap(GetParam(), Unique("other"), "Elsewhere");
-  const Response foreign = Call("GET", "/bots/analytics/top?" + period + "&projectId=" +
-                                           creds_.project_id, "", other.private_api_key);
+  const Response foreign = api().Call(
+      "GET", "/bots/analytics/top?" + period + "&projectId=" + creds_.project_id,
+      other.private_api_key);
   EXPECT_EQ(foreign.status, 404) << foreign.body;
   EXPECT_EQ(Report("/bots/analytics/top?" + period).at("total").as_int64(), 3);
-  const Response own = Call("GET", "/bots/analytics/top?" + period, "", other.private_api_key);
+  const Response own =
+      api().Call("GET", "/bots/analytics/top?" + period, other.private_api_key);
   ASSERT_EQ(own.status, 200);
   EXPECT_EQ(own.Json().at("totalRequests").as_int64(), 0);
 
   // A signed-in member names the project; without one the request is incomplete.
-  const Response login = server_->Request(
-      "POST", "/auth/login", {{"Content-Type", "application/json"}},
-      R"({"email":"owner@)" + creds_.org_slug + R"(.test","password":"correct horse"})");
-  ASSERT_EQ(login.status, 200) << login.body;
-  const std::string token(login.Json().at("accessToken").as_string());
-  const Response named = Call("GET", "/bots/analytics/top?" + period + "&projectId=" +
-                                         creds_.project_id, "", token);
+  const std::string token = api().SignIn(creds_.owner_email);
+  ASSERT_FALSE(token.empty());
+  const Response named = api().Call(
+      "GET", "/bots/analytics/top?" + period + "&projectId=" + creds_.project_id, token);
   ASSERT_EQ(named.status, 200) << named.body;
   EXPECT_EQ(named.Json().at("totalRequests").as_int64(), 7);
-  const Response unnamed = Call("GET", "/bots/analytics/top?" + period, "", token);
+  const Response unnamed = api().Call("GET", "/bots/analytics/top?" + period, token);
   EXPECT_EQ(unnamed.status, 400);
   EXPECT_EQ(unnamed.Json().at("error").at("details").at("field").as_string(), "projectId");
 }
@@ -431,7 +426,9 @@ TEST_P(WebReports, BreakdownsDurationsAndSeries) {
 }
 
 TEST_P(WebReports, BadArgumentsAreRefused) {
-  auto status = [&](const std::string& target) { return Call("GET", target).status; };
+  auto status = [&](const std::string& target) {
+    return api().Call("GET", target, creds_.private_api_key).status;
+  };
   EXPECT_EQ(status("/web-analytics/breakdown?dimension=shoe_size"), 400);
   EXPECT_EQ(status("/web-analytics/breakdown"), 400) << "dimension is required";
   EXPECT_EQ(status("/web-analytics/timeline?interval=fortnight"), 400);

@@ -5,9 +5,10 @@
 set -euo pipefail
 binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
-work="$(mktemp -d /tmp/sightline-lint.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sightline-lint.XXXXXX")"
 server=""
-trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# set +e: a helper that has already exited must not stop the clean-up before rm.
+trap 'set +e; [[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 source "$here/serve_for_test.sh"
 start_sightline "$binary" "$work" --data "$work/data"
 

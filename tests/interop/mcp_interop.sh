@@ -10,10 +10,11 @@ set -euo pipefail
 binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 node="$here/node_modules/.bin/node"  # Node 22 from npm (the Inspector and the suite need it)
-work="$(mktemp -d /tmp/sightline-mcp.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sightline-mcp.XXXXXX")"
 server=""
 documents=""
-trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; [[ -n "$documents" ]] && kill "$documents" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# set +e: a helper that has already exited must not stop the clean-up before rm.
+trap 'set +e; [[ -n "$server" ]] && kill "$server" 2>/dev/null; [[ -n "$documents" ]] && kill "$documents" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
 password='correct horse battery staple'
 bootstrap() {  # org project email → the bootstrap JSON

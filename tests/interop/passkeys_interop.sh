@@ -8,9 +8,10 @@ set -euo pipefail
 binary="$(realpath "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 node="$here/node_modules/.bin/node"
-work="$(mktemp -d /tmp/sightline-passkeys.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sightline-passkeys.XXXXXX")"
 server=""
-trap '[[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# set +e: a helper that has already exited must not stop the clean-up before rm.
+trap 'set +e; [[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 
 password='correct horse battery staple'
 boot="$("$binary" admin bootstrap --data "$work/data" --org Acme --project Shop \
