@@ -34,10 +34,19 @@ core::Result<long> Options::GetInt(std::string_view flag, long min, long max) co
   return value;
 }
 
+core::Result<long> Options::GetInt(std::string_view flag) const {
+  const auto range = ranges_.find(flag);
+  if (range == ranges_.end()) {
+    return core::Error::Internal("--" + std::string(flag) + " declares no range");
+  }
+  return GetInt(flag, range->second.first, range->second.second);
+}
+
 core::Result<Options> ParseOptions(std::span<const OptionDef> defs, std::span<char*> args) {
   Options options;
   for (const OptionDef& def : defs) {
     options.values_[std::string(def.flag)] = std::string(def.default_value);
+    if (def.max > def.min) options.ranges_[std::string(def.flag)] = {def.min, def.max};
     if (def.env.empty()) continue;
     if (const char* env = std::getenv(std::string(def.env).c_str()); env && *env) {
       options.values_[std::string(def.flag)] = env;

@@ -19,6 +19,9 @@ struct OptionDef {
   std::string_view default_value;
   std::string_view metavar;  // "HOST:PORT"; empty for a boolean switch
   std::string_view help;
+  // For a whole-number option, its range (GetInt(flag) enforces it); both 0 otherwise.
+  long min = 0;
+  long max = 0;
 };
 
 class Options {
@@ -26,12 +29,15 @@ class Options {
   std::string Get(std::string_view flag) const;
   bool Has(std::string_view flag) const;  // given by flag or environment
   core::Result<long> GetInt(std::string_view flag, long min, long max) const;
+  // Within the range the option's definition declares.
+  core::Result<long> GetInt(std::string_view flag) const;
   bool help = false;
 
  private:
   friend core::Result<Options> ParseOptions(std::span<const OptionDef>, std::span<char*>);
   std::map<std::string, std::string, std::less<>> values_;
   std::map<std::string, bool, std::less<>> given_;
+  std::map<std::string, std::pair<long, long>, std::less<>> ranges_;
 };
 
 // Parses `args` (the words after the command). VAL_003 naming the flag for an unknown flag or

@@ -69,6 +69,8 @@ class VendorRanges {
 // took. Thread-safe.
 class LiveRanges {
  public:
+  explicit LiveRanges(std::shared_ptr<const VendorRanges> initial = nullptr)
+      : current_(std::move(initial)) {}
   std::shared_ptr<const VendorRanges> Current() const {
     std::lock_guard lock(mutex_);
     return current_;

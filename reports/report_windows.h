@@ -14,12 +14,19 @@
 namespace sightline::reports {
 
 // The selected period and its comparison in UTC, for one project's reporting zone.
+// Whether a report rolls up the changed days it reads before reading (exact to the last row:
+// the default), or leaves that to the server's background refresher (the report then lags new
+// rows of a day it read before by up to the refresher's interval, and never waits for a busy
+// day to be rolled up again).
+enum class ChangedDays { kRollUpFirst, kLeaveToBackground };
+
 struct ReportWindows {
   DayRange selection_days;
   UtcWindow selection;
   std::optional<DayRange> comparison_days;
   std::optional<UtcWindow> comparison;
   std::string zone;  // the reporting zone's name: rollups are kept per zone
+  ChangedDays changed_days = ChangedDays::kRollUpFirst;
 };
 ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
 

@@ -1,7 +1,6 @@
 #include "reports/rollups.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <set>
@@ -22,7 +21,6 @@ using storage::WebRollupRow;
 
 constexpr std::int64_t kHourMs = 3'600'000;
 
-std::atomic<ChangedDays> changed_days_policy{ChangedDays::kRollUpFirst};
 
 // ---- Rolling one day of events up ------------------------------------------------------------
 
@@ -418,7 +416,7 @@ Result<void> RefreshForReport(storage::Store& store, const std::string& project_
   std::vector<DayRange> ranges{windows.selection_days};
   if (windows.comparison_days) ranges.push_back(*windows.comparison_days);
   return RefreshRollups(store, project_id, *zone, ranges,
-                        changed_days_policy == ChangedDays::kRollUpFirst);
+                        windows.changed_days == ChangedDays::kRollUpFirst);
 }
 
 Result<storage::RollupRange> RangeOf(storage::Repository& repo, const std::string& project_id,
@@ -451,8 +449,6 @@ Result<storage::RollupRange> RangeOf(storage::Repository& repo, const std::strin
   for (auto& [span, list] : starts) range.blocks.push_back({span, std::move(list)});
   return range;
 }
-
-void SetChangedDaysPolicy(ChangedDays policy) { changed_days_policy = policy; }
 
 Result<void> RefreshRollups(storage::Store& store, const std::string& project_id,
                             const ReportingZone& zone, const std::vector<DayRange>& ranges,

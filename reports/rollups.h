@@ -24,15 +24,9 @@ core::Result<void> RefreshRollups(storage::Store& store, const std::string& proj
                                   const ReportingZone& zone, const std::vector<DayRange>& ranges,
                                   bool marked_days = true);
 
-// Whether reports roll up the changed days they read before reading (exact to the last row:
-// the default), or leave that to the server's background refresher (a report then lags new
-// rows of a day it read before by up to the refresher's interval, and never waits for a busy
-// day to be rolled up again). The server sets this once at start.
-enum class ChangedDays { kRollUpFirst, kLeaveToBackground };
-void SetChangedDaysPolicy(ChangedDays policy);
-
 // What every report does before it reads: rolls up the days of its windows never rolled up,
-// and the changed ones unless the policy leaves them to the background refresher.
+// and the changed ones unless the windows leave them to the background refresher
+// (ReportWindows::changed_days).
 core::Result<void> RefreshForReport(storage::Store& store, const std::string& project_id,
                                     const ReportWindows& windows);
 

@@ -33,7 +33,7 @@ Result<storage::AgentConversationRecord> OwnConversation(OperationContext& conte
 
 Result<json::value> RunGetAgentStatus(OperationContext& context, const json::object&) {
   const AssistantStatus status =
-      context.assistant ? context.assistant->Status()
+      context.services.assistant ? context.services.assistant->Status()
                         : AssistantStatus{false, "", "", "The assistant is not available here."};
   auto named = [](const std::string& text) {
     return NullableString(text.empty() ? std::nullopt : std::optional<std::string>(text));
@@ -128,7 +128,7 @@ Result<AnswerRequest> PrepareAnswer(OperationContext& context, const json::objec
   auto conversation = context.store.Read(
       [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
   if (!conversation) return conversation.error();
-  if (!context.assistant || !context.assistant->Status().configured) {
+  if (!context.services.assistant || !context.services.assistant->Status().configured) {
     return core::Error(core::ErrorCode::kAgentNotConfigured,
                        "The assistant has no language model provider configured on this server.");
   }
@@ -151,14 +151,14 @@ void RunSendAgentMessage(OperationContext& context, const json::object& args,
                          ResultCallback done) {
   auto request = PrepareAnswer(context, args);
   if (!request) return done(request.error());
-  context.assistant->Answer(std::move(*request), std::move(done));
+  context.services.assistant->Answer(std::move(*request), std::move(done));
 }
 
 Result<std::shared_ptr<core::ResponseStream>> StreamAgentMessage(OperationContext& context,
                                                                  const json::object& args) {
   auto request = PrepareAnswer(context, args);
   if (!request) return request.error();
-  return context.assistant->AnswerStreaming(std::move(*request));
+  return context.services.assistant->AnswerStreaming(std::move(*request));
 }
 
 // Records the decision; true when no other proposed call waits, so the answer can go on.
@@ -200,7 +200,7 @@ void RunDecideAgentToolCall(OperationContext& context, const json::object& args,
   if (!request) return done(request.error());
   auto resume = Decide(context, args);
   if (!resume) return done(resume.error());
-  if (*resume) return context.assistant->Answer(std::move(*request), std::move(done));
+  if (*resume) return context.services.assistant->Answer(std::move(*request), std::move(done));
   auto waiting = StillWaiting(context, request->conversation_id);
   if (!waiting) return done(waiting.error());
   done(json::value(AgentAnswerView(*waiting, {})));
@@ -228,7 +228,7 @@ Result<std::shared_ptr<core::ResponseStream>> StreamDecideAgentToolCall(
   if (!request) return request.error();
   auto resume = Decide(context, args);
   if (!resume) return resume.error();
-  if (*resume) return context.assistant->AnswerStreaming(std::move(*request));
+  if (*resume) return context.services.assistant->AnswerStreaming(std::move(*request));
   auto waiting = StillWaiting(context, request->conversation_id);
   if (!waiting) return waiting.error();
   return std::shared_ptr<core::ResponseStream>(std::make_shared<FinishedStream>(
@@ -240,8 +240,8 @@ Result<json::value> RunCancelAgentAnswer(OperationContext& context, const json::
   auto conversation = context.store.Read(
       [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
   if (!conversation) return conversation.error();
-  if (context.assistant && conversation->status == "running") {
-    auto cancelled = context.assistant->Cancel(id);
+  if (context.services.assistant && conversation->status == "running") {
+    auto cancelled = context.services.assistant->Cancel(id);
     if (!cancelled) return cancelled.error();
     conversation->status = "canceling";
   }

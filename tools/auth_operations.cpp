@@ -24,7 +24,7 @@ Result<json::object> CurrentUserOf(storage::Store& store, const storage::UserRec
 }
 
 Result<json::value> RunLogin(OperationContext& context, const json::object& args) {
-  auto login = context.sessions.Login(RequiredString(args, "email"),
+  auto login = context.services.sessions.Login(RequiredString(args, "email"),
                                       RequiredString(args, "password"),
                                       context.request.user_agent,
                                       OptionalString(args, "twoFactorCode"));
@@ -33,7 +33,7 @@ Result<json::value> RunLogin(OperationContext& context, const json::object& args
 }
 
 Result<json::value> RunLoginTwoFactor(OperationContext& context, const json::object& args) {
-  auto login = context.sessions.CompleteTwoFactorLogin(RequiredString(args, "twoFactorToken"),
+  auto login = context.services.sessions.CompleteTwoFactorLogin(RequiredString(args, "twoFactorToken"),
                                                        RequiredString(args, "code"),
                                                        context.request.user_agent);
   if (!login) return login.error();
@@ -41,7 +41,7 @@ Result<json::value> RunLoginTwoFactor(OperationContext& context, const json::obj
 }
 
 Result<json::value> RunRefresh(OperationContext& context, const json::object& args) {
-  auto tokens = context.sessions.Refresh(RequiredString(args, "refreshToken"));
+  auto tokens = context.services.sessions.Refresh(RequiredString(args, "refreshToken"));
   if (!tokens) return tokens.error();
   json::object out = AuthView(*tokens, {});
   out.erase("user");
@@ -49,7 +49,7 @@ Result<json::value> RunRefresh(OperationContext& context, const json::object& ar
 }
 
 Result<json::value> RunLogout(OperationContext& context, const json::object& args) {
-  auto done = context.sessions.Logout(RequiredString(args, "refreshToken"));
+  auto done = context.services.sessions.Logout(RequiredString(args, "refreshToken"));
   if (!done) return done.error();
   return NoContent();
 }

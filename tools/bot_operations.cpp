@@ -11,13 +11,13 @@ using core::Result;
 using identity::CredentialKind;
 
 Result<json::value> RunClassify(OperationContext& context, const json::object& args) {
-  return context.ingest->Classify(args);
+  return context.services.ingest->Classify(args);
 }
 
 void RunIngestServer(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());
-  context.ingest->TrackServerEvents(*project, args.at("events").as_array(), std::move(done));
+  context.services.ingest->TrackServerEvents(*project, args.at("events").as_array(), std::move(done));
 }
 
 void RunIngestLogDrain(OperationContext& context, const json::object& args, ResultCallback done) {
@@ -32,7 +32,7 @@ void RunIngestLogDrain(OperationContext& context, const json::object& args, Resu
     if (!names) return done(names.error());
     options.cloudfront_fields = std::move(*names);
   }
-  context.ingest->TrackLogDrain(*project, args.at("source").as_string(),
+  context.services.ingest->TrackLogDrain(*project, args.at("source").as_string(),
                                 args.at("body").as_string(), options, std::move(done));
 }
 

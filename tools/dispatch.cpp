@@ -146,10 +146,7 @@ Result<std::unique_ptr<Dispatcher::Checked>> Dispatcher::Check(
   if (!permitted) return permitted.error();
   checked->scope = std::move(*scope);
   OperationContext& context =
-      checked->context.emplace(OperationContext{store_, clock_, sessions_, principal, request});
-  context.ingest = ingest_;
-  context.assistant = assistant_;
-  context.passkeys = passkeys_;
+      checked->context.emplace(OperationContext{store_, clock_, services_, principal, request});
   if (checked->scope.organization) context.organization = &*checked->scope.organization;
   if (checked->scope.project) context.project = &*checked->scope.project;
   context.role = checked->scope.role;

@@ -26,9 +26,8 @@ namespace sightline::tools {
 
 class Dispatcher {
  public:
-  Dispatcher(storage::Store& store, const core::Clock& clock, identity::SessionService& sessions,
-             ingest::IngestService* ingest = nullptr)
-      : store_(store), clock_(clock), sessions_(sessions), ingest_(ingest) {}
+  Dispatcher(storage::Store& store, const core::Clock& clock, const Services& services)
+      : store_(store), clock_(clock), services_(services) {}
 
   // Checks and runs the operation; `done` gets its result, now or (for asynchronous
   // operations) later, from another thread.
@@ -43,10 +42,6 @@ class Dispatcher {
   core::Result<identity::PermissionSet> PermissionsIn(const identity::Principal& principal,
                                                       const std::string& organization_slug,
                                                       const std::string& project_id);
-  // Attaches the agent assistant (once, at start-up, before serving).
-  void AttachAssistant(Assistant* assistant) { assistant_ = assistant; }
-  // Attaches the passkey service (once, at start-up, before serving).
-  void AttachPasskeys(identity::PasskeyService* passkeys) { passkeys_ = passkeys; }
   // The same, waiting for the result.
   core::Result<boost::json::value> Call(const RegisteredOperation& operation,
                                         const identity::Principal& principal,
@@ -64,10 +59,7 @@ class Dispatcher {
 
   storage::Store& store_;
   const core::Clock& clock_;
-  identity::SessionService& sessions_;
-  ingest::IngestService* ingest_;
-  Assistant* assistant_ = nullptr;
-  identity::PasskeyService* passkeys_ = nullptr;
+  const Services& services_;
 };
 
 }  // namespace sightline::tools

@@ -19,23 +19,23 @@ using identity::CredentialKind;
 void RunTrackEvent(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());
-  const auto signals = context.ingest->ReadSignals(*context.request.headers,
+  const auto signals = context.services.ingest->ReadSignals(*context.request.headers,
                                                    context.request.client_ip);
-  context.ingest->TrackOne(*project, args, signals, std::move(done));
+  context.services.ingest->TrackOne(*project, args, signals, std::move(done));
 }
 
 void RunTrackEvents(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());
-  const auto signals = context.ingest->ReadSignals(*context.request.headers,
+  const auto signals = context.services.ingest->ReadSignals(*context.request.headers,
                                                    context.request.client_ip);
-  context.ingest->TrackBatch(*project, args.at("events").as_array(), signals, std::move(done));
+  context.services.ingest->TrackBatch(*project, args.at("events").as_array(), signals, std::move(done));
 }
 
 void RunIdentify(OperationContext& context, const json::object& args, ResultCallback done) {
   auto project = KeyProject(context);
   if (!project) return done(project.error());
-  context.ingest->Identify(*project, args, std::move(done));
+  context.services.ingest->Identify(*project, args, std::move(done));
 }
 
 // Cursors are opaque to clients: base64url of "<time>:<id>" of the last row seen.

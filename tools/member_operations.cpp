@@ -233,7 +233,7 @@ Result<json::value> RunAcceptInvitation(OperationContext& context, const json::o
   });
   if (!accepted) return accepted.error();
   // The same decision as a sign-in: an organization requiring 2FA gets a setup token.
-  auto signed_in = context.sessions.SignIn(*accepted, context.request.user_agent);
+  auto signed_in = context.services.sessions.SignIn(*accepted, context.request.user_agent);
   if (!signed_in) return signed_in.error();
   return AuthResponseFor(context.store, *signed_in);
 }

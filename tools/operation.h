@@ -12,6 +12,7 @@
 #include "identity/sessions.h"
 #include "storage/records.h"
 #include "storage/store.h"
+#include "tools/services.h"
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
@@ -22,16 +23,7 @@
 #include <span>
 #include <string_view>
 
-namespace sightline::ingest {
-class IngestService;
-}
-namespace sightline::identity {
-class PasskeyService;
-}
-
 namespace sightline::tools {
-
-class Assistant;
 
 // What calling the operation does; becomes MCP's readOnly/idempotent/destructive hints.
 enum class Effect { kReadOnly, kIdempotentWrite, kWrite, kDestructive };
@@ -63,7 +55,7 @@ struct RequestMeta {
 struct OperationContext {
   storage::Store& store;
   const core::Clock& clock;
-  identity::SessionService& sessions;
+  const Services& services;
   const identity::Principal& principal;
   const RequestMeta& request;
   // Resolved by the dispatcher from the {orgSlug} and {projectId} path parameters, after
@@ -74,12 +66,6 @@ struct OperationContext {
   std::optional<std::string> role;
   // What the caller may do here, computed live for this call.
   identity::PermissionSet permissions;
-  // The ingestion pipeline, for the ingestion operations (null where there is none).
-  ingest::IngestService* ingest = nullptr;
-  // The agent assistant, for the agent operations (null when the server has none).
-  Assistant* assistant = nullptr;
-  // Passkeys (null when the server has none configured).
-  identity::PasskeyService* passkeys = nullptr;
 };
 
 using RunFunction = core::Result<boost::json::value> (*)(OperationContext& context,

@@ -24,12 +24,12 @@ constexpr std::string_view kNotATool =
 constexpr int kCeremonyMillis = 5 * 60 * 1000;
 
 Result<identity::PasskeyService*> Passkeys(OperationContext& context) {
-  if (!context.passkeys || !context.passkeys->available()) {
+  if (!context.services.passkeys || !context.services.passkeys->available()) {
     return Error(ErrorCode::kUnavailable,
                  "Passkeys need the server's public URL to name a host, not an IP address "
                  "(--public-url https://analytics.example.com).");
   }
-  return context.passkeys;
+  return context.services.passkeys;
 }
 
 std::string_view AlgorithmName(std::int64_t cose) {
@@ -210,7 +210,7 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   auto user = (*service)->FinishAuthentication(RequiredString(args, "challengeId"), assertion);
   if (!user) return user.error();
   // User verification happened on the authenticator: the passkey is both factors.
-  auto login = context.sessions.SignIn(*user, context.request.user_agent,
+  auto login = context.services.sessions.SignIn(*user, context.request.user_agent,
                                        /*second_factor_done=*/true);
   if (!login) return login.error();
   return AuthResponseFor(context.store, *login);

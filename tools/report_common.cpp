@@ -30,6 +30,7 @@ Result<ReportSetup> Setup(OperationContext& context, const json::object& args) {
   auto period = reports::ResolvePeriod(period_args, zone->DayOf(context.clock.NowMillis()));
   if (!period) return period.error();
   reports::ReportWindows windows = reports::ToWindows(*zone, *period);
+  windows.changed_days = context.services.changed_days;
   return ReportSetup{std::move(*zone), std::move(windows)};
 }
 

@@ -43,7 +43,7 @@ Result<T> Audited(OperationContext& context, std::string action, Result<T> resul
 Result<json::value> RunSetup(OperationContext& context, const json::object&) {
   auto user = CurrentUser(context);
   if (!user) return user.error();
-  auto setup = context.sessions.two_factor().BeginSetup(*user);
+  auto setup = context.services.sessions.two_factor().BeginSetup(*user);
   if (!setup) return setup.error();
   return json::value(json::object{{"secret", setup->secret},
                                   {"otpauthUri", setup->otpauth_uri},
@@ -54,7 +54,7 @@ Result<json::value> RunEnable(OperationContext& context, const json::object& arg
   auto user = CurrentUser(context);
   if (!user) return user.error();
   auto status = Audited(context, "user.two_factor.enable",
-                        context.sessions.two_factor().Enable(*user, RequiredString(args, "code")));
+                        context.services.sessions.two_factor().Enable(*user, RequiredString(args, "code")));
   if (!status) return status.error();
   return StatusView(*status);
 }
@@ -64,7 +64,7 @@ Result<json::value> RunDisable(OperationContext& context, const json::object& ar
   if (!user) return user.error();
   auto status =
       Audited(context, "user.two_factor.disable",
-              context.sessions.two_factor().Disable(*user, RequiredString(args, "password"),
+              context.services.sessions.two_factor().Disable(*user, RequiredString(args, "password"),
                                                     RequiredString(args, "code")));
   if (!status) return status.error();
   return StatusView(*status);
@@ -74,7 +74,7 @@ Result<json::value> RunRegenerate(OperationContext& context, const json::object&
   auto user = CurrentUser(context);
   if (!user) return user.error();
   auto codes = Audited(context, "user.two_factor.backup_codes",
-                       context.sessions.two_factor().RegenerateBackupCodes(*user));
+                       context.services.sessions.two_factor().RegenerateBackupCodes(*user));
   if (!codes) return codes.error();
   return json::value(json::object{{"backupCodes", CodesView(*codes)}});
 }
@@ -82,7 +82,7 @@ Result<json::value> RunRegenerate(OperationContext& context, const json::object&
 Result<json::value> RunStatus(OperationContext& context, const json::object&) {
   auto user = CurrentUser(context);
   if (!user) return user.error();
-  auto status = context.sessions.two_factor().Status(*user);
+  auto status = context.services.sessions.two_factor().Status(*user);
   if (!status) return status.error();
   return StatusView(*status);
 }

@@ -121,16 +121,34 @@ TEST_P(Agent, EachUserSeesAndDeletesOnlyTheirOwn) {
   EXPECT_EQ(ConversationIds(analyst), std::vector<std::string>{theirs});
 }
 
-TEST_P(Agent, OnlySignedInUsersMayUseIt) {
+TEST_P(Agent, EveryRoleAndItsKeysMayUseIt) {
   // Every role holds agent.use (support too: it asks about what the role may read).
   const std::string support =
       api().AddMember(org_, owner_, "support@" + org_ + ".test", "support").access_token;
   EXPECT_EQ(api().Call("GET", Base() + "/conversations", support).status, 200);
-  // Conversations are a user's: a valid key is forbidden here (spec rule 4), not unknown.
-  const Response key = api().Call("GET", Base() + "/conversations", creds_.private_api_key);
-  EXPECT_EQ(key.status, 403);
-  EXPECT_EQ(key.ErrorCode(), "PERM_001");
   EXPECT_EQ(api().Call("GET", Base() + "/conversations", "").status, 401);
+}
+
+// A private API key acts for its creator (the owner, who bootstrapped it) in its project: it
+// sees and continues the owner's conversations and nobody else's.
+TEST_P(Agent, AKeyReachesItsCreatorsConversations) {
+  const std::string& key = creds_.private_api_key;
+  const Response by_owner = api().Call("POST", Base() + "/conversations", owner_, "{}");
+  ASSERT_EQ(by_owner.status, 201) << by_owner.body;
+  const std::string owners(by_owner.Json().at("id").as_string());
+  const std::string support =
+      api().AddMember(org_, owner_, "support@" + org_ + ".test", "support").access_token;
+  const Response by_support = api().Call("POST", Base() + "/conversations", support, "{}");
+  ASSERT_EQ(by_support.status, 201) << by_support.body;
+  const std::string supports(by_support.Json().at("id").as_string());
+
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + owners, key).status, 200);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + supports, key).status, 404);
+  const Response by_key = api().Call("POST", Base() + "/conversations", key, "{}");
+  ASSERT_EQ(by_key.status, 201) << by_key.body;
+  const std::string keys(by_key.Json().at("id").as_string());
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + keys, owner_).status, 200);
+  EXPECT_EQ(api().Call("GET", Base() + "/conversations/" + keys, support).status, 404);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Agent, ::testing::ValuesIn(AvailableBackends()),

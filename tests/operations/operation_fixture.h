@@ -116,6 +116,7 @@ class OperationFixture : public storage::conformance::StoreConformance {
   std::unique_ptr<identity::SessionService> sessions_;
   std::unique_ptr<ingest::EventWriter> writer_;
   std::unique_ptr<ingest::IngestService> ingest_;
+  std::unique_ptr<tools::Services> services_;
   std::unique_ptr<tools::Dispatcher> dispatcher_;
   std::unique_ptr<identity::PasskeyService> passkeys_;
   std::unique_ptr<agent::AssistantService> assistant_;
@@ -133,15 +134,16 @@ class OperationFixture : public storage::conformance::StoreConformance {
     // No network in tests: verification sources stay absent, as on a server with none.
     ingest_ = std::make_unique<ingest::IngestService>(
         clock_, *writer_, ingest::IngestOptions{.classifier = &classifier_});
-    dispatcher_ = std::make_unique<tools::Dispatcher>(store(), clock_, *sessions_, ingest_.get());
     passkeys_ = std::make_unique<identity::PasskeyService>(
         store(), clock_, identity::PasskeySettings{"localhost", "Sightline", {kPasskeyOrigin}});
-    dispatcher_->AttachPasskeys(passkeys_.get());
+    services_ = std::make_unique<tools::Services>(
+        tools::Services{*sessions_, ingest_.get(), nullptr, passkeys_.get()});
+    dispatcher_ = std::make_unique<tools::Dispatcher>(store(), clock_, *services_);
     auto model = std::make_unique<ScriptedModel>();
     model_ = model.get();
     assistant_ = std::make_unique<agent::AssistantService>(
         std::move(model), agent::AssistantSettings{}, *dispatcher_, registry_, store(), clock_);
-    dispatcher_->AttachAssistant(assistant_.get());
+    services_->assistant = assistant_.get();  // the assistant calls through the dispatcher
     authorization_ = std::make_unique<oauth::AuthorizationServer>(
         store(), clock_, nullptr,
         oauth::AuthorizationServerSettings{

@@ -104,6 +104,7 @@ struct World {
   identity::BootstrapResult keys;
   tools::Registry registry;
   std::unique_ptr<identity::SessionService> sessions;
+  std::unique_ptr<tools::Services> services;
   std::unique_ptr<tools::Dispatcher> dispatcher;
   std::unique_ptr<identity::Authenticator> authenticator;
   std::unique_ptr<identity::RateLimiter> credential_limits;
@@ -130,7 +131,8 @@ struct World {
     }
     registry = std::move(*built);
     sessions = std::make_unique<identity::SessionService>(temp.store(), clock, "test-secret");
-    dispatcher = std::make_unique<tools::Dispatcher>(temp.store(), clock, *sessions);
+    services = std::make_unique<tools::Services>(tools::Services{*sessions});
+    dispatcher = std::make_unique<tools::Dispatcher>(temp.store(), clock, *services);
     authenticator = std::make_unique<identity::Authenticator>(temp.store());
     credential_limits = std::make_unique<identity::RateLimiter>(
         temp.store(), clock, identity::RateLimitPolicy{"per-minute", 1000000, 60});

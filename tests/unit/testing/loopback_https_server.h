@@ -102,23 +102,26 @@ class LoopbackHttpsServer {
   }
 
   void Serve(int fd) {
-    const int open = ++open_;
-    // Raises the maximum seen without a lock (another connection may be raising it too).
-    for (int most = most_at_once_;
-         open > most && !most_at_once_.compare_exchange_weak(most, open);) {
-    }
     SSL* ssl = SSL_new(tls_);
     SSL_set_fd(ssl, fd);
     if (SSL_accept(ssl) == 1) {
       const std::string path = ReadRequestPath(ssl);
+      // Counted from the request to just before its answer: a client frees a slot only once it
+      // has the answer, so this is exactly how many of its fetches were under way at once (a
+      // connection's teardown after the answer would race with the next one's start).
+      const int open = ++open_;
+      // Raises the maximum seen without a lock (another request may be raising it too).
+      for (int most = most_at_once_;
+           open > most && !most_at_once_.compare_exchange_weak(most, open);) {
+      }
       std::this_thread::sleep_for(delay_);
       const std::string response = ResponseFor(path);
+      --open_;
       if (SSL_write(ssl, response.data(), static_cast<int>(response.size())) > 0) ++answered_;
       SSL_shutdown(ssl);
     }
     SSL_free(ssl);
     close(fd);
-    --open_;
   }
 
   // The target of the request line, once the whole head has arrived ("" on failure).

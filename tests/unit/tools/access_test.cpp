@@ -66,6 +66,7 @@ struct World {
   identity::BootstrapResult keys;
   Registry registry;
   std::unique_ptr<identity::SessionService> sessions;
+  std::unique_ptr<Services> services;
   std::unique_ptr<Dispatcher> dispatcher;
 
   explicit World(std::span<const OperationSpec> operations) {
@@ -76,7 +77,8 @@ struct World {
     EXPECT_TRUE(built);
     if (built) registry = std::move(*built);
     sessions = std::make_unique<identity::SessionService>(temp.store(), clock, "test-secret");
-    dispatcher = std::make_unique<Dispatcher>(temp.store(), clock, *sessions);
+    services = std::make_unique<tools::Services>(tools::Services{*sessions});
+    dispatcher = std::make_unique<Dispatcher>(temp.store(), clock, *services);
   }
 
   core::Result<json::value> Call(std::string_view name, const Principal& principal,

@@ -1,0 +1,288 @@
+#include "app/server.h"
+
+#include "app/commands.h"
+#include "app/rollup_refresh.h"
+#include "core/logging.h"
+#include "core/text.h"
+#include "core/url.h"
+#include "core/version.h"
+#include "detection/bot_catalog.h"
+#include "mcp/discovery.h"
+#include "mcp/fixture_call.h"
+
+namespace sightline::app {
+namespace {
+
+using core::Error;
+using core::Result;
+
+mcp::ServerIdentity McpIdentity() {
+  mcp::ServerIdentity identity;
+  identity.version = std::string(core::kServerVersion);
+  identity.instructions =
+      "Sightline answers questions about one project's web analytics (visitors, pages, "
+      "sources, countries, devices) and crawler analytics (which bots and AI crawlers fetch "
+      "which pages, verified or spoofed). Reports take from/to dates in the project's reporting "
+      "timezone and compare with the previous period by default.";
+  return identity;
+}
+
+std::vector<std::string> CatalogListIds() {
+  std::vector<std::string> ids;
+  for (const auto& source : CatalogRangeSources(detection::BotCatalog::Builtin(), "")) {
+    ids.push_back(source.list_id);
+  }
+  return ids;
+}
+
+// Passkeys are bound to a host name: the public URL's, or localhost when the server is reached
+// on a loopback address (browsers treat http://localhost as a secure origin).
+identity::PasskeySettings PasskeySettingsFor(const ServeConfig& config,
+                                             const std::string& public_url) {
+  identity::PasskeySettings settings;
+  settings.rp_id = config.passkey_rp_id;
+  settings.origins = config.passkey_origins;
+  const auto parts = core::SplitUrl(public_url);
+  if (!parts) return settings;
+  const bool loopback = core::IsLoopbackHost(parts->host);
+  if (settings.rp_id.empty()) settings.rp_id = loopback ? "localhost" : parts->host;
+  if (settings.origins.empty()) {
+    settings.origins.push_back(core::OriginOf(public_url));
+    if (loopback && parts->host != "localhost") {
+      settings.origins.push_back(parts->scheme + "://localhost" +
+                                 (parts->port.empty() ? "" : ":" + parts->port));
+    }
+  }
+  return settings;
+}
+
+std::unique_ptr<detection::GeoDatabase> OpenGeo(const std::string& path) {
+  auto opened = detection::GeoDatabase::Open(path);
+  if (!opened) {
+    core::Log(core::LogLevel::kWarn, "geolocation disabled: no database", {{"path", path}});
+    return nullptr;
+  }
+  core::Log(core::LogLevel::kInfo, "geolocation ready",
+            {{"path", path}, {"files", static_cast<std::int64_t>((*opened)->files().size())}});
+  return std::move(*opened);
+}
+
+std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
+  auto loaded =
+      override_path.empty() ? api::EmbeddedSdkScript() : api::LoadSdkScript(override_path);
+  if (!loaded) {
+    core::Log(core::LogLevel::kWarn, "tracking script not served",
+              {{"reason", loaded.error().message()}});
+    return std::nullopt;
+  }
+  core::Log(core::LogLevel::kInfo, "tracking script ready",
+            {{"url", loaded->versioned_path},
+             {"integrity", loaded->integrity},
+             {"bytes", static_cast<std::int64_t>(loaded->body.size())}});
+  return std::move(*loaded);
+}
+
+std::unique_ptr<const mcp::McpExtension> McpExtensionFor(const ServeConfig& config) {
+  if (!config.mcp_conformance_fixtures) return nullptr;
+  core::Log(core::LogLevel::kWarn,
+            "MCP conformance fixtures on: /mcp answers anonymous requests (tests only)", {});
+  return std::make_unique<mcp::ConformanceExtension>();
+}
+
+}  // namespace
+
+// Everything that can fail, done before the first member of Server is built.
+struct ServerFoundations {
+  std::unique_ptr<storage::Store> store;
+  tools::Registry registry;
+  std::shared_ptr<const detection::VendorRanges> ranges;
+  std::unique_ptr<api::AresResolver> resolver;
+  std::unique_ptr<api::HttpsFetcher> directory_fetcher, range_fetcher, client_fetcher;
+  std::unique_ptr<api::BeastHttpClient> llm_client;
+  std::unique_ptr<agent::LlmProvider> provider;  // null: the assistant is off
+  std::string signing_secret;
+  std::unique_ptr<transport::HttpServer> http;
+  std::string address;  // host:port listened on, [host]:port for IPv6
+  std::string public_url;
+};
+
+namespace {
+
+Result<void> OpenStorage(const ServeConfig& config, ServerFoundations& out) {
+  auto store = storage::OpenStore(config.store);
+  if (!store) return store.error();
+  if (auto migrated = (*store)->Migrate(); !migrated) return migrated.error();
+  out.store = std::move(*store);
+  auto registry = tools::Registry::Build(tools::AllOperations());
+  if (!registry) return registry.error();
+  out.registry = std::move(*registry);
+  auto ranges = LoadRanges(*out.store, config.bot_ranges_dir, CatalogListIds());
+  if (!ranges) return ranges.error();
+  core::Log(core::LogLevel::kInfo, "bot ip ranges loaded",
+            {{"lists", static_cast<std::int64_t>((*ranges)->loaded())}});
+  out.ranges = std::move(*ranges);
+  core::SystemClock clock;
+  auto secret = identity::SessionService::LoadSigningSecret(*out.store, clock);
+  if (!secret) return secret.error();
+  out.signing_secret = std::move(*secret);
+  return {};
+}
+
+// The three fetchers differ in who chooses their URLs: key directories and client metadata
+// documents come from anyone's requests, so they are fetched defensively; range lists come from
+// the catalog or the operator, so any address is allowed.
+Result<void> OpenFetchers(const ServeConfig& config, ServerFoundations& out) {
+  api::HttpsFetcherOptions directories{
+      .allow_private_addresses = config.signature_directory_private,
+      .ca_file = config.outbound_ca,
+      .media_types = {"application/http-message-signatures-directory+json", "application/json",
+                      "application/jwk-set+json"},
+      .resolver = out.resolver.get()};
+  api::HttpsFetcherOptions ranges{.allow_private_addresses = true,
+                                  .ca_file = config.outbound_ca,
+                                  .timeout = std::chrono::seconds(30),
+                                  .max_bytes = 8 * 1024 * 1024,
+                                  .resolver = out.resolver.get()};
+  api::HttpsFetcherOptions clients{.allow_private_addresses = config.client_metadata_private,
+                                   .ca_file = config.outbound_ca,
+                                   .max_bytes = 16 * 1024,
+                                   .media_types = {"application/json"},
+                                   .resolver = out.resolver.get()};
+  try {
+    out.directory_fetcher = std::make_unique<api::HttpsFetcher>(directories);
+    out.range_fetcher = std::make_unique<api::HttpsFetcher>(ranges);
+    out.client_fetcher = std::make_unique<api::HttpsFetcher>(clients);
+    out.llm_client = std::make_unique<api::BeastHttpClient>(
+        api::HttpClientOptions{.ca_file = config.outbound_ca,
+                               .resolver = out.resolver.get(),
+                               .user_agent = "Sightline/" + std::string(core::kServerVersion)});
+  } catch (const std::exception&) {
+    return Error::Invalid("outbound-ca", "--outbound-ca: '" + config.outbound_ca +
+                                             "' is not a readable PEM certificate file.");
+  }
+  return {};
+}
+
+Result<void> OpenOutbound(const ServeConfig& config, ServerFoundations& out) {
+  auto resolver = api::AresResolver::Create(config.dns_server);
+  if (!resolver) return resolver.error();
+  out.resolver = std::move(*resolver);
+  if (auto fetchers = OpenFetchers(config, out); !fetchers) return fetchers.error();
+  if (!config.llm.provider.empty()) {
+    out.provider = agent::MakeProvider(config.llm, *out.llm_client);
+    if (!out.provider) {
+      return Error::Invalid("llm-provider", "--llm-provider must be openai or anthropic.");
+    }
+  }
+  return {};
+}
+
+Result<void> OpenListener(const ServeConfig& config, ServerFoundations& out) {
+  out.http = std::make_unique<transport::HttpServer>(config.limits);
+  auto bound = out.http->Listen(config.listen.host, config.listen.port);
+  if (!bound) return bound.error();
+  const std::string& host = config.listen.host;
+  out.address = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+                std::to_string(out.http->port());
+  out.public_url = config.public_url.empty() ? "http://" + out.address : config.public_url;
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Server>> Server::Start(ServeConfig config) {
+  ServerFoundations foundations;
+  for (auto step : {OpenStorage, OpenOutbound, OpenListener}) {
+    if (auto done = step(config, foundations); !done) return done.error();
+  }
+  return std::unique_ptr<Server>(new Server(std::move(config), foundations));
+}
+
+Server::Server(ServeConfig config, ServerFoundations& f)
+    : config_(std::move(config)),
+      store_(std::move(f.store)),
+      registry_(std::move(f.registry)),
+      resolver_(std::move(f.resolver)),
+      directory_fetcher_(std::move(f.directory_fetcher)),
+      range_fetcher_(std::move(f.range_fetcher)),
+      client_fetcher_(std::move(f.client_fetcher)),
+      llm_client_(std::move(f.llm_client)),
+      http_(std::move(f.http)),
+      address_(std::move(f.address)),
+      public_url_(std::move(f.public_url)),
+      geo_(OpenGeo(config_.geoip)),
+      live_ranges_(std::move(f.ranges)),
+      signature_keys_(directory_fetcher_.get(), clock_),
+      reverse_dns_(resolver_.get(), clock_),
+      // ServiceAuditBot, this installation's crawler, signs as the installation's public origin.
+      classifier_(detection::BotCatalog::Builtin(),
+                  {.ranges = &live_ranges_,
+                   .signatures = &signature_keys_,
+                   .reverse_dns = &reverse_dns_,
+                   .own_signer = config_.public_url.empty()
+                                     ? std::string()
+                                     : detection::UrlOrigin(config_.public_url).value_or("")}),
+      writer_(*store_, {.max_queued_rows = config_.ingest_queue_rows}),
+      ingestion_(clock_, writer_, {config_.trusted_proxies, geo_.get(), &classifier_}),
+      sessions_(*store_, clock_, std::move(f.signing_secret)),
+      passkeys_(*store_, clock_, PasskeySettingsFor(config_, public_url_)),
+      services_{sessions_, &ingestion_, &assistant_, &passkeys_, config_.changed_days()},
+      dispatcher_(*store_, clock_, services_),
+      assistant_(std::move(f.provider), config_.assistant, dispatcher_, registry_, *store_, clock_),
+      authenticator_(*store_),
+      credential_limits_(*store_, clock_, {"per-minute", config_.rate_limit, 60}),
+      public_limits_(*store_, clock_, {"per-minute-per-ip", config_.public_rate_limit, 60}),
+      tool_catalog_(registry_),
+      mcp_extension_(McpExtensionFor(config_)),
+      mcp_server_(tool_catalog_, dispatcher_, *store_, clock_, McpIdentity(), mcp_extension_.get()),
+      authorization_server_(*store_, clock_, client_fetcher_.get(),
+                            {.issuer = mcp::AuthorizationServerIssuer(public_url_),
+                             .resource = mcp::McpResourceUrl(public_url_),
+                             .grantable = tool_catalog_.GrantablePermissions(),
+                             .access_ttl = config_.oauth_access_ttl}),
+      sdk_script_(LoadScript(config_.sdk_script)),
+      handler_({registry_, dispatcher_, authenticator_, sessions_, credential_limits_,
+                public_limits_, clock_, config_.trusted_proxies, &mcp_server_,
+                config_.mcp_allowed_origins, &authorization_server_,
+                config_.mcp_conformance_fixtures, sdk_script_ ? &*sdk_script_ : nullptr},
+               {.server_url = public_url_}),
+      range_refresher_(
+          *range_fetcher_, *store_, clock_,
+          CatalogRangeSources(detection::BotCatalog::Builtin(), config_.bot_ranges_mirror),
+          config_.bot_ranges_dir, CatalogListIds(), live_ranges_, config_.bot_ranges_refresh),
+      rollups_(config_.rollup_interval, /*first_at_start=*/false,
+               [this](const std::atomic<bool>&) { RefreshMarkedRollups(*store_); }) {
+  if (const tools::AssistantStatus status = assistant_.Status(); status.configured) {
+    core::Log(core::LogLevel::kInfo, "agent assistant ready",
+              {{"provider", status.provider}, {"model", status.model}});
+  }
+}
+
+Server::~Server() = default;
+
+void Server::LogReady() const {
+  core::Log(core::LogLevel::kInfo, "ready",
+            {{"listen", address_},
+             {"port", http_->port()},
+             {"storage", store_->backend_name()},
+             {"schemaVersion", storage::Store::LatestSchemaVersion()},
+             {"operations", registry_.operations().size()},
+             {"threads", config_.limits.threads},
+             {"workers", config_.limits.workers}});
+}
+
+int Server::Run() {
+  LogReady();
+  http_->OnShutdown([this] { assistant_.StopAnswers(); });
+  http_->Run(handler_);
+  assistant_.Shutdown();  // running answers end while the handler their callbacks reach exists
+  // A client metadata fetch still pending is answered now, while authorization_server_ (which
+  // its callback reaches) exists; the other fetchers' callbacks hold shared state.
+  client_fetcher_->Stop();
+  writer_.Stop();  // commits whatever was accepted before the last connection closed
+  core::Log(core::LogLevel::kInfo, "stopped");
+  core::FlushLogs();
+  return 0;
+}
+
+}  // namespace sightline::app

@@ -1,0 +1,110 @@
+// The composition root of `sightline serve`: every object of the server, held as members in
+// construction order. A member is declared after everything it uses, so construction follows
+// the dependencies and destruction, in reverse, never leaves a member holding a reference to a
+// destroyed one. Background work (range refreshes, rollups) is declared last: it starts once
+// everything it reaches exists and stops first.
+//
+// Everything that can fail (opening the store, listening, reading certificates, choosing a
+// provider) happens in Start, before the first member is built; constructing the members
+// themselves cannot fail. Not thread-safe: one thread starts and runs it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "agent/assistant.h"
+#include "api/rest_handler.h"
+#include "api/sdk_script.h"
+#include "api/transport/dns_resolver.h"
+#include "api/transport/http_client.h"
+#include "api/transport/http_server.h"
+#include "api/transport/https_fetcher.h"
+#include "app/periodic_task.h"
+#include "app/range_refresh.h"
+#include "app/serve_config.h"
+#include "detection/geo.h"
+#include "detection/ip_ranges.h"
+#include "detection/request_classifier.h"
+#include "detection/reverse_dns.h"
+#include "detection/signature_directory.h"
+#include "identity/authenticator.h"
+#include "identity/passkeys.h"
+#include "identity/rate_limiter.h"
+#include "identity/sessions.h"
+#include "ingest/event_writer.h"
+#include "ingest/ingest_service.h"
+#include "mcp/extension.h"
+#include "mcp/mcp_server.h"
+#include "mcp/tool_catalog.h"
+#include "oauth/authorization_server.h"
+#include "tools/dispatch.h"
+#include "tools/registry.h"
+#include "tools/services.h"
+
+namespace sightline::app {
+
+// What Start prepares before the first member is built (server.cpp).
+struct ServerFoundations;
+
+class Server {
+ public:
+  // Opens the store (migrating it), listens, and builds the server; the first failure, naming
+  // the option at fault where there is one.
+  static core::Result<std::unique_ptr<Server>> Start(ServeConfig config);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Serves until SIGTERM or SIGINT, then ends running answers, pending fetches and the
+  // writer's queue, in that order. The process exit code.
+  int Run();
+
+ private:
+  Server(ServeConfig config, ServerFoundations& foundations);
+  void LogReady() const;
+
+  const ServeConfig config_;
+  core::SystemClock clock_;
+  // What Start prepared (each may have failed there).
+  std::unique_ptr<storage::Store> store_;
+  tools::Registry registry_;
+  std::unique_ptr<api::AresResolver> resolver_;  // reverse DNS and the fetchers' host names
+  std::unique_ptr<api::HttpsFetcher> directory_fetcher_;  // Web Bot Auth key directories
+  std::unique_ptr<api::HttpsFetcher> range_fetcher_;      // vendors' IP-range lists
+  std::unique_ptr<api::HttpsFetcher> client_fetcher_;     // OAuth client metadata documents
+  std::unique_ptr<api::BeastHttpClient> llm_client_;
+  std::unique_ptr<transport::HttpServer> http_;  // listening already
+  const std::string address_;                    // host:port listened on
+  const std::string public_url_;
+  // Detection and ingestion.
+  std::unique_ptr<detection::GeoDatabase> geo_;  // null: no geolocation
+  detection::LiveRanges live_ranges_;
+  detection::SignatureDirectory signature_keys_;
+  detection::ReverseDnsVerifier reverse_dns_;
+  const detection::RequestClassifier classifier_;
+  ingest::EventWriter writer_;
+  ingest::IngestService ingestion_;
+  // Identity and the operations.
+  identity::SessionService sessions_;
+  identity::PasskeyService passkeys_;
+  // Names the assistant below: the dispatcher reaches it only when serving, once it exists.
+  tools::Services services_;
+  tools::Dispatcher dispatcher_;
+  agent::AssistantService assistant_;
+  identity::Authenticator authenticator_;
+  identity::RateLimiter credential_limits_;
+  identity::RateLimiter public_limits_;
+  // The ways in.
+  const mcp::ToolCatalog tool_catalog_;
+  std::unique_ptr<const mcp::McpExtension> mcp_extension_;  // test-only fixtures, or null
+  mcp::McpServer mcp_server_;
+  oauth::AuthorizationServer authorization_server_;
+  std::optional<api::SdkScript> sdk_script_;
+  api::RestHandler handler_;
+  // Background work, last.
+  RangeRefresher range_refresher_;
+  PeriodicTask rollups_;
+};
+
+}  // namespace sightline::app

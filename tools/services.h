@@ -1,0 +1,31 @@
+// What operations reach beyond the store, the clock and the caller: the server's services,
+// built once by the composition root (app/) and the same for every call. A service a server
+// does not run is null (a test server without ingestion or an assistant); the operations that
+// need it say so. Not owned; outlives the dispatcher.
+#pragma once
+
+#include "reports/report_windows.h"
+
+namespace sightline::identity {
+class PasskeyService;
+class SessionService;
+}  // namespace sightline::identity
+namespace sightline::ingest {
+class IngestService;
+}
+
+namespace sightline::tools {
+
+class Assistant;
+
+struct Services {
+  identity::SessionService& sessions;
+  ingest::IngestService* ingest = nullptr;
+  Assistant* assistant = nullptr;
+  identity::PasskeyService* passkeys = nullptr;
+  // Whether reports roll up the changed days they read first, or leave that to the server's
+  // background refresher (`--rollup-interval`).
+  reports::ChangedDays changed_days = reports::ChangedDays::kRollUpFirst;
+};
+
+}  // namespace sightline::tools
