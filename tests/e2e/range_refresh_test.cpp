@@ -67,7 +67,6 @@ class RangeRefresh : public ::testing::Test {
   void SetUp() override {
     lists_ = CatalogLists();
     ASSERT_GT(lists_.size(), 8u) << "more lists than the fetcher's 8 connections";
-    dir_ = MakeTempDir("sightline-mirror-");
     MakeLoopbackCertificate(dir_);
     std::filesystem::create_directory(dir_ / "www");
     for (std::size_t i = 0; i < lists_.size(); ++i) {
@@ -82,21 +81,19 @@ class RangeRefresh : public ::testing::Test {
     url_ = "https://127.0.0.1:" +
            std::to_string(json::parse(mirror_->FirstLine()).at("port").as_int64());
   }
-  void TearDown() override {
-    mirror_.reset();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::remove_all(backend_.data_dir);
-  }
+  void TearDown() override { mirror_.reset(); }
   std::vector<std::string> MirrorArgs() const {
     return {"--bot-ranges-mirror", url_, "--outbound-ca", (dir_ / "cert.pem").string()};
   }
 
   std::vector<CatalogList> lists_;
-  std::filesystem::path dir_;
+  TempDir mirror_dir_{"sightline-mirror-"};
+  const std::filesystem::path& dir_ = mirror_dir_.path();
   std::unique_ptr<ChildProcess> mirror_;
   std::string url_;
   // A store of its own: the lists stored here would decide other tests' verdicts.
-  Backend backend_{"sqlite", "", MakeTempDir("sightline-e2e-ranges-")};
+  TempDir store_dir_{"sightline-e2e-ranges-"};
+  Backend backend_{"sqlite", "", store_dir_.path()};
 };
 
 TEST_F(RangeRefresh, AdminRefreshesEveryCatalogListAndSaysSoPerList) {
