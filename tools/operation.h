@@ -10,7 +10,6 @@
 #include "identity/permissions.h"
 #include "identity/principal.h"
 #include "identity/sessions.h"
-#include "storage/records.h"
 #include "storage/store.h"
 
 #include <boost/json/object.hpp>
@@ -27,6 +26,10 @@ class IngestService;
 }
 namespace sightline::identity {
 class PasskeyService;
+}
+namespace sightline::storage {
+struct OrganizationRecord;
+struct ProjectRecord;
 }
 
 namespace sightline::tools {
