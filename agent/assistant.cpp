@@ -9,6 +9,8 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/logging.h"
+#include "storage/account_repository.h"
+#include "storage/agent_repository.h"
 #include "tools/agent_views.h"
 
 namespace sightline::agent {
@@ -179,19 +181,19 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
   const std::int64_t stale_before =
       now - std::chrono::duration_cast<std::chrono::milliseconds>(settings_.max_duration).count() -
       60'000;
-  auto begun = store_.Write([&](storage::Repository& repo) -> Result<void> {
-    auto project = repo.FindProject(request.project_id);
+  auto begun = store_.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto project = tx.accounts().FindProject(request.project_id);
     if (!project) return project.error();
     if (!*project) return Error(ErrorCode::kProjectNotFound, "Project not found.");
     run->project = std::move(**project);
-    auto claimed = repo.ClaimAgentConversation(request.conversation_id, now, stale_before);
+    auto claimed = tx.agent().ClaimAgentConversation(request.conversation_id, now, stale_before);
     if (!claimed) return claimed.error();
     if (!*claimed) {
       return Error(ErrorCode::kAgentBusy,
                    "The assistant is still answering in this conversation; wait for the answer "
                    "or cancel it.");
     }
-    auto rows = repo.ListAgentMessages(request.conversation_id);
+    auto rows = tx.agent().ListAgentMessages(request.conversation_id);
     if (!rows) return rows.error();
     for (const AgentMessageRecord& row : *rows) {
       if (row.approval != "pending") continue;
@@ -200,7 +202,7 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
       }
       // A new question instead of a decision declines what was proposed.
       auto declined =
-          repo.DecideAgentToolCall(request.conversation_id, *row.tool_call_id, "rejected");
+          tx.agent().DecideAgentToolCall(request.conversation_id, *row.tool_call_id, "rejected");
       if (!declined) return declined.error();
       AgentMessageRecord result{request.conversation_id,
                                 0,
@@ -210,21 +212,21 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
                                 row.tool_call_id,
                                 row.tool_name};
       result.created_at = now;
-      auto stored = repo.AppendAgentMessage(std::move(result));
+      auto stored = tx.agent().AppendAgentMessage(std::move(result));
       if (!stored) return stored.error();
       run->added.push_back(std::move(*stored));
     }
     if (!request.content.empty()) {
       // An untitled conversation takes its first question as its title.
       if (const std::string title = TitleFrom(request.content); !title.empty()) {
-        auto titled = repo.TitleAgentConversation(request.conversation_id, title,
+        auto titled = tx.agent().TitleAgentConversation(request.conversation_id, title,
                                                   tools::kUntitledConversation);
         if (!titled) return titled.error();
       }
       AgentMessageRecord question{request.conversation_id, 0, core::NewUuidV7(now), "user",
                                   request.content};
       question.created_at = now;
-      auto stored = repo.AppendAgentMessage(std::move(question));
+      auto stored = tx.agent().AppendAgentMessage(std::move(question));
       if (!stored) return stored.error();
       run->added.push_back(std::move(*stored));
     }
@@ -290,7 +292,7 @@ Result<void> AssistantService::Cancel(const std::string& conversation_id) {
   }
   // For an answer running on another node, which polls for it.
   auto asked = store_.Write(
-      [&](storage::Repository& repo) { return repo.RequestAgentCancel(conversation_id); });
+      [&](storage::Transaction& tx) { return tx.agent().RequestAgentCancel(conversation_id); });
   if (!asked) return asked.error();
   return {};
 }
@@ -300,8 +302,8 @@ bool AssistantService::Cancelled(Run& run) {
   if (now >= run.deadline) return true;
   if (!run.cancel && now >= run.next_store_check) {
     run.next_store_check = now + std::chrono::seconds(1);
-    auto conversation = store_.Read([&](storage::Repository& repo) {
-      return repo.FindAgentConversation(run.request.conversation_id);
+    auto conversation = store_.Read([&](storage::Transaction& tx) {
+      return tx.agent().FindAgentConversation(run.request.conversation_id);
     });
     // Gone (deleted meanwhile) or asked to stop.
     if (conversation && (!*conversation || (*conversation)->status == "canceling")) {
@@ -316,11 +318,11 @@ Result<AgentMessageRecord> AssistantService::Store(Run& run, AgentMessageRecord 
   message.conversation_id = run.request.conversation_id;
   message.created_at = clock_.NowMillis();
   message.id = core::NewUuidV7(message.created_at);
-  auto stored = store_.Write([&](storage::Repository& repo) -> Result<AgentMessageRecord> {
-    auto appended = repo.AppendAgentMessage(std::move(message));
+  auto stored = store_.Write([&](storage::Transaction& tx) -> Result<AgentMessageRecord> {
+    auto appended = tx.agent().AppendAgentMessage(std::move(message));
     if (!appended) return appended;
     if (audit) {
-      auto logged = repo.InsertAudit(*audit);
+      auto logged = tx.accounts().InsertAudit(*audit);
       if (!logged) return logged.error();
     }
     return appended;
@@ -390,8 +392,8 @@ void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
 // approved run now, the rejected get a result saying so) and, when the answer is stopping,
 // every other one, so that the history stays well formed (each call answered).
 void AssistantService::AnswerOpenCalls(Run& run, bool stopping) {
-  auto rows = store_.Read([&](storage::Repository& repo) {
-    return repo.ListAgentMessages(run.request.conversation_id);
+  auto rows = store_.Read([&](storage::Transaction& tx) {
+    return tx.agent().ListAgentMessages(run.request.conversation_id);
   });
   if (!rows) {
     run.failure = rows.error();
@@ -431,8 +433,8 @@ bool AssistantService::Step(Run& run, int step) {
     run.failure = permissions.error();
     return false;
   }
-  auto rows = store_.Read([&](storage::Repository& repo) {
-    return repo.ListAgentMessages(run.request.conversation_id);
+  auto rows = store_.Read([&](storage::Transaction& tx) {
+    return tx.agent().ListAgentMessages(run.request.conversation_id);
   });
   if (!rows) {
     run.failure = rows.error();
@@ -548,11 +550,11 @@ void AssistantService::Finish(Run& run) {
   if (run.failure) run.stop_reason = "error";
   const std::int64_t now = clock_.NowMillis();
   auto conversation =
-      store_.Write([&](storage::Repository& repo) -> Result<storage::AgentConversationRecord> {
-        auto ended =
-            repo.SetAgentConversationStatus(run.request.conversation_id, run.final_status, now);
+      store_.Write([&](storage::Transaction& tx) -> Result<storage::AgentConversationRecord> {
+        auto ended = tx.agent().SetAgentConversationStatus(run.request.conversation_id,
+                                                           run.final_status, now);
         if (!ended) return ended.error();
-        auto found = repo.FindAgentConversation(run.request.conversation_id);
+        auto found = tx.agent().FindAgentConversation(run.request.conversation_id);
         if (!found) return found.error();
         if (!*found) return Error(ErrorCode::kResourceNotFound, "The conversation was deleted.");
         return std::move(**found);

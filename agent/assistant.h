@@ -23,9 +23,14 @@
 #include "agent/toolbox.h"
 #include "core/clock.h"
 #include "core/crypto.h"
+#include "storage/account_records.h"
 #include "storage/store.h"
 #include "tools/assistant.h"
 #include "tools/dispatch.h"
+
+namespace sightline::storage {
+struct AgentMessageRecord;
+}
 
 namespace sightline::agent {
 

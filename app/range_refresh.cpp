@@ -1,6 +1,7 @@
 #include "app/range_refresh.h"
 
 #include "core/logging.h"
+#include "storage/event_repository.h"
 
 #include <future>
 #include <set>
@@ -37,8 +38,8 @@ RangeRefreshOutcome StoreFetched(storage::Store& store, const core::Clock& clock
     outcome.message = "not a range list: " + std::string(ranges.error().message());
     return outcome;
   }
-  auto stored = store.WriteOne([&](storage::Repository& repo) {
-    return repo.PutBotRangeList({list_id, *body, clock.NowMillis()});
+  auto stored = store.WriteOne([&](storage::Transaction& tx) {
+    return tx.events().PutBotRangeList({list_id, *body, clock.NowMillis()});
   });
   if (!stored) {
     outcome.message = std::string(stored.error().message());
@@ -78,7 +79,8 @@ std::vector<RangeRefreshOutcome> RefreshRanges(core::UrlFetcher& fetcher,
 core::Result<std::shared_ptr<const detection::VendorRanges>> LoadRanges(
     storage::Store& store, const std::string& directory, const std::vector<std::string>& list_ids) {
   auto ranges = std::make_shared<detection::VendorRanges>();
-  auto stored = store.Read([](storage::Repository& repo) { return repo.ListBotRangeLists(); });
+  auto stored =
+      store.Read([](storage::Transaction& tx) { return tx.events().ListBotRangeLists(); });
   if (!stored) return stored.error();
   for (const auto& list : *stored) {
     if (auto parsed = detection::ParseGoogleFormatRanges(list.body)) {

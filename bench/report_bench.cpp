@@ -20,7 +20,8 @@
 #include "reports/bot_reports.h"
 #include "reports/rollups.h"
 #include "reports/web_reports.h"
-#include "storage/repository.h"
+#include "storage/event_repository.h"
+#include "storage/report_records.h"
 
 using namespace sightline;
 
@@ -87,15 +88,15 @@ bool Generate(storage::Store& store, std::int64_t rows, Make make, const char* w
   const auto started = std::chrono::steady_clock::now();
   constexpr std::int64_t kBatch = 5000;
   for (std::int64_t done = 0; done < rows; done += kBatch) {
-    auto written = store.Write([&](storage::Repository& repo) -> core::Result<void> {
+    auto written = store.Write([&](storage::Transaction& tx) -> core::Result<void> {
       using Row = decltype(make(rng, 0));
       std::vector<Row> batch;
       for (std::int64_t i = done; i < std::min(rows, done + kBatch); ++i)
         batch.push_back(make(rng, i));
       if constexpr (std::is_same_v<Row, storage::EventRecord>)
-        return repo.InsertEvents(batch);
+        return tx.events().InsertEvents(batch);
       else
-        return repo.InsertBotRequests(batch);
+        return tx.events().InsertBotRequests(batch);
     });
     if (!written) {
       std::fprintf(stderr, "insert failed: %s\n", written.error().internal().c_str());

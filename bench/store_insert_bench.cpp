@@ -3,6 +3,7 @@
 // `batch` rows (no HTTP, no parsing, no enrichment). Prints rows per second.
 // Usage: store_insert_bench (--data DIR | --database-url URL) [rows] [batch]
 #include "core/crypto.h"
+#include "storage/event_repository.h"
 #include "storage/store.h"
 
 #include <chrono>
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
   for (std::int64_t done = 0; done < rows; done += batch) {
     chunk.clear();
     for (std::int64_t i = 0; i < batch; ++i) chunk.push_back(Row(done + i));
-    auto written = (*store)->Write([&](storage::Repository& repo) { return repo.InsertEvents(chunk); });
+    auto written =
+        (*store)->Write([&](storage::Transaction& tx) { return tx.events().InsertEvents(chunk); });
     if (!written) {
       std::fprintf(stderr, "insert failed: %s\n", written.error().internal().c_str());
       return 1;

@@ -3,7 +3,8 @@
 // stored; a key's secret is shown once, when it is created.
 #pragma once
 
-#include "storage/records.h"
+#include "storage/account_records.h"
+
 
 #include <optional>
 #include <string>

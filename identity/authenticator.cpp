@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "identity/api_keys.h"
+#include "storage/account_repository.h"
 
 namespace sightline::identity {
 
@@ -54,7 +55,8 @@ Result<Principal> Authenticator::Authenticate(std::string_view secret,
                      : "This route needs an SDK key (pk_service_…).");
   }
   const std::string hash = HashKey(secret);
-  auto found = store_.Read([&](storage::Repository& repo) { return repo.FindCredentialGrant(hash); });
+  auto found = store_.Read(
+      [&](storage::Transaction& tx) { return tx.accounts().FindCredentialGrant(hash); });
   if (!found) return found.error();
   // The lookup is by hash; compare again in constant time so equality never leaks by timing.
   if (!*found || !core::ConstantTimeEquals((*found)->key.secret_hash, hash) ||

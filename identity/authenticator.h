@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "storage/account_records.h"
 #include "storage/store.h"
 
 namespace sightline::identity {

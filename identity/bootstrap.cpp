@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/api_keys.h"
 #include "identity/passwords.h"
+#include "storage/account_repository.h"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +16,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-using storage::Repository;
+using storage::Transaction;
 
 constexpr std::string_view kBootstrapKeyName = "bootstrap";
 constexpr std::size_t kMaxSlugLength = 48;
@@ -29,30 +30,30 @@ constexpr std::array<std::string_view, 21> kReservedSlugs = {
     "authorize"};
 
 
-Result<storage::UserRecord> FindOrCreateUser(Repository& repo, const BootstrapRequest& request,
+Result<storage::UserRecord> FindOrCreateUser(Transaction& tx, const BootstrapRequest& request,
                                              std::int64_t now, bool* created) {
   const std::string email = core::ToLowerAscii(request.email);
-  auto existing = repo.FindUserByEmail(email);
+  auto existing = tx.accounts().FindUserByEmail(email);
   if (!existing) return existing.error();
   if (*existing) return std::move(**existing);
   auto hash = HashPassword(request.password);
   if (!hash) return hash.error();
   storage::UserRecord user{core::NewUuidV4(), email, *hash, "", "", now, now};
-  auto inserted = repo.InsertUser(user);
+  auto inserted = tx.accounts().InsertUser(user);
   if (!inserted) return inserted.error();
   *created = true;
   return user;
 }
 
-Result<storage::OrganizationRecord> FindOrCreateOrganization(Repository& repo,
+Result<storage::OrganizationRecord> FindOrCreateOrganization(Transaction& tx,
                                                              const BootstrapRequest& request,
                                                              const std::string& user_id,
                                                              std::int64_t now) {
   const std::string slug = SlugFor(request.organization_name);
-  auto existing = repo.FindOrganizationBySlug(slug);
+  auto existing = tx.accounts().FindOrganizationBySlug(slug);
   if (!existing) return existing.error();
   if (*existing) {
-    auto membership = repo.FindMembership((*existing)->id, user_id);
+    auto membership = tx.accounts().FindMembership((*existing)->id, user_id);
     if (!membership) return membership.error();
     if (!*membership || (*membership)->role != "owner") {
       return Error(ErrorCode::kConflict,
@@ -63,17 +64,17 @@ Result<storage::OrganizationRecord> FindOrCreateOrganization(Repository& repo,
   }
   storage::OrganizationRecord org{core::NewUuidV4(), slug, request.organization_name, false, now,
                                   now};
-  auto inserted = repo.InsertOrganization(org);
+  auto inserted = tx.accounts().InsertOrganization(org);
   if (!inserted) return inserted.error();
-  auto member = repo.PutMembership({org.id, user_id, "owner", now});
+  auto member = tx.accounts().PutMembership({org.id, user_id, "owner", now});
   if (!member) return member.error();
   return org;
 }
 
-Result<storage::ProjectRecord> FindOrCreateProject(Repository& repo,
+Result<storage::ProjectRecord> FindOrCreateProject(Transaction& tx,
                                                    const std::string& organization_id,
                                                    const std::string& name, std::int64_t now) {
-  auto existing = repo.FindProjectByName(organization_id, name);
+  auto existing = tx.accounts().FindProjectByName(organization_id, name);
   if (!existing) return existing.error();
   if (*existing) return std::move(**existing);
   storage::ProjectRecord project;
@@ -81,12 +82,12 @@ Result<storage::ProjectRecord> FindOrCreateProject(Repository& repo,
   project.organization_id = organization_id;
   project.name = name;
   project.created_at = project.updated_at = now;
-  auto inserted = repo.InsertProject(project);
+  auto inserted = tx.accounts().InsertProject(project);
   if (!inserted) return inserted.error();
   return project;
 }
 
-Result<std::string> IssueKey(Repository& repo, const storage::ProjectRecord& project,
+Result<std::string> IssueKey(Transaction& tx, const storage::ProjectRecord& project,
                              storage::KeyKind kind, const std::string& user_id,
                              std::int64_t now) {
   NewKeySecret secret = GenerateKey(kind);
@@ -100,18 +101,18 @@ Result<std::string> IssueKey(Repository& repo, const storage::ProjectRecord& pro
   key.display_prefix = secret.display_prefix;
   key.created_by = user_id;
   key.created_at = now;
-  auto inserted = repo.InsertApiKey(key);
+  auto inserted = tx.accounts().InsertApiKey(key);
   if (!inserted) return inserted.error();
   return secret.secret;
 }
 
-Result<void> RevokeEarlierBootstrapKeys(Repository& repo, const std::string& project_id,
+Result<void> RevokeEarlierBootstrapKeys(Transaction& tx, const std::string& project_id,
                                         std::int64_t now) {
-  auto keys = repo.ListApiKeys(project_id);
+  auto keys = tx.accounts().ListApiKeys(project_id);
   if (!keys) return keys.error();
   for (const auto& key : *keys) {
     if (key.name != kBootstrapKeyName || key.revoked_at) continue;
-    auto revoked = repo.RevokeApiKey(key.id, now);
+    auto revoked = tx.accounts().RevokeApiKey(key.id, now);
     if (!revoked) return revoked.error();
   }
   return {};
@@ -163,19 +164,19 @@ Result<BootstrapResult> Bootstrap(storage::Store& store, const core::Clock& cloc
   auto valid = ValidateRequest(request);
   if (!valid) return valid.error();
   const std::int64_t now = clock.NowMillis();
-  return store.Write([&](Repository& repo) -> Result<BootstrapResult> {
+  return store.Write([&](Transaction& tx) -> Result<BootstrapResult> {
     BootstrapResult result;
-    auto user = FindOrCreateUser(repo, request, now, &result.user_created);
+    auto user = FindOrCreateUser(tx, request, now, &result.user_created);
     if (!user) return user.error();
-    auto org = FindOrCreateOrganization(repo, request, user->id, now);
+    auto org = FindOrCreateOrganization(tx, request, user->id, now);
     if (!org) return org.error();
-    auto project = FindOrCreateProject(repo, org->id, request.project_name, now);
+    auto project = FindOrCreateProject(tx, org->id, request.project_name, now);
     if (!project) return project.error();
-    auto revoked = RevokeEarlierBootstrapKeys(repo, project->id, now);
+    auto revoked = RevokeEarlierBootstrapKeys(tx, project->id, now);
     if (!revoked) return revoked.error();
-    auto sdk = IssueKey(repo, *project, storage::KeyKind::kSdk, user->id, now);
+    auto sdk = IssueKey(tx, *project, storage::KeyKind::kSdk, user->id, now);
     if (!sdk) return sdk.error();
-    auto private_key = IssueKey(repo, *project, storage::KeyKind::kPrivate, user->id, now);
+    auto private_key = IssueKey(tx, *project, storage::KeyKind::kPrivate, user->id, now);
     if (!private_key) return private_key.error();
     result.user_id = user->id;
     result.organization_slug = org->slug;

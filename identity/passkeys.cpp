@@ -3,6 +3,8 @@
 #include "core/crypto.h"
 #include "core/ip_address.h"
 #include "identity/webauthn.h"
+#include "storage/account_repository.h"
+#include "storage/second_factor_repository.h"
 
 namespace sightline::identity {
 namespace {
@@ -10,7 +12,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-using storage::Repository;
+using storage::Transaction;
 
 constexpr std::int64_t kChallengeMillis = 5 * 60 * 1000;
 constexpr std::size_t kChallengeBytes = 32;
@@ -52,8 +54,8 @@ Result<PasskeyChallenge> PasskeyService::Issue(std::optional<std::string> user_i
   storage::WebAuthnChallengeRecord record{core::NewUuidV4(), std::move(user_id), std::move(purpose),
                                           core::Base64UrlEncode(core::RandomBytes(kChallengeBytes)),
                                           clock_.NowMillis() + kChallengeMillis};
-  auto stored =
-      store_.Write([&](Repository& repo) { return repo.InsertWebAuthnChallenge(record); });
+  auto stored = store_.Write(
+      [&](Transaction& tx) { return tx.second_factors().InsertWebAuthnChallenge(record); });
   if (!stored) return stored.error();
   return PasskeyChallenge{record.id, record.challenge, {}};
 }
@@ -61,8 +63,9 @@ Result<PasskeyChallenge> PasskeyService::Issue(std::optional<std::string> user_i
 Result<std::string> PasskeyService::Take(std::string_view challenge_id, std::string_view purpose,
                                          const std::optional<std::string>& user_id) {
   const std::int64_t now = clock_.NowMillis();
-  auto taken =
-      store_.Write([&](Repository& repo) { return repo.TakeWebAuthnChallenge(challenge_id, now); });
+  auto taken = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().TakeWebAuthnChallenge(challenge_id, now);
+  });
   if (!taken) return taken.error();
   if (!*taken || (*taken)->purpose != purpose || (*taken)->user_id != user_id ||
       (*taken)->expires_at < now) {
@@ -76,7 +79,8 @@ Result<std::string> PasskeyService::Take(std::string_view challenge_id, std::str
 Result<PasskeyChallenge> PasskeyService::BeginRegistration(const storage::UserRecord& user) {
   auto challenge = Issue(user.id, "register");
   if (!challenge) return challenge;
-  auto existing = store_.Read([&](Repository& repo) { return repo.ListPasskeys(user.id); });
+  auto existing =
+      store_.Read([&](Transaction& tx) { return tx.second_factors().ListPasskeys(user.id); });
   if (!existing) return existing.error();
   for (const auto& passkey : *existing) {
     challenge->exclude_credentials.push_back(passkey.credential_id);
@@ -104,13 +108,13 @@ Result<storage::PasskeyRecord> PasskeyService::FinishRegistration(
   passkey.label = response.label.empty() ? "Passkey" : response.label;
   passkey.transports = JoinTransports(response.transports);
   passkey.created_at = clock_.NowMillis();
-  auto stored = store_.Write([&](Repository& repo) -> Result<void> {
-    auto taken = repo.FindPasskeyByCredential(passkey.credential_id);
+  auto stored = store_.Write([&](Transaction& tx) -> Result<void> {
+    auto taken = tx.second_factors().FindPasskeyByCredential(passkey.credential_id);
     if (!taken) return taken.error();
     if (*taken) {
       return Error(ErrorCode::kConflict, "This passkey is registered already.");
     }
-    return repo.InsertPasskey(passkey);
+    return tx.second_factors().InsertPasskey(passkey);
   });
   if (!stored) return stored.error();
   return passkey;
@@ -129,11 +133,11 @@ Result<storage::UserRecord> PasskeyService::FinishAuthentication(std::string_vie
     storage::PasskeyRecord passkey;
     storage::UserRecord user;
   };
-  auto found = store_.Read([&](Repository& repo) -> Result<std::optional<Owned>> {
-    auto passkey = repo.FindPasskeyByCredential(credential_id);
+  auto found = store_.Read([&](Transaction& tx) -> Result<std::optional<Owned>> {
+    auto passkey = tx.second_factors().FindPasskeyByCredential(credential_id);
     if (!passkey) return passkey.error();
     if (!*passkey) return std::optional<Owned>();
-    auto user = repo.FindUserById((*passkey)->user_id);
+    auto user = tx.accounts().FindUserById((*passkey)->user_id);
     if (!user) return user.error();
     if (!*user) return std::optional<Owned>();
     return Owned{std::move(**passkey), std::move(**user)};
@@ -152,8 +156,9 @@ Result<storage::UserRecord> PasskeyService::FinishAuthentication(std::string_vie
       VerifyAssertion(expected, *public_key, static_cast<std::uint32_t>(passkey.sign_count),
                       response.client_data_json, response.authenticator_data, response.signature);
   if (!count) return count.error();
-  auto recorded = store_.Write([&](Repository& repo) {
-    return repo.RecordPasskeyUse(passkey.id, passkey.sign_count, *count, clock_.NowMillis());
+  auto recorded = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().RecordPasskeyUse(passkey.id, passkey.sign_count, *count,
+                                                clock_.NowMillis());
   });
   if (!recorded) return recorded.error();
   if (!*recorded) return Refused("The passkey was used at the same moment elsewhere; try again.");

@@ -11,7 +11,12 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "storage/account_records.h"
 #include "storage/store.h"
+
+namespace sightline::storage {
+struct PasskeyRecord;
+}
 
 namespace sightline::identity {
 

@@ -1,4 +1,5 @@
 #include "identity/rate_limiter.h"
+#include "storage/account_repository.h"
 
 namespace sightline::identity {
 
@@ -13,14 +14,14 @@ core::Result<RateDecision> RateLimiter::Hit(const std::string& bucket) {
   const std::int64_t window_ms = policy_.window_seconds * 1000;
   const std::int64_t window_start = now - now % window_ms;
   if (++hits_ % kPruneEvery == 0) {
-    auto pruned = store_.WriteOne([&](storage::Repository& repo) {
-      return repo.PruneRateLimits(window_start - window_ms);
+    auto pruned = store_.WriteOne([&](storage::Transaction& tx) {
+      return tx.accounts().PruneRateLimits(window_start - window_ms);
     });
     if (!pruned) return pruned.error();
   }
   // One UPSERT, atomic by itself: no transaction around it.
-  auto count = store_.WriteOne([&](storage::Repository& repo) {
-    return repo.HitRateLimit(bucket, window_start);
+  auto count = store_.WriteOne([&](storage::Transaction& tx) {
+    return tx.accounts().HitRateLimit(bucket, window_start);
   });
   if (!count) return count.error();
   RateDecision decision;
@@ -36,7 +37,7 @@ core::Result<RateDecision> RateLimiter::Peek(const std::string& bucket) {
   const std::int64_t window_ms = policy_.window_seconds * 1000;
   const std::int64_t window_start = now - now % window_ms;
   auto count = store_.Read(
-      [&](storage::Repository& repo) { return repo.ReadRateLimit(bucket, window_start); });
+      [&](storage::Transaction& tx) { return tx.accounts().ReadRateLimit(bucket, window_start); });
   if (!count) return count.error();
   RateDecision decision;
   decision.limit = policy_.quota;

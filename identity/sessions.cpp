@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/jwt.h"
 #include "identity/passwords.h"
+#include "storage/account_repository.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,7 +15,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-using storage::Repository;
+using storage::Transaction;
 
 constexpr std::string_view kRefreshPrefix = "srt_";
 constexpr std::string_view kAccessType = "access";
@@ -44,9 +45,9 @@ Error BadRefresh(std::string message) {
 }
 
 // Whether an organization of the user requires two-factor authentication the user lacks.
-Result<bool> NeedsTwoFactorSetup(Repository& repo, const storage::UserRecord& user) {
+Result<bool> NeedsTwoFactorSetup(Transaction& tx, const storage::UserRecord& user) {
   if (user.two_factor_enabled) return false;
-  auto organizations = repo.ListOrganizationsOfUser(user.id);
+  auto organizations = tx.accounts().ListOrganizationsOfUser(user.id);
   if (!organizations) return organizations.error();
   return std::any_of(organizations->begin(), organizations->end(),
                      [](const auto& m) { return m.organization.require_two_factor; });
@@ -69,12 +70,12 @@ SessionService::SessionService(storage::Store& store, const core::Clock& clock,
 Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
                                                       const core::Clock& clock) {
   const std::string candidate = core::Base64UrlEncode(core::RandomBytes(32));
-  return store.Write([&](Repository& repo) {
-    return repo.GetOrCreateSecret("session_signing_key", candidate, clock.NowMillis());
+  return store.Write([&](Transaction& tx) {
+    return tx.accounts().GetOrCreateSecret("session_signing_key", candidate, clock.NowMillis());
   });
 }
 
-Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string& user_id,
+Result<SessionTokens> SessionService::Issue(Transaction& tx, const std::string& user_id,
                                             const std::string& session_id,
                                             std::int64_t expires_at) {
   const std::int64_t now = NowSeconds();
@@ -86,7 +87,7 @@ Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string&
   tokens.refresh_token = std::string(kRefreshPrefix) + core::RandomBase62(43);
   // The session's end is fixed when it opens; refreshing does not extend it.
   tokens.refresh_expires_in = std::max<std::int64_t>(0, expires_at / 1000 - now);
-  auto stored = repo.InsertRefreshToken(
+  auto stored = tx.accounts().InsertRefreshToken(
       {core::Sha256Hex(tokens.refresh_token), session_id, clock_.NowMillis(), std::nullopt});
   if (!stored) return stored.error();
   return tokens;
@@ -95,20 +96,20 @@ Result<SessionTokens> SessionService::Issue(Repository& repo, const std::string&
 Result<SessionTokens> SessionService::Open(const storage::UserRecord& user,
                                            std::optional<std::string> user_agent) {
   const std::int64_t now = clock_.NowMillis();
-  return store_.Write([&](Repository& repo) -> Result<SessionTokens> {
+  return store_.Write([&](Transaction& tx) -> Result<SessionTokens> {
     storage::SessionRecord session{core::NewUuidV4(), user.id, "session", now,
                                    now + policy_.refresh_ttl.count() * 1000, std::nullopt,
                                    user_agent};
-    auto inserted = repo.InsertSession(session);
+    auto inserted = tx.accounts().InsertSession(session);
     if (!inserted) return inserted.error();
-    return Issue(repo, user.id, session.id, session.expires_at);
+    return Issue(tx, user.id, session.id, session.expires_at);
   });
 }
 
 Result<storage::UserRecord> SessionService::CheckPassword(std::string_view email,
                                                           std::string_view password) {
-  auto user = store_.Read([&](Repository& repo) {
-    return repo.FindUserByEmail(core::ToLowerAscii(email));
+  auto user = store_.Read([&](Transaction& tx) {
+    return tx.accounts().FindUserByEmail(core::ToLowerAscii(email));
   });
   if (!user) return user.error();
   if (!*user) {
@@ -146,7 +147,8 @@ Result<storage::UserRecord> SessionService::PendingUser(std::string_view token,
   if (claims->type != type) {
     return Error(ErrorCode::kAuthInvalidCredential, "This token does not continue a sign-in.");
   }
-  auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
+  auto user =
+      store_.Read([&](Transaction& tx) { return tx.accounts().FindUserById(claims->user_id); });
   if (!user) return user.error();
   if (!*user || claims->session_id != PasswordStamp(**user)) {
     return Error(ErrorCode::kAuthInvalidCredential, "Sign in again.");
@@ -188,7 +190,7 @@ Result<BrowserSignIn> SessionService::CompleteBrowserSignIn(std::string_view two
 
 Result<BrowserSignIn> SessionService::SignInBrowserAs(const storage::UserRecord& user) {
   auto needs_setup =
-      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
+      store_.Read([&](Transaction& tx) { return NeedsTwoFactorSetup(tx, user); });
   if (!needs_setup) return needs_setup.error();
   if (*needs_setup) {
     return Error(ErrorCode::kAuthRequired,
@@ -211,7 +213,8 @@ Result<Principal> SessionService::AuthenticateSetupToken(std::string_view token)
   if (claims->type != kSetupType) {
     return Error(ErrorCode::kAuthInvalidCredential, "Not a two-factor setup token.");
   }
-  auto session = store_.Read([&](Repository& repo) { return repo.FindSession(claims->session_id); });
+  auto session =
+      store_.Read([&](Transaction& tx) { return tx.accounts().FindSession(claims->session_id); });
   if (!session) return session.error();
   if (!*session || (*session)->kind != "two_factor_setup" || (*session)->revoked_at ||
       (*session)->user_id != claims->user_id) {
@@ -235,7 +238,8 @@ Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view
   if (claims->type != kBrowserType) {
     return Error(ErrorCode::kAuthInvalidCredential, "Not a browser sign-in.");
   }
-  auto user = store_.Read([&](Repository& repo) { return repo.FindUserById(claims->user_id); });
+  auto user =
+      store_.Read([&](Transaction& tx) { return tx.accounts().FindUserById(claims->user_id); });
   if (!user) return user.error();
   if (!*user) return Error(ErrorCode::kAuthInvalidCredential, "The account no longer exists.");
   // A changed password ends the sign-in, and so does a second factor now required and lacking.
@@ -243,7 +247,7 @@ Result<storage::UserRecord> SessionService::AuthenticateBrowser(std::string_view
     return Error(ErrorCode::kAuthInvalidCredential, "The password has changed; sign in again.");
   }
   auto needs_setup =
-      store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, **user); });
+      store_.Read([&](Transaction& tx) { return NeedsTwoFactorSetup(tx, **user); });
   if (!needs_setup) return needs_setup.error();
   if (*needs_setup) {
     return Error(ErrorCode::kAuthRequired, "This account needs two-factor authentication.");
@@ -262,13 +266,13 @@ Result<LoginResult> SessionService::SignIn(const storage::UserRecord& user,
     result.two_factor_expires_in = policy_.two_factor_ttl.count();
     return result;
   }
-  auto needs_setup = store_.Read([&](Repository& repo) { return NeedsTwoFactorSetup(repo, user); });
+  auto needs_setup = store_.Read([&](Transaction& tx) { return NeedsTwoFactorSetup(tx, user); });
   if (!needs_setup) return needs_setup.error();
   if (*needs_setup) {
     const std::int64_t now = clock_.NowMillis();
     storage::SessionRecord setup{core::NewUuidV4(), user.id, "two_factor_setup", now,
                                  now + policy_.setup_ttl.count() * 1000, std::nullopt, user_agent};
-    auto stored = store_.Write([&](Repository& repo) { return repo.InsertSession(setup); });
+    auto stored = store_.Write([&](Transaction& tx) { return tx.accounts().InsertSession(setup); });
     if (!stored) return stored.error();
     result.two_factor_setup_required = true;
     result.setup_token = SignToken({user.id, setup.id, std::string(kSetupType), now / 1000,
@@ -287,18 +291,18 @@ Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
   const std::string hash = core::Sha256Hex(refresh_token);
   const std::int64_t now = clock_.NowMillis();
   RefreshVerdict verdict = RefreshVerdict::kUnknown;
-  auto issued = store_.Write([&](Repository& repo) -> Result<std::optional<SessionTokens>> {
-    auto token = repo.FindRefreshToken(hash);
+  auto issued = store_.Write([&](Transaction& tx) -> Result<std::optional<SessionTokens>> {
+    auto token = tx.accounts().FindRefreshToken(hash);
     if (!token) return token.error();
     if (!*token) return std::optional<SessionTokens>();
-    auto session = repo.FindSession((*token)->session_id);
+    auto session = tx.accounts().FindSession((*token)->session_id);
     if (!session) return session.error();
     if (!*session || (*session)->kind != "session") return std::optional<SessionTokens>();
-    auto claimed = repo.ClaimRefreshToken(hash, now);
+    auto claimed = tx.accounts().ClaimRefreshToken(hash, now);
     if (!claimed) return claimed.error();
     if (!*claimed) {
       verdict = RefreshVerdict::kReused;
-      auto revoked = repo.RevokeSession((*session)->id, now);
+      auto revoked = tx.accounts().RevokeSession((*session)->id, now);
       if (!revoked) return revoked.error();
       return std::optional<SessionTokens>();
     }
@@ -306,18 +310,18 @@ Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
     else if ((*session)->expires_at <= now) verdict = RefreshVerdict::kExpired;
     if (verdict != RefreshVerdict::kUnknown) return std::optional<SessionTokens>();
     // A requirement switched on after sign-in applies at the next refresh.
-    auto user = repo.FindUserById((*session)->user_id);
+    auto user = tx.accounts().FindUserById((*session)->user_id);
     if (!user) return user.error();
     if (!*user) return std::optional<SessionTokens>();
-    auto needs_setup = NeedsTwoFactorSetup(repo, **user);
+    auto needs_setup = NeedsTwoFactorSetup(tx, **user);
     if (!needs_setup) return needs_setup.error();
     if (*needs_setup) {
       verdict = RefreshVerdict::kNeedsTwoFactor;
-      auto revoked = repo.RevokeSession((*session)->id, now);
+      auto revoked = tx.accounts().RevokeSession((*session)->id, now);
       if (!revoked) return revoked.error();
       return std::optional<SessionTokens>();
     }
-    auto tokens = Issue(repo, (*session)->user_id, (*session)->id, (*session)->expires_at);
+    auto tokens = Issue(tx, (*session)->user_id, (*session)->id, (*session)->expires_at);
     if (!tokens) return tokens.error();
     verdict = RefreshVerdict::kIssued;
     return std::optional<SessionTokens>(std::move(*tokens));
@@ -340,11 +344,11 @@ Result<SessionTokens> SessionService::Refresh(std::string_view refresh_token) {
 
 Result<void> SessionService::Logout(std::string_view refresh_token) {
   const std::string hash = core::Sha256Hex(refresh_token);
-  return store_.Write([&](Repository& repo) -> Result<void> {
-    auto token = repo.FindRefreshToken(hash);
+  return store_.Write([&](Transaction& tx) -> Result<void> {
+    auto token = tx.accounts().FindRefreshToken(hash);
     if (!token) return token.error();
     if (!*token) return {};
-    auto revoked = repo.RevokeSession((*token)->session_id, clock_.NowMillis());
+    auto revoked = tx.accounts().RevokeSession((*token)->session_id, clock_.NowMillis());
     if (!revoked) return revoked.error();
     return {};
   });
@@ -359,7 +363,8 @@ Result<Principal> SessionService::AuthenticateAccessToken(std::string_view token
                      ? "A two-factor setup token only works for the two-factor setup operations."
                      : "This token is not a session access token.");
   }
-  auto session = store_.Read([&](Repository& repo) { return repo.FindSession(claims->session_id); });
+  auto session =
+      store_.Read([&](Transaction& tx) { return tx.accounts().FindSession(claims->session_id); });
   if (!session) return session.error();
   if (!*session || (*session)->revoked_at || (*session)->user_id != claims->user_id) {
     return Error(ErrorCode::kAuthInvalidCredential, "The session has been signed out.");

@@ -8,6 +8,7 @@
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/two_factor.h"
+#include "storage/account_records.h"
 #include "storage/store.h"
 
 #include <chrono>
@@ -116,7 +117,7 @@ class SessionService {
                                                  std::string_view password);
   core::Result<SessionTokens> Open(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent);
-  core::Result<SessionTokens> Issue(storage::Repository& repo, const std::string& user_id,
+  core::Result<SessionTokens> Issue(storage::Transaction& tx, const std::string& user_id,
                                     const std::string& session_id, std::int64_t expires_at);
   std::int64_t NowSeconds() const { return clock_.NowMillis() / 1000; }
 

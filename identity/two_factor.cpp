@@ -5,6 +5,8 @@
 #include "core/crypto.h"
 #include "identity/passwords.h"
 #include "identity/totp.h"
+#include "storage/account_repository.h"
+#include "storage/second_factor_repository.h"
 
 namespace sightline::identity {
 namespace {
@@ -12,7 +14,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-using storage::Repository;
+using storage::Transaction;
 
 constexpr std::size_t kSecretBytes = 20;  // 160 bits, RFC 4226's recommendation
 
@@ -32,9 +34,9 @@ std::string NewBackupCode() {
   return code.substr(0, 5) + "-" + code.substr(5);
 }
 
-Result<std::vector<storage::OrganizationRecord>> RequiringOrganizations(Repository& repo,
+Result<std::vector<storage::OrganizationRecord>> RequiringOrganizations(Transaction& tx,
                                                                         const std::string& user) {
-  auto memberships = repo.ListOrganizationsOfUser(user);
+  auto memberships = tx.accounts().ListOrganizationsOfUser(user);
   if (!memberships) return memberships.error();
   std::vector<storage::OrganizationRecord> out;
   for (const auto& m : *memberships) {
@@ -78,8 +80,9 @@ Result<TwoFactorSetup> TwoFactorService::BeginSetup(const storage::UserRecord& u
     setup.backup_codes.push_back(NewBackupCode());
     hashes.push_back(BackupCodeHash(user.id, setup.backup_codes.back()));
   }
-  auto stored = store_.Write([&](Repository& repo) {
-    return repo.BeginTwoFactorSetup(user.id, setup.secret, hashes, clock_.NowMillis());
+  auto stored = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().BeginTwoFactorSetup(user.id, setup.secret, hashes,
+                                                   clock_.NowMillis());
   });
   if (!stored) return stored.error();
   return setup;
@@ -92,7 +95,8 @@ Result<TwoFactorStatus> TwoFactorService::Enable(const storage::UserRecord& user
   }
   auto throttled = Throttle(user);
   if (!throttled) return throttled.error();
-  auto record = store_.Read([&](Repository& repo) { return repo.FindTwoFactor(user.id); });
+  auto record =
+      store_.Read([&](Transaction& tx) { return tx.second_factors().FindTwoFactor(user.id); });
   if (!record) return record.error();
   if (!*record || !(*record)->pending_secret) {
     return Error(ErrorCode::kAuthNoPendingTwoFactor,
@@ -104,8 +108,9 @@ Result<TwoFactorStatus> TwoFactorService::Enable(const storage::UserRecord& user
     (void)failures_.Hit(FailureBucket(user));
     return BadCode();
   }
-  auto enabled = store_.Write(
-      [&](Repository& repo) { return repo.EnableTwoFactor(user.id, *step, clock_.NowMillis()); });
+  auto enabled = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().EnableTwoFactor(user.id, *step, clock_.NowMillis());
+  });
   if (!enabled) return enabled.error();
   storage::UserRecord now_enabled = user;
   now_enabled.two_factor_enabled = true;
@@ -122,7 +127,7 @@ Result<TwoFactorStatus> TwoFactorService::Disable(const storage::UserRecord& use
     return Error(ErrorCode::kAuthTwoFactorNotEnabled, "Two-factor authentication is not on.");
   }
   auto requiring =
-      store_.Read([&](Repository& repo) { return RequiringOrganizations(repo, user.id); });
+      store_.Read([&](Transaction& tx) { return RequiringOrganizations(tx, user.id); });
   if (!requiring) return requiring.error();
   if (!requiring->empty()) {
     boost::json::array organizations;
@@ -135,8 +140,9 @@ Result<TwoFactorStatus> TwoFactorService::Disable(const storage::UserRecord& use
   }
   auto verified = Verify(user, code);
   if (!verified) return verified.error();
-  auto disabled = store_.Write(
-      [&](Repository& repo) { return repo.DisableTwoFactor(user.id, clock_.NowMillis()); });
+  auto disabled = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().DisableTwoFactor(user.id, clock_.NowMillis());
+  });
   if (!disabled) return disabled.error();
   storage::UserRecord now_disabled = user;
   now_disabled.two_factor_enabled = false;
@@ -154,26 +160,26 @@ Result<std::vector<std::string>> TwoFactorService::RegenerateBackupCodes(
     codes.push_back(NewBackupCode());
     hashes.push_back(BackupCodeHash(user.id, codes.back()));
   }
-  auto replaced =
-      store_.Write([&](Repository& repo) { return repo.ReplaceBackupCodes(user.id, hashes); });
+  auto replaced = store_.Write(
+      [&](Transaction& tx) { return tx.second_factors().ReplaceBackupCodes(user.id, hashes); });
   if (!replaced) return replaced.error();
   return codes;
 }
 
 Result<TwoFactorStatus> TwoFactorService::Status(const storage::UserRecord& user) {
-  return store_.Read([&](Repository& repo) -> Result<TwoFactorStatus> {
+  return store_.Read([&](Transaction& tx) -> Result<TwoFactorStatus> {
     TwoFactorStatus status;
     status.enabled = user.two_factor_enabled;
-    auto record = repo.FindTwoFactor(user.id);
+    auto record = tx.second_factors().FindTwoFactor(user.id);
     if (!record) return record.error();
     if (*record) {
       status.enabled_at = (*record)->enabled_at;
       status.pending_setup = (*record)->pending_secret.has_value();
     }
-    auto remaining = repo.CountUnusedBackupCodes(user.id);
+    auto remaining = tx.second_factors().CountUnusedBackupCodes(user.id);
     if (!remaining) return remaining.error();
     status.backup_codes_remaining = status.enabled ? *remaining : 0;
-    auto requiring = RequiringOrganizations(repo, user.id);
+    auto requiring = RequiringOrganizations(tx, user.id);
     if (!requiring) return requiring.error();
     status.required_by = std::move(*requiring);
     return status;
@@ -201,19 +207,21 @@ Result<void> TwoFactorService::Throttle(const storage::UserRecord& user) {
 }
 
 Result<void> TwoFactorService::CheckCode(const storage::UserRecord& user, std::string_view code) {
-  auto record = store_.Read([&](Repository& repo) { return repo.FindTwoFactor(user.id); });
+  auto record =
+      store_.Read([&](Transaction& tx) { return tx.second_factors().FindTwoFactor(user.id); });
   if (!record) return record.error();
   if (!user.two_factor_enabled || !*record || !(*record)->secret) return BadCode();
   if (const auto step = MatchTotp(ActiveKey(**record), code, clock_.NowMillis() / 1000)) {
-    auto fresh =
-        store_.Write([&](Repository& repo) { return repo.AdvanceTotpStep(user.id, *step); });
+    auto fresh = store_.Write(
+        [&](Transaction& tx) { return tx.second_factors().AdvanceTotpStep(user.id, *step); });
     if (!fresh) return fresh.error();
     if (!*fresh) return BadCode();  // used already
     return {};
   }
   const std::string hash = BackupCodeHash(user.id, code);
-  auto used = store_.Write(
-      [&](Repository& repo) { return repo.UseBackupCode(user.id, hash, clock_.NowMillis()); });
+  auto used = store_.Write([&](Transaction& tx) {
+    return tx.second_factors().UseBackupCode(user.id, hash, clock_.NowMillis());
+  });
   if (!used) return used.error();
   if (!*used) return BadCode();
   return {};

@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/rate_limiter.h"
+#include "storage/account_records.h"
 #include "storage/store.h"
 
 namespace sightline::identity {

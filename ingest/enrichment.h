@@ -5,7 +5,8 @@
 
 #include "ingest/ingest_service.h"
 #include "ingest/tracked_event.h"
-#include "storage/records.h"
+#include "storage/account_records.h"
+#include "storage/event_records.h"
 
 namespace sightline::ingest {
 

@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "core/logging.h"
+#include "storage/event_repository.h"
 
 #include <algorithm>
 #include <map>
@@ -89,7 +90,7 @@ void EventWriter::Run() {
   }
 }
 
-Result<void> EventWriter::AssignSessions(storage::Repository& repo,
+Result<void> EventWriter::AssignSessions(storage::Transaction& tx,
                                          std::vector<storage::EventRecord>& events) {
   std::map<std::pair<std::string, std::string>, std::vector<storage::EventRecord*>> visitors;
   for (auto& event : events) {
@@ -104,7 +105,7 @@ Result<void> EventWriter::AssignSessions(storage::Repository& repo,
     // The stored last_seen may be later than this batch (events arriving out of order): the
     // walk starts from it, so it never moves back and a straddling batch continues correctly.
     std::int64_t last_seen = 0;
-    auto first = repo.TouchVisitorSession(visitor.first, visitor.second, core::NewUuidV4(),
+    auto first = tx.events().TouchVisitorSession(visitor.first, visitor.second, core::NewUuidV4(),
                                           list.front()->occurred_at, gap, &last_seen);
     if (!first) return first.error();
     std::string session = std::move(*first);
@@ -114,7 +115,8 @@ Result<void> EventWriter::AssignSessions(storage::Repository& repo,
       event->session_id = session;
     }
     if (list.size() > 1) {
-      auto stored = repo.PutVisitorSession(visitor.first, visitor.second, session, last_seen);
+      auto stored =
+          tx.events().PutVisitorSession(visitor.first, visitor.second, session, last_seen);
       if (!stored) return stored.error();
     }
   }
@@ -122,7 +124,7 @@ Result<void> EventWriter::AssignSessions(storage::Repository& repo,
 }
 
 Result<void> EventWriter::Commit(std::vector<Item*>& items) {
-  return store_.Write([&](storage::Repository& repo) -> Result<void> {
+  return store_.Write([&](storage::Transaction& tx) -> Result<void> {
     std::vector<storage::EventRecord> events;
     std::vector<storage::BotRequestRecord> bots;
     std::vector<storage::NotificationRecord> notifications;
@@ -133,7 +135,7 @@ Result<void> EventWriter::Commit(std::vector<Item*>& items) {
       notifications.insert(notifications.end(), item->batch.notifications.begin(),
                            item->batch.notifications.end());
       for (const auto& identity : item->batch.identities) {
-        if (auto put = repo.PutIdentity(identity); !put) return put;
+        if (auto put = tx.events().PutIdentity(identity); !put) return put;
       }
       for (const auto& delta : item->batch.usage) {
         auto& total = usage[{delta.project_id, delta.month}];
@@ -143,12 +145,12 @@ Result<void> EventWriter::Commit(std::vector<Item*>& items) {
         total.bot_events += delta.bot_events;
       }
     }
-    if (auto r = AssignSessions(repo, events); !r) return r;
-    if (auto r = repo.InsertEvents(events); !r) return r;
-    if (auto r = repo.InsertBotRequests(bots); !r) return r;
-    if (auto r = repo.InsertNotifications(notifications); !r) return r;
+    if (auto r = AssignSessions(tx, events); !r) return r;
+    if (auto r = tx.events().InsertEvents(events); !r) return r;
+    if (auto r = tx.events().InsertBotRequests(bots); !r) return r;
+    if (auto r = tx.events().InsertNotifications(notifications); !r) return r;
     for (const auto& [key, total] : usage) {
-      if (auto r = repo.AddUsage(total); !r) return r;
+      if (auto r = tx.events().AddUsage(total); !r) return r;
     }
     return {};
   });

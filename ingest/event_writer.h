@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/result.h"
-#include "storage/records.h"
+#include "storage/event_records.h"
 #include "storage/store.h"
 
 #include <condition_variable>
@@ -64,7 +64,7 @@ class EventWriter {
   // Gives every event with a visitor key its session, visitor by visitor in time order: one
   // atomic upsert decides the first event's session (and locks the visitor's row), the rest are
   // decided here, and one write stores the visitor's final state.
-  core::Result<void> AssignSessions(storage::Repository& repo,
+  core::Result<void> AssignSessions(storage::Transaction& tx,
                                     std::vector<storage::EventRecord>& events);
 
   storage::Store& store_;

@@ -16,7 +16,7 @@
 #include "detection/user_agent.h"
 #include "ingest/event_writer.h"
 #include "ingest/server_item.h"
-#include "storage/records.h"
+#include "storage/account_records.h"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>

@@ -6,6 +6,7 @@
 #include "core/json_util.h"
 #include "core/logging.h"
 #include "mcp/protocol.h"
+#include "storage/oauth_repository.h"
 
 #include <boost/json/parse.hpp>
 
@@ -249,7 +250,7 @@ Result<McpServer::Session> McpServer::FindSession(const McpCall& call) {
   }
   Session session{core::Sha256Hex(*id), {}};
   auto found = store_.Read(
-      [&](storage::Repository& repo) { return repo.FindMcpSession(session.id_hash); });
+      [&](storage::Transaction& tx) { return tx.oauth().FindMcpSession(session.id_hash); });
   if (!found) return found.error();
   const std::int64_t now = clock_.NowMillis();
   if (!*found || (*found)->ended_at || (*found)->credential != identity::CredentialName(call.principal) ||
@@ -259,8 +260,8 @@ Result<McpServer::Session> McpServer::FindSession(const McpCall& call) {
   }
   session.record = std::move(**found);
   if (session.record.last_used_at + kTouchEveryMs < now) {
-    auto touched = store_.Write([&](storage::Repository& repo) {
-      return repo.UpdateMcpSession(session.id_hash, now, session.record.log_level);
+    auto touched = store_.Write([&](storage::Transaction& tx) {
+      return tx.oauth().UpdateMcpSession(session.id_hash, now, session.record.log_level);
     });
     if (!touched) return touched.error();
   }
@@ -272,8 +273,8 @@ Result<HttpResponse> McpServer::HandleDelete(const McpCall& call) {
   if (!version) return version.error();
   auto session = FindSession(call);
   if (!session) return session.error();
-  auto ended = store_.Write([&](storage::Repository& repo) {
-    return repo.EndMcpSession(session->id_hash, clock_.NowMillis());
+  auto ended = store_.Write([&](storage::Transaction& tx) {
+    return tx.oauth().EndMcpSession(session->id_hash, clock_.NowMillis());
   });
   if (!ended) return ended.error();
   HttpResponse response;
@@ -332,8 +333,8 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
     if (!level || !level->is_string() || !LogLevelRank(level->as_string())) {
       return done(JsonAnswer(InvalidParams(id, "level must be a syslog level name")));
     }
-    auto stored = store_.Write([&](storage::Repository& repo) {
-      return repo.UpdateMcpSession(session->id_hash, clock_.NowMillis(),
+    auto stored = store_.Write([&](storage::Transaction& tx) {
+      return tx.oauth().UpdateMcpSession(session->id_hash, clock_.NowMillis(),
                                    std::string(level->as_string()));
     });
     if (!stored) return done(stored.error());
@@ -367,10 +368,10 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   record.last_used_at = now;
   // Clients that never send DELETE (most) leave sessions behind: each new session of a
   // credential clears that credential's expired and ended ones.
-  auto inserted = store_.Write([&](storage::Repository& repo) -> Result<void> {
-    auto cleared = repo.DeleteStaleMcpSessions(record.credential, now - kSessionIdleMs);
+  auto inserted = store_.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto cleared = tx.oauth().DeleteStaleMcpSessions(record.credential, now - kSessionIdleMs);
     if (!cleared) return cleared.error();
-    return repo.InsertMcpSession(record);
+    return tx.oauth().InsertMcpSession(record);
   });
   if (!inserted) return inserted.error();
 

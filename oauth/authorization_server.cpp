@@ -6,6 +6,8 @@
 #include "core/http_types.h"
 #include "core/json_util.h"
 #include "core/text.h"
+#include "storage/account_repository.h"
+#include "storage/oauth_repository.h"
 
 namespace sightline::oauth {
 namespace {
@@ -159,12 +161,12 @@ Result<json::object> AuthorizationServer::Register(const json::value& body) {
   auto registered = ParseRegistration(body);
   if (!registered) return registered.error();
   const std::int64_t now = NowMillis();
-  auto stored = store_.Write([&](storage::Repository& repo) -> Result<void> {
+  auto stored = store_.Write([&](storage::Transaction& tx) -> Result<void> {
     // Clients nobody ever connected (abandoned sign-ins, spam) go after 90 days; each new
     // client sweeps them, so the table stays bounded without a scheduler.
-    auto swept = repo.DeleteUnusedOAuthClients(now - kUnusedClientMillis);
+    auto swept = tx.oauth().DeleteUnusedOAuthClients(now - kUnusedClientMillis);
     if (!swept) return swept.error();
-    return repo.UpsertOAuthClient(ToRecord(registered->client, now, now));
+    return tx.oauth().UpsertOAuthClient(ToRecord(registered->client, now, now));
   });
   if (!stored) return stored.error();
   return RegistrationResponse(*registered, now / 1000);
@@ -173,7 +175,7 @@ Result<json::object> AuthorizationServer::Register(const json::value& body) {
 void AuthorizationServer::FindClientAsync(const std::string& client_id,
                                           std::function<void(Result<OAuthClient>)> done) {
   auto stored =
-      store_.Read([&](storage::Repository& repo) { return repo.FindOAuthClient(client_id); });
+      store_.Read([&](storage::Transaction& tx) { return tx.oauth().FindOAuthClient(client_id); });
   if (!stored) return done(stored.error());
   const std::int64_t now = NowMillis();
   if (!IsMetadataDocumentUrl(client_id)) {
@@ -205,10 +207,10 @@ void AuthorizationServer::FindClientAsync(const std::string& client_id,
         auto client = ParseMetadataDocument(client_id, *body);
         if (!client) return done(client.error());
         const std::int64_t fetched_at = NowMillis();
-        auto saved = store_.Write([&](storage::Repository& repo) -> Result<void> {
-          auto swept = repo.DeleteUnusedOAuthClients(fetched_at - kUnusedClientMillis);
+        auto saved = store_.Write([&](storage::Transaction& tx) -> Result<void> {
+          auto swept = tx.oauth().DeleteUnusedOAuthClients(fetched_at - kUnusedClientMillis);
           if (!swept) return swept.error();
-          return repo.UpsertOAuthClient(ToRecord(*client, created_at, fetched_at));
+          return tx.oauth().UpsertOAuthClient(ToRecord(*client, created_at, fetched_at));
         });
         if (!saved) return done(saved.error());
         done(std::move(*client));
@@ -324,7 +326,7 @@ Result<std::string> AuthorizationServer::IssueCode(const AuthorizationRequest& r
   grant.code_expires_at = now + settings_.code_ttl.count() * 1000;
   grant.created_at = now;
   auto stored =
-      store_.WriteOne([&](storage::Repository& repo) { return repo.InsertOAuthGrant(grant); });
+      store_.WriteOne([&](storage::Transaction& tx) { return tx.oauth().InsertOAuthGrant(grant); });
   if (!stored) return stored.error();
   return code;
 }
@@ -343,7 +345,7 @@ Result<OAuthClient> AuthorizationServer::AuthenticateClient(const TokenRequest& 
     return InvalidClient("client_id differs from the Basic authentication's.");
   }
   auto stored =
-      store_.Read([&](storage::Repository& repo) { return repo.FindOAuthClient(client_id); });
+      store_.Read([&](storage::Transaction& tx) { return tx.oauth().FindOAuthClient(client_id); });
   if (!stored) return stored.error();
   if (!*stored) return InvalidClient("The client is unknown.");
   auto client = FromRecord(**stored);
@@ -389,7 +391,7 @@ Result<json::object> AuthorizationServer::Token(const TokenRequest& request) {
                                               : Refresh(*client, request);
 }
 
-Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
+Result<json::object> AuthorizationServer::IssueTokens(storage::Transaction& tx,
                                                       const storage::OAuthGrantRecord& grant,
                                                       const std::string& replaces) {
   const std::int64_t now = NowMillis();
@@ -402,22 +404,22 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Repository& repo,
                                               std::string(kRefresh), now,
                                               now + settings_.refresh_ttl.count() * 1000};
   for (const auto* row : {&access_row, &refresh_row}) {
-    auto stored = repo.InsertOAuthToken(*row);
+    auto stored = tx.oauth().InsertOAuthToken(*row);
     if (!stored) return stored.error();
   }
   if (!replaces.empty()) {
-    auto linked = repo.SetOAuthTokenSuccessor(replaces, refresh_row.hash);
+    auto linked = tx.oauth().SetOAuthTokenSuccessor(replaces, refresh_row.hash);
     if (!linked) return linked.error();
   }
   // Every refresh leaves a spent pair behind; the grant keeps a day of them for replay
   // detection, not 90 days' worth.
-  auto forgotten = repo.DeleteSpentOAuthTokens(grant.id, now, now - kReplayWindowMillis);
+  auto forgotten = tx.oauth().DeleteSpentOAuthTokens(grant.id, now, now - kReplayWindowMillis);
   if (!forgotten) return forgotten.error();
-  auto touched = repo.TouchOAuthGrant(grant.id, now);
+  auto touched = tx.oauth().TouchOAuthGrant(grant.id, now);
   if (!touched) return touched.error();
   std::string scope = grant.permissions;
   if (scope == kEverythingTheRoleAllows) {  // what the role allows today
-    auto membership = repo.FindMembership(grant.organization_id, grant.user_id);
+    auto membership = tx.accounts().FindMembership(grant.organization_id, grant.user_id);
     if (!membership) return membership.error();
     const auto role = *membership ? identity::ParseRole((*membership)->role) : std::nullopt;
     scope = role ? ScopeOf(identity::RolePermissions(*role).Intersect(settings_.grantable)) : "";
@@ -444,8 +446,8 @@ Result<json::object> AuthorizationServer::ExchangeCode(const OAuthClient& client
   auto resource = CheckResource(request.form);
   if (!resource) return resource.error();
   const std::int64_t now = NowMillis();
-  auto verdict = store_.Write([&](storage::Repository& repo) -> Result<Verdict> {
-    auto grant = repo.FindOAuthGrantByCode(core::Sha256Hex(*code));
+  auto verdict = store_.Write([&](storage::Transaction& tx) -> Result<Verdict> {
+    auto grant = tx.oauth().FindOAuthGrantByCode(core::Sha256Hex(*code));
     if (!grant) return grant.error();
     if (!*grant || (*grant)->client_id != client.id) {
       return Verdict{std::nullopt, InvalidGrant("The authorization code is unknown.")};
@@ -453,7 +455,7 @@ Result<json::object> AuthorizationServer::ExchangeCode(const OAuthClient& client
     const storage::OAuthGrantRecord& g = **grant;
     if (g.code_used_at || g.revoked_at) {
       // RFC 9700 §4.5.3.1: a replayed code was likely stolen; what it issued is revoked.
-      auto revoked = repo.RevokeOAuthGrant(g.id, now);
+      auto revoked = tx.oauth().RevokeOAuthGrant(g.id, now);
       if (!revoked) return revoked.error();
       return Verdict{std::nullopt, InvalidGrant("The authorization code was already used; the "
                                                 "tokens issued with it are revoked.")};
@@ -468,15 +470,15 @@ Result<json::object> AuthorizationServer::ExchangeCode(const OAuthClient& client
     if (!VerifierMatches(*verifier, g.code_challenge)) {
       return Verdict{std::nullopt, InvalidGrant("The PKCE code_verifier does not match.")};
     }
-    auto claimed = repo.ClaimOAuthCode(g.id, now);
+    auto claimed = tx.oauth().ClaimOAuthCode(g.id, now);
     if (!claimed) return claimed.error();
     if (!*claimed) {  // another exchange of the same code won the race: a replay all the same
-      auto revoked = repo.RevokeOAuthGrant(g.id, now);
+      auto revoked = tx.oauth().RevokeOAuthGrant(g.id, now);
       if (!revoked) return revoked.error();
       return Verdict{std::nullopt, InvalidGrant("The authorization code was already used; the "
                                                 "tokens issued with it are revoked.")};
     }
-    auto tokens = IssueTokens(repo, g);
+    auto tokens = IssueTokens(tx, g);
     if (!tokens) return tokens.error();
     return Verdict{std::move(*tokens), std::nullopt};
   });
@@ -495,9 +497,9 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
   auto resource = CheckResource(request.form);
   if (!resource) return resource.error();
   const std::int64_t now = NowMillis();
-  auto verdict = store_.Write([&](storage::Repository& repo) -> Result<Verdict> {
+  auto verdict = store_.Write([&](storage::Transaction& tx) -> Result<Verdict> {
     const std::string hash = core::Sha256Hex(**refresh_token);
-    auto found = repo.FindOAuthToken(hash);
+    auto found = tx.oauth().FindOAuthToken(hash);
     if (!found) return found.error();
     if (!*found || (*found)->token.kind != kRefresh || (*found)->grant.client_id != client.id) {
       return Verdict{std::nullopt, InvalidGrant("The refresh token is unknown.")};
@@ -521,17 +523,17 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
     // that replaced it has never been used, the retry gets a new pair in that one's place.
     const auto spent = [&](const storage::OAuthTokenRecord& old) -> Result<Verdict> {
       if (old.replaced_by && now - old.used_at.value_or(0) <= kRetryGraceMillis) {
-        auto successor = repo.FindOAuthToken(*old.replaced_by);
+        auto successor = tx.oauth().FindOAuthToken(*old.replaced_by);
         if (!successor) return successor.error();
         if (*successor && !(*successor)->token.used_at && !(*successor)->token.revoked_at) {
-          auto retired = repo.RevokeOAuthToken(*old.replaced_by, now);
+          auto retired = tx.oauth().RevokeOAuthToken(*old.replaced_by, now);
           if (!retired) return retired.error();
-          auto tokens = IssueTokens(repo, grant, hash);
+          auto tokens = IssueTokens(tx, grant, hash);
           if (!tokens) return tokens.error();
           return Verdict{std::move(*tokens), std::nullopt};
         }
       }
-      auto revoked = repo.RevokeOAuthGrant(grant.id, now);
+      auto revoked = tx.oauth().RevokeOAuthGrant(grant.id, now);
       if (!revoked) return revoked.error();
       return Verdict{std::nullopt, InvalidGrant("The refresh token was already used; the grant "
                                                 "is revoked.")};
@@ -540,15 +542,15 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
     if (now >= token.expires_at) {
       return Verdict{std::nullopt, InvalidGrant("The refresh token has expired.")};
     }
-    auto claimed = repo.ClaimOAuthToken(hash, now);
+    auto claimed = tx.oauth().ClaimOAuthToken(hash, now);
     if (!claimed) return claimed.error();
     if (!*claimed) {  // a concurrent refresh with the same token won: judge it as spent
-      auto again = repo.FindOAuthToken(hash);
+      auto again = tx.oauth().FindOAuthToken(hash);
       if (!again) return again.error();
       if (!*again) return Verdict{std::nullopt, InvalidGrant("The refresh token is unknown.")};
       return spent((*again)->token);
     }
-    auto tokens = IssueTokens(repo, grant, hash);
+    auto tokens = IssueTokens(tx, grant, hash);
     if (!tokens) return tokens.error();
     return Verdict{std::move(*tokens), std::nullopt};
   });
@@ -564,18 +566,18 @@ Result<void> AuthorizationServer::Revoke(const TokenRequest& request) {
   auto client = AuthenticateClient(request);
   if (!client) return client.error();
   const std::int64_t now = NowMillis();
-  return store_.Write([&](storage::Repository& repo) -> Result<void> {
+  return store_.Write([&](storage::Transaction& tx) -> Result<void> {
     const std::string hash = core::Sha256Hex(**token);
-    auto found = repo.FindOAuthToken(hash);
+    auto found = tx.oauth().FindOAuthToken(hash);
     if (!found) return found.error();
     // RFC 7009 §2.2: an unknown token, or another client's, is answered like a revoked one.
     if (!*found || (*found)->grant.client_id != client->id) return {};
     if ((*found)->token.kind == kRefresh) {
-      auto revoked = repo.RevokeOAuthGrant((*found)->grant.id, now);
+      auto revoked = tx.oauth().RevokeOAuthGrant((*found)->grant.id, now);
       if (!revoked) return revoked.error();
       return {};
     }
-    auto revoked = repo.RevokeOAuthToken(hash, now);
+    auto revoked = tx.oauth().RevokeOAuthToken(hash, now);
     if (!revoked) return revoked.error();
     return {};
   });
@@ -591,7 +593,8 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   };
   if (!LooksLikeAccessToken(token)) return invalid();
   const std::string hash = core::Sha256Hex(token);
-  auto found = store_.Read([&](storage::Repository& repo) { return repo.FindOAuthToken(hash); });
+  auto found =
+      store_.Read([&](storage::Transaction& tx) { return tx.oauth().FindOAuthToken(hash); });
   if (!found) return found.error();
   if (!*found || !core::ConstantTimeEquals((*found)->token.hash, hash)) return invalid();
   const storage::OAuthTokenGrant& row = **found;
@@ -624,7 +627,7 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   if (!row.grant.last_used_at || now - *row.grant.last_used_at >= kTouchEveryMillis) {
     // Best effort: "last used" on the connected-clients list is approximate by design.
     (void)store_.WriteOne(
-        [&](storage::Repository& repo) { return repo.TouchOAuthGrant(row.grant.id, now); });
+        [&](storage::Transaction& tx) { return tx.oauth().TouchOAuthGrant(row.grant.id, now); });
   }
   return principal;
 }

@@ -27,6 +27,10 @@
 #include "oauth/consent.h"
 #include "storage/store.h"
 
+namespace sightline::storage {
+struct OAuthGrantRecord;
+}
+
 namespace sightline::oauth {
 
 struct AuthorizationServerSettings {
@@ -113,7 +117,7 @@ class AuthorizationServer {
   core::Result<boost::json::object> Refresh(const OAuthClient& client, const TokenRequest& request);
   // Inserts a fresh access and refresh token for the grant, recorded as the successor of the
   // refresh token hashed `replaces` (when refreshing); the token response.
-  core::Result<boost::json::object> IssueTokens(storage::Repository& repo,
+  core::Result<boost::json::object> IssueTokens(storage::Transaction& tx,
                                                 const storage::OAuthGrantRecord& grant,
                                                 const std::string& replaces = {});
   core::Result<void> CheckResource(const Params& params) const;

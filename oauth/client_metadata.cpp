@@ -10,6 +10,7 @@
 #include "core/json_util.h"
 #include "core/text.h"
 #include "core/url.h"
+#include "storage/oauth_records.h"
 
 namespace sightline::oauth {
 namespace {

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "core/result.h"
-#include "storage/records.h"
+
+namespace sightline::storage {
+struct OAuthClientRecord;
+}
 
 namespace sightline::oauth {
 

@@ -1,4 +1,5 @@
 #include "oauth/consent.h"
+#include "storage/account_repository.h"
 
 #include <algorithm>
 
@@ -11,14 +12,14 @@ using identity::PermissionSet;
 Result<std::vector<ConsentOrganization>> ConsentChoices(storage::Store& store,
                                                         const std::string& user_id,
                                                         const PermissionSet& grantable) {
-  return store.Read([&](storage::Repository& repo) -> Result<std::vector<ConsentOrganization>> {
-    auto memberships = repo.ListOrganizationsOfUser(user_id);
+  return store.Read([&](storage::Transaction& tx) -> Result<std::vector<ConsentOrganization>> {
+    auto memberships = tx.accounts().ListOrganizationsOfUser(user_id);
     if (!memberships) return memberships.error();
     std::vector<ConsentOrganization> choices;
     for (const storage::MembershipOfUser& membership : *memberships) {
       const auto role = identity::ParseRole(membership.role);
       if (!role) continue;
-      auto projects = repo.ListProjects(membership.organization.id);
+      auto projects = tx.accounts().ListProjects(membership.organization.id);
       if (!projects) return projects.error();
       if (projects->empty()) continue;
       ConsentOrganization organization{membership.organization.id,

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "reports/rollups.h"
-#include "storage/repository.h"
+#include "storage/report_repository.h"
 
 namespace sightline::reports {
 namespace {
@@ -28,12 +28,12 @@ BotReportQuery Query(const std::string& project_id, storage::BotGrouping groupin
 }
 
 // A query over `days` as the fewest rolled-up periods (blocks where they are current).
-Result<BotReportQuery> QueryOf(storage::Repository& repo, const std::string& project_id,
+Result<BotReportQuery> QueryOf(storage::Transaction& tx, const std::string& project_id,
                                storage::BotGrouping grouping, const BotFilters& filters,
                                const ReportWindows& windows, DayRange days) {
   auto zone = ReportingZone::Find(windows.zone);
   if (!zone) return zone.error();
-  auto range = RangeOf(repo, project_id, *zone, days);
+  auto range = RangeOf(tx, project_id, *zone, days);
   if (!range) return range.error();
   BotReportQuery query = Query(project_id, grouping, filters, windows, {});
   query.range = std::move(*range);
@@ -79,27 +79,27 @@ Result<RankedReport> RankBotRequests(storage::Store& store, const std::string& p
                                      std::int64_t offset) {
   auto refreshed = RefreshForReport(store, project_id, windows);
   if (!refreshed) return refreshed.error();
-  return store.Read([&](storage::Repository& repo) -> Result<RankedReport> {
+  return store.Read([&](storage::Transaction& tx) -> Result<RankedReport> {
     RankedReport report;
-    auto current = QueryOf(repo, project_id, grouping, filters, windows, windows.selection_days);
+    auto current = QueryOf(tx, project_id, grouping, filters, windows, windows.selection_days);
     if (!current) return current.error();
     current->limit = limit;
     current->offset = offset;
-    auto page = repo.BotRequestGroups(*current, &report.totals);
+    auto page = tx.reports().BotRequestGroups(*current, &report.totals);
     if (!page) return page.error();
     for (BotGroupRow& row : *page) report.rows.push_back({std::move(row), std::nullopt});
     if (!windows.comparison) return report;
 
     // Previous figures for exactly the listed rows, matched by key; unseen keys read zero.
     auto previous =
-        QueryOf(repo, project_id, grouping, filters, windows, *windows.comparison_days);
+        QueryOf(tx, project_id, grouping, filters, windows, *windows.comparison_days);
     if (!previous) return previous.error();
-    auto previous_requests = repo.BotRequestSum(*previous);
+    auto previous_requests = tx.reports().BotRequestSum(*previous);
     if (!previous_requests) return previous_requests.error();
     report.previous_totals = storage::BotGroupTotals{0, *previous_requests};
     previous->keys = KeysOf(report.rows);
     previous->limit = static_cast<std::int64_t>(report.rows.size()) + 1;
-    auto matched = repo.BotRequestGroups(*previous);
+    auto matched = tx.reports().BotRequestGroups(*previous);
     if (!matched) return matched.error();
     std::map<std::string, BotGroupRow> by_key;
     for (BotGroupRow& row : *matched) by_key.emplace(row.key, std::move(row));
@@ -122,14 +122,14 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
   if (!refreshed) return refreshed.error();
   const storage::RollupSpan span =
       interval == Interval::kHour ? storage::RollupSpan::kHour : storage::RollupSpan::kDay;
-  return store.Read([&](storage::Repository& repo) -> Result<TimelineReport> {
+  return store.Read([&](storage::Transaction& tx) -> Result<TimelineReport> {
     TimelineReport report;
     report.buckets = std::move((*buckets)[0]);
-    auto ranking = QueryOf(repo, project_id, storage::BotGrouping::kVendor, filters, windows,
+    auto ranking = QueryOf(tx, project_id, storage::BotGrouping::kVendor, filters, windows,
                            windows.selection_days);
     if (!ranking) return ranking.error();
     ranking->limit = static_cast<std::int64_t>(limit);
-    auto ranked = repo.BotRequestGroups(*ranking);
+    auto ranked = tx.reports().BotRequestGroups(*ranking);
     if (!ranked) return ranked.error();
     std::vector<std::string> keys;
     for (const BotGroupRow& row : *ranked) keys.push_back(row.key);
@@ -137,7 +137,7 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
     BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
                                    windows.selection, span);
     vendors.keys = keys;
-    auto periods = repo.BotRequestPeriods(vendors);
+    auto periods = tx.reports().BotRequestPeriods(vendors);
     if (!periods) return periods.error();
     report.series = FoldPeriods(*periods, report.buckets, keys);
     if (!windows.comparison) return report;
@@ -146,7 +146,7 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
     BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
                                     *windows.comparison, span);
     previous.keys = keys;
-    auto previous_periods = repo.BotRequestPeriods(previous);
+    auto previous_periods = tx.reports().BotRequestPeriods(previous);
     if (!previous_periods) return previous_periods.error();
     report.comparison_series = FoldPeriods(*previous_periods, report.comparison_buckets, keys);
     return report;

@@ -10,7 +10,7 @@
 #include "reports/calendar.h"
 #include "reports/comparison.h"
 #include "reports/report_windows.h"
-#include "storage/records.h"
+#include "storage/report_records.h"
 #include "storage/store.h"
 
 namespace sightline::reports {

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/result.h"
-#include "storage/records.h"
 
 namespace date {
 class time_zone;

@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "core/distinct_sketch.h"
-#include "storage/repository.h"
+#include "storage/report_repository.h"
 
 namespace sightline::reports {
 namespace {
@@ -221,17 +221,18 @@ storage::RollupPeriods HalvesOf(const ReportingZone& zone, LocalDay first_day, i
 
 // Whether both halves of the block are rolled up and current (read in the block's
 // transaction, after its row is locked).
-Result<bool> HalvesAreCurrent(storage::Repository& repo, const std::string& project_id,
+Result<bool> HalvesAreCurrent(storage::Transaction& tx, const std::string& project_id,
                               const ReportingZone& zone, LocalDay first_day, int level) {
   const storage::RollupPeriods halves = HalvesOf(zone, first_day, level);
   const std::int64_t end = zone.StartOfDay(first_day + (LocalDay{1} << level));
   std::set<std::int64_t> current;
   if (level == 1) {
-    auto days = repo.ListRollupDays(project_id, zone.name(), halves.starts.front(), end);
+    auto days = tx.reports().ListRollupDays(project_id, zone.name(), halves.starts.front(), end);
     if (!days) return days.error();
     current.insert(days->begin(), days->end());
   } else {
-    auto blocks = repo.ListRollupBlocks(project_id, zone.name(), halves.starts.front(), end);
+    auto blocks =
+        tx.reports().ListRollupBlocks(project_id, zone.name(), halves.starts.front(), end);
     if (!blocks) return blocks.error();
     for (const storage::RollupBlock& block : *blocks) {
       if (block.span == halves.span) current.insert(block.start_ms);
@@ -242,12 +243,12 @@ Result<bool> HalvesAreCurrent(storage::Repository& repo, const std::string& proj
 }
 
 // Web rows of a block: its halves' rows added up per dimension value, visitors merged.
-Result<std::vector<WebRollupRow>> MergeWebHalves(storage::Repository& repo,
+Result<std::vector<WebRollupRow>> MergeWebHalves(storage::Transaction& tx,
                                                  const std::string& project_id,
                                                  const ReportingZone& zone,
                                                  const storage::RollupBlock& block,
                                                  const storage::RollupPeriods& halves) {
-  auto rows = repo.ListWebRollups(project_id, zone.name(), halves);
+  auto rows = tx.reports().ListWebRollups(project_id, zone.name(), halves);
   if (!rows) return rows.error();
   std::map<std::pair<std::int64_t, std::string_view>, Cell> cells;
   for (const WebRollupRow& row : *rows) {
@@ -285,20 +286,20 @@ Result<std::vector<WebRollupRow>> MergeWebHalves(storage::Repository& repo,
 Result<void> RollUpBlock(storage::Store& store, const std::string& project_id,
                          const ReportingZone& zone, LocalDay first_day, int level) {
   const storage::RollupBlock block = BlockOf(zone, first_day, level);
-  return store.Write([&](storage::Repository& repo) -> Result<void> {
-    auto reset = repo.ResetRollupBlock(project_id, zone.name(), block);
+  return store.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto reset = tx.reports().ResetRollupBlock(project_id, zone.name(), block);
     if (!reset) return reset;
-    auto ready = HalvesAreCurrent(repo, project_id, zone, first_day, level);
+    auto ready = HalvesAreCurrent(tx, project_id, zone, first_day, level);
     if (!ready) return ready.error();
     if (!*ready) return {};
     const storage::RollupPeriods halves = HalvesOf(zone, first_day, level);
-    auto web = MergeWebHalves(repo, project_id, zone, block, halves);
+    auto web = MergeWebHalves(tx, project_id, zone, block, halves);
     if (!web) return web.error();
-    auto inserted = repo.InsertWebRollups(project_id, zone.name(), *web);
+    auto inserted = tx.reports().InsertWebRollups(project_id, zone.name(), *web);
     if (!inserted) return inserted;
-    auto bots = repo.RollUpBotBlock(project_id, zone.name(), block, halves);
+    auto bots = tx.reports().RollUpBotBlock(project_id, zone.name(), block, halves);
     if (!bots) return bots;
-    return repo.FinishRollupBlock(project_id, zone.name(), block, NowMillis());
+    return tx.reports().FinishRollupBlock(project_id, zone.name(), block, NowMillis());
   });
 }
 
@@ -312,11 +313,11 @@ Result<void> RollUpBlocks(storage::Store& store, const std::string& project_id,
                        (LocalDay{1} << storage::kRollupBlockLevels);
   // What is current now, as (level, first day); level 0 is a day.
   std::set<std::pair<int, LocalDay>> current;
-  auto known = store.Read([&](storage::Repository& repo) -> Result<void> {
+  auto known = store.Read([&](storage::Transaction& tx) -> Result<void> {
     const std::int64_t from = zone.StartOfDay(first), to = zone.StartOfDay(end);
-    auto built_days = repo.ListRollupDays(project_id, zone.name(), from, to);
+    auto built_days = tx.reports().ListRollupDays(project_id, zone.name(), from, to);
     if (!built_days) return built_days.error();
-    auto blocks = repo.ListRollupBlocks(project_id, zone.name(), from, to);
+    auto blocks = tx.reports().ListRollupBlocks(project_id, zone.name(), from, to);
     if (!blocks) return blocks.error();
     std::map<std::int64_t, LocalDay> day_of_start;
     for (LocalDay day = first; day < end; ++day) day_of_start.emplace(zone.StartOfDay(day), day);
@@ -358,29 +359,30 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
                        const ReportingZone& zone, LocalDay day) {
   const std::vector<UtcWindow> hours = zone.Buckets({day, day}, Interval::kHour);
   const UtcWindow window{hours.front().start_ms, hours.back().end_ms};
-  return store.Write([&](storage::Repository& repo) -> Result<void> {
-    auto claimed = repo.ClaimRollupDay(project_id, zone.name(), window.start_ms, NowMillis());
+  return store.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto claimed =
+        tx.reports().ClaimRollupDay(project_id, zone.name(), window.start_ms, NowMillis());
     if (!claimed) return claimed;
     // The blocks holding the day go out of date with it (smallest first: every rebuilder
     // locks them in the same order).
     for (int level = 1; level <= storage::kRollupBlockLevels; ++level) {
       const storage::RollupBlock block = BlockOf(zone, BlockFirstDay(day, level), level);
-      auto reset = repo.ResetRollupBlock(project_id, zone.name(), block);
+      auto reset = tx.reports().ResetRollupBlock(project_id, zone.name(), block);
       if (!reset) return reset;
     }
     for (RollupSource source : {RollupSource::kWeb, RollupSource::kBots}) {
-      auto deleted =
-          repo.DeleteRollups(project_id, zone.name(), source, window.start_ms, window.end_ms);
+      auto deleted = tx.reports().DeleteRollups(project_id, zone.name(), source, window.start_ms,
+                                                window.end_ms);
       if (!deleted) return deleted;
     }
-    auto events = repo.ListRollupEvents(project_id, window.start_ms, window.end_ms);
+    auto events = tx.reports().ListRollupEvents(project_id, window.start_ms, window.end_ms);
     if (!events) return events.error();
     const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours);
-    auto inserted = repo.InsertWebRollups(project_id, zone.name(), rows);
+    auto inserted = tx.reports().InsertWebRollups(project_id, zone.name(), rows);
     if (!inserted) return inserted;
     std::vector<std::int64_t> starts;
     for (const UtcWindow& hour : hours) starts.push_back(hour.start_ms);
-    return repo.RollUpBotRequests(project_id, zone.name(), starts, window.end_ms);
+    return tx.reports().RollUpBotRequests(project_id, zone.name(), starts, window.end_ms);
   });
 }
 
@@ -419,12 +421,13 @@ Result<void> RefreshForReport(storage::Store& store, const std::string& project_
                         windows.changed_days == ChangedDays::kRollUpFirst);
 }
 
-Result<storage::RollupRange> RangeOf(storage::Repository& repo, const std::string& project_id,
+Result<storage::RollupRange> RangeOf(storage::Transaction& tx, const std::string& project_id,
                                      const ReportingZone& zone, DayRange days) {
   const UtcWindow window = zone.Window(days);
   storage::RollupRange range{project_id, zone.name(), RollupSpan::kDay, window.start_ms,
                              window.end_ms, {}};
-  auto blocks = repo.ListRollupBlocks(project_id, zone.name(), window.start_ms, window.end_ms);
+  auto blocks =
+      tx.reports().ListRollupBlocks(project_id, zone.name(), window.start_ms, window.end_ms);
   if (!blocks) return blocks.error();
   const std::set<std::pair<RollupSpan, std::int64_t>> current = [&] {
     std::set<std::pair<RollupSpan, std::int64_t>> out;
@@ -458,16 +461,17 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
     std::set<LocalDay> unbuilt;
     bool other_zones = false;
   };
-  auto known = store.Read([&](storage::Repository& repo) -> Result<Known> {
+  auto known = store.Read([&](storage::Transaction& tx) -> Result<Known> {
     Known out;
     if (marked_days) {
-      auto marks = repo.ListRollupMarks(project_id);
+      auto marks = tx.reports().ListRollupMarks(project_id);
       if (!marks) return marks.error();
       out.marks = std::move(*marks);
     }
     for (const DayRange& range : ranges) {
       const UtcWindow window = zone.Window(range);
-      auto built = repo.ListRollupDays(project_id, zone.name(), window.start_ms, window.end_ms);
+      auto built =
+          tx.reports().ListRollupDays(project_id, zone.name(), window.start_ms, window.end_ms);
       if (!built) return built.error();
       const std::set<std::int64_t> starts(built->begin(), built->end());
       for (LocalDay day = range.first; day <= range.last; ++day) {
@@ -475,7 +479,7 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
       }
     }
     if (!out.unbuilt.empty()) {
-      auto other_zones = repo.HasRollupsOfOtherZones(project_id, zone.name());
+      auto other_zones = tx.reports().HasRollupsOfOtherZones(project_id, zone.name());
       if (!other_zones) return other_zones.error();
       out.other_zones = *other_zones;
     }
@@ -492,8 +496,8 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
   if (work.empty()) return {};
   if (known->other_zones) {
     // Rollups of a former reporting zone are not read again.
-    auto dropped = store.Write([&](storage::Repository& repo) {
-      return repo.DeleteRollupsOfOtherZones(project_id, zone.name());
+    auto dropped = store.Write([&](storage::Transaction& tx) {
+      return tx.reports().DeleteRollupsOfOtherZones(project_id, zone.name());
     });
     if (!dropped) return dropped;
   }
@@ -504,8 +508,8 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
   auto blocks = RollUpBlocks(store, project_id, zone, work);
   if (!blocks) return blocks;
   if (known->marks.empty()) return {};
-  return store.Write([&](storage::Repository& repo) {
-    return repo.ClearRollupMarks(project_id, known->marks);
+  return store.Write([&](storage::Transaction& tx) {
+    return tx.reports().ClearRollupMarks(project_id, known->marks);
   });
 }
 

@@ -12,8 +12,7 @@
 #include "core/result.h"
 #include "reports/calendar.h"
 #include "reports/report_windows.h"
-#include "storage/records.h"
-#include "storage/repository.h"
+#include "storage/report_records.h"
 #include "storage/store.h"
 
 namespace sightline::reports {
@@ -32,7 +31,7 @@ core::Result<void> RefreshForReport(storage::Store& store, const std::string& pr
 
 // What a report reads for `days`: their window by day and, in `blocks`, the same days as the
 // fewest rolled-up periods (the largest current blocks, single days elsewhere).
-core::Result<storage::RollupRange> RangeOf(storage::Repository& repo,
+core::Result<storage::RollupRange> RangeOf(storage::Transaction& tx,
                                            const std::string& project_id,
                                            const ReportingZone& zone, DayRange days);
 

@@ -5,7 +5,7 @@
 
 #include "core/distinct_sketch.h"
 #include "reports/rollups.h"
-#include "storage/repository.h"
+#include "storage/report_repository.h"
 
 namespace sightline::reports {
 namespace {
@@ -73,12 +73,12 @@ RollupSpan SpanFor(Interval interval) {
 }
 
 // The days' rows as the fewest rolled-up periods (blocks where they are current).
-Result<WebRollupQuery> QueryOf(storage::Repository& repo, const std::string& project_id,
+Result<WebRollupQuery> QueryOf(storage::Transaction& tx, const std::string& project_id,
                                const ReportWindows& windows, DayRange days,
                                WebDimension dimension) {
   auto zone = ReportingZone::Find(windows.zone);
   if (!zone) return zone.error();
-  auto range = RangeOf(repo, project_id, *zone, days);
+  auto range = RangeOf(tx, project_id, *zone, days);
   if (!range) return range.error();
   WebRollupQuery query;
   query.range = std::move(*range);
@@ -87,10 +87,10 @@ Result<WebRollupQuery> QueryOf(storage::Repository& repo, const std::string& pro
 }
 
 // Totals per bucket of the rows `query` reads, zeros where nothing happened.
-Result<std::vector<WebTotalsRow>> TotalsPerBucket(storage::Repository& repo,
+Result<std::vector<WebTotalsRow>> TotalsPerBucket(storage::Transaction& tx,
                                                   const WebRollupQuery& query,
                                                   const std::vector<UtcWindow>& buckets) {
-  auto rows = repo.WebRollupRows(query);
+  auto rows = tx.reports().WebRollupRows(query);
   if (!rows) return rows.error();
   std::vector<Tally> tallies(buckets.size());
   for (const WebRollupRow& row : *rows) {
@@ -120,15 +120,15 @@ auto ReadRollups(storage::Store& store, const std::string& project_id,
 
 // A dimension's values over `days` with their figures, keyed by value (only `values` when
 // given).
-Result<std::map<std::string, Tally>> TallyValues(storage::Repository& repo,
+Result<std::map<std::string, Tally>> TallyValues(storage::Transaction& tx,
                                                  const std::string& project_id,
                                                  const ReportWindows& windows, DayRange days,
                                                  WebDimension dimension,
                                                  std::optional<std::vector<std::string>> values) {
-  auto query = QueryOf(repo, project_id, windows, days, dimension);
+  auto query = QueryOf(tx, project_id, windows, days, dimension);
   if (!query) return query.error();
   query->values = std::move(values);
-  auto rows = repo.WebRollupRows(*query);
+  auto rows = tx.reports().WebRollupRows(*query);
   if (!rows) return rows.error();
   std::map<std::string, Tally> tallies;
   for (const WebRollupRow& row : *rows) {
@@ -140,7 +140,7 @@ Result<std::map<std::string, Tally>> TallyValues(storage::Repository& repo,
 
 // One page of a dimension's values with their comparison figures, and the number of values in
 // the whole ranking.
-Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
+Result<Breakdown> Rank(storage::Transaction& tx, const std::string& project_id,
                        WebDimension dimension, const ReportWindows& windows, std::int64_t limit,
                        std::int64_t offset) {
   Breakdown breakdown;
@@ -148,7 +148,7 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
   if (CountsVisitors(dimension)) {
     // Visitors do not add up across days: every value's days are merged, then ranked.
     auto tallies =
-        TallyValues(repo, project_id, windows, windows.selection_days, dimension, {});
+        TallyValues(tx, project_id, windows, windows.selection_days, dimension, {});
     if (!tallies) return tallies.error();
     std::vector<WebBreakdownRow> all;
     for (const auto& [value, tally] : *tallies) {
@@ -165,14 +165,14 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
       breakdown.rows.push_back({std::move(all[i]), std::nullopt});
     }
   } else {
-    auto query = QueryOf(repo, project_id, windows, windows.selection_days, dimension);
+    auto query = QueryOf(tx, project_id, windows, windows.selection_days, dimension);
     if (!query) return query.error();
-    auto ranking = repo.RankWebValues(*query, limit, offset);
+    auto ranking = tx.reports().RankWebValues(*query, limit, offset);
     if (!ranking) return ranking.error();
     breakdown.total = ranking->values;
     for (const storage::WebValueCount& value : ranking->page) keys.push_back(value.value);
     auto tallies =
-        TallyValues(repo, project_id, windows, windows.selection_days, dimension, keys);
+        TallyValues(tx, project_id, windows, windows.selection_days, dimension, keys);
     if (!tallies) return tallies.error();
     for (const std::string& key : keys) {
       breakdown.rows.push_back({BreakdownRowOf(dimension, key, (*tallies)[key]), std::nullopt});
@@ -180,7 +180,7 @@ Result<Breakdown> Rank(storage::Repository& repo, const std::string& project_id,
   }
   if (!windows.comparison) return breakdown;
   auto previous =
-      TallyValues(repo, project_id, windows, *windows.comparison_days, dimension, keys);
+      TallyValues(tx, project_id, windows, *windows.comparison_days, dimension, keys);
   if (!previous) return previous.error();
   for (BreakdownRow& row : breakdown.rows) {
     row.previous = BreakdownRowOf(dimension, row.current.key, (*previous)[row.current.key]);
@@ -220,7 +220,7 @@ Result<std::vector<Series>> SeriesPerValue(const std::vector<WebRollupRow>& rows
 
 // A dimension's rows for `keys` over `range`: the stored daily rows, or for an hourly series
 // the hours rolled up on the spot from the raw events (hours are stored for totals only).
-Result<std::vector<WebRollupRow>> ValueRows(storage::Repository& repo,
+Result<std::vector<WebRollupRow>> ValueRows(storage::Transaction& tx,
                                             const std::string& project_id,
                                             const ReportingZone& zone,
                                             const ReportWindows& windows, DayRange range,
@@ -230,12 +230,13 @@ Result<std::vector<WebRollupRow>> ValueRows(storage::Repository& repo,
     WebRollupQuery query = Query(project_id, windows, zone.Window(range));
     query.dimension = static_cast<std::int64_t>(dimension);
     query.values = keys;
-    return repo.WebRollupRows(query);
+    return tx.reports().WebRollupRows(query);
   }
   std::vector<WebRollupRow> rows;
   for (LocalDay day = range.first; day <= range.last; ++day) {
     const std::vector<UtcWindow> hours = zone.Buckets({day, day}, Interval::kHour);
-    auto events = repo.ListRollupEvents(project_id, hours.front().start_ms, hours.back().end_ms);
+    auto events =
+        tx.reports().ListRollupEvents(project_id, hours.front().start_ms, hours.back().end_ms);
     if (!events) return events.error();
     for (WebRollupRow& row : RollUpWebDay(*events, hours, /*hourly_values=*/true)) {
       if (row.span == RollupSpan::kHour &&
@@ -252,13 +253,13 @@ Result<std::vector<WebRollupRow>> ValueRows(storage::Repository& repo,
 Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& project_id,
                                    const ReportWindows& windows) {
   return ReadRollups(store, project_id, windows,
-                     [&](storage::Repository& repo) -> Result<WebSummary> {
+                     [&](storage::Transaction& tx) -> Result<WebSummary> {
     WebSummary summary;
     const auto totals = [&](DayRange days, UtcWindow window) -> Result<WebTotalsRow> {
-      auto query = QueryOf(repo, project_id, windows, days,
+      auto query = QueryOf(tx, project_id, windows, days,
                            static_cast<WebDimension>(storage::kWebTotalsDimension));
       if (!query) return query.error();
-      auto points = TotalsPerBucket(repo, *query, {window});
+      auto points = TotalsPerBucket(tx, *query, {window});
       if (!points) return points.error();
       return points->front();
     };
@@ -279,20 +280,20 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
-                     [&](storage::Repository& repo) -> Result<WebTimeline> {
+                     [&](storage::Transaction& tx) -> Result<WebTimeline> {
     WebTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     const auto whole = [&](const std::vector<UtcWindow>& buckets) {
       return Query(project_id, windows, {buckets.front().start_ms, buckets.back().end_ms},
                    SpanFor(interval));
     };
-    auto points = TotalsPerBucket(repo, whole(timeline.buckets), timeline.buckets);
+    auto points = TotalsPerBucket(tx, whole(timeline.buckets), timeline.buckets);
     if (!points) return points.error();
     timeline.points = std::move(*points);
     if (!windows.comparison) return timeline;
     timeline.comparison_buckets = std::move((*buckets)[1]);
     auto previous =
-        TotalsPerBucket(repo, whole(timeline.comparison_buckets), timeline.comparison_buckets);
+        TotalsPerBucket(tx, whole(timeline.comparison_buckets), timeline.comparison_buckets);
     if (!previous) return previous.error();
     timeline.comparison_points = std::move(*previous);
     return timeline;
@@ -302,8 +303,8 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
 Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id,
                             WebDimension dimension, const ReportWindows& windows,
                             std::int64_t limit, std::int64_t offset) {
-  return ReadRollups(store, project_id, windows, [&](storage::Repository& repo) {
-    return Rank(repo, project_id, dimension, windows, limit, offset);
+  return ReadRollups(store, project_id, windows, [&](storage::Transaction& tx) {
+    return Rank(tx, project_id, dimension, windows, limit, offset);
   });
 }
 
@@ -312,11 +313,11 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
                                                const ReportWindows& windows, std::int64_t limit,
                                                std::int64_t offset) {
   return ReadRollups(store, project_id, windows,
-                     [&](storage::Repository& repo) -> Result<std::vector<DurationRow>> {
+                     [&](storage::Transaction& tx) -> Result<std::vector<DurationRow>> {
     auto current =
-        QueryOf(repo, project_id, windows, windows.selection_days, WebDimension::kPage);
+        QueryOf(tx, project_id, windows, windows.selection_days, WebDimension::kPage);
     if (!current) return current.error();
-    auto page = repo.PageDurations(*current, limit, offset);
+    auto page = tx.reports().PageDurations(*current, limit, offset);
     if (!page) return page.error();
     std::vector<DurationRow> rows;
     std::vector<std::string> keys;
@@ -326,11 +327,11 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
     }
     if (!windows.comparison) return rows;
     auto previous =
-        QueryOf(repo, project_id, windows, *windows.comparison_days, WebDimension::kPage);
+        QueryOf(tx, project_id, windows, *windows.comparison_days, WebDimension::kPage);
     if (!previous) return previous.error();
     previous->values = keys;
     auto matched =
-        repo.PageDurations(*previous, static_cast<std::int64_t>(keys.size()) + 1, 0);
+        tx.reports().PageDurations(*previous, static_cast<std::int64_t>(keys.size()) + 1, 0);
     if (!matched) return matched.error();
     std::map<std::string, storage::PageDurationRow> by_path;
     for (storage::PageDurationRow& row : *matched) by_path.emplace(row.path, std::move(row));
@@ -350,14 +351,14 @@ Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::stri
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
-                     [&](storage::Repository& repo) -> Result<DimensionTimeline> {
-    auto top = Rank(repo, project_id, dimension, windows, limit, 0);
+                     [&](storage::Transaction& tx) -> Result<DimensionTimeline> {
+    auto top = Rank(tx, project_id, dimension, windows, limit, 0);
     if (!top) return top.error();
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     std::vector<std::string> keys;
     for (const BreakdownRow& row : top->rows) keys.push_back(row.current.key);
-    auto rows = ValueRows(repo, project_id, zone, windows, windows.selection_days, dimension,
+    auto rows = ValueRows(tx, project_id, zone, windows, windows.selection_days, dimension,
                           interval, keys);
     if (!rows) return rows.error();
     auto series = SeriesPerValue(*rows, dimension, timeline.buckets, keys);
@@ -365,7 +366,7 @@ Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::stri
     timeline.series = std::move(*series);
     if (!windows.comparison) return timeline;
     timeline.comparison_buckets = std::move((*buckets)[1]);
-    auto previous_rows = ValueRows(repo, project_id, zone, windows, *windows.comparison_days,
+    auto previous_rows = ValueRows(tx, project_id, zone, windows, *windows.comparison_days,
                                    dimension, interval, keys);
     if (!previous_rows) return previous_rows.error();
     auto previous = SeriesPerValue(*previous_rows, dimension, timeline.comparison_buckets, keys);

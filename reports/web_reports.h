@@ -9,7 +9,7 @@
 
 #include "core/result.h"
 #include "reports/report_windows.h"
-#include "storage/records.h"
+#include "storage/report_records.h"
 #include "storage/store.h"
 
 namespace sightline::reports {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/result.h"
-#include "storage/records.h"
+#include "storage/report_records.h"
 #include "storage/sql.h"
 
 #include <initializer_list>

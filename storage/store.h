@@ -1,11 +1,12 @@
 // The store: a database (SQLite or PostgreSQL) plus its schema. Everything above storage/
-// reaches data through Store::Read / Store::Write, which run a function over a Repository
-// inside one transaction. Thread-safe; share one Store per process.
+// reaches data through Store::Read / Store::Write, which run a function over a Transaction
+// (storage/transaction.h: one repository per area) inside one transaction. Thread-safe; share
+// one Store per process.
 #pragma once
 
 #include "core/result.h"
-#include "storage/repository.h"
 #include "storage/sql.h"
+#include "storage/transaction.h"
 
 #include <memory>
 #include <optional>
@@ -35,7 +36,7 @@ class Store {
   std::string_view backend_name() const { return database_->backend_name(); }
   SqlDatabase& database() { return *database_; }
 
-  // Runs `body(Repository&) -> Result<T>` in a read transaction and returns its result.
+  // Runs `body(Transaction&) -> Result<T>` in a read transaction and returns its result.
   template <class Body>
   auto Read(Body&& body) {
     return Run(TxMode::kRead, std::forward<Body>(body));
@@ -53,12 +54,12 @@ class Store {
 
  private:
   template <class Body>
-  auto Run(TxMode mode, Body&& body) -> std::invoke_result_t<Body, Repository&> {
-    using R = std::invoke_result_t<Body, Repository&>;
+  auto Run(TxMode mode, Body&& body) -> std::invoke_result_t<Body, Transaction&> {
+    using R = std::invoke_result_t<Body, Transaction&>;
     std::optional<R> out;
     auto status = database_->Transact(mode, [&](SqlSession& session) -> core::Result<void> {
-      Repository repository(session);
-      out.emplace(body(repository));
+      Transaction transaction(session);
+      out.emplace(body(transaction));
       if (out->has_error()) return out->error();
       return {};
     });

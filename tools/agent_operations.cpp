@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "core/json_util.h"
+#include "storage/agent_repository.h"
 #include "tools/agent_views.h"
 #include "tools/assistant.h"
 #include "tools/audit.h"
@@ -20,9 +21,9 @@ constexpr std::int64_t kDefaultListLimit = 50;
 
 // The caller's conversation in this project; 404 for anyone else's, as for none.
 Result<storage::AgentConversationRecord> OwnConversation(OperationContext& context,
-                                                         storage::Repository& repo,
+                                                         storage::Transaction& tx,
                                                          const std::string& id) {
-  auto found = repo.FindAgentConversation(id);
+  auto found = tx.agent().FindAgentConversation(id);
   if (!found) return found.error();
   if (!*found || (*found)->project_id != context.project->id ||
       (*found)->user_id != *context.principal.user_id) {
@@ -51,13 +52,13 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
   const auto workflow_id = OptionalString(args, "workflowId");
   const std::int64_t now = context.clock.NowMillis();
   auto conversation = context.store.Write(
-      [&](storage::Repository& repo) -> Result<storage::AgentConversationRecord> {
+      [&](storage::Transaction& tx) -> Result<storage::AgentConversationRecord> {
         // Continue: the caller's conversation with this id, or this workflow's.
         if (given_id) {
-          auto found = repo.FindAgentConversation(*given_id);
+          auto found = tx.agent().FindAgentConversation(*given_id);
           if (!found) return found.error();
           if (*found) {
-            auto own = OwnConversation(context, repo, *given_id);
+            auto own = OwnConversation(context, tx, *given_id);
             if (!own) {
               return core::Error(core::ErrorCode::kConflict,
                                  "This conversation id is already in use; choose another.");
@@ -70,8 +71,8 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
           }
         }
         if (workflow_id) {
-          auto shared =
-              repo.FindAgentConversationByWorkflow(context.project->id, user_id, *workflow_id);
+          auto shared = tx.agent().FindAgentConversationByWorkflow(context.project->id, user_id,
+                                                                   *workflow_id);
           if (!shared) return shared.error();
           if (*shared) return std::move(**shared);
         }
@@ -84,7 +85,7 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
         created.title = OptionalString(args, "title").value_or(std::string(kUntitledConversation));
         created.created_at = now;
         created.updated_at = now;
-        auto inserted = repo.InsertAgentConversation(created);
+        auto inserted = tx.agent().InsertAgentConversation(created);
         if (!inserted) return inserted.error();
         return created;
       });
@@ -95,8 +96,8 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
 }
 
 Result<json::value> RunListAgentConversations(OperationContext& context, const json::object& args) {
-  auto conversations = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListAgentConversations(context.project->id, *context.principal.user_id,
+  auto conversations = context.store.Read([&](storage::Transaction& tx) {
+    return tx.agent().ListAgentConversations(context.project->id, *context.principal.user_id,
                                        OptionalString(args, "workflowId"),
                                        IntegerOr(args, "limit", kDefaultListLimit));
   });
@@ -108,10 +109,10 @@ Result<json::value> RunListAgentConversations(OperationContext& context, const j
 
 Result<json::value> RunGetAgentConversation(OperationContext& context, const json::object& args) {
   const std::string id = RequiredString(args, "conversationId");
-  auto loaded = context.store.Read([&](storage::Repository& repo) -> Result<json::object> {
-    auto conversation = OwnConversation(context, repo, id);
+  auto loaded = context.store.Read([&](storage::Transaction& tx) -> Result<json::object> {
+    auto conversation = OwnConversation(context, tx, id);
     if (!conversation) return conversation.error();
-    auto messages = repo.ListAgentMessages(id);
+    auto messages = tx.agent().ListAgentMessages(id);
     if (!messages) return messages.error();
     json::object out = AgentConversationView(*conversation);
     json::array rows;
@@ -126,7 +127,7 @@ Result<json::value> RunGetAgentConversation(OperationContext& context, const jso
 Result<AnswerRequest> PrepareAnswer(OperationContext& context, const json::object& args) {
   const std::string id = RequiredString(args, "conversationId");
   auto conversation = context.store.Read(
-      [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
+      [&](storage::Transaction& tx) { return OwnConversation(context, tx, id); });
   if (!conversation) return conversation.error();
   if (!context.services.assistant || !context.services.assistant->Status().configured) {
     return core::Error(core::ErrorCode::kAgentNotConfigured,
@@ -168,16 +169,16 @@ Result<bool> Decide(OperationContext& context, const json::object& args) {
   const bool approved = args.at("approved").as_bool();
   json::object details{{"conversationId", id}, {"toolCallId", call}, {"approved", approved}};
   AuditEntry audit{"agent.tool_call.decide", "agent_conversation", id, std::move(details), {}};
-  return AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<bool> {
-    auto conversation = OwnConversation(context, repo, id);
+  return AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<bool> {
+    auto conversation = OwnConversation(context, tx, id);
     if (!conversation) return conversation.error();
-    auto decided = repo.DecideAgentToolCall(id, call, approved ? "approved" : "rejected");
+    auto decided = tx.agent().DecideAgentToolCall(id, call, approved ? "approved" : "rejected");
     if (!decided) return decided.error();
     if (!*decided) {
       return FieldError(core::ErrorCode::kConflict,
                         "No proposed tool call with this id waits for a decision.", "toolCallId");
     }
-    auto messages = repo.ListAgentMessages(id);
+    auto messages = tx.agent().ListAgentMessages(id);
     if (!messages) return messages.error();
     for (const auto& message : *messages) {
       if (message.approval == "pending") return false;
@@ -189,7 +190,7 @@ Result<bool> Decide(OperationContext& context, const json::object& args) {
 // While other calls still wait: the conversation as it stands, the answer paused.
 Result<AgentAnswerEnd> StillWaiting(OperationContext& context, const std::string& id) {
   auto conversation = context.store.Read(
-      [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
+      [&](storage::Transaction& tx) { return OwnConversation(context, tx, id); });
   if (!conversation) return conversation.error();
   return AgentAnswerEnd{AgentConversationView(*conversation), "awaiting_approval", {}, {}};
 }
@@ -238,7 +239,7 @@ Result<std::shared_ptr<core::ResponseStream>> StreamDecideAgentToolCall(
 Result<json::value> RunCancelAgentAnswer(OperationContext& context, const json::object& args) {
   const std::string id = RequiredString(args, "conversationId");
   auto conversation = context.store.Read(
-      [&](storage::Repository& repo) { return OwnConversation(context, repo, id); });
+      [&](storage::Transaction& tx) { return OwnConversation(context, tx, id); });
   if (!conversation) return conversation.error();
   if (context.services.assistant && conversation->status == "running") {
     auto cancelled = context.services.assistant->Cancel(id);
@@ -255,8 +256,8 @@ Result<json::value> RunDeleteAgentConversations(OperationContext& context,
   if (workflow_id) details["workflowId"] = *workflow_id;
   AuditEntry audit{
       "agent.conversations.delete", "user", *context.principal.user_id, std::move(details), {}};
-  auto deleted = AuditedWrite(context, audit, [&](storage::Repository& repo) {
-    return repo.DeleteAgentConversations(context.project->id, *context.principal.user_id,
+  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
+    return tx.agent().DeleteAgentConversations(context.project->id, *context.principal.user_id,
                                          workflow_id);
   });
   if (!deleted) return deleted.error();

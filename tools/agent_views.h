@@ -2,13 +2,14 @@
 // operations and the assistant's own answers.
 #pragma once
 
+#include "storage/agent_records.h"
+
 #include <boost/json/object.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "storage/records.h"
 
 namespace sightline::tools {
 

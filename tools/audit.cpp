@@ -1,6 +1,7 @@
 #include "tools/audit.h"
 
 #include "core/json_util.h"
+#include "storage/account_repository.h"
 
 namespace sightline::tools {
 
@@ -28,8 +29,8 @@ storage::AuditRecord MakeAuditRecord(const OperationContext& context, AuditEntry
 core::Result<void> AuditAccountChange(OperationContext& context, std::string action,
                                       boost::json::object details) {
   AuditEntry entry{std::move(action), "user", *context.principal.user_id, std::move(details), {}};
-  return context.store.Write([&](storage::Repository& repo) {
-    return repo.InsertAudit(MakeAuditRecord(context, std::move(entry)));
+  return context.store.Write([&](storage::Transaction& tx) {
+    return tx.accounts().InsertAudit(MakeAuditRecord(context, std::move(entry)));
   });
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/crypto.h"
+#include "storage/account_repository.h"
 #include "tools/operation.h"
 
 #include <boost/json/object.hpp>
@@ -28,16 +29,16 @@ storage::AuditRecord MakeAuditRecord(const OperationContext& context, AuditEntry
 core::Result<void> AuditAccountChange(OperationContext& context, std::string action,
                                       boost::json::object details = {});
 
-// Runs `body(Repository&) -> Result<T>` and inserts the audit record in one write transaction.
+// Runs `body(Transaction&) -> Result<T>` and inserts the audit record in one write transaction.
 // `entry` may be completed by `body` (e.g. with the id of what it created).
 template <class Body>
 auto AuditedWrite(OperationContext& context, AuditEntry& entry, Body&& body)
-    -> std::invoke_result_t<Body, storage::Repository&> {
-  using R = std::invoke_result_t<Body, storage::Repository&>;
-  return context.store.Write([&](storage::Repository& repo) -> R {
-    R result = body(repo);
+    -> std::invoke_result_t<Body, storage::Transaction&> {
+  using R = std::invoke_result_t<Body, storage::Transaction&>;
+  return context.store.Write([&](storage::Transaction& tx) -> R {
+    R result = body(tx);
     if (!result) return result;
-    auto logged = repo.InsertAudit(MakeAuditRecord(context, entry));
+    auto logged = tx.accounts().InsertAudit(MakeAuditRecord(context, entry));
     if (!logged) return R(boost::system::in_place_error, logged.error());
     return result;
   });

@@ -1,6 +1,7 @@
 #include "tools/audit_operations.h"
 
 #include "core/crypto.h"
+#include "storage/account_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
@@ -70,7 +71,8 @@ Result<json::value> RunListAuditLog(OperationContext& context, const json::objec
   // One row more than asked tells whether there is a next page.
   storage::AuditQuery probe = *query;
   probe.limit = query->limit + 1;
-  auto entries = context.store.Read([&](storage::Repository& repo) { return repo.ListAudit(probe); });
+  auto entries =
+      context.store.Read([&](storage::Transaction& tx) { return tx.accounts().ListAudit(probe); });
   if (!entries) return entries.error();
   const bool more = entries->size() > query->limit;
   if (more) entries->resize(query->limit);

@@ -2,6 +2,7 @@
 // client IP); not MCP tools: an assistant never handles a user's password or tokens.
 #include "tools/auth_operations.h"
 
+#include "storage/account_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
@@ -16,8 +17,8 @@ using identity::CredentialKind;
 constexpr std::string_view kNotATool = "Handles passwords and session tokens.";
 
 Result<json::object> CurrentUserOf(storage::Store& store, const storage::UserRecord& user) {
-  auto memberships = store.Read([&](storage::Repository& repo) {
-    return repo.ListOrganizationsOfUser(user.id);
+  auto memberships = store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().ListOrganizationsOfUser(user.id);
   });
   if (!memberships) return memberships.error();
   return CurrentUserView(user, *memberships);

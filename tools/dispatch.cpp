@@ -1,5 +1,6 @@
 #include "tools/dispatch.h"
 
+#include "storage/account_repository.h"
 #include "tools/access.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema.h"
@@ -27,19 +28,19 @@ Error OrganizationNotFound() {
 }
 Error ProjectNotFound() { return Error(ErrorCode::kProjectNotFound, "Project not found."); }
 
-Result<void> LoadRecords(storage::Repository& repo, const std::optional<std::string>& slug,
+Result<void> LoadRecords(storage::Transaction& tx, const std::optional<std::string>& slug,
                          const std::optional<std::string>& project_id, Scope& scope) {
   if (slug && project_id) {  // the common case, in one query
-    auto found = repo.FindOrganizationAndProject(*slug, *project_id);
+    auto found = tx.accounts().FindOrganizationAndProject(*slug, *project_id);
     if (!found) return found.error();
     scope.organization = std::move(found->first);
     scope.project = std::move(found->second);
   } else if (slug) {
-    auto org = repo.FindOrganizationBySlug(*slug);
+    auto org = tx.accounts().FindOrganizationBySlug(*slug);
     if (!org) return org.error();
     scope.organization = std::move(*org);
   } else if (project_id) {
-    auto project = repo.FindProject(*project_id);
+    auto project = tx.accounts().FindProject(*project_id);
     if (!project) return project.error();
     scope.project = std::move(*project);
   }
@@ -62,13 +63,13 @@ Result<void> CheckKeyBinding(const identity::Principal& principal, bool wants_or
 }
 
 // A user sees the organizations they are a member of, and their projects.
-Result<void> CheckMembership(storage::Repository& repo, const identity::Principal& principal,
+Result<void> CheckMembership(storage::Transaction& tx, const identity::Principal& principal,
                              bool wants_org, bool wants_project, Scope& scope) {
   if (wants_org && !scope.organization) return OrganizationNotFound();
   if (wants_project && !scope.project) return ProjectNotFound();
   const std::string organization_id =
       scope.organization ? scope.organization->id : scope.project->organization_id;
-  auto membership = repo.FindMembership(organization_id, *principal.user_id);
+  auto membership = tx.accounts().FindMembership(organization_id, *principal.user_id);
   if (!membership) return membership.error();
   if (!*membership) return wants_org ? OrganizationNotFound() : ProjectNotFound();
   scope.role = (*membership)->role;
@@ -97,16 +98,16 @@ Result<Scope> ResolveScope(storage::Store& store, const identity::Principal& pri
   const auto project_id = OptionalString(args, "projectId");
   if (!slug && !project_id) return Scope{};
   if (auto known = ScopeReadWithKey(principal, slug, project_id)) return std::move(*known);
-  return store.Read([&](storage::Repository& repo) -> Result<Scope> {
+  return store.Read([&](storage::Transaction& tx) -> Result<Scope> {
     Scope scope;
-    auto loaded = LoadRecords(repo, slug, project_id, scope);
+    auto loaded = LoadRecords(tx, slug, project_id, scope);
     if (!loaded) return loaded.error();
     if (scope.organization && scope.project &&
         scope.project->organization_id != scope.organization->id) {
       return ProjectNotFound();
     }
     Result<void> visible = principal.kind == CredentialKind::kUserSession
-                               ? CheckMembership(repo, principal, slug.has_value(),
+                               ? CheckMembership(tx, principal, slug.has_value(),
                                                  project_id.has_value(), scope)
                                : CheckKeyBinding(principal, slug.has_value(),
                                                  project_id.has_value(), scope);

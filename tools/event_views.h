@@ -1,7 +1,8 @@
 // The JSON shapes of stored events and notifications.
 #pragma once
 
-#include "storage/records.h"
+#include "storage/event_records.h"
+
 
 #include <boost/json/object.hpp>
 

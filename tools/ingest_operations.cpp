@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "ingest/ingest_service.h"
+#include "storage/event_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/event_views.h"
@@ -85,7 +86,8 @@ Result<json::value> RunListEvents(OperationContext& context, const json::object&
   query.to = *to;
   query.before = *cursor;
   query.limit = LimitArg(args) + 1;  // one more tells whether there is a next page
-  auto events = context.store.Read([&](storage::Repository& repo) { return repo.ListEvents(query); });
+  auto events =
+      context.store.Read([&](storage::Transaction& tx) { return tx.events().ListEvents(query); });
   if (!events) return events.error();
   const bool more = events->size() > query.limit - 1;
   if (more) events->pop_back();
@@ -98,8 +100,8 @@ Result<json::value> RunListEvents(OperationContext& context, const json::object&
 }
 
 Result<json::value> RunGetUsage(OperationContext& context, const json::object&) {
-  auto usage = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListUsage(context.project->id);
+  auto usage = context.store.Read([&](storage::Transaction& tx) {
+    return tx.events().ListUsage(context.project->id);
   });
   if (!usage) return usage.error();
   json::array months;
@@ -115,8 +117,8 @@ Result<json::value> RunListNotifications(OperationContext& context, const json::
   auto cursor = CursorArg(args);
   if (!cursor) return cursor.error();
   const std::size_t limit = LimitArg(args);
-  auto rows = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListNotifications(context.project->id, *cursor, limit + 1);
+  auto rows = context.store.Read([&](storage::Transaction& tx) {
+    return tx.events().ListNotifications(context.project->id, *cursor, limit + 1);
   });
   if (!rows) return rows.error();
   const bool more = rows->size() > limit;

@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "identity/api_keys.h"
+#include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -34,8 +35,8 @@ Result<json::value> RunCreateKey(OperationContext& context, const json::object& 
   key.created_at = context.clock.NowMillis();
   AuditEntry audit{std::string(KindName(kKind)) + ".create", std::string(KindName(kKind)), key.id,
                    {{"name", key.name}, {"displayPrefix", key.display_prefix}}, {}};
-  auto created = AuditedWrite(context, audit, [&](storage::Repository& repo) {
-    return repo.InsertApiKey(key);
+  auto created = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
+    return tx.accounts().InsertApiKey(key);
   });
   if (!created) return created.error();
   json::object out = KeyView(key);
@@ -45,8 +46,8 @@ Result<json::value> RunCreateKey(OperationContext& context, const json::object& 
 
 template <KeyKind kKind>
 Result<json::value> RunListKeys(OperationContext& context, const json::object&) {
-  auto keys = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListApiKeys(context.project->id);
+  auto keys = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().ListApiKeys(context.project->id);
   });
   if (!keys) return keys.error();
   json::array out;
@@ -61,14 +62,14 @@ Result<json::value> RunRevokeKey(OperationContext& context, const json::object& 
   const std::string key_id = RequiredString(args, "keyId");
   AuditEntry audit{std::string(KindName(kKind)) + ".revoke", std::string(KindName(kKind)),
                    key_id, {}, {}};
-  auto revoked = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
-    auto key = repo.FindApiKey(key_id);
+  auto revoked = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto key = tx.accounts().FindApiKey(key_id);
     if (!key) return key.error();
     if (!*key || (*key)->project_id != context.project->id || (*key)->kind != kKind) {
       return NotFound(KindName(kKind) == "sdk_key" ? "SDK key" : "private API key");
     }
     // Revoking twice is not an error: the key is revoked either way.
-    auto done = repo.RevokeApiKey(key_id, context.clock.NowMillis());
+    auto done = tx.accounts().RevokeApiKey(key_id, context.clock.NowMillis());
     if (!done) return done.error();
     return {};
   });

@@ -1,6 +1,7 @@
 #include "tools/mcp_client_operations.h"
 
 #include "core/text.h"
+#include "storage/oauth_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/views.h"
@@ -31,8 +32,8 @@ json::object McpClientView(const storage::OAuthGrantView& view) {
 }
 
 Result<json::value> RunListMcpClients(OperationContext& context, const json::object&) {
-  auto grants = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListOAuthGrantsOfUser(*context.principal.user_id);
+  auto grants = context.store.Read([&](storage::Transaction& tx) {
+    return tx.oauth().ListOAuthGrantsOfUser(*context.principal.user_id);
   });
   if (!grants) return grants.error();
   json::array clients;
@@ -42,8 +43,8 @@ Result<json::value> RunListMcpClients(OperationContext& context, const json::obj
 
 Result<json::value> RunRevokeMcpClient(OperationContext& context, const json::object& args) {
   const std::string grant_id = RequiredString(args, "clientConnectionId");
-  auto grant =
-      context.store.Read([&](storage::Repository& repo) { return repo.FindOAuthGrant(grant_id); });
+  auto grant = context.store.Read(
+      [&](storage::Transaction& tx) { return tx.oauth().FindOAuthGrant(grant_id); });
   if (!grant) return grant.error();
   // Someone else's connection is answered exactly like one that does not exist.
   if (!*grant || (*grant)->user_id != *context.principal.user_id) {
@@ -54,8 +55,8 @@ Result<json::value> RunRevokeMcpClient(OperationContext& context, const json::ob
                    grant_id,
                    {{"clientId", (*grant)->client_id}},
                    (*grant)->organization_id};
-  auto revoked = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
-    auto done = repo.RevokeOAuthGrant(grant_id, context.clock.NowMillis());
+  auto revoked = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto done = tx.oauth().RevokeOAuthGrant(grant_id, context.clock.NowMillis());
     if (!done) return done.error();
     return {};
   });

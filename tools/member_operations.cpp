@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/bootstrap.h"
 #include "identity/passwords.h"
+#include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/auth_operations.h"
 #include "tools/operation_helpers.h"
@@ -21,7 +22,7 @@ using core::Error;
 using core::ErrorCode;
 using core::Result;
 using identity::CredentialKind;
-using storage::Repository;
+using storage::Transaction;
 
 constexpr std::int64_t kInvitationLifetimeMs = 7LL * 24 * 3600 * 1000;
 constexpr std::string_view kOwner = "owner";
@@ -39,12 +40,12 @@ Result<void> CheckOwnerRule(const OperationContext& context, std::string_view cu
 }
 
 // Refuses a change that would leave the organization without an owner.
-Result<void> KeepAnOwner(Repository& repo, const std::string& organization_id,
+Result<void> KeepAnOwner(Transaction& tx, const std::string& organization_id,
                          std::string_view current_role, std::string_view new_role) {
   if (current_role != kOwner || new_role == kOwner) return {};
   // Two owners demoting each other at once must not both see "two owners left".
-  if (auto locked = repo.LockOrganization(organization_id); !locked) return locked.error();
-  auto owners = repo.CountMembersWithRole(organization_id, kOwner);
+  if (auto locked = tx.accounts().LockOrganization(organization_id); !locked) return locked.error();
+  auto owners = tx.accounts().CountMembersWithRole(organization_id, kOwner);
   if (!owners) return owners.error();
   if (*owners <= 1) {
     return Error(ErrorCode::kOrgLastOwner, "The organization must keep at least one owner.");
@@ -52,9 +53,9 @@ Result<void> KeepAnOwner(Repository& repo, const std::string& organization_id,
   return {};
 }
 
-Result<storage::MemberRecord> FindMember(Repository& repo, const std::string& organization_id,
+Result<storage::MemberRecord> FindMember(Transaction& tx, const std::string& organization_id,
                                          const std::string& user_id) {
-  auto members = repo.ListMembers(organization_id);
+  auto members = tx.accounts().ListMembers(organization_id);
   if (!members) return members.error();
   for (auto& member : *members) {
     if (member.user.id == user_id) return std::move(member);
@@ -63,8 +64,8 @@ Result<storage::MemberRecord> FindMember(Repository& repo, const std::string& or
 }
 
 Result<json::value> RunListMembers(OperationContext& context, const json::object&) {
-  auto members = context.store.Read([&](Repository& repo) {
-    return repo.ListMembers(context.organization->id);
+  auto members = context.store.Read([&](Transaction& tx) {
+    return tx.accounts().ListMembers(context.organization->id);
   });
   if (!members) return members.error();
   json::array out;
@@ -77,17 +78,18 @@ Result<json::value> RunUpdateMember(OperationContext& context, const json::objec
   const std::string user_id = RequiredString(args, "userId");
   const std::string role = RequiredString(args, "role");
   AuditEntry audit{"member.update_role", "user", user_id, {{"role", role}}, {}};
-  auto updated = AuditedWrite(context, audit, [&](Repository& repo) -> Result<storage::MemberRecord> {
-    auto member = FindMember(repo, org_id, user_id);
-    if (!member) return member.error();
-    if (auto rule = CheckOwnerRule(context, member->role, role); !rule) return rule.error();
-    if (auto kept = KeepAnOwner(repo, org_id, member->role, role); !kept) return kept.error();
-    audit.details["previousRole"] = member->role;
-    auto put = repo.PutMembership({org_id, user_id, role, member->joined_at});
-    if (!put) return put.error();
-    member->role = role;
-    return member;
-  });
+  auto updated =
+      AuditedWrite(context, audit, [&](Transaction& tx) -> Result<storage::MemberRecord> {
+        auto member = FindMember(tx, org_id, user_id);
+        if (!member) return member.error();
+        if (auto rule = CheckOwnerRule(context, member->role, role); !rule) return rule.error();
+        if (auto kept = KeepAnOwner(tx, org_id, member->role, role); !kept) return kept.error();
+        audit.details["previousRole"] = member->role;
+        auto put = tx.accounts().PutMembership({org_id, user_id, role, member->joined_at});
+        if (!put) return put.error();
+        member->role = role;
+        return member;
+      });
   if (!updated) return updated.error();
   return json::value(MemberView(*updated));
 }
@@ -96,12 +98,12 @@ Result<json::value> RunRemoveMember(OperationContext& context, const json::objec
   const std::string& org_id = context.organization->id;
   const std::string user_id = RequiredString(args, "userId");
   AuditEntry audit{"member.remove", "user", user_id, {}, {}};
-  auto removed = AuditedWrite(context, audit, [&](Repository& repo) -> Result<void> {
-    auto member = FindMember(repo, org_id, user_id);
+  auto removed = AuditedWrite(context, audit, [&](Transaction& tx) -> Result<void> {
+    auto member = FindMember(tx, org_id, user_id);
     if (!member) return member.error();
     if (auto rule = CheckOwnerRule(context, member->role, ""); !rule) return rule.error();
-    if (auto kept = KeepAnOwner(repo, org_id, member->role, ""); !kept) return kept.error();
-    auto deleted = repo.DeleteMembership(org_id, user_id);
+    if (auto kept = KeepAnOwner(tx, org_id, member->role, ""); !kept) return kept.error();
+    auto deleted = tx.accounts().DeleteMembership(org_id, user_id);
     if (!deleted) return deleted.error();
     return {};
   });
@@ -109,12 +111,12 @@ Result<json::value> RunRemoveMember(OperationContext& context, const json::objec
   return NoContent();
 }
 
-Result<void> RefuseExistingMember(Repository& repo, const std::string& org_id,
+Result<void> RefuseExistingMember(Transaction& tx, const std::string& org_id,
                                   const std::string& email) {
-  auto user = repo.FindUserByEmail(email);
+  auto user = tx.accounts().FindUserByEmail(email);
   if (!user) return user.error();
   if (!*user) return {};
-  auto membership = repo.FindMembership(org_id, (*user)->id);
+  auto membership = tx.accounts().FindMembership(org_id, (*user)->id);
   if (!membership) return membership.error();
   if (*membership) {
     return FieldError(ErrorCode::kOrgAlreadyMember, email + " is already a member.", "email");
@@ -134,11 +136,11 @@ Result<json::value> RunCreateInvitation(OperationContext& context, const json::o
                                        now + kInvitationLifetimeMs};
   AuditEntry audit{"invitation.create", "invitation", invitation.id,
                    {{"email", email}, {"role", role}}, {}};
-  auto created = AuditedWrite(context, audit, [&](Repository& repo) -> Result<void> {
-    if (auto fresh = RefuseExistingMember(repo, invitation.organization_id, email); !fresh) {
+  auto created = AuditedWrite(context, audit, [&](Transaction& tx) -> Result<void> {
+    if (auto fresh = RefuseExistingMember(tx, invitation.organization_id, email); !fresh) {
       return fresh.error();
     }
-    return repo.InsertInvitation(invitation);
+    return tx.accounts().InsertInvitation(invitation);
   });
   if (!created) return created.error();
   json::object out = InvitationView(invitation, now);
@@ -147,8 +149,8 @@ Result<json::value> RunCreateInvitation(OperationContext& context, const json::o
 }
 
 Result<json::value> RunListInvitations(OperationContext& context, const json::object&) {
-  auto invitations = context.store.Read([&](Repository& repo) {
-    return repo.ListInvitations(context.organization->id);
+  auto invitations = context.store.Read([&](Transaction& tx) {
+    return tx.accounts().ListInvitations(context.organization->id);
   });
   if (!invitations) return invitations.error();
   json::array out;
@@ -159,13 +161,13 @@ Result<json::value> RunListInvitations(OperationContext& context, const json::ob
 Result<json::value> RunRevokeInvitation(OperationContext& context, const json::object& args) {
   const std::string id = RequiredString(args, "invitationId");
   AuditEntry audit{"invitation.revoke", "invitation", id, {}, {}};
-  auto revoked = AuditedWrite(context, audit, [&](Repository& repo) -> Result<void> {
-    auto invitation = repo.FindInvitation(id);
+  auto revoked = AuditedWrite(context, audit, [&](Transaction& tx) -> Result<void> {
+    auto invitation = tx.accounts().FindInvitation(id);
     if (!invitation) return invitation.error();
     if (!*invitation || (*invitation)->organization_id != context.organization->id) {
       return NotFound("invitation");
     }
-    auto done = repo.RevokeInvitation(id, context.clock.NowMillis());
+    auto done = tx.accounts().RevokeInvitation(id, context.clock.NowMillis());
     if (!done) return done.error();
     if (!*done) return Error(ErrorCode::kOrgInvitationNotPending, "The invitation is no longer pending.");
     return {};
@@ -175,10 +177,10 @@ Result<json::value> RunRevokeInvitation(OperationContext& context, const json::o
 }
 
 // The invitee's account: the existing one (its password proves who they are) or a new one.
-Result<storage::UserRecord> InviteeAccount(Repository& repo, const json::object& args,
+Result<storage::UserRecord> InviteeAccount(Transaction& tx, const json::object& args,
                                            const std::string& email, std::int64_t now) {
   const std::string password = RequiredString(args, "password");
-  auto existing = repo.FindUserByEmail(email);
+  auto existing = tx.accounts().FindUserByEmail(email);
   if (!existing) return existing.error();
   if (*existing) {
     if (!identity::VerifyPassword((*existing)->password_hash, password)) {
@@ -192,7 +194,7 @@ Result<storage::UserRecord> InviteeAccount(Repository& repo, const json::object&
   storage::UserRecord user{core::NewUuidV4(), email, *hash,
                            OptionalString(args, "firstName").value_or(""),
                            OptionalString(args, "lastName").value_or(""), now, now};
-  auto inserted = repo.InsertUser(user);
+  auto inserted = tx.accounts().InsertUser(user);
   if (!inserted) return inserted.error();
   return user;
 }
@@ -200,8 +202,8 @@ Result<storage::UserRecord> InviteeAccount(Repository& repo, const json::object&
 Result<json::value> RunAcceptInvitation(OperationContext& context, const json::object& args) {
   const std::int64_t now = context.clock.NowMillis();
   const std::string token_hash = core::Sha256Hex(RequiredString(args, "token"));
-  auto accepted = context.store.Write([&](Repository& repo) -> Result<storage::UserRecord> {
-    auto invitation = repo.FindInvitationByTokenHash(token_hash);
+  auto accepted = context.store.Write([&](Transaction& tx) -> Result<storage::UserRecord> {
+    auto invitation = tx.accounts().FindInvitationByTokenHash(token_hash);
     if (!invitation) return invitation.error();
     if (!*invitation) return NotFound("invitation");
     const storage::InvitationRecord& inv = **invitation;
@@ -209,25 +211,25 @@ Result<json::value> RunAcceptInvitation(OperationContext& context, const json::o
       return Error(ErrorCode::kOrgInvitationNotPending,
                    "The invitation was already used or revoked, or has expired.");
     }
-    auto user = InviteeAccount(repo, args, inv.email, now);
+    auto user = InviteeAccount(tx, args, inv.email, now);
     if (!user) return user.error();
     // Claim the invitation first: a concurrent accept or revoke makes this one fail whole.
-    auto marked = repo.MarkInvitationAccepted(inv.id, user->id, now);
+    auto marked = tx.accounts().MarkInvitationAccepted(inv.id, user->id, now);
     if (!marked) return marked.error();
     if (!*marked) {
       return Error(ErrorCode::kOrgInvitationNotPending, "The invitation is no longer pending.");
     }
-    if (auto fresh = RefuseExistingMember(repo, inv.organization_id, inv.email); !fresh) {
+    if (auto fresh = RefuseExistingMember(tx, inv.organization_id, inv.email); !fresh) {
       return fresh.error();
     }
-    auto member = repo.PutMembership({inv.organization_id, user->id, inv.role, now});
+    auto member = tx.accounts().PutMembership({inv.organization_id, user->id, inv.role, now});
     if (!member) return member.error();
     storage::AuditRecord record = MakeAuditRecord(context, {"invitation.accept", "invitation",
                                                             inv.id, {{"role", inv.role}},
                                                             inv.organization_id});
     record.actor_user_id = user->id;
     record.credential_kind = "invitation_token";
-    auto logged = repo.InsertAudit(record);
+    auto logged = tx.accounts().InsertAudit(record);
     if (!logged) return logged.error();
     return user;
   });

@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "core/json_util.h"
+#include "storage/event_repository.h"
 #include "tools/event_views.h"
 
 #include <algorithm>
@@ -37,8 +38,8 @@ std::optional<std::pair<std::int64_t, std::string>> NotificationStream::DecodeId
 
 std::optional<std::string> NotificationStream::Poll() {
   const std::pair<std::int64_t, std::string> window{after_.first - kOverlapMs, ""};
-  auto rows = store_.Read([&](storage::Repository& repo) {
-    return repo.ListNotificationsAfter(project_id_, window, kMaxPerPoll + sent_.size());
+  auto rows = store_.Read([&](storage::Transaction& tx) {
+    return tx.events().ListNotificationsAfter(project_id_, window, kMaxPerPoll + sent_.size());
   });
   if (!rows) return std::string(": the store is unavailable; retrying\n\n");
   std::string out;

@@ -10,7 +10,6 @@
 #include "identity/permissions.h"
 #include "identity/principal.h"
 #include "identity/sessions.h"
-#include "storage/records.h"
 #include "storage/store.h"
 #include "tools/services.h"
 
@@ -22,6 +21,11 @@
 #include <optional>
 #include <span>
 #include <string_view>
+
+namespace sightline::storage {
+struct OrganizationRecord;
+struct ProjectRecord;
+}  // namespace sightline::storage
 
 namespace sightline::tools {
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/account_repository.h"
 #include "tools/operation.h"
 
 #include <boost/json/object.hpp>
@@ -67,8 +68,8 @@ inline core::Result<boost::json::value> NoContent() { return boost::json::value(
 // to the very next request), or read now when the credential did not carry it.
 inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context) {
   if (context.principal.project) return *context.principal.project;
-  auto project = context.store.Read([&](storage::Repository& repo) {
-    return repo.FindProject(*context.principal.project_id);
+  auto project = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().FindProject(*context.principal.project_id);
   });
   if (!project) return project.error();
   if (!*project) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
@@ -77,8 +78,9 @@ inline core::Result<storage::ProjectRecord> KeyProject(OperationContext& context
 
 // The signed-in user, read live (AUTH_002 when the account is gone).
 inline core::Result<storage::UserRecord> CurrentUser(OperationContext& context) {
-  auto user = context.store.Read(
-      [&](storage::Repository& repo) { return repo.FindUserById(*context.principal.user_id); });
+  auto user = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().FindUserById(*context.principal.user_id);
+  });
   if (!user) return user.error();
   if (!*user) {
     return core::Error(core::ErrorCode::kAuthInvalidCredential, "The user no longer exists.");

@@ -3,6 +3,7 @@
 #include "core/crypto.h"
 #include "core/logging.h"
 #include "identity/bootstrap.h"
+#include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -45,22 +46,22 @@ Result<json::value> RunCreateOrganization(OperationContext& context, const json:
   storage::OrganizationRecord org{core::NewUuidV4(), *slug, RequiredString(args, "name"), false,
                                   now, now};
   AuditEntry audit{"organization.create", "organization", org.id, {{"slug", org.slug}}, org.id};
-  auto created = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
-    auto inserted = repo.InsertOrganization(org);
+  auto created = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto inserted = tx.accounts().InsertOrganization(org);
     if (!inserted) {
       if (inserted.error().code() != ErrorCode::kConflict) return inserted.error();
       return FieldError(ErrorCode::kOrgSlugTaken,
                         "The slug '" + org.slug + "' is already taken.", "slug");
     }
-    return repo.PutMembership({org.id, *context.principal.user_id, "owner", now});
+    return tx.accounts().PutMembership({org.id, *context.principal.user_id, "owner", now});
   });
   if (!created) return created.error();
   return json::value(OrganizationView(org, "owner"));
 }
 
 Result<json::value> RunListOrganizations(OperationContext& context, const json::object&) {
-  auto memberships = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListOrganizationsOfUser(*context.principal.user_id);
+  auto memberships = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().ListOrganizationsOfUser(*context.principal.user_id);
   });
   if (!memberships) return memberships.error();
   json::array organizations;
@@ -81,8 +82,8 @@ Result<json::value> RunUpdateOrganization(OperationContext& context, const json:
   }
   org.updated_at = context.clock.NowMillis();
   AuditEntry audit{"organization.update", "organization", org.id, std::move(changes), {}};
-  auto written = AuditedWrite(context, audit, [&](storage::Repository& repo) {
-    return repo.UpdateOrganization(org);
+  auto written = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
+    return tx.accounts().UpdateOrganization(org);
   });
   if (!written) return written.error();
   return json::value(OrganizationView(org, context.role.value_or("")));
@@ -96,10 +97,10 @@ Result<json::value> RunDeleteOrganization(OperationContext& context, const json:
       context, {"organization.delete", "organization", org.id,
                 {{"organizationId", org.id}, {"slug", org.slug}, {"name", org.name}}, {}});
   record.organization_id.clear();
-  auto deleted = context.store.Write([&](storage::Repository& repo) -> Result<void> {
-    auto gone = repo.DeleteOrganization(org.id);
+  auto deleted = context.store.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto gone = tx.accounts().DeleteOrganization(org.id);
     if (!gone) return gone.error();
-    return repo.InsertAudit(record);
+    return tx.accounts().InsertAudit(record);
   });
   if (!deleted) return deleted.error();
   core::Log(core::LogLevel::kInfo, "organization deleted",

@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/passkeys.h"
 #include "identity/webauthn.h"
+#include "storage/second_factor_repository.h"
 #include "tools/audit.h"
 #include "tools/auth_operations.h"
 #include "tools/operation_helpers.h"
@@ -130,8 +131,9 @@ Result<json::value> RunRegisterPasskey(OperationContext& context, const json::ob
 }
 
 Result<json::value> RunListPasskeys(OperationContext& context, const json::object&) {
-  auto passkeys = context.store.Read(
-      [&](storage::Repository& repo) { return repo.ListPasskeys(*context.principal.user_id); });
+  auto passkeys = context.store.Read([&](storage::Transaction& tx) {
+    return tx.second_factors().ListPasskeys(*context.principal.user_id);
+  });
   if (!passkeys) return passkeys.error();
   json::array out;
   for (const auto& passkey : *passkeys) out.push_back(PasskeyView(passkey));
@@ -143,11 +145,11 @@ Result<json::value> RunRenamePasskey(OperationContext& context, const json::obje
   const std::string& user_id = *context.principal.user_id;
   AuditEntry audit{"user.passkey.rename", "user", user_id, json::object{{"passkeyId", id}}, {}};
   auto renamed = AuditedWrite(context, audit,
-                              [&](storage::Repository& repo) -> Result<storage::PasskeyRecord> {
-    auto changed = repo.RenamePasskey(id, user_id, RequiredString(args, "label"));
+                              [&](storage::Transaction& tx) -> Result<storage::PasskeyRecord> {
+    auto changed = tx.second_factors().RenamePasskey(id, user_id, RequiredString(args, "label"));
     if (!changed) return changed.error();
     if (!*changed) return NotFound("passkey");
-    auto all = repo.ListPasskeys(user_id);
+    auto all = tx.second_factors().ListPasskeys(user_id);
     if (!all) return all.error();
     for (auto& passkey : *all) {
       if (passkey.id == id) return std::move(passkey);
@@ -162,8 +164,8 @@ Result<json::value> RunDeletePasskey(OperationContext& context, const json::obje
   const std::string id = RequiredString(args, "passkeyId");
   const std::string& user_id = *context.principal.user_id;
   AuditEntry audit{"user.passkey.delete", "user", user_id, json::object{{"passkeyId", id}}, {}};
-  auto deleted = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
-    auto removed = repo.DeletePasskey(id, user_id);
+  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto removed = tx.second_factors().DeletePasskey(id, user_id);
     if (!removed) return removed.error();
     if (!*removed) return NotFound("passkey");
     return {};

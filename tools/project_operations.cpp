@@ -1,6 +1,7 @@
 #include "tools/project_operations.h"
 
 #include "core/timezone.h"
+#include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -83,8 +84,8 @@ Result<T> NameConflictAsTaken(Result<T> result, const std::string& name) {
 }
 
 // The project's name must be unique within its organization (PROJECT_002).
-Result<void> RefuseTakenName(storage::Repository& repo, const storage::ProjectRecord& project) {
-  auto same = repo.FindProjectByName(project.organization_id, project.name);
+Result<void> RefuseTakenName(storage::Transaction& tx, const storage::ProjectRecord& project) {
+  auto same = tx.accounts().FindProjectByName(project.organization_id, project.name);
   if (!same) return same.error();
   if (*same && (*same)->id != project.id) return NameTaken(project.name);
   return {};
@@ -96,9 +97,9 @@ Result<json::value> RunUpdateProject(OperationContext& context, const json::obje
   if (!applied) return applied.error();
   project.updated_at = context.clock.NowMillis();
   AuditEntry audit{"project.update", "project", project.id, Changes(args), {}};
-  auto written = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<bool> {
-    if (auto free = RefuseTakenName(repo, project); !free) return free.error();
-    return NameConflictAsTaken(repo.UpdateProject(project), project.name);
+  auto written = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<bool> {
+    if (auto free = RefuseTakenName(tx, project); !free) return free.error();
+    return NameConflictAsTaken(tx.accounts().UpdateProject(project), project.name);
   });
   if (!written) return written.error();
   if (!*written) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
@@ -114,17 +115,17 @@ Result<json::value> RunCreateProject(OperationContext& context, const json::obje
   auto applied = ApplySettings(args, project);
   if (!applied) return applied.error();
   AuditEntry audit{"project.create", "project", project.id, Changes(args), {}};
-  auto created = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<void> {
-    if (auto free = RefuseTakenName(repo, project); !free) return free.error();
-    return NameConflictAsTaken(repo.InsertProject(project), project.name);
+  auto created = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    if (auto free = RefuseTakenName(tx, project); !free) return free.error();
+    return NameConflictAsTaken(tx.accounts().InsertProject(project), project.name);
   });
   if (!created) return created.error();
   return json::value(ProjectToJson(project, context.organization));
 }
 
 Result<json::value> RunListProjects(OperationContext& context, const json::object&) {
-  auto projects = context.store.Read([&](storage::Repository& repo) {
-    return repo.ListProjects(context.organization->id);
+  auto projects = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().ListProjects(context.organization->id);
   });
   if (!projects) return projects.error();
   json::array out;
@@ -139,8 +140,8 @@ Result<json::value> RunListProjects(OperationContext& context, const json::objec
 Result<json::value> RunDeleteProject(OperationContext& context, const json::object&) {
   AuditEntry audit{"project.delete", "project", context.project->id,
                    {{"name", context.project->name}}, {}};
-  auto deleted = AuditedWrite(context, audit, [&](storage::Repository& repo) {
-    return repo.DeleteProject(context.project->id);
+  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
+    return tx.accounts().DeleteProject(context.project->id);
   });
   if (!deleted) return deleted.error();
   return NoContent();

@@ -1,5 +1,6 @@
 #include "tools/user_operations.h"
 
+#include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -17,18 +18,18 @@ struct Me {
   std::vector<storage::MembershipOfUser> memberships;
 };
 
-Result<Me> LoadMe(storage::Repository& repo, const std::string& user_id) {
-  auto user = repo.FindUserById(user_id);
+Result<Me> LoadMe(storage::Transaction& tx, const std::string& user_id) {
+  auto user = tx.accounts().FindUserById(user_id);
   if (!user) return user.error();
   if (!*user) return core::Error(core::ErrorCode::kAuthInvalidCredential, "The user no longer exists.");
-  auto memberships = repo.ListOrganizationsOfUser(user_id);
+  auto memberships = tx.accounts().ListOrganizationsOfUser(user_id);
   if (!memberships) return memberships.error();
   return Me{std::move(**user), std::move(*memberships)};
 }
 
 Result<json::value> RunGetCurrentUser(OperationContext& context, const json::object&) {
-  auto me = context.store.Read([&](storage::Repository& repo) {
-    return LoadMe(repo, *context.principal.user_id);
+  auto me = context.store.Read([&](storage::Transaction& tx) {
+    return LoadMe(tx, *context.principal.user_id);
   });
   if (!me) return me.error();
   return json::value(CurrentUserView(me->user, me->memberships));
@@ -37,13 +38,13 @@ Result<json::value> RunGetCurrentUser(OperationContext& context, const json::obj
 Result<json::value> RunUpdateCurrentUser(OperationContext& context, const json::object& args) {
   const std::string& user_id = *context.principal.user_id;
   AuditEntry audit{"user.update", "user", user_id, {}, {}};
-  auto me = AuditedWrite(context, audit, [&](storage::Repository& repo) -> Result<Me> {
-    auto me = LoadMe(repo, user_id);
+  auto me = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<Me> {
+    auto me = LoadMe(tx, user_id);
     if (!me) return me.error();
     if (auto first = OptionalString(args, "firstName")) me->user.first_name = *first;
     if (auto last = OptionalString(args, "lastName")) me->user.last_name = *last;
     me->user.updated_at = context.clock.NowMillis();
-    auto written = repo.UpdateUserNames(me->user);
+    auto written = tx.accounts().UpdateUserNames(me->user);
     if (!written) return written.error();
     return me;
   });
@@ -53,8 +54,8 @@ Result<json::value> RunUpdateCurrentUser(OperationContext& context, const json::
 
 Result<json::value> RunGetCurrentUserInOrganization(OperationContext& context,
                                                     const json::object&) {
-  auto me = context.store.Read([&](storage::Repository& repo) {
-    return LoadMe(repo, *context.principal.user_id);
+  auto me = context.store.Read([&](storage::Transaction& tx) {
+    return LoadMe(tx, *context.principal.user_id);
   });
   if (!me) return me.error();
   json::object out = CurrentUserView(me->user, me->memberships);

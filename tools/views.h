@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "identity/sessions.h"
-#include "storage/records.h"
+#include "storage/account_records.h"
 
 namespace sightline::tools {
 

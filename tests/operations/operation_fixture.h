@@ -30,6 +30,7 @@
 #include "mcp/tool_catalog.h"
 #include "oauth/authorization_server.h"
 #include "oauth/consent.h"
+#include "storage/account_repository.h"
 #include "tests/operations/scripted_model.h"
 #include "tests/storage/store_fixture.h"
 #include "tools/dispatch.h"
@@ -191,11 +192,12 @@ class OperationFixture : public storage::conformance::StoreConformance {
     ASSERT_TRUE(Ok(hash));
     storage::UserRecord user{core::NewUuidV4(), std::move(email), std::move(*hash), "Ana", "Lyst",
                              kFixtureNow,       kFixtureNow};
-    ASSERT_TRUE(Ok(Write([&](storage::Repository& repo) -> core::Result<void> {
-      auto organization = repo.FindOrganizationBySlug(bootstrap_.organization_slug);
+    ASSERT_TRUE(Ok(Write([&](storage::Transaction& tx) -> core::Result<void> {
+      auto organization = tx.accounts().FindOrganizationBySlug(bootstrap_.organization_slug);
       if (!organization) return organization.error();
-      if (auto inserted = repo.InsertUser(user); !inserted) return inserted;
-      return repo.PutMembership({(*organization)->id, user.id, std::move(role), kFixtureNow});
+      if (auto inserted = tx.accounts().InsertUser(user); !inserted) return inserted;
+      return tx.accounts().PutMembership(
+          {(*organization)->id, user.id, std::move(role), kFixtureNow});
     })));
   }
 

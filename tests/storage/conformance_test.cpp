@@ -4,6 +4,11 @@
 // at PostgreSQL is written there); SIGHTLINE_TEST_SEED=<n> replays the randomized test with
 // another seed.
 #include "store_fixture.h"
+#include "storage/account_repository.h"
+#include "storage/agent_repository.h"
+#include "storage/event_repository.h"
+#include "storage/oauth_repository.h"
+#include "storage/second_factor_repository.h"
 
 #include <latch>
 #include <map>
@@ -40,56 +45,59 @@ TEST_P(StoreConformance, MigrateIsIdempotent) {
 
 TEST_P(StoreConformance, UsersInsertFindAndRejectDuplicates) {
   const UserRecord user = MakeUser("u-1", "ada@example.com");
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertUser(user); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.accounts().InsertUser(user); })));
 
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-1"); }),
              std::optional(user));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserByEmail("ada@example.com"); }),
-             std::optional(user));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindUserById("u-2"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindUserByEmail("bob@example.com"); }));
+  ExpectSame(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindUserByEmail("ada@example.com"); }),
+      std::optional(user));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-2"); }));
+  EXPECT_FALSE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindUserByEmail("bob@example.com"); }));
 
   const UserRecord same_email = MakeUser("u-2", "ada@example.com");
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertUser(same_email); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.accounts().InsertUser(same_email); }),
                       ErrorCode::kConflict));
   const UserRecord same_id = MakeUser("u-1", "other@example.com");
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertUser(same_id); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.accounts().InsertUser(same_id); }),
                       ErrorCode::kConflict));
 }
 
 TEST_P(StoreConformance, OrganizationSlugIsUnique) {
   OrganizationRecord org = MakeOrg("o-1", "acme");
   org.require_two_factor = true;
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertOrganization(org); })));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindOrganizationBySlug("acme"); }),
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.accounts().InsertOrganization(org); })));
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationBySlug("acme"); }),
              std::optional(org));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-1"); }),
              std::optional(org));
 
   const OrganizationRecord clash = MakeOrg("o-2", "acme");
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertOrganization(clash); }),
-                      ErrorCode::kConflict));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-2"); }));
+  EXPECT_TRUE(
+      IsError(Write([&](Transaction& tx) { return tx.accounts().InsertOrganization(clash); }),
+              ErrorCode::kConflict));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-2"); }));
 }
 
 TEST_P(StoreConformance, PutMembershipUpsertsTheRole) {
   SeedProject();
-  ASSERT_TRUE(Ok(Write([](Repository& repo) {
-    return repo.PutMembership({"o-1", "u-1", "analyst", 1000});
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) {
+    return tx.accounts().PutMembership({"o-1", "u-1", "analyst", 1000});
   })));
-  ASSERT_TRUE(Ok(Write([](Repository& repo) {
-    return repo.PutMembership({"o-1", "u-1", "admin", 5000});
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) {
+    return tx.accounts().PutMembership({"o-1", "u-1", "admin", 5000});
   })));
 
   // The upsert changes the role only; the membership keeps its creation time.
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMembership("o-1", "u-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindMembership("o-1", "u-1"); }),
              std::optional(MembershipRecord{"o-1", "u-1", "admin", 1000}));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMembership("o-1", "u-2"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindMembership("o-1", "u-2"); }));
 }
 
 TEST_P(StoreConformance, ProjectsKeepDefaultsAndAreFoundByName) {
   SeedProject();
-  auto found = Read([](Repository& repo) { return repo.FindProject("p-1"); });
+  auto found = Read([](Transaction& tx) { return tx.accounts().FindProject("p-1"); });
   ASSERT_TRUE(Ok(found));
   ASSERT_TRUE(found->has_value());
   const ProjectRecord& project = **found;
@@ -99,10 +107,13 @@ TEST_P(StoreConformance, ProjectsKeepDefaultsAndAreFoundByName) {
   EXPECT_FALSE(project.ip_logging);
   ExpectSame(*found, std::optional(MakeProject("p-1", "o-1", "Website")));
 
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindProjectByName("o-1", "Website"); }),
-             *found);
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindProjectByName("o-1", "Shop"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindProjectByName("o-2", "Website"); }));
+  ExpectSame(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindProjectByName("o-1", "Website"); }),
+      *found);
+  EXPECT_FALSE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindProjectByName("o-1", "Shop"); }));
+  EXPECT_FALSE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindProjectByName("o-2", "Website"); }));
 }
 
 TEST_P(StoreConformance, ApiKeysInsertFindListAndRevokeOnce) {
@@ -111,28 +122,30 @@ TEST_P(StoreConformance, ApiKeysInsertFindListAndRevokeOnce) {
   ApiKeyRecord late = MakeKey("k-1", project, "hash-late", 3000);
   late.created_by = "u-1";
   const ApiKeyRecord early = MakeKey("k-2", project, "hash-early", 2000);
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertApiKey(late); !r) return r;
-    return repo.InsertApiKey(early);
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertApiKey(late); !r) return r;
+    return tx.accounts().InsertApiKey(early);
   })));
 
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("hash-late"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindApiKeyByHash("hash-late"); }),
              std::optional(late));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("hash-none"); }));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.ListApiKeys("p-1"); }),
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindApiKeyByHash("hash-none"); }));
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().ListApiKeys("p-1"); }),
              std::vector{early, late});
 
   const ApiKeyRecord clash = MakeKey("k-3", project, "hash-late", 4000);
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertApiKey(clash); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.accounts().InsertApiKey(clash); }),
                       ErrorCode::kConflict));
 
   auto revoke = [&](std::int64_t at) {
-    return Write([&](Repository& repo) { return repo.RevokeApiKey("k-1", at); });
+    return Write([&](Transaction& tx) { return tx.accounts().RevokeApiKey("k-1", at); });
   };
   EXPECT_TRUE(revoke(5000).value());
   EXPECT_FALSE(revoke(6000).value());
-  EXPECT_FALSE(Write([](Repository& repo) { return repo.RevokeApiKey("k-9", 7000); }).value());
-  auto revoked = ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("hash-late"); });
+  EXPECT_FALSE(
+      Write([](Transaction& tx) { return tx.accounts().RevokeApiKey("k-9", 7000); }).value());
+  auto revoked =
+      ReadOk([](Transaction& tx) { return tx.accounts().FindApiKeyByHash("hash-late"); });
   ASSERT_TRUE(revoked.has_value());
   EXPECT_EQ(revoked->revoked_at, std::optional<std::int64_t>(5000));
 }
@@ -143,40 +156,47 @@ TEST_P(StoreConformance, CredentialGrantCarriesTheCreatorsLiveRole) {
   ApiKeyRecord key = MakeKey("k-1", project, "hash-1", 3000);
   key.created_by = "u-1";
   const ApiKeyRecord orphan = MakeKey("k-2", project, "hash-2", 4000);  // no creator
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertApiKey(key); !r) return r;
-    if (auto r = repo.InsertApiKey(orphan); !r) return r;
-    return repo.PutMembership({"o-1", "u-1", "analyst", 1000});
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertApiKey(key); !r) return r;
+    if (auto r = tx.accounts().InsertApiKey(orphan); !r) return r;
+    return tx.accounts().PutMembership({"o-1", "u-1", "analyst", 1000});
   })));
-  auto grant = ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-1"); });
+  auto grant = ReadOk([](Transaction& tx) { return tx.accounts().FindCredentialGrant("hash-1"); });
   ASSERT_TRUE(grant.has_value());
   ExpectSame(std::optional(grant->key), std::optional(key));
   EXPECT_EQ(grant->creator_role, std::optional<std::string>("analyst"));
 
-  ASSERT_TRUE(Ok(Write([](Repository& repo) {
-    return repo.PutMembership({"o-1", "u-1", "admin", 1000});
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) {
+    return tx.accounts().PutMembership({"o-1", "u-1", "admin", 1000});
   })));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-1"); })->creator_role,
+  EXPECT_EQ(ReadOk([](Transaction& tx) {
+              return tx.accounts().FindCredentialGrant("hash-1");
+            })->creator_role,
             std::optional<std::string>("admin"));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-2"); })->creator_role,
+  EXPECT_EQ(ReadOk([](Transaction& tx) {
+              return tx.accounts().FindCredentialGrant("hash-2");
+            })->creator_role,
             std::nullopt);
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindCredentialGrant("hash-9"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindCredentialGrant("hash-9"); }));
 }
 
 TEST_P(StoreConformance, OrganizationAndProjectAreFoundTogetherOnlyWhenTheyBelong) {
   SeedProject();
-  ASSERT_TRUE(Ok(Write([](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
-    return repo.InsertProject(MakeProject("p-2", "o-2", "Shop"));
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    return tx.accounts().InsertProject(MakeProject("p-2", "o-2", "Shop"));
   })));
-  auto both = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("acme", "p-1"); });
+  auto both = ReadOk(
+      [](Transaction& tx) { return tx.accounts().FindOrganizationAndProject("acme", "p-1"); });
   ASSERT_TRUE(both.first && both.second);
   EXPECT_EQ(both.first->id, "o-1");
   ExpectSame(both.second, std::optional(MakeProject("p-1", "o-1", "Website")));
-  auto foreign = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("acme", "p-2"); });
+  auto foreign = ReadOk(
+      [](Transaction& tx) { return tx.accounts().FindOrganizationAndProject("acme", "p-2"); });
   EXPECT_TRUE(foreign.first.has_value());
   EXPECT_FALSE(foreign.second.has_value()) << "a project of another organization must not match";
-  auto none = ReadOk([](Repository& repo) { return repo.FindOrganizationAndProject("nope", "p-1"); });
+  auto none = ReadOk(
+      [](Transaction& tx) { return tx.accounts().FindOrganizationAndProject("nope", "p-1"); });
   EXPECT_FALSE(none.first.has_value());
   EXPECT_FALSE(none.second.has_value());
 }
@@ -189,51 +209,56 @@ TEST_P(StoreConformance, UpdateProjectWritesSettings) {
   changed.event_storage = false;
   changed.ip_logging = true;
   changed.updated_at = 9000;
-  EXPECT_TRUE(Write([&](Repository& repo) { return repo.UpdateProject(changed); }).value());
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindProject("p-1"); }), std::optional(changed));
+  EXPECT_TRUE(Write([&](Transaction& tx) { return tx.accounts().UpdateProject(changed); }).value());
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindProject("p-1"); }),
+             std::optional(changed));
   changed.id = "p-missing";
-  EXPECT_FALSE(Write([&](Repository& repo) { return repo.UpdateProject(changed); }).value());
+  EXPECT_FALSE(
+      Write([&](Transaction& tx) { return tx.accounts().UpdateProject(changed); }).value());
 }
 
 TEST_P(StoreConformance, UserNamesAndTwoFactorFlagRoundTrip) {
   UserRecord user = MakeUser("u-1", "ada@example.com");
   user.two_factor_enabled = true;
-  WriteOk([&](Repository& repo) { return repo.InsertUser(user); });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }),
+  WriteOk([&](Transaction& tx) { return tx.accounts().InsertUser(user); });
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-1"); }),
              std::optional(user));
 
   user.first_name = "Grace";
   user.last_name = "Hopper ✓";
   user.updated_at = 3000;
-  EXPECT_TRUE(WriteOk([&](Repository& repo) { return repo.UpdateUserNames(user); }));
-  EXPECT_TRUE(
-      WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-1", false, 4000); }));
+  EXPECT_TRUE(WriteOk([&](Transaction& tx) { return tx.accounts().UpdateUserNames(user); }));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.accounts().UpdateUserTwoFactor("u-1", false, 4000); }));
   user.two_factor_enabled = false;
   user.updated_at = 4000;
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindUserByEmail("ada@example.com"); }),
-             std::optional(user));
-  EXPECT_TRUE(
-      WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-1", true, 5000); }));
-  EXPECT_TRUE(
-      ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
+  ExpectSame(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindUserByEmail("ada@example.com"); }),
+      std::optional(user));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.accounts().UpdateUserTwoFactor("u-1", true, 5000); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) {
+                return tx.accounts().FindUserById("u-1");
+              })->two_factor_enabled);
 
   user.id = "u-missing";
-  EXPECT_FALSE(WriteOk([&](Repository& repo) { return repo.UpdateUserNames(user); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UpdateUserTwoFactor("u-9", true, 1); }));
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) { return tx.accounts().UpdateUserNames(user); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.accounts().UpdateUserTwoFactor("u-9", true, 1); }));
 }
 
 TEST_P(StoreConformance, UpdateOrganizationKeepsTheSlug) {
-  WriteOk([](Repository& repo) { return repo.InsertOrganization(MakeOrg("o-1", "acme")); });
+  WriteOk([](Transaction& tx) { return tx.accounts().InsertOrganization(MakeOrg("o-1", "acme")); });
   OrganizationRecord changed = MakeOrg("o-1", "ignored-slug");
   changed.name = "Acme Renamed";
   changed.require_two_factor = true;
   changed.updated_at = 7000;
-  EXPECT_TRUE(WriteOk([&](Repository& repo) { return repo.UpdateOrganization(changed); }));
+  EXPECT_TRUE(WriteOk([&](Transaction& tx) { return tx.accounts().UpdateOrganization(changed); }));
   changed.slug = "acme";
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-1"); }),
              std::optional(changed));
   changed.id = "o-missing";
-  EXPECT_FALSE(WriteOk([&](Repository& repo) { return repo.UpdateOrganization(changed); }));
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) { return tx.accounts().UpdateOrganization(changed); }));
 }
 
 TEST_P(StoreConformance, OrganizationsOfUserAreOrderedByNameThenIdWithRoles) {
@@ -242,21 +267,22 @@ TEST_P(StoreConformance, OrganizationsOfUserAreOrderedByNameThenIdWithRoles) {
   orgs[0].name = "Beta";
   orgs[1].name = orgs[2].name = "Alpha";  // equal names: ordered by id
   orgs[3].name = "Aardvark";              // u-1 is not a member
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertUser(MakeUser("u-1", "one@example.com")); !r) return r;
-    if (auto r = repo.InsertUser(MakeUser("u-2", "two@example.com")); !r) return r;
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertUser(MakeUser("u-1", "one@example.com")); !r) return r;
+    if (auto r = tx.accounts().InsertUser(MakeUser("u-2", "two@example.com")); !r) return r;
     for (const auto& org : orgs) {
-      if (auto r = repo.InsertOrganization(org); !r) return r;
+      if (auto r = tx.accounts().InsertOrganization(org); !r) return r;
     }
-    if (auto r = repo.PutMembership({"o-3", "u-1", "owner", 1000}); !r) return r;
-    if (auto r = repo.PutMembership({"o-2", "u-1", "analyst", 1000}); !r) return r;
-    if (auto r = repo.PutMembership({"o-1", "u-1", "admin", 1000}); !r) return r;
-    return repo.PutMembership({"o-4", "u-2", "owner", 1000});
+    if (auto r = tx.accounts().PutMembership({"o-3", "u-1", "owner", 1000}); !r) return r;
+    if (auto r = tx.accounts().PutMembership({"o-2", "u-1", "analyst", 1000}); !r) return r;
+    if (auto r = tx.accounts().PutMembership({"o-1", "u-1", "admin", 1000}); !r) return r;
+    return tx.accounts().PutMembership({"o-4", "u-2", "owner", 1000});
   });
   ExpectSame(
-      ReadOk([](Repository& repo) { return repo.ListOrganizationsOfUser("u-1"); }),
+      ReadOk([](Transaction& tx) { return tx.accounts().ListOrganizationsOfUser("u-1"); }),
       std::vector<MembershipOfUser>{{orgs[2], "admin"}, {orgs[1], "analyst"}, {orgs[0], "owner"}});
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListOrganizationsOfUser("u-9"); }).empty());
+  EXPECT_TRUE(
+      ReadOk([](Transaction& tx) { return tx.accounts().ListOrganizationsOfUser("u-9"); }).empty());
 }
 
 TEST_P(StoreConformance, MembersAreListedCountedAndDeleted) {
@@ -265,36 +291,40 @@ TEST_P(StoreConformance, MembersAreListedCountedAndDeleted) {
     users.push_back(MakeUser("u-" + std::to_string(i), std::to_string(i) + "@example.com"));
   }
   users[2].two_factor_enabled = true;
-  WriteOk([&](Repository& repo) -> Result<void> {
+  WriteOk([&](Transaction& tx) -> Result<void> {
     for (const auto& user : users) {
-      if (auto r = repo.InsertUser(user); !r) return r;
+      if (auto r = tx.accounts().InsertUser(user); !r) return r;
     }
-    if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
-    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
-    if (auto r = repo.PutMembership({"o-1", "u-3", "owner", 2000}); !r) return r;
-    if (auto r = repo.PutMembership({"o-1", "u-2", "owner", 1000}); !r) return r;
-    if (auto r = repo.PutMembership({"o-1", "u-1", "analyst", 2000}); !r) return r;
-    return repo.PutMembership({"o-2", "u-4", "owner", 500});
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = tx.accounts().PutMembership({"o-1", "u-3", "owner", 2000}); !r) return r;
+    if (auto r = tx.accounts().PutMembership({"o-1", "u-2", "owner", 1000}); !r) return r;
+    if (auto r = tx.accounts().PutMembership({"o-1", "u-1", "analyst", 2000}); !r) return r;
+    return tx.accounts().PutMembership({"o-2", "u-4", "owner", 500});
   });
   // joined_at, then user id.
   ExpectSame(
-      ReadOk([](Repository& repo) { return repo.ListMembers("o-1"); }),
+      ReadOk([](Transaction& tx) { return tx.accounts().ListMembers("o-1"); }),
       std::vector<MemberRecord>{
           {users[1], "owner", 1000}, {users[0], "analyst", 2000}, {users[2], "owner", 2000}});
   auto count = [&](const char* org, const char* role) {
-    return ReadOk([&](Repository& repo) { return repo.CountMembersWithRole(org, role); });
+    return ReadOk([&](Transaction& tx) { return tx.accounts().CountMembersWithRole(org, role); });
   };
   EXPECT_EQ(count("o-1", "owner"), 2);
   EXPECT_EQ(count("o-1", "analyst"), 1);
   EXPECT_EQ(count("o-1", "support"), 0);
   EXPECT_EQ(count("o-2", "owner"), 1);
 
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-3"); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-3"); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteMembership("o-1", "u-4"); }));
+  EXPECT_TRUE(
+      WriteOk([](Transaction& tx) { return tx.accounts().DeleteMembership("o-1", "u-3"); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.accounts().DeleteMembership("o-1", "u-3"); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.accounts().DeleteMembership("o-1", "u-4"); }));
   EXPECT_EQ(count("o-1", "owner"), 1);
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.ListMembers("o-1"); }).size(), 2u);
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-3"); }).has_value());
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.accounts().ListMembers("o-1"); }).size(), 2u);
+  EXPECT_TRUE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-3"); }).has_value());
 }
 
 TEST_P(StoreConformance, ProjectsAreListedByCreationThenId) {
@@ -302,26 +332,27 @@ TEST_P(StoreConformance, ProjectsAreListedByCreationThenId) {
   const std::vector<ProjectRecord> more = {MakeProject("p-3", "o-1", "Shop", 500),
                                            MakeProject("p-0", "o-1", "Blog", 1000),
                                            MakeProject("p-2", "o-1", "Docs", 3000)};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
-    if (auto r = repo.InsertProject(MakeProject("p-9", "o-2", "Other", 1)); !r) return r;
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = tx.accounts().InsertProject(MakeProject("p-9", "o-2", "Other", 1)); !r) return r;
     for (const auto& p : more) {
-      if (auto r = repo.InsertProject(p); !r) return r;
+      if (auto r = tx.accounts().InsertProject(p); !r) return r;
     }
     return {};
   });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.ListProjects("o-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().ListProjects("o-1"); }),
              std::vector{more[0], more[1], MakeProject("p-1", "o-1", "Website"), more[2]});
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListProjects("o-9"); }).empty());
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.accounts().ListProjects("o-9"); }).empty());
 }
 
 TEST_P(StoreConformance, ApiKeyIsFoundById) {
   SeedProject();
   ApiKeyRecord key = MakeKey("k-1", MakeProject("p-1", "o-1", "Website"), "hash-1", 3000);
   key.created_by = "u-1";
-  WriteOk([&](Repository& repo) { return repo.InsertApiKey(key); });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindApiKey("k-1"); }), std::optional(key));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKey("hash-1"); }));
+  WriteOk([&](Transaction& tx) { return tx.accounts().InsertApiKey(key); });
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindApiKey("k-1"); }),
+             std::optional(key));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindApiKey("hash-1"); }));
 }
 
 TEST_P(StoreConformance, DeleteOrganizationRemovesEverythingItOwnsAndNothingElse) {
@@ -330,32 +361,33 @@ TEST_P(StoreConformance, DeleteOrganizationRemovesEverythingItOwnsAndNothingElse
   ASSERT_EQ(OrganizationFootprint("1"), kFullOrganization);
   ASSERT_EQ(ProjectFootprint("1-a"), kFullProject);
 
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteOrganization("o-1"); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteOrganization("o-1"); }));
   EXPECT_EQ(OrganizationFootprint("1"), (Footprint{0, 0, 0, 0, 0}));
   EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0, 0}));
   EXPECT_EQ(ProjectFootprint("1-b"), (Footprint{0, 0, 0, 0, 0}));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-1"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("h-1-a"); }));
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); }).has_value())
+  EXPECT_FALSE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindInvitationByTokenHash("tok-1"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindApiKeyByHash("h-1-a"); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-1"); }).has_value())
       << "users outlive their organizations";
 
   EXPECT_EQ(OrganizationFootprint("2"), kFullOrganization);
   EXPECT_EQ(ProjectFootprint("2-a"), kFullProject);
   EXPECT_EQ(ProjectFootprint("2-b"), kFullProject);
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteOrganization("o-1"); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteOrganization("o-1"); }));
 }
 
 TEST_P(StoreConformance, DeleteProjectRemovesItsKeysEventsAndBotRequestsOnly) {
   SeedTenant("1");
   SeedTenant("2");
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1-a"); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteProject("p-1-a"); }));
   EXPECT_EQ(ProjectFootprint("1-a"), (Footprint{0, 0, 0, 0, 0}));
   EXPECT_EQ(ProjectFootprint("1-b"), kFullProject);
   EXPECT_EQ(OrganizationFootprint("1"), (Footprint{1, 1, 1, 1, 1}));
   EXPECT_EQ(OrganizationFootprint("2"), kFullOrganization);
   EXPECT_EQ(ProjectFootprint("2-a"), kFullProject);
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1-a"); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeleteProject("o-1"); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteProject("p-1-a"); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteProject("o-1"); }));
 }
 
 // ---- Sessions and refresh tokens -----------------------------------------------------------
@@ -364,25 +396,27 @@ TEST_P(StoreConformance, SessionsRoundTripAndRevokeOnce) {
   SeedProject();
   SessionRecord full{"s-1", "u-1", "session", 1000, 9000, std::nullopt, "Mozilla/5.0 ✓"};
   SessionRecord setup{"s-2", "u-1", "two_factor_setup", 1000, 2000, std::nullopt, std::nullopt};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertSession(full); !r) return r;
-    return repo.InsertSession(setup);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertSession(full); !r) return r;
+    return tx.accounts().InsertSession(setup);
   });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-1"); }), std::optional(full));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-2"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindSession("s-1"); }),
+             std::optional(full));
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindSession("s-2"); }),
              std::optional(setup));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindSession("s-9"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindSession("s-9"); }));
 
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-1", 5000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-1", 6000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeSession("s-9", 6000); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.accounts().RevokeSession("s-1", 5000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.accounts().RevokeSession("s-1", 6000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.accounts().RevokeSession("s-9", 6000); }));
   full.revoked_at = 5000;
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindSession("s-1"); }), std::optional(full));
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindSession("s-1"); }),
+             std::optional(full));
 
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertSession(full); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.accounts().InsertSession(full); }),
                       ErrorCode::kConflict));
   const SessionRecord orphan{"s-3", "u-missing", "session", 1, 2, std::nullopt, std::nullopt};
-  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertSession(orphan); }))
+  EXPECT_FALSE(Write([&](Transaction& tx) { return tx.accounts().InsertSession(orphan); }))
       << "a session of an unknown user was accepted";
 }
 
@@ -391,50 +425,54 @@ TEST_P(StoreConformance, McpSessionsRoundTripUpdateAndEndOnce) {
                            "info", 1000, 1000, std::nullopt};
   const McpSessionRecord anonymous{"hash-2", "key:k-2", "2025-03-26", std::nullopt, std::nullopt,
                                    "info", 1500, 1500, std::nullopt};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertMcpSession(session); !r) return r;
-    return repo.InsertMcpSession(anonymous);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.oauth().InsertMcpSession(session); !r) return r;
+    return tx.oauth().InsertMcpSession(anonymous);
   });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-1"); }),
              std::optional(session));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-2"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-2"); }),
              std::optional(anonymous));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-9"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-9"); }));
 
-  EXPECT_TRUE(
-      WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 4000, "debug"); }));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.oauth().UpdateMcpSession("hash-1", 4000, "debug"); }));
   session.last_used_at = 4000;
   session.log_level = "debug";
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-1"); }),
              std::optional(session));
 
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 5000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-1", 6000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.EndMcpSession("hash-9", 6000); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.oauth().EndMcpSession("hash-1", 5000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.oauth().EndMcpSession("hash-1", 6000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.oauth().EndMcpSession("hash-9", 6000); }));
   EXPECT_FALSE(
-      WriteOk([](Repository& repo) { return repo.UpdateMcpSession("hash-1", 7000, "info"); }))
+      WriteOk([](Transaction& tx) { return tx.oauth().UpdateMcpSession("hash-1", 7000, "info"); }))
       << "an ended session was updated";
   session.ended_at = 5000;
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-1"); }),
              std::optional(session));
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertMcpSession(session); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.oauth().InsertMcpSession(session); }),
                       ErrorCode::kConflict));
 
   // Stale sessions go per credential: ended or unused before the cut-off.
   const McpSessionRecord fresh{"hash-3", "key:k-1", "2025-11-25", {}, {}, "info", 8000, 8000, {}};
-  WriteOk([&](Repository& repo) { return repo.InsertMcpSession(fresh); });
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteStaleMcpSessions("key:k-1", 6000); }),
-            1);  // hash-1 (ended at 5000); hash-3 is fresh; hash-2 is another key's
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-1"); }));
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-3"); }));
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindMcpSession("hash-2"); }));
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteStaleMcpSessions("key:k-2", 1600); }),
-            1);  // hash-2, last used at 1500
+  WriteOk([&](Transaction& tx) { return tx.oauth().InsertMcpSession(fresh); });
+  EXPECT_EQ(
+      WriteOk([](Transaction& tx) { return tx.oauth().DeleteStaleMcpSessions("key:k-1", 6000); }),
+      1);  // hash-1 (ended at 5000); hash-3 is fresh; hash-2 is another key's
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-1"); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-3"); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.oauth().FindMcpSession("hash-2"); }));
+  EXPECT_EQ(
+      WriteOk([](Transaction& tx) { return tx.oauth().DeleteStaleMcpSessions("key:k-2", 1600); }),
+      1);  // hash-2, last used at 1500
 }
 
 TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogether) {
   SeedProject();
-  WriteOk([](Repository& repo) { return repo.PutMembership({"o-1", "u-1", "admin", 1000}); });
+  WriteOk([](Transaction& tx) {
+    return tx.accounts().PutMembership({"o-1", "u-1", "admin", 1000});
+  });
   const OAuthClientRecord client{"mcpc_1", "registered", "Claude ✓", R"(["http://127.0.0.1/cb"])",
                                  "none", std::nullopt, R"({"client_name":"Claude ✓"})", 1000,
                                  1000};
@@ -442,89 +480,94 @@ TEST_P(StoreConformance, OAuthGrantsCodesAndTokensAreClaimedOnceAndRevokedTogeth
   grant = {"g-1", "mcpc_1", "u-1", "o-1", "p-1", "analytics.view bots.view", true,
            "https://a.example/mcp", "http://127.0.0.1:5/cb", "code-hash", "challenge", 9000,
            std::nullopt, 1000, std::nullopt, std::nullopt};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.UpsertOAuthClient(client); !r) return r;
-    return repo.InsertOAuthGrant(grant);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.oauth().UpsertOAuthClient(client); !r) return r;
+    return tx.oauth().InsertOAuthGrant(grant);
   });
-  auto stored_client = ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_1"); });
+  auto stored_client = ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthClient("mcpc_1"); });
   ASSERT_TRUE(stored_client);
   EXPECT_EQ(stored_client->name, "Claude ✓");
   EXPECT_FALSE(stored_client->secret_hash);
   OAuthClientRecord renamed = client;
   renamed.name = "Claude 2";
   renamed.fetched_at = 5000;
-  WriteOk([&](Repository& repo) { return repo.UpsertOAuthClient(renamed); });
+  WriteOk([&](Transaction& tx) { return tx.oauth().UpsertOAuthClient(renamed); });
   // An old registration nobody connected goes; one with a grant stays.
   const OAuthClientRecord abandoned{"mcpc_2", "registered", "Spam", "[]", "none", std::nullopt,
                                     "{}", 500, 500};
-  WriteOk([&](Repository& repo) { return repo.UpsertOAuthClient(abandoned); });
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.DeleteUnusedOAuthClients(1500); }), 1);
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_2"); }));
-  stored_client = ReadOk([](Repository& repo) { return repo.FindOAuthClient("mcpc_1"); });
+  WriteOk([&](Transaction& tx) { return tx.oauth().UpsertOAuthClient(abandoned); });
+  EXPECT_EQ(WriteOk([](Transaction& tx) { return tx.oauth().DeleteUnusedOAuthClients(1500); }), 1);
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthClient("mcpc_2"); }));
+  stored_client = ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthClient("mcpc_1"); });
   EXPECT_EQ(stored_client->name, "Claude 2");
   EXPECT_EQ(stored_client->fetched_at, 5000);
   EXPECT_EQ(stored_client->created_at, 1000);
 
-  auto by_code = ReadOk([](Repository& repo) { return repo.FindOAuthGrantByCode("code-hash"); });
+  auto by_code =
+      ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthGrantByCode("code-hash"); });
   ASSERT_TRUE(by_code);
   EXPECT_EQ(by_code->id, "g-1");
   EXPECT_TRUE(by_code->read_only);
   EXPECT_EQ(by_code->permissions, "analytics.view bots.view");
   EXPECT_EQ(by_code->code_expires_at, 9000);
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthCode("g-1", 2000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthCode("g-1", 2001); }));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindOAuthGrant("g-1"); })->code_used_at,
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.oauth().ClaimOAuthCode("g-1", 2000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.oauth().ClaimOAuthCode("g-1", 2001); }));
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthGrant("g-1"); })->code_used_at,
             2000);
 
   const OAuthTokenRecord access{"at-hash", "g-1", "access", 2000, 5600000};
   const OAuthTokenRecord refresh{"rt-hash", "g-1", "refresh", 2000, 90000000};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOAuthToken(access); !r) return r;
-    return repo.InsertOAuthToken(refresh);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.oauth().InsertOAuthToken(access); !r) return r;
+    return tx.oauth().InsertOAuthToken(refresh);
   });
-  auto found = ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); });
+  auto found = ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthToken("at-hash"); });
   ASSERT_TRUE(found);
   EXPECT_EQ(found->token.kind, "access");
   EXPECT_EQ(found->grant.project_id, "p-1");
   EXPECT_EQ(found->role, std::optional<std::string>("admin"));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimOAuthToken("rt-hash", 3001); }));
-  WriteOk([](Repository& repo) { return repo.SetOAuthTokenSuccessor("rt-hash", "rt-next"); });
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindOAuthToken("rt-hash"); })
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.oauth().ClaimOAuthToken("rt-hash", 3000); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.oauth().ClaimOAuthToken("rt-hash", 3001); }));
+  WriteOk([](Transaction& tx) { return tx.oauth().SetOAuthTokenSuccessor("rt-hash", "rt-next"); });
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthToken("rt-hash"); })
                 ->token.replaced_by,
             std::optional<std::string>("rt-next"));
   // Spent and expired tokens are forgotten; live ones stay.
   const OAuthTokenRecord expired{"old-at", "g-1", "access", 1000, 1500};
-  WriteOk([&](Repository& repo) { return repo.InsertOAuthToken(expired); });
+  WriteOk([&](Transaction& tx) { return tx.oauth().InsertOAuthToken(expired); });
   const auto forget = [&](std::int64_t spent_before) {
-    return WriteOk([&](Repository& repo) {
-      return repo.DeleteSpentOAuthTokens("g-1", 2500, spent_before);
+    return WriteOk([&](Transaction& tx) {
+      return tx.oauth().DeleteSpentOAuthTokens("g-1", 2500, spent_before);
     });
   };
   EXPECT_EQ(forget(2900), 1);  // old-at; rt-hash was spent at 3000, after the cut
   EXPECT_EQ(forget(3001), 1);  // rt-hash
   const OAuthTokenRecord refresh_again{"rt-hash", "g-1", "refresh", 2000, 90000000};
-  WriteOk([&](Repository& repo) { return repo.InsertOAuthToken(refresh_again); });
+  WriteOk([&](Transaction& tx) { return tx.oauth().InsertOAuthToken(refresh_again); });
 
-  const auto listed = ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); });
+  const auto listed =
+      ReadOk([](Transaction& tx) { return tx.oauth().ListOAuthGrantsOfUser("u-1"); });
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].client_name, "Claude 2");
   EXPECT_EQ(listed[0].organization_slug, "acme");
   EXPECT_EQ(listed[0].project_name, "Website");
 
   // Revoking the grant revokes its tokens with it, once.
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RevokeOAuthGrant("g-1", 4000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeOAuthGrant("g-1", 4001); }));
-  found = ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); });
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.oauth().RevokeOAuthGrant("g-1", 4000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.oauth().RevokeOAuthGrant("g-1", 4001); }));
+  found = ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthToken("at-hash"); });
   EXPECT_EQ(found->token.revoked_at, 4000);
   EXPECT_EQ(found->grant.revoked_at, 4000);
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListOAuthGrantsOfUser("u-1"); }).empty());
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RevokeOAuthToken("at-hash", 5000); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthToken("nope"); }));
+  EXPECT_TRUE(
+      ReadOk([](Transaction& tx) { return tx.oauth().ListOAuthGrantsOfUser("u-1"); }).empty());
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.oauth().RevokeOAuthToken("at-hash", 5000); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthToken("nope"); }));
   // Deleting the project takes its grants and their tokens with it.
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthGrant("g-1"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOAuthToken("at-hash"); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteProject("p-1"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthGrant("g-1"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.oauth().FindOAuthToken("at-hash"); }));
 }
 
 TEST_P(StoreConformance, AgentConversationsKeepOrderedMessagesAndDeleteWithThem) {
@@ -535,27 +578,28 @@ TEST_P(StoreConformance, AgentConversationsKeepOrderedMessagesAndDeleteWithThem)
                                        std::nullopt, 2000, 2000};
   const AgentConversationRecord other{"c-3", "o-1", "p-1", "u-2", "weekly", "Theirs", "idle",
                                       std::nullopt, 3000, 3000};
-  WriteOk([&](Repository& repo) -> Result<void> {
+  WriteOk([&](Transaction& tx) -> Result<void> {
     for (const auto* c : {&mine, &shared, &other}) {
-      if (auto r = repo.InsertAgentConversation(*c); !r) return r;
+      if (auto r = tx.agent().InsertAgentConversation(*c); !r) return r;
     }
     return {};
   });
   // The same workflow for the same user and project twice is refused by the store itself.
   AgentConversationRecord duplicate = shared;
   duplicate.id = "c-4";
-  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.InsertAgentConversation(duplicate); })));
+  EXPECT_FALSE(
+      Ok(Write([&](Transaction& tx) { return tx.agent().InsertAgentConversation(duplicate); })));
 
   for (const char* text : {"Which bots?", "GPTBot, mostly."}) {
-    WriteOk([&](Repository& repo) -> Result<void> {
-      auto appended = repo.AppendAgentMessage(
+    WriteOk([&](Transaction& tx) -> Result<void> {
+      auto appended = tx.agent().AppendAgentMessage(
           {"c-1", 0, std::string("m-") + text, "user", text, std::nullopt, std::nullopt,
            std::nullopt, 7, 5000});
       if (!appended) return appended.error();
       return {};
     });
   }
-  const auto messages = ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); });
+  const auto messages = ReadOk([](Transaction& tx) { return tx.agent().ListAgentMessages("c-1"); });
   ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0].seq, 1);
   EXPECT_EQ(messages[1].seq, 2);
@@ -564,35 +608,35 @@ TEST_P(StoreConformance, AgentConversationsKeepOrderedMessagesAndDeleteWithThem)
   EXPECT_FALSE(messages[1].input_tokens);
 
   // Appending touched the conversation: it is now the most recent.
-  auto listed = ReadOk([](Repository& repo) {
-    return repo.ListAgentConversations("p-1", "u-1", std::nullopt, 10);
+  auto listed = ReadOk([](Transaction& tx) {
+    return tx.agent().ListAgentConversations("p-1", "u-1", std::nullopt, 10);
   });
   ASSERT_EQ(listed.size(), 2u);
   EXPECT_EQ(listed[0].id, "c-1");
   EXPECT_EQ(listed[0].updated_at, 5000);
-  listed = ReadOk([](Repository& repo) {
-    return repo.ListAgentConversations("p-1", "u-1", std::string("weekly"), 10);
+  listed = ReadOk([](Transaction& tx) {
+    return tx.agent().ListAgentConversations("p-1", "u-1", std::string("weekly"), 10);
   });
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, "c-2");
-  EXPECT_EQ(ReadOk([](Repository& repo) {
-              return repo.FindAgentConversationByWorkflow("p-1", "u-2", "weekly");
+  EXPECT_EQ(ReadOk([](Transaction& tx) {
+              return tx.agent().FindAgentConversationByWorkflow("p-1", "u-2", "weekly");
             })->id,
             "c-3");
 
-  EXPECT_EQ(WriteOk([](Repository& repo) {
-              return repo.DeleteAgentConversations("p-1", "u-1", std::string("weekly"));
+  EXPECT_EQ(WriteOk([](Transaction& tx) {
+              return tx.agent().DeleteAgentConversations("p-1", "u-1", std::string("weekly"));
             }),
             1);
-  EXPECT_EQ(WriteOk([](Repository& repo) {
-              return repo.DeleteAgentConversations("p-1", "u-1", std::nullopt);
+  EXPECT_EQ(WriteOk([](Transaction& tx) {
+              return tx.agent().DeleteAgentConversations("p-1", "u-1", std::nullopt);
             }),
             1);
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); }).empty());
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-3"); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.agent().ListAgentMessages("c-1"); }).empty());
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.agent().FindAgentConversation("c-3"); }));
   // Deleting the project takes its conversations with it.
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeleteProject("p-1"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-3"); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.accounts().DeleteProject("p-1"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.agent().FindAgentConversation("c-3"); }));
 }
 
 TEST_P(StoreConformance, AgentAnswersClaimTheConversationAndProposedCallsWaitForADecision) {
@@ -600,166 +644,204 @@ TEST_P(StoreConformance, AgentAnswersClaimTheConversationAndProposedCallsWaitFor
   const AgentConversationRecord conversation{
       "c-1",  "o-1",        "p-1", "u-1", std::nullopt, "New conversation",
       "idle", std::nullopt, 1000,  1000};
-  WriteOk([&](Repository& repo) { return repo.InsertAgentConversation(conversation); });
+  WriteOk([&](Transaction& tx) { return tx.agent().InsertAgentConversation(conversation); });
   auto claim = [&](std::int64_t now, std::int64_t stale_before) {
-    return WriteOk(
-        [&](Repository& repo) { return repo.ClaimAgentConversation("c-1", now, stale_before); });
+    return WriteOk([&](Transaction& tx) {
+      return tx.agent().ClaimAgentConversation("c-1", now, stale_before);
+    });
   };
   EXPECT_TRUE(claim(2000, 0));
   EXPECT_FALSE(claim(2100, 0)) << "one answer at a time";
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RequestAgentCancel("c-1"); }));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); })->status,
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.agent().RequestAgentCancel("c-1"); }));
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.agent().FindAgentConversation("c-1"); })->status,
             "canceling");
   EXPECT_FALSE(claim(2200, 0)) << "still stopping";
   EXPECT_TRUE(claim(9000, 2001)) << "an answer older than the limit died with its node";
-  WriteOk([](Repository& repo) {
-    return repo.SetAgentConversationStatus("c-1", "awaiting_approval", 9500);
+  WriteOk([](Transaction& tx) {
+    return tx.agent().SetAgentConversationStatus("c-1", "awaiting_approval", 9500);
   });
-  auto found = ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); });
+  auto found = ReadOk([](Transaction& tx) { return tx.agent().FindAgentConversation("c-1"); });
   EXPECT_EQ(found->status, "awaiting_approval");
   EXPECT_FALSE(found->run_started_at);
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RequestAgentCancel("c-1"); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.agent().RequestAgentCancel("c-1"); }));
 
   AgentMessageRecord call{"c-1", 0, "m-1", "tool_call", "{}", "call-1", "update_project"};
   call.created_at = 9400;
   call.approval = "pending";
-  WriteOk([&](Repository& repo) -> Result<void> {
-    auto appended = repo.AppendAgentMessage(call);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    auto appended = tx.agent().AppendAgentMessage(call);
     if (!appended) return appended.error();
     return {};
   });
   EXPECT_FALSE(WriteOk(
-      [](Repository& repo) { return repo.DecideAgentToolCall("c-1", "call-2", "approved"); }));
+      [](Transaction& tx) { return tx.agent().DecideAgentToolCall("c-1", "call-2", "approved"); }));
   EXPECT_TRUE(WriteOk(
-      [](Repository& repo) { return repo.DecideAgentToolCall("c-1", "call-1", "approved"); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) {
-    return repo.DecideAgentToolCall("c-1", "call-1", "rejected");
+      [](Transaction& tx) { return tx.agent().DecideAgentToolCall("c-1", "call-1", "approved"); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.agent().DecideAgentToolCall("c-1", "call-1", "rejected");
   })) << "decided once";
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); })[0].approval,
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.agent().ListAgentMessages("c-1"); })[0].approval,
             "approved");
   EXPECT_TRUE(claim(9600, 0)) << "a decision lets the answer go on";
 
   // Only an untitled conversation takes a title.
-  WriteOk([](Repository& repo) {
-    return repo.TitleAgentConversation("c-1", "Top pages?", "New conversation");
+  WriteOk([](Transaction& tx) {
+    return tx.agent().TitleAgentConversation("c-1", "Top pages?", "New conversation");
   });
-  WriteOk([](Repository& repo) {
-    return repo.TitleAgentConversation("c-1", "Something else", "New conversation");
+  WriteOk([](Transaction& tx) {
+    return tx.agent().TitleAgentConversation("c-1", "Something else", "New conversation");
   });
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindAgentConversation("c-1"); })->title,
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.agent().FindAgentConversation("c-1"); })->title,
             "Top pages?");
 
   // A message for a conversation deleted meanwhile is refused (its transaction rolls back).
-  WriteOk(
-      [](Repository& repo) { return repo.DeleteAgentConversations("p-1", "u-1", std::nullopt); });
+  WriteOk([](Transaction& tx) {
+    return tx.agent().DeleteAgentConversations("p-1", "u-1", std::nullopt);
+  });
   AgentMessageRecord late{"c-1", 0, "m-2", "assistant", "too late"};
-  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.AppendAgentMessage(late); })));
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListAgentMessages("c-1"); }).empty());
+  EXPECT_FALSE(Ok(Write([&](Transaction& tx) { return tx.agent().AppendAgentMessage(late); })));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.agent().ListAgentMessages("c-1"); }).empty());
 }
 
 TEST_P(StoreConformance, TwoFactorSecretsStepsAndBackupCodes) {
   SeedProject();
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); }));
-  WriteOk([](Repository& repo) {
-    return repo.BeginTwoFactorSetup("u-1", "FIRST", {"h-a", "h-b"}, 1000);
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.second_factors().FindTwoFactor("u-1"); }));
+  WriteOk([](Transaction& tx) {
+    return tx.second_factors().BeginTwoFactorSetup("u-1", "FIRST", {"h-a", "h-b"}, 1000);
   });
   // A second setup replaces the pending secret and its codes.
-  WriteOk([](Repository& repo) {
-    return repo.BeginTwoFactorSetup("u-1", "SECOND", {"h-1", "h-2", "h-3"}, 2000);
+  WriteOk([](Transaction& tx) {
+    return tx.second_factors().BeginTwoFactorSetup("u-1", "SECOND", {"h-1", "h-2", "h-3"}, 2000);
   });
-  auto pending = ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); });
+  auto pending = ReadOk([](Transaction& tx) { return tx.second_factors().FindTwoFactor("u-1"); });
   EXPECT_EQ(pending->pending_secret, "SECOND");
   EXPECT_FALSE(pending->secret);
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 0)
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 0)
       << "pending codes do not count";
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 5); }))
-      << "no step before it is enabled";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.second_factors().AdvanceTotpStep("u-1", 5);
+  })) << "no step before it is enabled";
 
-  WriteOk([](Repository& repo) { return repo.EnableTwoFactor("u-1", 100, 3000); });
-  auto enabled = ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); });
+  WriteOk([](Transaction& tx) { return tx.second_factors().EnableTwoFactor("u-1", 100, 3000); });
+  auto enabled = ReadOk([](Transaction& tx) { return tx.second_factors().FindTwoFactor("u-1"); });
   EXPECT_EQ(enabled->secret, "SECOND");
   EXPECT_FALSE(enabled->pending_secret);
   EXPECT_EQ(enabled->enabled_at, 3000);
   EXPECT_EQ(enabled->last_step, 100);
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 3);
+  EXPECT_TRUE(ReadOk([](Transaction& tx) {
+                return tx.accounts().FindUserById("u-1");
+              })->two_factor_enabled);
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 3);
 
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 100); }));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 101); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.AdvanceTotpStep("u-1", 100); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.second_factors().AdvanceTotpStep("u-1", 100); }));
+  EXPECT_TRUE(
+      WriteOk([](Transaction& tx) { return tx.second_factors().AdvanceTotpStep("u-1", 101); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.second_factors().AdvanceTotpStep("u-1", 100); }));
 
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-a", 4000); }));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-1", 4000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-1", 4001); }));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 2);
-  WriteOk([](Repository& repo) { return repo.ReplaceBackupCodes("u-1", {"h-x"}); });
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.UseBackupCode("u-1", "h-2", 4002); }));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 1);
+  EXPECT_FALSE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().UseBackupCode("u-1", "h-a", 4000); }));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().UseBackupCode("u-1", "h-1", 4000); }));
+  EXPECT_FALSE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().UseBackupCode("u-1", "h-1", 4001); }));
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 2);
+  WriteOk([](Transaction& tx) { return tx.second_factors().ReplaceBackupCodes("u-1", {"h-x"}); });
+  EXPECT_FALSE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().UseBackupCode("u-1", "h-2", 4002); }));
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 1);
 
-  WriteOk([](Repository& repo) { return repo.DisableTwoFactor("u-1", 5000); });
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindTwoFactor("u-1"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindUserById("u-1"); })->two_factor_enabled);
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.CountUnusedBackupCodes("u-1"); }), 0);
+  WriteOk([](Transaction& tx) { return tx.second_factors().DisableTwoFactor("u-1", 5000); });
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.second_factors().FindTwoFactor("u-1"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) {
+                 return tx.accounts().FindUserById("u-1");
+               })->two_factor_enabled);
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 0);
 }
 
 TEST_P(StoreConformance, PasskeysAndSingleUseChallenges) {
   SeedProject();
   const PasskeyRecord passkey{"pk-1", "u-1", "cred-1", "key", -7, 0, "00", "Laptop", "internal",
                               1000, std::nullopt};
-  WriteOk([&](Repository& repo) { return repo.InsertPasskey(passkey); });
+  WriteOk([&](Transaction& tx) { return tx.second_factors().InsertPasskey(passkey); });
   PasskeyRecord same_credential = passkey;
   same_credential.id = "pk-2";
-  EXPECT_FALSE(Ok(Write([&](Repository& repo) { return repo.InsertPasskey(same_credential); })))
-      << "a credential id is registered once";
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindPasskeyByCredential("cred-1"); })->id,
+  EXPECT_FALSE(Ok(Write([&](Transaction& tx) {
+    return tx.second_factors().InsertPasskey(same_credential);
+  }))) << "a credential id is registered once";
+  EXPECT_EQ(ReadOk([](Transaction& tx) {
+              return tx.second_factors().FindPasskeyByCredential("cred-1");
+            })->id,
             "pk-1");
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RenamePasskey("pk-1", "u-2", "Mine"); }));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RenamePasskey("pk-1", "u-1", "Desk"); }));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.RecordPasskeyUse("pk-1", 0, 5, 2000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.RecordPasskeyUse("pk-1", 0, 6, 2001); }))
-      << "a sign-in that read the old counter loses";
-  const auto listed = ReadOk([](Repository& repo) { return repo.ListPasskeys("u-1"); });
+  EXPECT_FALSE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().RenamePasskey("pk-1", "u-2", "Mine"); }));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().RenamePasskey("pk-1", "u-1", "Desk"); }));
+  EXPECT_TRUE(WriteOk(
+      [](Transaction& tx) { return tx.second_factors().RecordPasskeyUse("pk-1", 0, 5, 2000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.second_factors().RecordPasskeyUse("pk-1", 0, 6, 2001);
+  })) << "a sign-in that read the old counter loses";
+  const auto listed =
+      ReadOk([](Transaction& tx) { return tx.second_factors().ListPasskeys("u-1"); });
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].label, "Desk");
   EXPECT_EQ(listed[0].sign_count, 5);
   EXPECT_EQ(listed[0].last_used_at, 2000);
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.DeletePasskey("pk-1", "u-2"); }));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.DeletePasskey("pk-1", "u-1"); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.second_factors().DeletePasskey("pk-1", "u-2"); }));
+  EXPECT_TRUE(
+      WriteOk([](Transaction& tx) { return tx.second_factors().DeletePasskey("pk-1", "u-1"); }));
 
-  WriteOk([](Repository& repo) {
-    return repo.InsertWebAuthnChallenge({"ch-1", std::string("u-1"), "register", "abc", 5000});
+  WriteOk([](Transaction& tx) {
+    return tx.second_factors().InsertWebAuthnChallenge(
+        {"ch-1", std::string("u-1"), "register", "abc", 5000});
   });
-  WriteOk([](Repository& repo) {
-    return repo.InsertWebAuthnChallenge({"ch-old", std::nullopt, "authenticate", "def", 100});
+  WriteOk([](Transaction& tx) {
+    return tx.second_factors().InsertWebAuthnChallenge(
+        {"ch-old", std::nullopt, "authenticate", "def", 100});
   });
-  const auto taken =
-      WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-1", 1000); });
+  const auto taken = WriteOk(
+      [](Transaction& tx) { return tx.second_factors().TakeWebAuthnChallenge("ch-1", 1000); });
   ASSERT_TRUE(taken);
   EXPECT_EQ(taken->challenge, "abc");
   EXPECT_EQ(taken->user_id, "u-1");
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-1", 1000); }))
-      << "used once";
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.TakeWebAuthnChallenge("ch-old", 1000); }))
-      << "expired ones were pruned";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.second_factors().TakeWebAuthnChallenge("ch-1", 1000);
+  })) << "used once";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.second_factors().TakeWebAuthnChallenge("ch-old", 1000);
+  })) << "expired ones were pruned";
 }
 
 TEST_P(StoreConformance, RefreshTokenIsClaimedOnce) {
   SeedProject();
   const RefreshTokenRecord token{"rt-hash-1", "s-1", 1000, std::nullopt};
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r) return r;
-    return repo.InsertRefreshToken(token);
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r)
+      return r;
+    return tx.accounts().InsertRefreshToken(token);
   });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-hash-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindRefreshToken("rt-hash-1"); }),
              std::optional(token));
-  EXPECT_TRUE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-hash-1", 2000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-hash-1", 3000); }));
-  EXPECT_FALSE(WriteOk([](Repository& repo) { return repo.ClaimRefreshToken("rt-none", 3000); }));
-  EXPECT_EQ(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-hash-1"); })->used_at,
-            std::optional<std::int64_t>(2000));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindRefreshToken("rt-none"); }));
+  EXPECT_TRUE(
+      WriteOk([](Transaction& tx) { return tx.accounts().ClaimRefreshToken("rt-hash-1", 2000); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.accounts().ClaimRefreshToken("rt-hash-1", 3000); }));
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.accounts().ClaimRefreshToken("rt-none", 3000); }));
+  EXPECT_EQ(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindRefreshToken("rt-hash-1"); })->used_at,
+      std::optional<std::int64_t>(2000));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindRefreshToken("rt-none"); }));
   const RefreshTokenRecord orphan{"rt-hash-2", "s-missing", 1000, std::nullopt};
-  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertRefreshToken(orphan); }))
+  EXPECT_FALSE(Write([&](Transaction& tx) { return tx.accounts().InsertRefreshToken(orphan); }))
       << "a token of an unknown session was accepted";
 }
 
@@ -767,10 +849,12 @@ TEST_P(StoreConformance, ConcurrentRefreshTokenClaimsHaveOneWinner) {
   SeedProject();
   constexpr int kThreads = 4;
   constexpr int kTokens = 20;
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r) return r;
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertSession({"s-1", "u-1", "session", 1000, 9000, {}, {}}); !r)
+      return r;
     for (int i = 0; i < kTokens; ++i) {
-      if (auto r = repo.InsertRefreshToken({"rt-" + std::to_string(i), "s-1", 1000, {}}); !r) {
+      if (auto r = tx.accounts().InsertRefreshToken({"rt-" + std::to_string(i), "s-1", 1000, {}});
+          !r) {
         return r;
       }
     }
@@ -786,8 +870,8 @@ TEST_P(StoreConformance, ConcurrentRefreshTokenClaimsHaveOneWinner) {
       claimers.emplace_back([&, t] {
         start.arrive_and_wait();
         for (int i = 0; i < kTokens; ++i) {
-          auto won = Write([&](Repository& repo) {
-            return repo.ClaimRefreshToken("rt-" + std::to_string(i), 2000 + t);
+          auto won = Write([&](Transaction& tx) {
+            return tx.accounts().ClaimRefreshToken("rt-" + std::to_string(i), 2000 + t);
           });
           std::lock_guard lock(mutex);
           if (won) {
@@ -812,41 +896,46 @@ TEST_P(StoreConformance, InvitationsRoundTripNewestFirst) {
   first.expires_at = 1500;
   const InvitationRecord second = MakeInvitation("i-2", "o-1", "tok-2", 2000);
   const InvitationRecord tied = MakeInvitation("i-3", "o-1", "tok-3", 2000);
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
-    if (auto r = repo.InsertInvitation(MakeInvitation("i-9", "o-2", "tok-9", 5000)); !r) return r;
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+    if (auto r = tx.accounts().InsertInvitation(MakeInvitation("i-9", "o-2", "tok-9", 5000)); !r)
+      return r;
     for (const auto& i : {second, first, tied}) {
-      if (auto r = repo.InsertInvitation(i); !r) return r;
+      if (auto r = tx.accounts().InsertInvitation(i); !r) return r;
     }
     return {};
   });
-  ExpectSame(ReadOk([](Repository& repo) { return repo.ListInvitations("o-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().ListInvitations("o-1"); }),
              std::vector{tied, second, first});
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindInvitation("i-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().FindInvitation("i-1"); }),
              std::optional(first));
-  ExpectSame(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-2"); }),
-             std::optional(second));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitation("i-0"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindInvitationByTokenHash("tok-0"); }));
+  ExpectSame(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindInvitationByTokenHash("tok-2"); }),
+      std::optional(second));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindInvitation("i-0"); }));
+  EXPECT_FALSE(
+      ReadOk([](Transaction& tx) { return tx.accounts().FindInvitationByTokenHash("tok-0"); }));
 
   const InvitationRecord clash = MakeInvitation("i-4", "o-1", "tok-1", 3000);
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertInvitation(clash); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.accounts().InsertInvitation(clash); }),
                       ErrorCode::kConflict));
   const InvitationRecord orphan = MakeInvitation("i-5", "o-missing", "tok-5", 3000);
-  EXPECT_FALSE(Write([&](Repository& repo) { return repo.InsertInvitation(orphan); }));
+  EXPECT_FALSE(Write([&](Transaction& tx) { return tx.accounts().InsertInvitation(orphan); }));
 }
 
 TEST_P(StoreConformance, InvitationsAreAcceptedOrRevokedOnlyOnce) {
   SeedProject();
-  WriteOk([](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertInvitation(MakeInvitation("i-1", "o-1", "tok-1", 1000)); !r) return r;
-    return repo.InsertInvitation(MakeInvitation("i-2", "o-1", "tok-2", 1000));
+  WriteOk([](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertInvitation(MakeInvitation("i-1", "o-1", "tok-1", 1000)); !r)
+      return r;
+    return tx.accounts().InsertInvitation(MakeInvitation("i-2", "o-1", "tok-2", 1000));
   });
   auto accept = [&](const char* id, std::int64_t at) {
-    return WriteOk([&](Repository& repo) { return repo.MarkInvitationAccepted(id, "u-1", at); });
+    return WriteOk(
+        [&](Transaction& tx) { return tx.accounts().MarkInvitationAccepted(id, "u-1", at); });
   };
   auto revoke = [&](const char* id, std::int64_t at) {
-    return WriteOk([&](Repository& repo) { return repo.RevokeInvitation(id, at); });
+    return WriteOk([&](Transaction& tx) { return tx.accounts().RevokeInvitation(id, at); });
   };
   EXPECT_TRUE(accept("i-1", 2000));
   EXPECT_FALSE(accept("i-1", 3000));
@@ -862,7 +951,7 @@ TEST_P(StoreConformance, InvitationsAreAcceptedOrRevokedOnlyOnce) {
   accepted.accepted_by = "u-1";
   InvitationRecord revoked = MakeInvitation("i-2", "o-1", "tok-2", 1000);
   revoked.revoked_at = 2500;
-  ExpectSame(ReadOk([](Repository& repo) { return repo.ListInvitations("o-1"); }),
+  ExpectSame(ReadOk([](Transaction& tx) { return tx.accounts().ListInvitations("o-1"); }),
              std::vector{revoked, accepted});
 }
 
@@ -905,11 +994,11 @@ std::vector<AuditRecord> AuditRows() {
 
 TEST_P(StoreConformance, AuditLogFiltersOrdersAndPaginates) {
   const std::vector<AuditRecord> rows = AuditRows();
-  WriteOk([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
-    if (auto r = repo.InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-2", "globex")); !r) return r;
     for (const auto& a : rows) {
-      if (auto r = repo.InsertAudit(a); !r) return r;
+      if (auto r = tx.accounts().InsertAudit(a); !r) return r;
     }
     return {};
   });
@@ -926,7 +1015,8 @@ TEST_P(StoreConformance, AuditLogFiltersOrdersAndPaginates) {
   for (const AuditQuery& q : queries) {
     SCOPED_TRACE(q.organization_id + " " + q.actor_user_id.value_or("-") + " " +
                  q.action.value_or("-") + " limit " + std::to_string(q.limit));
-    ExpectSame(ReadOk([&](Repository& repo) { return repo.ListAudit(q); }), ExpectedAudit(rows, q));
+    ExpectSame(ReadOk([&](Transaction& tx) { return tx.accounts().ListAudit(q); }),
+               ExpectedAudit(rows, q));
   }
   ASSERT_EQ(ExpectedAudit(rows, all).size(), 24u);
 
@@ -936,7 +1026,7 @@ TEST_P(StoreConformance, AuditLogFiltersOrdersAndPaginates) {
     q.limit = 7;
     std::vector<AuditRecord> walked;
     for (int page = 0; page < 10; ++page) {
-      auto rows_of_page = ReadOk([&](Repository& repo) { return repo.ListAudit(q); });
+      auto rows_of_page = ReadOk([&](Transaction& tx) { return tx.accounts().ListAudit(q); });
       if (rows_of_page.empty()) break;
       q.before = {rows_of_page.back().created_at, rows_of_page.back().id};
       walked.insert(walked.end(), rows_of_page.begin(), rows_of_page.end());
@@ -949,7 +1039,7 @@ TEST_P(StoreConformance, AuditLogFiltersOrdersAndPaginates) {
 
 TEST_P(StoreConformance, RateLimitCountsPerBucketAndWindow) {
   auto hit = [&](const char* bucket, std::int64_t window) {
-    return WriteOk([&](Repository& repo) { return repo.HitRateLimit(bucket, window); });
+    return WriteOk([&](Transaction& tx) { return tx.accounts().HitRateLimit(bucket, window); });
   };
   EXPECT_EQ(hit("ip:1", 60'000), 1);
   EXPECT_EQ(hit("ip:1", 60'000), 2);
@@ -958,8 +1048,8 @@ TEST_P(StoreConformance, RateLimitCountsPerBucketAndWindow) {
   EXPECT_EQ(hit("ip:1", 120'000), 1);
   EXPECT_EQ(hit("ip:1", 0), 1);
 
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.PruneRateLimits(120'000); }), 3);
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.PruneRateLimits(120'000); }), 0);
+  EXPECT_EQ(WriteOk([](Transaction& tx) { return tx.accounts().PruneRateLimits(120'000); }), 3);
+  EXPECT_EQ(WriteOk([](Transaction& tx) { return tx.accounts().PruneRateLimits(120'000); }), 0);
   EXPECT_EQ(hit("ip:1", 120'000), 2) << "the current window survives pruning";
   EXPECT_EQ(hit("ip:1", 60'000), 1) << "a pruned window starts over";
 }
@@ -977,7 +1067,8 @@ TEST_P(StoreConformance, RateLimitCountsEveryConcurrentHit) {
       hitters.emplace_back([&] {
         start.arrive_and_wait();
         for (int i = 0; i < kHitsPerThread; ++i) {
-          auto count = Write([](Repository& repo) { return repo.HitRateLimit("key:k-1", 0); });
+          auto count =
+              Write([](Transaction& tx) { return tx.accounts().HitRateLimit("key:k-1", 0); });
           std::lock_guard lock(mutex);
           if (count) {
             counts.push_back(*count);
@@ -994,13 +1085,14 @@ TEST_P(StoreConformance, RateLimitCountsEveryConcurrentHit) {
   std::vector<std::int64_t> expected(kThreads * kHitsPerThread);
   std::iota(expected.begin(), expected.end(), 1);
   EXPECT_EQ(counts, expected);
-  EXPECT_EQ(WriteOk([](Repository& repo) { return repo.HitRateLimit("key:k-1", 0); }),
+  EXPECT_EQ(WriteOk([](Transaction& tx) { return tx.accounts().HitRateLimit("key:k-1", 0); }),
             kThreads * kHitsPerThread + 1);
 }
 
 TEST_P(StoreConformance, ServerSecretKeepsTheFirstValue) {
   auto get = [&](const char* name, const char* candidate) {
-    return WriteOk([&](Repository& repo) { return repo.GetOrCreateSecret(name, candidate, 1000); });
+    return WriteOk(
+        [&](Transaction& tx) { return tx.accounts().GetOrCreateSecret(name, candidate, 1000); });
   };
   EXPECT_EQ(get("jwt_signing_key", "first"), "first");
   EXPECT_EQ(get("jwt_signing_key", "second"), "first");
@@ -1016,8 +1108,8 @@ TEST_P(StoreConformance, ServerSecretKeepsTheFirstValue) {
     for (int t = 0; t < kThreads; ++t) {
       nodes.emplace_back([&, t] {
         start.arrive_and_wait();
-        auto value = Write([&](Repository& repo) {
-          return repo.GetOrCreateSecret("raced", "candidate-" + std::to_string(t), 2000);
+        auto value = Write([&](Transaction& tx) {
+          return tx.accounts().GetOrCreateSecret("raced", "candidate-" + std::to_string(t), 2000);
         });
         std::lock_guard lock(mutex);
         seen.insert(value ? *value : std::string("error: ") + Ok(value).message());
@@ -1033,28 +1125,29 @@ TEST_P(StoreConformance, ServerSecretKeepsTheFirstValue) {
 TEST_P(StoreConformance, FailedWriteLeavesNothingBehind) {
   SeedProject();
   const ApiKeyRecord key = MakeKey("k-1", MakeProject("p-1", "o-1", "Website"), "hash-1", 2000);
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertApiKey(key); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.accounts().InsertApiKey(key); })));
   const std::vector<EventRecord> events = {SparseEvent("e-1", "p-1", 1000)};
-  auto failed = Write([&](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-9", "half")); !r) return r;
-    if (auto r = repo.InsertUser(MakeUser("u-9", "fresh@example.com")); !r) return r;
-    if (auto r = repo.RevokeApiKey("k-1", 5000); !r) return r.error();
-    if (auto r = repo.InsertEvents(events); !r) return r;
-    return repo.InsertUser(MakeUser("u-10", "owner@example.com"));  // clashes with u-1
+  auto failed = Write([&](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-9", "half")); !r) return r;
+    if (auto r = tx.accounts().InsertUser(MakeUser("u-9", "fresh@example.com")); !r) return r;
+    if (auto r = tx.accounts().RevokeApiKey("k-1", 5000); !r) return r.error();
+    if (auto r = tx.events().InsertEvents(events); !r) return r;
+    return tx.accounts().InsertUser(MakeUser("u-10", "owner@example.com"));  // clashes with u-1
   });
   EXPECT_TRUE(IsError(failed, ErrorCode::kConflict));
   // A body may also refuse without any failing statement.
-  auto refused = Write([](Repository& repo) -> Result<void> {
-    if (auto r = repo.InsertOrganization(MakeOrg("o-8", "refused")); !r) return r;
+  auto refused = Write([](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-8", "refused")); !r) return r;
     return core::Error(ErrorCode::kValInvalidParameter, "changed my mind");
   });
   EXPECT_TRUE(IsError(refused, ErrorCode::kValInvalidParameter));
 
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-9"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-8"); }));
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindUserById("u-9"); }));
-  EXPECT_TRUE(ReadOk([](Repository& repo) { return repo.ListRecentEvents("p-1", 10); }).empty());
-  auto stored = ReadOk([](Repository& repo) { return repo.FindApiKeyByHash("hash-1"); });
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-9"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-8"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-9"); }));
+  EXPECT_TRUE(
+      ReadOk([](Transaction& tx) { return tx.events().ListRecentEvents("p-1", 10); }).empty());
+  auto stored = ReadOk([](Transaction& tx) { return tx.accounts().FindApiKeyByHash("hash-1"); });
   ASSERT_TRUE(stored.has_value());
   EXPECT_FALSE(stored->revoked_at) << "the revocation was rolled back";
 }
@@ -1062,12 +1155,13 @@ TEST_P(StoreConformance, FailedWriteLeavesNothingBehind) {
 // Exceptions are for bugs (style guide, section 5): a backend rolls back and lets them through,
 // and never turns them into an Error.
 TEST_P(StoreConformance, ThrowingWriteRollsBackAndRethrows) {
-  EXPECT_THROW(Write([](Repository& repo) -> Result<void> {
-                 if (auto r = repo.InsertOrganization(MakeOrg("o-7", "thrown")); !r) return r;
+  EXPECT_THROW(Write([](Transaction& tx) -> Result<void> {
+                 if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-7", "thrown")); !r)
+                   return r;
                  throw std::runtime_error("a bug in the transaction body");
                }),
                std::runtime_error);
-  EXPECT_FALSE(ReadOk([](Repository& repo) { return repo.FindOrganizationById("o-7"); }));
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.accounts().FindOrganizationById("o-7"); }));
 }
 
 TEST_P(StoreConformance, ConcurrentWritesAllLand) {
@@ -1081,7 +1175,7 @@ TEST_P(StoreConformance, ConcurrentWritesAllLand) {
       writers.emplace_back([&, t] {
         for (int i = 0; i < kWritesPerThread; ++i) {
           const EventRecord e = SparseEvent(std::to_string(t) + "-" + std::to_string(i), "p-1", i);
-          auto done = Write([&](Repository& repo) { return repo.InsertEvents({&e, 1}); });
+          auto done = Write([&](Transaction& tx) { return tx.events().InsertEvents({&e, 1}); });
           if (done) continue;
           std::lock_guard lock(mutex);
           errors.push_back(Ok(done).message());
@@ -1090,7 +1184,7 @@ TEST_P(StoreConformance, ConcurrentWritesAllLand) {
     }
   }
   EXPECT_TRUE(errors.empty()) << errors.size() << " failed writes, first: " << errors.front();
-  auto rows = Read([](Repository& repo) { return repo.ListRecentEvents("p-1", 10'000); });
+  auto rows = Read([](Transaction& tx) { return tx.events().ListRecentEvents("p-1", 10'000); });
   ASSERT_TRUE(Ok(rows));
   std::set<std::string> ids;
   for (const auto& row : *rows) ids.insert(row.id);
@@ -1105,11 +1199,11 @@ TEST_P(StoreConformance, EventsRoundTripEveryFieldNewestFirst) {
       FullEvent("e-b", "p-1", 3000), SparseEvent("e-a", "p-1", 1000),
       FullEvent("e-c", "p-1", 3000),  // same time as e-b: ordered by id
       SparseEvent("e-d", "p-1", 2000), FullEvent("e-z", "p-2", 9000)};
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(rows); })));
 
   for (std::size_t limit : {10, 3}) {
     SCOPED_TRACE("limit " + std::to_string(limit));
-    auto listed = Read([&](Repository& repo) { return repo.ListRecentEvents("p-1", limit); });
+    auto listed = Read([&](Transaction& tx) { return tx.events().ListRecentEvents("p-1", limit); });
     ASSERT_TRUE(Ok(listed));
     ExpectSame(*listed, NewestFirst(rows, "p-1", limit));
   }
@@ -1119,11 +1213,12 @@ TEST_P(StoreConformance, BotRequestsRoundTripEveryFieldNewestFirst) {
   const std::vector<BotRequestRecord> rows = {
       FullBot("b-b", "p-1", 3000), MinimalBot("b-a", "p-1", 1000), FullBot("b-c", "p-1", 3000),
       MinimalBot("b-d", "p-1", 2000), FullBot("b-z", "p-2", 9000)};
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertBotRequests(rows); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertBotRequests(rows); })));
 
   for (std::size_t limit : {10, 3}) {
     SCOPED_TRACE("limit " + std::to_string(limit));
-    auto listed = Read([&](Repository& repo) { return repo.ListRecentBotRequests("p-1", limit); });
+    auto listed =
+        Read([&](Transaction& tx) { return tx.events().ListRecentBotRequests("p-1", limit); });
     ASSERT_TRUE(Ok(listed));
     ExpectSame(*listed, NewestFirst(rows, "p-1", limit));
   }
@@ -1137,8 +1232,8 @@ TEST_P(StoreConformance, VisitorSessionContinuesWithinTheWindowAndRestartsAfterI
   SeedTwoProjects();
   auto touch = [&](const char* project, const char* visitor, const char* candidate,
                    std::int64_t at) {
-    return WriteOk([&](Repository& repo) {
-      return repo.TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
+    return WriteOk([&](Transaction& tx) {
+      return tx.events().TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
     });
   };
   const std::int64_t t0 = 1'763'000'000'000;
@@ -1173,13 +1268,13 @@ TEST_P(StoreConformance, PutVisitorSessionOverwritesSessionAndLastSeen) {
   SeedTwoProjects();
   auto touch = [&](const char* project, const char* visitor, const char* candidate,
                    std::int64_t at) {
-    return WriteOk([&](Repository& repo) {
-      return repo.TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
+    return WriteOk([&](Transaction& tx) {
+      return tx.events().TouchVisitorSession(project, visitor, candidate, at, kInactivityMs);
     });
   };
   auto put = [&](const char* visitor, const char* session, std::int64_t last_seen) {
-    EXPECT_TRUE(Ok(Write([&](Repository& repo) {
-      return repo.PutVisitorSession("p-1", visitor, session, last_seen);
+    EXPECT_TRUE(Ok(Write([&](Transaction& tx) {
+      return tx.events().PutVisitorSession("p-1", visitor, session, last_seen);
     })));
   };
 
@@ -1187,10 +1282,11 @@ TEST_P(StoreConformance, PutVisitorSessionOverwritesSessionAndLastSeen) {
   EXPECT_EQ(touch("p-1", "v-1", "c-1", 10'000 + kInactivityMs - 1), "forced-1");
 
   // As the event writer does it: touch, then set the outcome, in one transaction.
-  auto touched = Write([&](Repository& repo) -> Result<std::string> {
-    auto session = repo.TouchVisitorSession("p-1", "v-1", "c-2", 20'000, kInactivityMs);
+  auto touched = Write([&](Transaction& tx) -> Result<std::string> {
+    auto session = tx.events().TouchVisitorSession("p-1", "v-1", "c-2", 20'000, kInactivityMs);
     if (!session) return session;
-    if (auto r = repo.PutVisitorSession("p-1", "v-1", "forced-2", 500'000); !r) return r.error();
+    if (auto r = tx.events().PutVisitorSession("p-1", "v-1", "forced-2", 500'000); !r)
+      return r.error();
     return session;
   });
   ASSERT_TRUE(Ok(touched));
@@ -1228,8 +1324,9 @@ TEST_P(StoreConformance, ConcurrentTouchesOfOneVisitorAgreeOnTheSession) {
         for (int v = 0; v < kVisitors; ++v) {
           const std::string candidate = "s-" + std::to_string(v) + "-" + std::to_string(t);
           auto body = [&](const std::string& visitor) {
-            return [&, visitor](Repository& repo) {
-              return repo.TouchVisitorSession("p-1", visitor, candidate, 1000 + t, kInactivityMs);
+            return [&, visitor](Transaction& tx) {
+              return tx.events().TouchVisitorSession("p-1", visitor, candidate, 1000 + t,
+                                                     kInactivityMs);
             };
           };
           auto session = Write(body("v-" + std::to_string(v)));
@@ -1255,8 +1352,9 @@ TEST_P(StoreConformance, ConcurrentTouchesOfOneVisitorAgreeOnTheSession) {
       ASSERT_EQ((*sessions)[v].size(), 1u) << "the touches disagree";
       const std::string session = *(*sessions)[v].begin();
       EXPECT_TRUE(session.starts_with("s-" + std::to_string(v) + "-")) << session;
-      EXPECT_EQ(WriteOk([&](Repository& repo) {
-                  return repo.TouchVisitorSession("p-1", visitor, "later", 2000, kInactivityMs);
+      EXPECT_EQ(WriteOk([&](Transaction& tx) {
+                  return tx.events().TouchVisitorSession("p-1", visitor, "later", 2000,
+                                                         kInactivityMs);
                 }),
                 session);
     }
@@ -1266,10 +1364,10 @@ TEST_P(StoreConformance, ConcurrentTouchesOfOneVisitorAgreeOnTheSession) {
 TEST_P(StoreConformance, IdentityLastWriteWinsPerProject) {
   SeedTwoProjects();
   auto put = [&](const IdentityRecord& identity) {
-    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.PutIdentity(identity); })));
+    EXPECT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().PutIdentity(identity); })));
   };
   auto find = [&](const char* project, const char* anonymous_id) {
-    return ReadOk([&](Repository& repo) { return repo.FindIdentity(project, anonymous_id); });
+    return ReadOk([&](Transaction& tx) { return tx.events().FindIdentity(project, anonymous_id); });
   };
   const IdentityRecord first{"p-1", "anon-1", "user-1", R"({"plan":"free","name":"Zoë ✓"})",
                              1000, 1000};
@@ -1308,9 +1406,11 @@ TEST_P(StoreConformance, IdentityLastWriteWinsPerProject) {
 
 TEST_P(StoreConformance, BotRangeListsKeepTheLastGoodCopyPerList) {
   auto put = [&](const BotRangeListRecord& list) {
-    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.PutBotRangeList(list); })));
+    EXPECT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().PutBotRangeList(list); })));
   };
-  auto lists = [&] { return ReadOk([](Repository& repo) { return repo.ListBotRangeLists(); }); };
+  auto lists = [&] {
+    return ReadOk([](Transaction& tx) { return tx.events().ListBotRangeLists(); });
+  };
   EXPECT_TRUE(lists().empty());
   put({"gptbot", R"({"prefixes":[]})", 1000});
   put({"bingbot", R"({"prefixes":[{"ipv4Prefix":"157.55.39.0/24"}]})", 2000});
@@ -1326,10 +1426,10 @@ TEST_P(StoreConformance, BotRangeListsKeepTheLastGoodCopyPerList) {
 TEST_P(StoreConformance, UsageAccumulatesPerProjectAndMonthNewestFirst) {
   SeedTwoProjects();
   auto add = [&](const UsageRecord& delta) {
-    EXPECT_TRUE(Ok(Write([&](Repository& repo) { return repo.AddUsage(delta); })));
+    EXPECT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().AddUsage(delta); })));
   };
   auto list = [&](const char* project) {
-    return ReadOk([&](Repository& repo) { return repo.ListUsage(project); });
+    return ReadOk([&](Transaction& tx) { return tx.events().ListUsage(project); });
   };
   EXPECT_TRUE(list("p-1").empty());
   add({"p-1", "2026-11", 3, 1});
@@ -1340,9 +1440,9 @@ TEST_P(StoreConformance, UsageAccumulatesPerProjectAndMonthNewestFirst) {
   add({"p-1", "2026-12", 0, 7});
   add({"p-1", "2026-11", 0, 0});
   // Several deltas in one transaction add up too.
-  ASSERT_TRUE(Ok(Write([](Repository& repo) -> Result<void> {
-    if (auto r = repo.AddUsage({"p-1", "2026-09", 4, 4}); !r) return r;
-    return repo.AddUsage({"p-1", "2026-09", 5, 0});
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) -> Result<void> {
+    if (auto r = tx.events().AddUsage({"p-1", "2026-09", 4, 4}); !r) return r;
+    return tx.events().AddUsage({"p-1", "2026-09", 5, 0});
   })));
 
   ExpectSame(list("p-1"), std::vector<UsageRecord>{{"p-1", "2027-01", 0, 0},
@@ -1415,15 +1515,17 @@ TEST_P(StoreConformance, NotificationsPageNewestFirstAndStreamOldestFirst) {
   rows[1].user_id = "u-7";
   rows[4].user_id = "u-8";
   rows[6].channel = "payments", rows[6].event = "Checkout ✓";
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertNotifications(rows); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertNotifications(rows); })));
 
   using Cursor = std::pair<std::int64_t, std::string>;
   auto list = [&](const char* project, std::optional<Cursor> before, std::size_t limit) {
-    return ReadOk([&](Repository& repo) { return repo.ListNotifications(project, before, limit); });
+    return ReadOk(
+        [&](Transaction& tx) { return tx.events().ListNotifications(project, before, limit); });
   };
   auto after = [&](const char* project, const Cursor& cursor, std::size_t limit) {
-    return ReadOk(
-        [&](Repository& repo) { return repo.ListNotificationsAfter(project, cursor, limit); });
+    return ReadOk([&](Transaction& tx) {
+      return tx.events().ListNotificationsAfter(project, cursor, limit);
+    });
   };
 
   const auto newest_first = ExpectedNotifications(rows, "p-1", std::nullopt, 100);
@@ -1480,8 +1582,9 @@ TEST_P(StoreConformance, NotificationsPageNewestFirstAndStreamOldestFirst) {
   // Notification ids are unique; a clash fails the whole batch.
   const std::vector<NotificationRecord> clash = {MakeNotification("n-10", "p-1", 6000),
                                                  MakeNotification("n-1", "p-1", 6000)};
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertNotifications(clash); }),
-                      ErrorCode::kConflict));
+  EXPECT_TRUE(
+      IsError(Write([&](Transaction& tx) { return tx.events().InsertNotifications(clash); }),
+              ErrorCode::kConflict));
   ExpectSame(list("p-1", std::nullopt, 100), newest_first);
 }
 
@@ -1532,7 +1635,7 @@ std::string QueryText(const EventQuery& q) {
 TEST_P(StoreConformance, EventsFeedFiltersOrdersAndPaginates) {
   SeedTwoProjects();
   const std::vector<EventRecord> rows = FeedRows();
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(rows); })));
   using Cursor = std::pair<std::int64_t, std::string>;
   const EventQuery all{.project_id = "p-1"};
   std::vector<EventQuery> queries = {all, {.project_id = "p-2"}, {.project_id = "p-9"}};
@@ -1562,7 +1665,7 @@ TEST_P(StoreConformance, EventsFeedFiltersOrdersAndPaginates) {
       {.project_id = "p-1", .channel = "payments", .before = Cursor(1030, "e-11"), .limit = 2});
   for (const EventQuery& q : queries) {
     SCOPED_TRACE(QueryText(q));
-    ExpectSame(ReadOk([&](Repository& repo) { return repo.ListEvents(q); }),
+    ExpectSame(ReadOk([&](Transaction& tx) { return tx.events().ListEvents(q); }),
                ExpectedEvents(rows, q));
   }
   // The model itself: the filters select what they say (and the queries are not vacuous).
@@ -1588,7 +1691,7 @@ TEST_P(StoreConformance, EventsFeedFiltersOrdersAndPaginates) {
     q.limit = 4;
     std::vector<EventRecord> walked;
     for (int page = 0; page < 20; ++page) {
-      auto rows_of_page = ReadOk([&](Repository& repo) { return repo.ListEvents(q); });
+      auto rows_of_page = ReadOk([&](Transaction& tx) { return tx.events().ListEvents(q); });
       if (rows_of_page.empty()) break;
       q.before = Cursor{rows_of_page.back().occurred_at, rows_of_page.back().id};
       walked.insert(walked.end(), rows_of_page.begin(), rows_of_page.end());
@@ -1610,11 +1713,11 @@ TEST_P(StoreConformance, InsertEventsWritesEveryRowOfALargeBatch) {
     const std::int64_t at = 1000 + i % 50;
     rows.push_back(i % 2 == 1 ? FullEvent(id, project, at) : SparseEvent(id, project, at));
   }
-  ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(rows); })));
 
   auto list = [&](const char* project) {
-    return ReadOk([&](Repository& repo) {
-      return repo.ListEvents({.project_id = project, .limit = 10'000});
+    return ReadOk([&](Transaction& tx) {
+      return tx.events().ListEvents({.project_id = project, .limit = 10'000});
     });
   };
   const std::vector<EventRecord> listed = list("p-1");
@@ -1635,7 +1738,7 @@ TEST_P(StoreConformance, InsertEventsWritesEveryRowOfALargeBatch) {
     again.push_back(SparseEvent("f-" + std::to_string(i), "p-1", 5000 + i));
   }
   again.back().id = rows.front().id;
-  EXPECT_TRUE(IsError(Write([&](Repository& repo) { return repo.InsertEvents(again); }),
+  EXPECT_TRUE(IsError(Write([&](Transaction& tx) { return tx.events().InsertEvents(again); }),
                       ErrorCode::kConflict));
   EXPECT_EQ(list("p-1").size(), 270u);
 }
@@ -1670,7 +1773,8 @@ TEST_P(StoreConformance, BootstrapIsIdempotentAndRotatesKeys) {
   ExpectWellFormedKeys(*first);
   ExpectWellFormedKeys(*second);
 
-  auto user = ReadOk([](Repository& repo) { return repo.FindUserByEmail("owner@example.com"); });
+  auto user =
+      ReadOk([](Transaction& tx) { return tx.accounts().FindUserByEmail("owner@example.com"); });
   ASSERT_TRUE(user.has_value()) << "the email is stored lowercased";
   EXPECT_EQ(user->id, first->user_id);
 
@@ -1683,7 +1787,7 @@ TEST_P(StoreConformance, BootstrapIsIdempotentAndRotatesKeys) {
   for (const auto& [key, kind, revoked_at] : expected) {
     SCOPED_TRACE(identity::DisplayPrefix(key));
     const std::string hash = identity::HashKey(key);
-    auto stored = ReadOk([&](Repository& repo) { return repo.FindApiKeyByHash(hash); });
+    auto stored = ReadOk([&](Transaction& tx) { return tx.accounts().FindApiKeyByHash(hash); });
     ASSERT_TRUE(stored.has_value());
     EXPECT_NE(stored->secret_hash, key);
     EXPECT_EQ(stored->kind, kind);
@@ -1691,8 +1795,9 @@ TEST_P(StoreConformance, BootstrapIsIdempotentAndRotatesKeys) {
     EXPECT_EQ(stored->project_id, first->project_id);
     EXPECT_EQ(stored->revoked_at, revoked_at);
   }
-  EXPECT_EQ(ReadOk([&](Repository& repo) { return repo.ListApiKeys(first->project_id); }).size(),
-            4u);
+  EXPECT_EQ(
+      ReadOk([&](Transaction& tx) { return tx.accounts().ListApiKeys(first->project_id); }).size(),
+      4u);
 }
 
 // ---- Randomized, against a model -----------------------------------------------------------
@@ -1830,11 +1935,15 @@ struct ModelStore {
   std::set<std::string> gone;
 };
 
-constexpr auto kFindUser = [](Repository& r, std::string_view id) { return r.FindUserById(id); };
-constexpr auto kFindOrg = [](Repository& r, std::string_view id) {
-  return r.FindOrganizationById(id);
+constexpr auto kFindUser = [](Transaction& tx, std::string_view id) {
+  return tx.accounts().FindUserById(id);
 };
-constexpr auto kFindProject = [](Repository& r, std::string_view id) { return r.FindProject(id); };
+constexpr auto kFindOrg = [](Transaction& tx, std::string_view id) {
+  return tx.accounts().FindOrganizationById(id);
+};
+constexpr auto kFindProject = [](Transaction& tx, std::string_view id) {
+  return tx.accounts().FindProject(id);
+};
 
 // Applies one random operation at a time to the store and the model, and compares.
 class RandomizedRun {
@@ -1862,17 +1971,21 @@ class RandomizedRun {
     for (const auto& [id, org] : model_.orgs) Check(id, model_.orgs, kFindOrg);
     for (const auto& [id, p] : model_.projects) Check(id, model_.projects, kFindProject);
     for (const auto& [id, k] : model_.keys) {
-      ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindApiKey(id); }), std::optional(k));
+      ExpectSame(ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindApiKey(id); }),
+                 std::optional(k));
     }
     for (const std::string& id : model_.gone) {
-      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindOrganizationById(id); }));
-      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindProject(id); }));
-      EXPECT_FALSE(ReadOk(store_, [&](Repository& r) { return r.FindApiKey(id); }));
+      EXPECT_FALSE(
+          ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindOrganizationById(id); }));
+      EXPECT_FALSE(ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindProject(id); }));
+      EXPECT_FALSE(ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindApiKey(id); }));
     }
     for (const auto& [key, m] : model_.members) {
-      ExpectSame(
-          ReadOk(store_, [&](Repository& r) { return r.FindMembership(key.first, key.second); }),
-          std::optional(m));
+      ExpectSame(ReadOk(store_,
+                        [&](Transaction& tx) {
+                          return tx.accounts().FindMembership(key.first, key.second);
+                        }),
+                 std::optional(m));
     }
   }
 
@@ -1913,7 +2026,7 @@ class RandomizedRun {
     UserRecord user = MakeUser(FreshOrTakenId(model_.users, "u"),
                                "user" + std::to_string(Uniform(25)) + "@example.com");
     user.created_at = Time();
-    ExpectInsert(store_.Write([&](Repository& r) { return r.InsertUser(user); }),
+    ExpectInsert(store_.Write([&](Transaction& tx) { return tx.accounts().InsertUser(user); }),
                  model_.InsertUser(user));
   }
 
@@ -1922,8 +2035,9 @@ class RandomizedRun {
         MakeOrg(FreshOrTakenId(model_.orgs, "o"), "org-" + std::to_string(Uniform(15)));
     org.name = "Org " + std::to_string(Uniform(3));  // shared names exercise the id tie-break
     org.require_two_factor = Uniform(2) == 1;
-    ExpectInsert(store_.Write([&](Repository& r) { return r.InsertOrganization(org); }),
-                 model_.InsertOrg(org));
+    ExpectInsert(
+        store_.Write([&](Transaction& tx) { return tx.accounts().InsertOrganization(org); }),
+        model_.InsertOrg(org));
   }
 
   void PutMembership() {
@@ -1931,7 +2045,7 @@ class RandomizedRun {
     static constexpr const char* kRoles[] = {"owner", "admin", "developer", "analyst", "support"};
     const MembershipRecord m{PickId(model_.orgs), PickId(model_.users), kRoles[Uniform(5)], Time()};
     if (m.organization_id.starts_with("missing") || m.user_id.starts_with("missing")) return;
-    EXPECT_TRUE(Ok(store_.Write([&](Repository& r) { return r.PutMembership(m); })));
+    EXPECT_TRUE(Ok(store_.Write([&](Transaction& tx) { return tx.accounts().PutMembership(m); })));
     model_.PutMembership(m);
   }
 
@@ -1941,7 +2055,7 @@ class RandomizedRun {
     ProjectRecord p =
         MakeProject(NextId("p"), org_id, "site-" + std::to_string(Uniform(3)), Time());
     p.ip_logging = Uniform(2) == 1;
-    auto inserted = store_.Write([&](Repository& r) { return r.InsertProject(p); });
+    auto inserted = store_.Write([&](Transaction& tx) { return tx.accounts().InsertProject(p); });
     const bool name_taken = std::any_of(model_.projects.begin(), model_.projects.end(),
                                         [&](const auto& entry) {
                                           return entry.second.organization_id == org_id &&
@@ -1963,56 +2077,63 @@ class RandomizedRun {
     ApiKeyRecord key = MakeKey(FreshOrTakenId(model_.keys, "k"), model_.projects.at(project_id),
                                "hash-" + std::to_string(Uniform(40)), Time());
     if (!model_.users.empty() && Uniform(2) == 0) key.created_by = model_.users.begin()->first;
-    ExpectInsert(store_.Write([&](Repository& r) { return r.InsertApiKey(key); }),
+    ExpectInsert(store_.Write([&](Transaction& tx) { return tx.accounts().InsertApiKey(key); }),
                  model_.InsertKey(key));
   }
 
   void RevokeKey() {
     const std::string id = PickId(model_.keys);
     const std::int64_t at = 5000 + Uniform(1000);
-    auto revoked = store_.Write([&](Repository& r) { return r.RevokeApiKey(id, at); });
+    auto revoked =
+        store_.Write([&](Transaction& tx) { return tx.accounts().RevokeApiKey(id, at); });
     ASSERT_TRUE(Ok(revoked));
     EXPECT_EQ(*revoked, model_.RevokeKey(id, at)) << id;
   }
 
   template <class Map, class Find>
   void Check(const std::string& id, const Map& map, Find find) {
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return find(r, id); }), Get(map, id));
+    ExpectSame(ReadOk(store_, [&](Transaction& tx) { return find(tx, id); }), Get(map, id));
   }
   void FindUser() { Check(PickId(model_.users), model_.users, kFindUser); }
   void FindOrg() { Check(PickId(model_.orgs), model_.orgs, kFindOrg); }
 
   void FindByUniqueKey() {
     const std::string email = "user" + std::to_string(Uniform(25)) + "@example.com";
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindUserByEmail(email); }),
-               FindIf(model_.users, [&](auto& u) { return u.email == email; }));
+    ExpectSame(
+        ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindUserByEmail(email); }),
+        FindIf(model_.users, [&](auto& u) { return u.email == email; }));
     const std::string slug = "org-" + std::to_string(Uniform(15));
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindOrganizationBySlug(slug); }),
-               FindIf(model_.orgs, [&](auto& o) { return o.slug == slug; }));
+    ExpectSame(
+        ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindOrganizationBySlug(slug); }),
+        FindIf(model_.orgs, [&](auto& o) { return o.slug == slug; }));
     const std::string hash = "hash-" + std::to_string(Uniform(40));
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindApiKeyByHash(hash); }),
-               FindIf(model_.keys, [&](auto& k) { return k.secret_hash == hash; }));
+    ExpectSame(
+        ReadOk(store_, [&](Transaction& tx) { return tx.accounts().FindApiKeyByHash(hash); }),
+        FindIf(model_.keys, [&](auto& k) { return k.secret_hash == hash; }));
   }
 
   void FindProjectByName() {
     const std::string org_id = PickId(model_.orgs);
     const std::string name = "site-" + std::to_string(Uniform(3));
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.FindProjectByName(org_id, name); }),
-               model_.FindProjectByName(org_id, name));
+    ExpectSame(
+        ReadOk(store_,
+               [&](Transaction& tx) { return tx.accounts().FindProjectByName(org_id, name); }),
+        model_.FindProjectByName(org_id, name));
   }
 
   void ListKeys() {
     const std::string project_id = PickId(model_.projects);
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListApiKeys(project_id); }),
-               model_.ListKeys(project_id));
+    ExpectSame(
+        ReadOk(store_, [&](Transaction& tx) { return tx.accounts().ListApiKeys(project_id); }),
+        model_.ListKeys(project_id));
   }
 
   void SetTwoFactor() {
     const std::string id = PickId(model_.users);
     const bool enabled = Uniform(2) == 1;
     const std::int64_t at = Time();
-    auto changed =
-        store_.Write([&](Repository& r) { return r.UpdateUserTwoFactor(id, enabled, at); });
+    auto changed = store_.Write(
+        [&](Transaction& tx) { return tx.accounts().UpdateUserTwoFactor(id, enabled, at); });
     ASSERT_TRUE(Ok(changed));
     EXPECT_EQ(*changed, model_.users.contains(id)) << id;
     if (!model_.users.contains(id)) return;
@@ -2023,26 +2144,31 @@ class RandomizedRun {
   void DeleteMembership() {
     const std::string org_id = PickId(model_.orgs);
     const std::string user_id = PickId(model_.users);
-    auto deleted = store_.Write([&](Repository& r) { return r.DeleteMembership(org_id, user_id); });
+    auto deleted = store_.Write(
+        [&](Transaction& tx) { return tx.accounts().DeleteMembership(org_id, user_id); });
     ASSERT_TRUE(Ok(deleted));
     EXPECT_EQ(*deleted, model_.members.erase({org_id, user_id}) > 0);
   }
 
   void ListMemberships() {
     const std::string org_id = PickId(model_.orgs);
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListMembers(org_id); }),
+    ExpectSame(ReadOk(store_, [&](Transaction& tx) { return tx.accounts().ListMembers(org_id); }),
                model_.ListMembers(org_id));
     const std::string user_id = PickId(model_.users);
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListOrganizationsOfUser(user_id); }),
-               model_.ListOrganizationsOfUser(user_id));
+    ExpectSame(
+        ReadOk(store_,
+               [&](Transaction& tx) { return tx.accounts().ListOrganizationsOfUser(user_id); }),
+        model_.ListOrganizationsOfUser(user_id));
     const std::string role = Uniform(2) == 0 ? "owner" : "analyst";
-    EXPECT_EQ(ReadOk(store_, [&](Repository& r) { return r.CountMembersWithRole(org_id, role); }),
-              model_.CountMembersWithRole(org_id, role));
+    EXPECT_EQ(
+        ReadOk(store_,
+               [&](Transaction& tx) { return tx.accounts().CountMembersWithRole(org_id, role); }),
+        model_.CountMembersWithRole(org_id, role));
   }
 
   void ListProjects() {
     const std::string org_id = PickId(model_.orgs);
-    ExpectSame(ReadOk(store_, [&](Repository& r) { return r.ListProjects(org_id); }),
+    ExpectSame(ReadOk(store_, [&](Transaction& tx) { return tx.accounts().ListProjects(org_id); }),
                model_.ListProjects(org_id));
   }
 
@@ -2050,7 +2176,7 @@ class RandomizedRun {
   void DeleteProject() {
     if (Uniform(3) != 0) return ListProjects();
     const std::string id = PickId(model_.projects);
-    auto deleted = store_.Write([&](Repository& r) { return r.DeleteProject(id); });
+    auto deleted = store_.Write([&](Transaction& tx) { return tx.accounts().DeleteProject(id); });
     ASSERT_TRUE(Ok(deleted));
     EXPECT_EQ(*deleted, model_.DeleteProject(id)) << id;
   }
@@ -2058,7 +2184,8 @@ class RandomizedRun {
   void DeleteOrganization() {
     if (Uniform(4) != 0) return ListMemberships();
     const std::string id = PickId(model_.orgs);
-    auto deleted = store_.Write([&](Repository& r) { return r.DeleteOrganization(id); });
+    auto deleted =
+        store_.Write([&](Transaction& tx) { return tx.accounts().DeleteOrganization(id); });
     ASSERT_TRUE(Ok(deleted));
     EXPECT_EQ(*deleted, model_.DeleteOrganization(id)) << id;
   }

@@ -1,10 +1,12 @@
-// Storage conformance for the report rollups (storage/repository_rollups.cpp, the reads in
-// repository_reports.cpp and repository_web_reports.cpp, and reports/rollups.cpp that builds
+// Storage conformance for the report rollups (storage/report_repository_rollups.cpp, the reads in
+// report_repository_bots.cpp and report_repository_web.cpp, and reports/rollups.cpp that builds
 // them): every figure computed by hand from a small dataset, on each backend, in more than one
 // reporting zone, and again after late rows change days already rolled up.
 #include "reports/bot_reports.h"
 #include "reports/rollups.h"
 #include "reports/web_reports.h"
+#include "storage/event_repository.h"
+#include "storage/report_repository.h"
 #include "store_fixture.h"
 
 #include <map>
@@ -63,7 +65,7 @@ class BotAggregates : public StoreConformance {
     BotRequestRecord other = ReportBot("x1", 1000, "GPTBot", "OpenAI", "verified_bot", "US", "/a");
     other.project_id = "p-2";
     rows.push_back(other);
-    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertBotRequests(rows); })));
+    ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertBotRequests(rows); })));
   }
   // 1970-01-01 in `zone` (r9 is on the next day), rolled up first.
   BotReportQuery Query(BotGrouping grouping, std::string_view zone_name = "UTC",
@@ -78,7 +80,8 @@ class BotAggregates : public StoreConformance {
   }
   std::vector<std::string> Keys(const BotReportQuery& q) {
     std::vector<std::string> keys;
-    for (const BotGroupRow& row : ReadOk([&](Repository& r) { return r.BotRequestGroups(q); })) {
+    for (const BotGroupRow& row :
+         ReadOk([&](Transaction& tx) { return tx.reports().BotRequestGroups(q); })) {
       keys.push_back(row.key + "=" + std::to_string(row.requests) + "/" +
                      std::to_string(row.distinct_bots));
     }
@@ -97,15 +100,15 @@ TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
   EXPECT_EQ(Keys(Query(BotGrouping::kCategory)), (V{"ai_training=4/1", "automation=4/3"}));
   EXPECT_EQ(Keys(Query(BotGrouping::kVendor)), (V{"OpenAI=4/1", "curl=2/1", "=1/1", "Deals=1/1"}));
 
-  const BotGroupRow top = ReadOk([&](Repository& r) {
-    return r.BotRequestGroups(Query(BotGrouping::kBot));
+  const BotGroupRow top = ReadOk([&](Transaction& tx) {
+    return tx.reports().BotRequestGroups(Query(BotGrouping::kBot));
   }).front();
   EXPECT_EQ(top.vendor, "OpenAI");
   EXPECT_EQ(top.category, "ai_training");
   EXPECT_TRUE(top.is_ai);
 
-  const BotGroupTotals totals =
-      ReadOk([&](Repository& r) { return r.BotRequestTotals(Query(BotGrouping::kPath)); });
+  const BotGroupTotals totals = ReadOk(
+      [&](Transaction& tx) { return tx.reports().BotRequestTotals(Query(BotGrouping::kPath)); });
   EXPECT_EQ(totals.groups, 3);
   EXPECT_EQ(totals.requests, 8);
   // The same totals from the ranking's own pass, on a page and past the end.
@@ -114,7 +117,7 @@ TEST_P(BotAggregates, GroupsRankByRequestsThenKeyWithinTheWindow) {
     q.limit = 1;
     q.offset = offset;
     BotGroupTotals in_pass;
-    ReadOk([&](Repository& r) { return r.BotRequestGroups(q, &in_pass); });
+    ReadOk([&](Transaction& tx) { return tx.reports().BotRequestGroups(q, &in_pass); });
     EXPECT_EQ(in_pass.groups, 3) << offset;
     EXPECT_EQ(in_pass.requests, 8) << offset;
   }
@@ -167,28 +170,28 @@ TEST_P(BotAggregates, PeriodsAreTheZonesLocalDaysAndHours) {
   using V = std::vector<std::string>;
   BotReportQuery q = Query(BotGrouping::kVendor, "UTC", RollupSpan::kHour);
   q.keys = V{"OpenAI"};
-  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+  EXPECT_EQ(Periods(ReadOk([&](Transaction& tx) { return tx.reports().BotRequestPeriods(q); })),
             (V{"0:OpenAI=3", "3600000:OpenAI=1"}));
   q = Query(BotGrouping::kVendor, "UTC", RollupSpan::kDay);
   q.keys = V{"OpenAI"};
-  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+  EXPECT_EQ(Periods(ReadOk([&](Transaction& tx) { return tx.reports().BotRequestPeriods(q); })),
             (V{"0:OpenAI=4"}));
   // Nepal kept +05:30 until 1986, so in 1970 its local hours start at :30 UTC.
   q = Query(BotGrouping::kVendor, "Asia/Kathmandu", RollupSpan::kHour);
   q.keys = V{"OpenAI"};
-  EXPECT_EQ(Periods(ReadOk([&](Repository& r) { return r.BotRequestPeriods(q); })),
+  EXPECT_EQ(Periods(ReadOk([&](Transaction& tx) { return tx.reports().BotRequestPeriods(q); })),
             (V{"-1800000:OpenAI=3", "1800000:OpenAI=1"}));
 }
 
 TEST_P(BotAggregates, LateRowsRestateTheirDay) {
   EXPECT_EQ(Keys(Query(BotGrouping::kBot)).front(), "GPTBot=4/1");
-  ASSERT_TRUE(Ok(Write([](Repository& repo) {
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) {
     std::vector<BotRequestRecord> late = {
         ReportBot("late", 50'000, "GPTBot", "OpenAI", "verified_bot", "US", "/z")};
-    return repo.InsertBotRequests(late);
+    return tx.events().InsertBotRequests(late);
   })));
   EXPECT_EQ(Keys(Query(BotGrouping::kBot)).front(), "GPTBot=5/1");
-  EXPECT_TRUE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.reports().ListRollupMarks("p-1"); }).empty());
 }
 
 // ---- Web analytics aggregates ---------------------------------------------------------------
@@ -239,7 +242,7 @@ class WebAggregates : public StoreConformance {
     EventRecord elsewhere = WebEvent("x3", kT0, "screen_view", "A", "s1", "/home", "NP");
     elsewhere.project_id = "p-2";
     rows.insert(rows.end(), {bot, revenue, elsewhere});
-    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+    ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(rows); })));
   }
   // Days 20000 and 20001 in UTC, or `zone`.
   ReportWindows TwoDays(std::string_view zone = "UTC") {
@@ -271,7 +274,7 @@ class WebAggregates : public StoreConformance {
            " events";
   }
   void Insert(std::vector<EventRecord> rows) {
-    ASSERT_TRUE(Ok(Write([&](Repository& repo) { return repo.InsertEvents(rows); })));
+    ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(rows); })));
   }
 };
 
@@ -329,15 +332,15 @@ TEST_P(WebAggregates, AVisitsLaterEventsRestateTheDayItStarted) {
 
 TEST_P(WebAggregates, MarkedDaysRollUpWithoutAReport) {
   // What the server's background pass does: no ranges, only the marked days.
-  EXPECT_FALSE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.reports().ListRollupMarks("p-1"); }).empty());
   ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", Zone("UTC"), {})));
-  EXPECT_TRUE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-1"); }).empty());
-  const auto built = ReadOk([](Repository& r) {
-    return r.ListRollupDays("p-1", "UTC", kT0 - 86'400'000, kT0 + 3 * 86'400'000);
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.reports().ListRollupMarks("p-1"); }).empty());
+  const auto built = ReadOk([](Transaction& tx) {
+    return tx.reports().ListRollupDays("p-1", "UTC", kT0 - 86'400'000, kT0 + 3 * 86'400'000);
   });
   EXPECT_EQ(built, (std::vector<std::int64_t>{kT0, kT0 + 86'400'000}));
   // Another project's marks are its own.
-  EXPECT_FALSE(ReadOk([](Repository& r) { return r.ListRollupMarks("p-2"); }).empty());
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.reports().ListRollupMarks("p-2"); }).empty());
 }
 
 TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
@@ -458,10 +461,10 @@ class RollupBlocks : public StoreConformance {
   }
 
   void Insert(const std::vector<EventRecord>& events, const std::vector<BotRequestRecord>& bots) {
-    ASSERT_TRUE(Ok(Write([&](Repository& repo) -> core::Result<void> {
-      auto inserted = repo.InsertEvents(events);
+    ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> core::Result<void> {
+      auto inserted = tx.events().InsertEvents(events);
       if (!inserted) return inserted;
-      return repo.InsertBotRequests(bots);
+      return tx.events().InsertBotRequests(bots);
     })));
     for (const EventRecord& e : events) all_events_.push_back(e);
     for (const BotRequestRecord& b : bots) all_bots_.push_back(b);
@@ -572,8 +575,8 @@ TEST_P(RollupBlocks, AWindowReadsTheLargestAlignedBlocksRolledUp) {
   const ReportingZone utc = Zone("UTC");
   ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", utc, {{kFirst, kLast}})));
   // 40 days: 20 blocks of 2 days, 10 of 4, 5 of 8, 2 of 16, 1 of 32.
-  const auto blocks = ReadOk([&](Repository& r) {
-    return r.ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
+  const auto blocks = ReadOk([&](Transaction& tx) {
+    return tx.reports().ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
   });
   std::map<RollupSpan, int> per_span;
   for (const RollupBlock& block : blocks) ++per_span[block.span];
@@ -582,8 +585,8 @@ TEST_P(RollupBlocks, AWindowReadsTheLargestAlignedBlocksRolledUp) {
                                                  {RollupSpan::kDays8, 5},
                                                  {RollupSpan::kDays16, 2},
                                                  {RollupSpan::kDays32, 1}}));
-  const auto range = ReadOk([&](Repository& r) {
-    return reports::RangeOf(r, "p-1", utc, {kFirst + 1, kLast - 1});
+  const auto range = ReadOk([&](Transaction& tx) {
+    return reports::RangeOf(tx, "p-1", utc, {kFirst + 1, kLast - 1});
   });
   using Days = std::vector<reports::LocalDay>;
   EXPECT_EQ(BlockDays(range), (std::map<RollupSpan, Days>{
@@ -592,8 +595,8 @@ TEST_P(RollupBlocks, AWindowReadsTheLargestAlignedBlocksRolledUp) {
                                   {RollupSpan::kDays4, Days{20004, 20032}},
                                   {RollupSpan::kDays8, Days{20008}},
                                   {RollupSpan::kDays16, Days{20016}}}));
-  const auto whole = ReadOk([&](Repository& r) {
-    return reports::RangeOf(r, "p-1", utc, {kFirst, kFirst + 31});
+  const auto whole = ReadOk([&](Transaction& tx) {
+    return reports::RangeOf(tx, "p-1", utc, {kFirst, kFirst + 31});
   });
   EXPECT_EQ(BlockDays(whole), (std::map<RollupSpan, Days>{{RollupSpan::kDays32, Days{20000}}}));
 }
@@ -617,8 +620,8 @@ TEST_P(RollupBlocks, ALateRowRestatesEveryBlockHoldingItsDay) {
   Insert({late}, {late_bot});
   ASSERT_TRUE(Ok(reports::RefreshRollups(store(), "p-1", utc, {})));  // the marked day only
   // The day's five blocks were rolled up again, and every other stayed.
-  const auto blocks = ReadOk([&](Repository& r) {
-    return r.ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
+  const auto blocks = ReadOk([&](Transaction& tx) {
+    return tx.reports().ListRollupBlocks("p-1", "UTC", kFirst * kDayMs, (kLast + 1) * kDayMs);
   });
   EXPECT_EQ(blocks.size(), 38u);
   ExpectReportsMatchTheRows({kFirst, kLast});

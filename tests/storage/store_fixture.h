@@ -11,7 +11,11 @@
 #include "core/clock.h"
 #include "identity/api_keys.h"
 #include "identity/bootstrap.h"
+#include "storage/account_repository.h"
+#include "storage/event_repository.h"
 #include "storage/migrations.h"
+#include "storage/oauth_records.h"
+#include "storage/report_repository.h"
 
 #include <gtest/gtest.h>
 
@@ -367,43 +371,46 @@ class StoreConformance : public testing::TestWithParam<Backend> {
 
   // An owner user u-1, organization o-1 and project p-1 for rows that reference them.
   void SeedProject() {
-    ASSERT_TRUE(Ok(Write([](Repository& repo) -> Result<void> {
-      if (auto r = repo.InsertUser(MakeUser("u-1", "owner@example.com")); !r) return r;
-      if (auto r = repo.InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
-      return repo.InsertProject(MakeProject("p-1", "o-1", "Website"));
+    ASSERT_TRUE(Ok(Write([](Transaction& tx) -> Result<void> {
+      if (auto r = tx.accounts().InsertUser(MakeUser("u-1", "owner@example.com")); !r) return r;
+      if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-1", "acme")); !r) return r;
+      return tx.accounts().InsertProject(MakeProject("p-1", "o-1", "Website"));
     })));
   }
   // SeedProject plus a second project p-2 "Shop" of o-1, for rows that must stay per project.
   void SeedTwoProjects() {
     SeedProject();
-    ASSERT_TRUE(Ok(Write([](Repository& repo) {
-      return repo.InsertProject(MakeProject("p-2", "o-1", "Shop", 2000));
+    ASSERT_TRUE(Ok(Write([](Transaction& tx) {
+      return tx.accounts().InsertProject(MakeProject("p-2", "o-1", "Shop", 2000));
     })));
   }
 
   // Tenant n: organization o-n (slug org-n) with owner u-n, an invitation, an audit row, and
   // projects p-n-a and p-n-b, each with a key, an event and a bot request.
   void SeedTenant(const std::string& n) {
-    WriteOk([&](Repository& repo) -> Result<void> {
-      if (auto r = repo.InsertUser(MakeUser("u-" + n, "user-" + n + "@example.com")); !r) return r;
-      if (auto r = repo.InsertOrganization(MakeOrg("o-" + n, "org-" + n)); !r) return r;
-      if (auto r = repo.PutMembership({"o-" + n, "u-" + n, "owner", 1000}); !r) return r;
-      if (auto r = repo.InsertInvitation(MakeInvitation("i-" + n, "o-" + n, "tok-" + n, 2000));
+    WriteOk([&](Transaction& tx) -> Result<void> {
+      if (auto r = tx.accounts().InsertUser(MakeUser("u-" + n, "user-" + n + "@example.com")); !r)
+        return r;
+      if (auto r = tx.accounts().InsertOrganization(MakeOrg("o-" + n, "org-" + n)); !r) return r;
+      if (auto r = tx.accounts().PutMembership({"o-" + n, "u-" + n, "owner", 1000}); !r) return r;
+      if (auto r =
+              tx.accounts().InsertInvitation(MakeInvitation("i-" + n, "o-" + n, "tok-" + n, 2000));
           !r) {
         return r;
       }
-      if (auto r = repo.InsertAudit(MakeAudit("a-" + n, "o-" + n, 3000)); !r) return r;
+      if (auto r = tx.accounts().InsertAudit(MakeAudit("a-" + n, "o-" + n, 3000)); !r) return r;
       for (const std::string suffix : {"-a", "-b"}) {
         const ProjectRecord p = MakeProject("p-" + n + suffix, "o-" + n, "Site" + suffix);
         const EventRecord e = SparseEvent("e-" + n + suffix, p.id, 4000);
         const BotRequestRecord b = MinimalBot("b-" + n + suffix, p.id, 4000);
-        if (auto r = repo.InsertProject(p); !r) return r;
-        if (auto r = repo.InsertApiKey(MakeKey("k-" + n + suffix, p, "h-" + n + suffix, 2000));
+        if (auto r = tx.accounts().InsertProject(p); !r) return r;
+        if (auto r =
+                tx.accounts().InsertApiKey(MakeKey("k-" + n + suffix, p, "h-" + n + suffix, 2000));
             !r) {
           return r;
         }
-        if (auto r = repo.InsertEvents({&e, 1}); !r) return r;
-        if (auto r = repo.InsertBotRequests({&b, 1}); !r) return r;
+        if (auto r = tx.events().InsertEvents({&e, 1}); !r) return r;
+        if (auto r = tx.events().InsertBotRequests({&b, 1}); !r) return r;
       }
       return {};
     });
@@ -414,20 +421,25 @@ class StoreConformance : public testing::TestWithParam<Backend> {
     const std::string org = "o-" + n;
     AuditQuery audit;
     audit.organization_id = org;
-    return {ReadOk([&](Repository& r) { return r.FindOrganizationById(org); }).has_value(),
-            ReadOk([&](Repository& r) { return r.ListMembers(org); }).size(),
-            ReadOk([&](Repository& r) { return r.ListInvitations(org); }).size(),
-            ReadOk([&](Repository& r) { return r.ListAudit(audit); }).size(),
-            ReadOk([&](Repository& r) { return r.ListProjects(org); }).size()};
+    return {ReadOk([&](Transaction& tx) {
+              return tx.accounts().FindOrganizationById(org);
+            }).has_value(),
+            ReadOk([&](Transaction& tx) { return tx.accounts().ListMembers(org); }).size(),
+            ReadOk([&](Transaction& tx) { return tx.accounts().ListInvitations(org); }).size(),
+            ReadOk([&](Transaction& tx) { return tx.accounts().ListAudit(audit); }).size(),
+            ReadOk([&](Transaction& tx) { return tx.accounts().ListProjects(org); }).size()};
   }
   // {project found, its key found, events, bot requests, rollup marks} of project p-<name>.
   std::vector<std::size_t> ProjectFootprint(const std::string& name) {
     const std::string project = "p-" + name;
-    return {ReadOk([&](Repository& r) { return r.FindProject(project); }).has_value(),
-            ReadOk([&](Repository& r) { return r.FindApiKey("k-" + name); }).has_value(),
-            ReadOk([&](Repository& r) { return r.ListRecentEvents(project, 100); }).size(),
-            ReadOk([&](Repository& r) { return r.ListRecentBotRequests(project, 100); }).size(),
-            ReadOk([&](Repository& r) { return r.ListRollupMarks(project); }).size()};
+    return {
+        ReadOk([&](Transaction& tx) { return tx.accounts().FindProject(project); }).has_value(),
+        ReadOk([&](Transaction& tx) { return tx.accounts().FindApiKey("k-" + name); }).has_value(),
+        ReadOk([&](Transaction& tx) { return tx.events().ListRecentEvents(project, 100); }).size(),
+        ReadOk([&](Transaction& tx) {
+          return tx.events().ListRecentBotRequests(project, 100);
+        }).size(),
+        ReadOk([&](Transaction& tx) { return tx.reports().ListRollupMarks(project); }).size()};
   }
 
   std::filesystem::path temp_dir_;

@@ -2,6 +2,7 @@
 
 #include "identity/api_keys.h"
 #include "identity/bootstrap.h"
+#include "storage/account_repository.h"
 #include "tests/unit/testing/temp_store.h"
 
 #include <gtest/gtest.h>
@@ -35,10 +36,10 @@ class AuthenticatorTest : public ::testing::Test {
   }
 
   void SetRole(std::string_view role) {
-    auto done = temp_->store().Write([&](storage::Repository& repo) -> core::Result<void> {
-      auto org = repo.FindOrganizationBySlug(keys_->organization_slug);
+    auto done = temp_->store().Write([&](storage::Transaction& tx) -> core::Result<void> {
+      auto org = tx.accounts().FindOrganizationBySlug(keys_->organization_slug);
       if (!org) return org.error();
-      return repo.PutMembership({(*org)->id, keys_->user_id, std::string(role), 0});
+      return tx.accounts().PutMembership({(*org)->id, keys_->user_id, std::string(role), 0});
     });
     ASSERT_TRUE(done) << done.error().message();
   }

@@ -1,6 +1,7 @@
 #include "ingest/event_writer.h"
 
 #include "core/crypto.h"
+#include "storage/event_repository.h"
 #include "tests/unit/testing/temp_store.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,8 @@ IngestBatch OneEvent(int i) {
 }
 
 std::size_t StoredEvents(storage::Store& store) {
-  auto events = store.Read([](storage::Repository& repo) { return repo.ListRecentEvents("p-1", 10000); });
+  auto events = store.Read(
+      [](storage::Transaction& tx) { return tx.events().ListRecentEvents("p-1", 10000); });
   return events ? events->size() : 0;
 }
 
@@ -54,7 +56,7 @@ TEST(EventWriter, RefusesWhenFullAndCommitsEverythingItAccepted) {
   ASSERT_TRUE(other);
   std::promise<void> locked, release;
   std::thread holder([&] {
-    (void)(*other)->Write([&](storage::Repository&) -> Result<void> {
+    (void)(*other)->Write([&](storage::Transaction&) -> Result<void> {
       locked.set_value();
       release.get_future().wait();
       return {};
@@ -124,7 +126,8 @@ std::vector<std::string> Commit(EventWriter& writer, storage::Store& store,
     done.set_value();
   }));
   done.get_future().wait();
-  auto events = store.Read([](storage::Repository& repo) { return repo.ListRecentEvents("p-1", 1000); });
+  auto events = store.Read(
+      [](storage::Transaction& tx) { return tx.events().ListRecentEvents("p-1", 1000); });
   std::vector<std::string> sessions;
   for (const auto& id : ids) {
     for (const auto& e : *events) {

@@ -7,6 +7,7 @@
 #include <boost/json/parse.hpp>
 
 #include "core/url.h"
+#include "storage/oauth_records.h"
 
 namespace sightline::oauth {
 namespace {

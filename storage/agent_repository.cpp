@@ -1,5 +1,6 @@
 // The agent assistant's conversations and messages.
-#include "storage/repository.h"
+#include "storage/agent_repository.h"
+
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -33,14 +34,14 @@ std::string OwnerFilter(const std::optional<std::string>& workflow_id) {
 
 }  // namespace
 
-Result<void> Repository::InsertAgentConversation(const AgentConversationRecord& c) {
+Result<void> AgentRepository::InsertAgentConversation(const AgentConversationRecord& c) {
   static const std::string sql = InsertStatement("agent_conversations", kConversationColumns);
   return ExecuteVoid(session_, sql,
                      {c.id, c.organization_id, c.project_id, c.user_id, Nullable(c.workflow_id),
                       c.title, c.status, Nullable(c.run_started_at), c.created_at, c.updated_at});
 }
 
-Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversation(
+Result<std::optional<AgentConversationRecord>> AgentRepository::FindAgentConversation(
     std::string_view conversation_id) {
   static const std::string sql =
       Select(kConversationColumns, "FROM agent_conversations WHERE id = $1");
@@ -48,7 +49,7 @@ Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversation
                                           MapConversation);
 }
 
-Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversationByWorkflow(
+Result<std::optional<AgentConversationRecord>> AgentRepository::FindAgentConversationByWorkflow(
     std::string_view project_id, std::string_view user_id, std::string_view workflow_id) {
   static const std::string sql =
       Select(kConversationColumns,
@@ -59,7 +60,7 @@ Result<std::optional<AgentConversationRecord>> Repository::FindAgentConversation
       MapConversation);
 }
 
-Result<std::vector<AgentConversationRecord>> Repository::ListAgentConversations(
+Result<std::vector<AgentConversationRecord>> AgentRepository::ListAgentConversations(
     std::string_view project_id, std::string_view user_id,
     const std::optional<std::string>& workflow_id, std::int64_t limit) {
   std::vector<SqlValue> params{std::string(project_id), std::string(user_id)};
@@ -76,7 +77,7 @@ Result<std::vector<AgentConversationRecord>> Repository::ListAgentConversations(
   return out;
 }
 
-Result<AgentMessageRecord> Repository::AppendAgentMessage(AgentMessageRecord message) {
+Result<AgentMessageRecord> AgentRepository::AppendAgentMessage(AgentMessageRecord message) {
   auto last = FindOne<std::int64_t>(
       session_, "SELECT COALESCE(MAX(seq), 0) FROM agent_messages WHERE conversation_id = $1",
       {message.conversation_id}, [](const SqlRow& r) { return r.Int(0); });
@@ -99,14 +100,14 @@ Result<AgentMessageRecord> Repository::AppendAgentMessage(AgentMessageRecord mes
   return message;
 }
 
-Result<std::vector<AgentMessageRecord>> Repository::ListAgentMessages(
+Result<std::vector<AgentMessageRecord>> AgentRepository::ListAgentMessages(
     std::string_view conversation_id) {
   static const std::string sql =
       Select(kMessageColumns, "FROM agent_messages WHERE conversation_id = $1 ORDER BY seq");
   return FindAll<AgentMessageRecord>(session_, sql, {std::string(conversation_id)}, MapMessage);
 }
 
-Result<bool> Repository::ClaimAgentConversation(std::string_view conversation_id,
+Result<bool> AgentRepository::ClaimAgentConversation(std::string_view conversation_id,
                                                 std::int64_t now, std::int64_t stale_before) {
   auto claimed = session_.Execute(
       "UPDATE agent_conversations SET status = 'running', run_started_at = $2, updated_at = $2 "
@@ -116,7 +117,7 @@ Result<bool> Repository::ClaimAgentConversation(std::string_view conversation_id
   return *claimed == 1;
 }
 
-Result<void> Repository::SetAgentConversationStatus(std::string_view conversation_id,
+Result<void> AgentRepository::SetAgentConversationStatus(std::string_view conversation_id,
                                                     std::string_view status, std::int64_t now) {
   return ExecuteVoid(session_,
                      "UPDATE agent_conversations SET status = $2, run_started_at = NULL, "
@@ -124,7 +125,7 @@ Result<void> Repository::SetAgentConversationStatus(std::string_view conversatio
                      {std::string(conversation_id), std::string(status), now});
 }
 
-Result<void> Repository::TitleAgentConversation(std::string_view conversation_id,
+Result<void> AgentRepository::TitleAgentConversation(std::string_view conversation_id,
                                                 std::string_view title,
                                                 std::string_view untitled) {
   return ExecuteVoid(session_,
@@ -132,7 +133,7 @@ Result<void> Repository::TitleAgentConversation(std::string_view conversation_id
                      {std::string(conversation_id), std::string(title), std::string(untitled)});
 }
 
-Result<bool> Repository::RequestAgentCancel(std::string_view conversation_id) {
+Result<bool> AgentRepository::RequestAgentCancel(std::string_view conversation_id) {
   auto asked = session_.Execute(
       "UPDATE agent_conversations SET status = 'canceling' WHERE id = $1 AND status = 'running'",
       {std::string(conversation_id)});
@@ -140,7 +141,7 @@ Result<bool> Repository::RequestAgentCancel(std::string_view conversation_id) {
   return *asked == 1;
 }
 
-Result<bool> Repository::DecideAgentToolCall(std::string_view conversation_id,
+Result<bool> AgentRepository::DecideAgentToolCall(std::string_view conversation_id,
                                              std::string_view tool_call_id,
                                              std::string_view approval) {
   auto decided = session_.Execute(
@@ -151,7 +152,7 @@ Result<bool> Repository::DecideAgentToolCall(std::string_view conversation_id,
   return *decided > 0;
 }
 
-Result<std::int64_t> Repository::DeleteAgentConversations(
+Result<std::int64_t> AgentRepository::DeleteAgentConversations(
     std::string_view project_id, std::string_view user_id,
     const std::optional<std::string>& workflow_id) {
   std::vector<SqlValue> params{std::string(project_id), std::string(user_id)};

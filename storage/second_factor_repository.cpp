@@ -1,5 +1,7 @@
 // Two-factor authentication: the TOTP secret (pending, then enabled) and backup codes.
-#include "storage/repository.h"
+#include "storage/second_factor_repository.h"
+
+#include "storage/account_repository.h"
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -22,7 +24,8 @@ Result<void> InsertCodes(SqlSession& session, std::string_view user_id,
 
 }  // namespace
 
-Result<std::optional<TwoFactorRecord>> Repository::FindTwoFactor(std::string_view user_id) {
+Result<std::optional<TwoFactorRecord>> SecondFactorRepository::FindTwoFactor(
+    std::string_view user_id) {
   return FindOne<TwoFactorRecord>(
       session_,
       "SELECT user_id, secret, pending_secret, pending_created_at, enabled_at, last_step "
@@ -33,9 +36,9 @@ Result<std::optional<TwoFactorRecord>> Repository::FindTwoFactor(std::string_vie
       });
 }
 
-Result<void> Repository::BeginTwoFactorSetup(std::string_view user_id, std::string_view secret,
-                                             const std::vector<std::string>& code_hashes,
-                                             std::int64_t now) {
+Result<void> SecondFactorRepository::BeginTwoFactorSetup(
+    std::string_view user_id, std::string_view secret, const std::vector<std::string>& code_hashes,
+    std::int64_t now) {
   auto upserted = ExecuteVoid(
       session_,
       "INSERT INTO user_two_factor (user_id, pending_secret, pending_created_at) "
@@ -50,7 +53,7 @@ Result<void> Repository::BeginTwoFactorSetup(std::string_view user_id, std::stri
   return InsertCodes(session_, user_id, code_hashes, /*pending=*/true);
 }
 
-Result<void> Repository::EnableTwoFactor(std::string_view user_id, std::uint64_t step,
+Result<void> SecondFactorRepository::EnableTwoFactor(std::string_view user_id, std::uint64_t step,
                                          std::int64_t now) {
   const std::string id(user_id);
   auto enabled = ExecuteVoid(session_,
@@ -65,23 +68,24 @@ Result<void> Repository::EnableTwoFactor(std::string_view user_id, std::uint64_t
   auto activated =
       ExecuteVoid(session_, "UPDATE user_backup_codes SET pending = 0 WHERE user_id = $1", {id});
   if (!activated) return activated;
-  auto flagged = UpdateUserTwoFactor(user_id, true, now);
+  // The flag on the user's row belongs to the accounts area, in the same transaction.
+  auto flagged = AccountRepository(session_).UpdateUserTwoFactor(user_id, true, now);
   if (!flagged) return flagged.error();
   return {};
 }
 
-Result<void> Repository::DisableTwoFactor(std::string_view user_id, std::int64_t now) {
+Result<void> SecondFactorRepository::DisableTwoFactor(std::string_view user_id, std::int64_t now) {
   const std::string id(user_id);
   auto secret = ExecuteVoid(session_, "DELETE FROM user_two_factor WHERE user_id = $1", {id});
   if (!secret) return secret;
   auto codes = ExecuteVoid(session_, "DELETE FROM user_backup_codes WHERE user_id = $1", {id});
   if (!codes) return codes;
-  auto flagged = UpdateUserTwoFactor(user_id, false, now);
+  auto flagged = AccountRepository(session_).UpdateUserTwoFactor(user_id, false, now);
   if (!flagged) return flagged.error();
   return {};
 }
 
-Result<bool> Repository::AdvanceTotpStep(std::string_view user_id, std::uint64_t step) {
+Result<bool> SecondFactorRepository::AdvanceTotpStep(std::string_view user_id, std::uint64_t step) {
   auto advanced = session_.Execute(
       "UPDATE user_two_factor SET last_step = $2 WHERE user_id = $1 AND last_step < $2 AND "
       "secret IS NOT NULL",
@@ -90,8 +94,8 @@ Result<bool> Repository::AdvanceTotpStep(std::string_view user_id, std::uint64_t
   return *advanced == 1;
 }
 
-Result<bool> Repository::UseBackupCode(std::string_view user_id, std::string_view code_hash,
-                                       std::int64_t now) {
+Result<bool> SecondFactorRepository::UseBackupCode(std::string_view user_id,
+                                                   std::string_view code_hash, std::int64_t now) {
   auto used = session_.Execute(
       "UPDATE user_backup_codes SET used_at = $3 WHERE user_id = $1 AND code_hash = $2 AND "
       "pending = 0 AND used_at IS NULL",
@@ -100,7 +104,7 @@ Result<bool> Repository::UseBackupCode(std::string_view user_id, std::string_vie
   return *used == 1;
 }
 
-Result<void> Repository::ReplaceBackupCodes(std::string_view user_id,
+Result<void> SecondFactorRepository::ReplaceBackupCodes(std::string_view user_id,
                                             const std::vector<std::string>& code_hashes) {
   auto old =
       ExecuteVoid(session_, "DELETE FROM user_backup_codes WHERE user_id = $1 AND pending = 0",
@@ -109,7 +113,7 @@ Result<void> Repository::ReplaceBackupCodes(std::string_view user_id,
   return InsertCodes(session_, user_id, code_hashes, /*pending=*/false);
 }
 
-Result<std::int64_t> Repository::CountUnusedBackupCodes(std::string_view user_id) {
+Result<std::int64_t> SecondFactorRepository::CountUnusedBackupCodes(std::string_view user_id) {
   auto count = FindOne<std::int64_t>(
       session_,
       "SELECT COUNT(*) FROM user_backup_codes WHERE user_id = $1 AND pending = 0 AND "

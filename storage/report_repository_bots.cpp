@@ -1,8 +1,9 @@
-// Crawler reports over the bot rollups (storage/repository_rollups.cpp), written once for both
-// backends. Group keys and filters come from fixed fragments chosen by enum; every value the
+// Crawler reports over the bot rollups (storage/report_repository_rollups.cpp), written once for
+// both backends. Group keys and filters come from fixed fragments chosen by enum; every value the
 // caller sent is a bound parameter.
+#include "storage/report_repository.h"
+
 #include "core/text.h"
-#include "storage/repository.h"
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -74,7 +75,7 @@ std::string BotFrom(const BotReportQuery& q, internal::SqlBuilder& sql) {
 
 }  // namespace
 
-Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQuery& q,
+Result<std::vector<BotGroupRow>> ReportRepository::BotRequestGroups(const BotReportQuery& q,
                                                               BotGroupTotals* totals) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
@@ -106,7 +107,7 @@ Result<std::vector<BotGroupRow>> Repository::BotRequestGroups(const BotReportQue
   return groups;
 }
 
-Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
+Result<BotGroupTotals> ReportRepository::BotRequestTotals(const BotReportQuery& q) {
   internal::SqlBuilder sql;
   const std::string from = BotFrom(q, sql);
   sql.text = "SELECT COUNT(DISTINCT " + std::string(GroupKey(q.grouping)) + "), " +
@@ -116,7 +117,7 @@ Result<BotGroupTotals> Repository::BotRequestTotals(const BotReportQuery& q) {
   return BotGroupTotals{rows->front().Int(0), rows->front().Int(1)};
 }
 
-Result<std::int64_t> Repository::BotRequestSum(const BotReportQuery& q) {
+Result<std::int64_t> ReportRepository::BotRequestSum(const BotReportQuery& q) {
   // Every filter is a column of the per-bot rows, the fewest rows that hold them all.
   BotReportQuery agents = q;
   agents.grouping = BotGrouping::kBot;
@@ -129,7 +130,7 @@ Result<std::int64_t> Repository::BotRequestSum(const BotReportQuery& q) {
   return rows->front().Int(0);
 }
 
-Result<std::vector<BotPeriodRow>> Repository::BotRequestPeriods(const BotReportQuery& q) {
+Result<std::vector<BotPeriodRow>> ReportRepository::BotRequestPeriods(const BotReportQuery& q) {
   internal::SqlBuilder sql;
   const std::string key(GroupKey(q.grouping));
   const std::string from = BotFrom(q, sql);

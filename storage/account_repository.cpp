@@ -1,4 +1,4 @@
-#include "storage/repository.h"
+#include "storage/account_repository.h"
 
 #include "storage/sql_helpers.h"
 
@@ -110,31 +110,31 @@ const char* KeyKindName(KeyKind kind) { return kind == KeyKind::kPrivate ? "priv
 
 // ---- Users ----------------------------------------------------------------------------------
 
-Result<void> Repository::InsertUser(const UserRecord& u) {
+Result<void> AccountRepository::InsertUser(const UserRecord& u) {
   static const std::string sql = InsertStatement("users", kUserColumns);
   return ExecuteVoid(session_, sql,
                      {u.id, u.email, u.password_hash, u.first_name, u.last_name, u.created_at,
                       u.updated_at, Flag(u.two_factor_enabled)});
 }
 
-Result<std::optional<UserRecord>> Repository::FindUserById(std::string_view id) {
+Result<std::optional<UserRecord>> AccountRepository::FindUserById(std::string_view id) {
   return FindOne<UserRecord>(session_, Select(kUserColumns, "FROM users WHERE id = $1"),
                              {std::string(id)}, MapUser);
 }
 
-Result<std::optional<UserRecord>> Repository::FindUserByEmail(std::string_view email) {
+Result<std::optional<UserRecord>> AccountRepository::FindUserByEmail(std::string_view email) {
   return FindOne<UserRecord>(session_, Select(kUserColumns, "FROM users WHERE email = $1"),
                              {std::string(email)}, MapUser);
 }
 
-Result<bool> Repository::UpdateUserNames(const UserRecord& u) {
+Result<bool> AccountRepository::UpdateUserNames(const UserRecord& u) {
   return ExecuteChanged(session_,
                         "UPDATE users SET first_name = $2, last_name = $3, updated_at = $4 "
                         "WHERE id = $1",
                         {u.id, u.first_name, u.last_name, u.updated_at});
 }
 
-Result<bool> Repository::UpdateUserTwoFactor(std::string_view user_id, bool enabled,
+Result<bool> AccountRepository::UpdateUserTwoFactor(std::string_view user_id, bool enabled,
                                              std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE users SET two_factor_enabled = $2, updated_at = $3 WHERE id = $1",
@@ -143,14 +143,14 @@ Result<bool> Repository::UpdateUserTwoFactor(std::string_view user_id, bool enab
 
 // ---- Organizations and members --------------------------------------------------------------
 
-Result<void> Repository::InsertOrganization(const OrganizationRecord& o) {
+Result<void> AccountRepository::InsertOrganization(const OrganizationRecord& o) {
   static const std::string sql = InsertStatement("organizations", kOrgColumns);
   return ExecuteVoid(
       session_, sql,
       {o.id, o.slug, o.name, Flag(o.require_two_factor), o.created_at, o.updated_at});
 }
 
-Result<bool> Repository::UpdateOrganization(const OrganizationRecord& o) {
+Result<bool> AccountRepository::UpdateOrganization(const OrganizationRecord& o) {
   return ExecuteChanged(session_,
                         "UPDATE organizations SET name = $2, require_two_factor = $3, "
                         "updated_at = $4 WHERE id = $1",
@@ -158,7 +158,7 @@ Result<bool> Repository::UpdateOrganization(const OrganizationRecord& o) {
 }
 
 // Memberships, invitations, projects (and with them keys) and the audit log go by cascade.
-Result<bool> Repository::DeleteOrganization(std::string_view organization_id) {
+Result<bool> AccountRepository::DeleteOrganization(std::string_view organization_id) {
   auto activity = DeleteActivity(session_, "SELECT id FROM projects WHERE organization_id = $1",
                                  organization_id);
   if (!activity) return activity.error();
@@ -166,7 +166,7 @@ Result<bool> Repository::DeleteOrganization(std::string_view organization_id) {
                         {std::string(organization_id)});
 }
 
-Result<std::vector<MembershipOfUser>> Repository::ListOrganizationsOfUser(
+Result<std::vector<MembershipOfUser>> AccountRepository::ListOrganizationsOfUser(
     std::string_view user_id) {
   return FindAll<MembershipOfUser>(
       session_,
@@ -178,20 +178,21 @@ Result<std::vector<MembershipOfUser>> Repository::ListOrganizationsOfUser(
       });
 }
 
-Result<std::optional<OrganizationRecord>> Repository::FindOrganizationBySlug(
+Result<std::optional<OrganizationRecord>> AccountRepository::FindOrganizationBySlug(
     std::string_view slug) {
   return FindOne<OrganizationRecord>(
       session_, Select(kOrgColumns, "FROM organizations WHERE slug = $1"), {std::string(slug)},
       MapOrg);
 }
 
-Result<std::optional<OrganizationRecord>> Repository::FindOrganizationById(std::string_view id) {
+Result<std::optional<OrganizationRecord>> AccountRepository::FindOrganizationById(
+    std::string_view id) {
   return FindOne<OrganizationRecord>(
       session_, Select(kOrgColumns, "FROM organizations WHERE id = $1"), {std::string(id)},
       MapOrg);
 }
 
-Result<void> Repository::LockOrganization(std::string_view organization_id) {
+Result<void> AccountRepository::LockOrganization(std::string_view organization_id) {
   if (session_.dialect() != Dialect::kPostgres) return {};
   auto locked = session_.Query("SELECT id FROM organizations WHERE id = $1 FOR UPDATE",
                                {std::string(organization_id)});
@@ -199,7 +200,7 @@ Result<void> Repository::LockOrganization(std::string_view organization_id) {
   return {};
 }
 
-Result<void> Repository::PutMembership(const MembershipRecord& m) {
+Result<void> AccountRepository::PutMembership(const MembershipRecord& m) {
   return ExecuteVoid(session_,
                      "INSERT INTO memberships (organization_id, user_id, role, created_at) "
                      "VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id, user_id) "
@@ -207,7 +208,7 @@ Result<void> Repository::PutMembership(const MembershipRecord& m) {
                      {m.organization_id, m.user_id, m.role, m.created_at});
 }
 
-Result<std::optional<MembershipRecord>> Repository::FindMembership(
+Result<std::optional<MembershipRecord>> AccountRepository::FindMembership(
     std::string_view organization_id, std::string_view user_id) {
   return FindOne<MembershipRecord>(
       session_,
@@ -218,7 +219,7 @@ Result<std::optional<MembershipRecord>> Repository::FindMembership(
       });
 }
 
-Result<std::vector<MemberRecord>> Repository::ListMembers(std::string_view organization_id) {
+Result<std::vector<MemberRecord>> AccountRepository::ListMembers(std::string_view organization_id) {
   return FindAll<MemberRecord>(
       session_,
       "SELECT " + Aliased("u", kUserColumns) +
@@ -230,14 +231,14 @@ Result<std::vector<MemberRecord>> Repository::ListMembers(std::string_view organ
       });
 }
 
-Result<bool> Repository::DeleteMembership(std::string_view organization_id,
+Result<bool> AccountRepository::DeleteMembership(std::string_view organization_id,
                                           std::string_view user_id) {
   return ExecuteChanged(session_,
                         "DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2",
                         {std::string(organization_id), std::string(user_id)});
 }
 
-Result<std::int64_t> Repository::CountMembersWithRole(std::string_view organization_id,
+Result<std::int64_t> AccountRepository::CountMembersWithRole(std::string_view organization_id,
                                                       std::string_view role) {
   auto rows =
       session_.Query("SELECT COUNT(*) FROM memberships WHERE organization_id = $1 AND role = $2",
@@ -248,14 +249,15 @@ Result<std::int64_t> Repository::CountMembersWithRole(std::string_view organizat
 
 // ---- Projects -------------------------------------------------------------------------------
 
-Result<void> Repository::InsertProject(const ProjectRecord& p) {
+Result<void> AccountRepository::InsertProject(const ProjectRecord& p) {
   static const std::string sql = InsertStatement("projects", kProjectColumns);
   return ExecuteVoid(session_, sql,
                      {p.id, p.organization_id, p.name, p.reporting_timezone, Flag(p.bot_detection),
                       Flag(p.event_storage), Flag(p.ip_logging), p.created_at, p.updated_at});
 }
 
-Result<std::vector<ProjectRecord>> Repository::ListProjects(std::string_view organization_id) {
+Result<std::vector<ProjectRecord>> AccountRepository::ListProjects(
+    std::string_view organization_id) {
   return FindAll<ProjectRecord>(
       session_,
       Select(kProjectColumns, "FROM projects WHERE organization_id = $1 ORDER BY created_at, id"),
@@ -263,20 +265,20 @@ Result<std::vector<ProjectRecord>> Repository::ListProjects(std::string_view org
 }
 
 // The project's keys go by cascade.
-Result<bool> Repository::DeleteProject(std::string_view project_id) {
+Result<bool> AccountRepository::DeleteProject(std::string_view project_id) {
   auto activity = DeleteActivity(session_, "$1", project_id);
   if (!activity) return activity.error();
   return ExecuteChanged(session_, "DELETE FROM projects WHERE id = $1", {std::string(project_id)});
 }
 
-Result<std::optional<ProjectRecord>> Repository::FindProject(std::string_view project_id) {
+Result<std::optional<ProjectRecord>> AccountRepository::FindProject(std::string_view project_id) {
   return FindOne<ProjectRecord>(session_, Select(kProjectColumns, "FROM projects WHERE id = $1"),
                                 {std::string(project_id)},
                                 [](const SqlRow& r) { return MapProject(r); });
 }
 
 Result<std::pair<std::optional<OrganizationRecord>, std::optional<ProjectRecord>>>
-Repository::FindOrganizationAndProject(std::string_view slug, std::string_view project_id) {
+AccountRepository::FindOrganizationAndProject(std::string_view slug, std::string_view project_id) {
   auto rows = session_.Query(
       "SELECT " + Aliased("o", kOrgColumns) + ", " + Aliased("p", kProjectColumns) +
           " FROM organizations o LEFT JOIN projects p ON p.id = $2 AND p.organization_id = o.id "
@@ -292,7 +294,7 @@ Repository::FindOrganizationAndProject(std::string_view slug, std::string_view p
   return found;
 }
 
-Result<bool> Repository::UpdateProject(const ProjectRecord& p) {
+Result<bool> AccountRepository::UpdateProject(const ProjectRecord& p) {
   return ExecuteChanged(
       session_,
       "UPDATE projects SET name = $2, reporting_timezone = $3, bot_detection = $4, "
@@ -301,7 +303,7 @@ Result<bool> Repository::UpdateProject(const ProjectRecord& p) {
        Flag(p.ip_logging), p.updated_at});
 }
 
-Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
+Result<std::optional<ProjectRecord>> AccountRepository::FindProjectByName(
     std::string_view organization_id, std::string_view name) {
   return FindOne<ProjectRecord>(
       session_,
@@ -313,7 +315,7 @@ Result<std::optional<ProjectRecord>> Repository::FindProjectByName(
 
 // ---- API keys -------------------------------------------------------------------------------
 
-Result<void> Repository::InsertApiKey(const ApiKeyRecord& k) {
+Result<void> AccountRepository::InsertApiKey(const ApiKeyRecord& k) {
   static const std::string sql = InsertStatement("api_keys", kKeyColumns);
   return ExecuteVoid(session_, sql,
                      {k.id, k.organization_id, k.project_id, std::string(KeyKindName(k.kind)),
@@ -321,18 +323,19 @@ Result<void> Repository::InsertApiKey(const ApiKeyRecord& k) {
                       Nullable(k.revoked_at)});
 }
 
-Result<std::optional<ApiKeyRecord>> Repository::FindApiKeyByHash(std::string_view secret_hash) {
+Result<std::optional<ApiKeyRecord>> AccountRepository::FindApiKeyByHash(
+    std::string_view secret_hash) {
   return FindOne<ApiKeyRecord>(
       session_, Select(kKeyColumns, "FROM api_keys WHERE secret_hash = $1"),
       {std::string(secret_hash)}, [](const SqlRow& r) { return MapKey(r); });
 }
 
-Result<std::optional<ApiKeyRecord>> Repository::FindApiKey(std::string_view key_id) {
+Result<std::optional<ApiKeyRecord>> AccountRepository::FindApiKey(std::string_view key_id) {
   return FindOne<ApiKeyRecord>(session_, Select(kKeyColumns, "FROM api_keys WHERE id = $1"),
                                {std::string(key_id)}, [](const SqlRow& r) { return MapKey(r); });
 }
 
-Result<std::optional<CredentialGrant>> Repository::FindCredentialGrant(
+Result<std::optional<CredentialGrant>> AccountRepository::FindCredentialGrant(
     std::string_view secret_hash) {
   constexpr std::size_t kOrgAt = 1 + ColumnCount(kKeyColumns);
   constexpr std::size_t kProjectAt = kOrgAt + ColumnCount(kOrgColumns);
@@ -350,13 +353,13 @@ Result<std::optional<CredentialGrant>> Repository::FindCredentialGrant(
   });
 }
 
-Result<std::vector<ApiKeyRecord>> Repository::ListApiKeys(std::string_view project_id) {
+Result<std::vector<ApiKeyRecord>> AccountRepository::ListApiKeys(std::string_view project_id) {
   return FindAll<ApiKeyRecord>(
       session_, Select(kKeyColumns, "FROM api_keys WHERE project_id = $1 ORDER BY created_at, id"),
       {std::string(project_id)}, [](const SqlRow& r) { return MapKey(r); });
 }
 
-Result<bool> Repository::RevokeApiKey(std::string_view key_id, std::int64_t at) {
+Result<bool> AccountRepository::RevokeApiKey(std::string_view key_id, std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
                         {std::string(key_id), at});
@@ -364,31 +367,31 @@ Result<bool> Repository::RevokeApiKey(std::string_view key_id, std::int64_t at) 
 
 // ---- Sessions and refresh tokens ------------------------------------------------------------
 
-Result<void> Repository::InsertSession(const SessionRecord& s) {
+Result<void> AccountRepository::InsertSession(const SessionRecord& s) {
   static const std::string sql = InsertStatement("sessions", kSessionColumns);
   return ExecuteVoid(session_, sql,
                      {s.id, s.user_id, s.kind, s.created_at, s.expires_at, Nullable(s.revoked_at),
                       Nullable(s.user_agent)});
 }
 
-Result<std::optional<SessionRecord>> Repository::FindSession(std::string_view session_id) {
+Result<std::optional<SessionRecord>> AccountRepository::FindSession(std::string_view session_id) {
   return FindOne<SessionRecord>(session_, Select(kSessionColumns, "FROM sessions WHERE id = $1"),
                                 {std::string(session_id)}, MapSession);
 }
 
-Result<bool> Repository::RevokeSession(std::string_view session_id, std::int64_t at) {
+Result<bool> AccountRepository::RevokeSession(std::string_view session_id, std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
                         {std::string(session_id), at});
 }
 
-Result<void> Repository::InsertRefreshToken(const RefreshTokenRecord& t) {
+Result<void> AccountRepository::InsertRefreshToken(const RefreshTokenRecord& t) {
   static const std::string sql = InsertStatement("refresh_tokens", kRefreshTokenColumns);
   return ExecuteVoid(session_, sql,
                      {t.token_hash, t.session_id, t.created_at, Nullable(t.used_at)});
 }
 
-Result<std::optional<RefreshTokenRecord>> Repository::FindRefreshToken(
+Result<std::optional<RefreshTokenRecord>> AccountRepository::FindRefreshToken(
     std::string_view token_hash) {
   return FindOne<RefreshTokenRecord>(
       session_, Select(kRefreshTokenColumns, "FROM refresh_tokens WHERE token_hash = $1"),
@@ -397,7 +400,7 @@ Result<std::optional<RefreshTokenRecord>> Repository::FindRefreshToken(
 
 // One conditional UPDATE: a concurrent claimer waits for the row lock (PostgreSQL) or the write
 // lock (SQLite), then finds used_at set and changes nothing.
-Result<bool> Repository::ClaimRefreshToken(std::string_view token_hash, std::int64_t at) {
+Result<bool> AccountRepository::ClaimRefreshToken(std::string_view token_hash, std::int64_t at) {
   return ExecuteChanged(
       session_, "UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL",
       {std::string(token_hash), at});
@@ -405,7 +408,7 @@ Result<bool> Repository::ClaimRefreshToken(std::string_view token_hash, std::int
 
 // ---- Invitations ----------------------------------------------------------------------------
 
-Result<void> Repository::InsertInvitation(const InvitationRecord& i) {
+Result<void> AccountRepository::InsertInvitation(const InvitationRecord& i) {
   static const std::string sql = InsertStatement("invitations", kInvitationColumns);
   return ExecuteVoid(
       session_, sql,
@@ -413,20 +416,21 @@ Result<void> Repository::InsertInvitation(const InvitationRecord& i) {
        i.expires_at, Nullable(i.accepted_at), Nullable(i.accepted_by), Nullable(i.revoked_at)});
 }
 
-Result<std::optional<InvitationRecord>> Repository::FindInvitation(std::string_view invitation_id) {
+Result<std::optional<InvitationRecord>> AccountRepository::FindInvitation(
+    std::string_view invitation_id) {
   return FindOne<InvitationRecord>(session_,
                                    Select(kInvitationColumns, "FROM invitations WHERE id = $1"),
                                    {std::string(invitation_id)}, MapInvitation);
 }
 
-Result<std::optional<InvitationRecord>> Repository::FindInvitationByTokenHash(
+Result<std::optional<InvitationRecord>> AccountRepository::FindInvitationByTokenHash(
     std::string_view token_hash) {
   return FindOne<InvitationRecord>(
       session_, Select(kInvitationColumns, "FROM invitations WHERE token_hash = $1"),
       {std::string(token_hash)}, MapInvitation);
 }
 
-Result<std::vector<InvitationRecord>> Repository::ListInvitations(
+Result<std::vector<InvitationRecord>> AccountRepository::ListInvitations(
     std::string_view organization_id) {
   return FindAll<InvitationRecord>(
       session_,
@@ -435,7 +439,7 @@ Result<std::vector<InvitationRecord>> Repository::ListInvitations(
       {std::string(organization_id)}, MapInvitation);
 }
 
-Result<bool> Repository::MarkInvitationAccepted(std::string_view invitation_id,
+Result<bool> AccountRepository::MarkInvitationAccepted(std::string_view invitation_id,
                                                 std::string_view user_id, std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE invitations SET accepted_at = $3, accepted_by = $2 WHERE id = $1 "
@@ -443,7 +447,7 @@ Result<bool> Repository::MarkInvitationAccepted(std::string_view invitation_id,
                         {std::string(invitation_id), std::string(user_id), at});
 }
 
-Result<bool> Repository::RevokeInvitation(std::string_view invitation_id, std::int64_t at) {
+Result<bool> AccountRepository::RevokeInvitation(std::string_view invitation_id, std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE invitations SET revoked_at = $2 WHERE id = $1 "
                         "AND accepted_at IS NULL AND revoked_at IS NULL",
@@ -452,7 +456,7 @@ Result<bool> Repository::RevokeInvitation(std::string_view invitation_id, std::i
 
 // ---- Audit log ------------------------------------------------------------------------------
 
-Result<void> Repository::InsertAudit(const AuditRecord& a) {
+Result<void> AccountRepository::InsertAudit(const AuditRecord& a) {
   static const std::string sql = InsertStatement("audit_log", kAuditColumns);
   return ExecuteVoid(
       session_, sql,
@@ -464,7 +468,7 @@ Result<void> Repository::InsertAudit(const AuditRecord& a) {
 
 // One statement for every combination of filters: an absent filter is a NULL parameter. The
 // CASTs give PostgreSQL a type for parameters that otherwise only appear in `IS NULL`.
-Result<std::vector<AuditRecord>> Repository::ListAudit(const AuditQuery& q) {
+Result<std::vector<AuditRecord>> AccountRepository::ListAudit(const AuditQuery& q) {
   static const std::string sql =
       Select(kAuditColumns,
              "FROM audit_log WHERE organization_id = $1 "
@@ -487,7 +491,7 @@ Result<std::vector<AuditRecord>> Repository::ListAudit(const AuditQuery& q) {
 
 // ---- Rate limits and server secrets ---------------------------------------------------------
 
-Result<std::int64_t> Repository::ReadRateLimit(std::string_view bucket,
+Result<std::int64_t> AccountRepository::ReadRateLimit(std::string_view bucket,
                                                std::int64_t window_start) {
   auto count = FindOne<std::int64_t>(
       session_, "SELECT count FROM rate_limit_windows WHERE bucket = $1 AND window_start = $2",
@@ -496,7 +500,8 @@ Result<std::int64_t> Repository::ReadRateLimit(std::string_view bucket,
   return count->value_or(0);
 }
 
-Result<std::int64_t> Repository::HitRateLimit(std::string_view bucket, std::int64_t window_start) {
+Result<std::int64_t> AccountRepository::HitRateLimit(std::string_view bucket,
+                                                     std::int64_t window_start) {
   auto rows = session_.Query(
       "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1) "
       "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 "
@@ -506,12 +511,13 @@ Result<std::int64_t> Repository::HitRateLimit(std::string_view bucket, std::int6
   return rows->front().Int(0);
 }
 
-Result<std::int64_t> Repository::PruneRateLimits(std::int64_t window_start) {
+Result<std::int64_t> AccountRepository::PruneRateLimits(std::int64_t window_start) {
   return session_.Execute("DELETE FROM rate_limit_windows WHERE window_start < $1", {window_start});
 }
 
-Result<std::string> Repository::GetOrCreateSecret(std::string_view name, std::string_view candidate,
-                                                  std::int64_t at) {
+Result<std::string> AccountRepository::GetOrCreateSecret(std::string_view name,
+                                                         std::string_view candidate,
+                                                         std::int64_t at) {
   auto inserted = ExecuteVoid(session_,
                               "INSERT INTO server_secrets (name, value, created_at) "
                               "VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",

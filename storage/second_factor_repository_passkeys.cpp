@@ -1,5 +1,6 @@
 // Passkeys and the challenges of WebAuthn ceremonies.
-#include "storage/repository.h"
+#include "storage/second_factor_repository.h"
+
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -19,45 +20,48 @@ PasskeyRecord MapPasskey(const SqlRow& r) {
 
 }  // namespace
 
-Result<void> Repository::InsertPasskey(const PasskeyRecord& p) {
+Result<void> SecondFactorRepository::InsertPasskey(const PasskeyRecord& p) {
   static const std::string sql = InsertStatement("passkeys", kPasskeyColumns);
   return ExecuteVoid(session_, sql,
                      {p.id, p.user_id, p.credential_id, p.public_key, p.algorithm, p.sign_count,
                       p.aaguid, p.label, p.transports, p.created_at, Nullable(p.last_used_at)});
 }
 
-Result<std::vector<PasskeyRecord>> Repository::ListPasskeys(std::string_view user_id) {
+Result<std::vector<PasskeyRecord>> SecondFactorRepository::ListPasskeys(std::string_view user_id) {
   static const std::string sql =
       Select(kPasskeyColumns, "FROM passkeys WHERE user_id = $1 ORDER BY created_at, id");
   return FindAll<PasskeyRecord>(session_, sql, {std::string(user_id)}, MapPasskey);
 }
 
-Result<std::optional<PasskeyRecord>> Repository::FindPasskeyByCredential(
+Result<std::optional<PasskeyRecord>> SecondFactorRepository::FindPasskeyByCredential(
     std::string_view credential_id) {
   static const std::string sql = Select(kPasskeyColumns, "FROM passkeys WHERE credential_id = $1");
   return FindOne<PasskeyRecord>(session_, sql, {std::string(credential_id)}, MapPasskey);
 }
 
-Result<bool> Repository::RenamePasskey(std::string_view passkey_id, std::string_view user_id,
-                                       std::string_view label) {
+Result<bool> SecondFactorRepository::RenamePasskey(std::string_view passkey_id,
+                                                   std::string_view user_id,
+                                                   std::string_view label) {
   return ExecuteChanged(session_, "UPDATE passkeys SET label = $3 WHERE id = $1 AND user_id = $2",
                         {std::string(passkey_id), std::string(user_id), std::string(label)});
 }
 
-Result<bool> Repository::DeletePasskey(std::string_view passkey_id, std::string_view user_id) {
+Result<bool> SecondFactorRepository::DeletePasskey(std::string_view passkey_id,
+                                                   std::string_view user_id) {
   return ExecuteChanged(session_, "DELETE FROM passkeys WHERE id = $1 AND user_id = $2",
                         {std::string(passkey_id), std::string(user_id)});
 }
 
-Result<bool> Repository::RecordPasskeyUse(std::string_view passkey_id, std::int64_t previous_count,
-                                          std::int64_t sign_count, std::int64_t now) {
+Result<bool> SecondFactorRepository::RecordPasskeyUse(std::string_view passkey_id,
+                                                      std::int64_t previous_count,
+                                                      std::int64_t sign_count, std::int64_t now) {
   return ExecuteChanged(session_,
                         "UPDATE passkeys SET sign_count = $3, last_used_at = $4 WHERE id = $1 AND "
                         "sign_count = $2",
                         {std::string(passkey_id), previous_count, sign_count, now});
 }
 
-Result<void> Repository::InsertWebAuthnChallenge(const WebAuthnChallengeRecord& c) {
+Result<void> SecondFactorRepository::InsertWebAuthnChallenge(const WebAuthnChallengeRecord& c) {
   return ExecuteVoid(
       session_,
       "INSERT INTO webauthn_challenges (id, user_id, purpose, challenge, expires_at) "
@@ -65,7 +69,7 @@ Result<void> Repository::InsertWebAuthnChallenge(const WebAuthnChallengeRecord& 
       {c.id, Nullable(c.user_id), c.purpose, c.challenge, c.expires_at});
 }
 
-Result<std::optional<WebAuthnChallengeRecord>> Repository::TakeWebAuthnChallenge(
+Result<std::optional<WebAuthnChallengeRecord>> SecondFactorRepository::TakeWebAuthnChallenge(
     std::string_view challenge_id, std::int64_t now) {
   auto found = FindOne<WebAuthnChallengeRecord>(
       session_,

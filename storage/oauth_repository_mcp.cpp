@@ -1,5 +1,6 @@
 // MCP sessions: the shared state behind `MCP-Session-Id`, so any node can serve any session.
-#include "storage/repository.h"
+#include "storage/oauth_repository.h"
+
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -19,7 +20,7 @@ McpSessionRecord MapMcpSession(const SqlRow& r) {
 
 }  // namespace
 
-Result<void> Repository::InsertMcpSession(const McpSessionRecord& s) {
+Result<void> OAuthRepository::InsertMcpSession(const McpSessionRecord& s) {
   static const std::string sql = InsertStatement("mcp_sessions", kMcpSessionColumns);
   return ExecuteVoid(session_, sql,
                      {s.id_hash, s.credential, s.protocol_version, Nullable(s.client_name),
@@ -27,18 +28,18 @@ Result<void> Repository::InsertMcpSession(const McpSessionRecord& s) {
                       Nullable(s.ended_at)});
 }
 
-Result<std::optional<McpSessionRecord>> Repository::FindMcpSession(std::string_view id_hash) {
+Result<std::optional<McpSessionRecord>> OAuthRepository::FindMcpSession(std::string_view id_hash) {
   static const std::string sql = Select(kMcpSessionColumns, "FROM mcp_sessions WHERE id_hash = $1");
   return FindOne<McpSessionRecord>(session_, sql, {std::string(id_hash)}, MapMcpSession);
 }
 
-Result<bool> Repository::EndMcpSession(std::string_view id_hash, std::int64_t at) {
+Result<bool> OAuthRepository::EndMcpSession(std::string_view id_hash, std::int64_t at) {
   return ExecuteChanged(
       session_, "UPDATE mcp_sessions SET ended_at = $2 WHERE id_hash = $1 AND ended_at IS NULL",
       {std::string(id_hash), at});
 }
 
-Result<bool> Repository::UpdateMcpSession(std::string_view id_hash, std::int64_t at,
+Result<bool> OAuthRepository::UpdateMcpSession(std::string_view id_hash, std::int64_t at,
                                           std::string_view log_level) {
   return ExecuteChanged(session_,
                         "UPDATE mcp_sessions SET last_used_at = $2, log_level = $3 "
@@ -46,7 +47,7 @@ Result<bool> Repository::UpdateMcpSession(std::string_view id_hash, std::int64_t
                         {std::string(id_hash), at, std::string(log_level)});
 }
 
-Result<std::int64_t> Repository::DeleteStaleMcpSessions(std::string_view credential,
+Result<std::int64_t> OAuthRepository::DeleteStaleMcpSessions(std::string_view credential,
                                                         std::int64_t before) {
   return session_.Execute(
       "DELETE FROM mcp_sessions WHERE credential = $1 AND "

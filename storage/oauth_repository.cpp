@@ -1,5 +1,6 @@
 // The OAuth authorization server's clients, grants (consents with their code) and tokens.
-#include "storage/repository.h"
+#include "storage/oauth_repository.h"
+
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -37,7 +38,7 @@ OAuthTokenRecord MapToken(const SqlRow& r, std::size_t at = 0) {
 
 }  // namespace
 
-Result<void> Repository::UpsertOAuthClient(const OAuthClientRecord& c) {
+Result<void> OAuthRepository::UpsertOAuthClient(const OAuthClientRecord& c) {
   static const std::string sql =
       InsertStatement("oauth_clients", kClientColumns) +
       " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, name = excluded.name, "
@@ -49,19 +50,20 @@ Result<void> Repository::UpsertOAuthClient(const OAuthClientRecord& c) {
                       c.metadata, c.created_at, c.fetched_at});
 }
 
-Result<std::optional<OAuthClientRecord>> Repository::FindOAuthClient(std::string_view client_id) {
+Result<std::optional<OAuthClientRecord>> OAuthRepository::FindOAuthClient(
+    std::string_view client_id) {
   static const std::string sql = Select(kClientColumns, "FROM oauth_clients WHERE id = $1");
   return FindOne<OAuthClientRecord>(session_, sql, {std::string(client_id)}, MapClient);
 }
 
-Result<std::int64_t> Repository::DeleteUnusedOAuthClients(std::int64_t before) {
+Result<std::int64_t> OAuthRepository::DeleteUnusedOAuthClients(std::int64_t before) {
   return session_.Execute(
       "DELETE FROM oauth_clients WHERE created_at < $1 AND NOT EXISTS "
       "(SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)",
       {before});
 }
 
-Result<void> Repository::InsertOAuthGrant(const OAuthGrantRecord& g) {
+Result<void> OAuthRepository::InsertOAuthGrant(const OAuthGrantRecord& g) {
   static const std::string sql = InsertStatement("oauth_grants", kGrantColumns);
   return ExecuteVoid(session_, sql,
                      {g.id, g.client_id, g.user_id, g.organization_id, g.project_id, g.permissions,
@@ -70,26 +72,26 @@ Result<void> Repository::InsertOAuthGrant(const OAuthGrantRecord& g) {
                       Nullable(g.last_used_at), Nullable(g.revoked_at)});
 }
 
-Result<std::optional<OAuthGrantRecord>> Repository::FindOAuthGrant(std::string_view grant_id) {
+Result<std::optional<OAuthGrantRecord>> OAuthRepository::FindOAuthGrant(std::string_view grant_id) {
   static const std::string sql = Select(kGrantColumns, "FROM oauth_grants WHERE id = $1");
   return FindOne<OAuthGrantRecord>(session_, sql, {std::string(grant_id)},
                                    [](const SqlRow& r) { return MapGrant(r); });
 }
 
-Result<std::optional<OAuthGrantRecord>> Repository::FindOAuthGrantByCode(
+Result<std::optional<OAuthGrantRecord>> OAuthRepository::FindOAuthGrantByCode(
     std::string_view code_hash) {
   static const std::string sql = Select(kGrantColumns, "FROM oauth_grants WHERE code_hash = $1");
   return FindOne<OAuthGrantRecord>(session_, sql, {std::string(code_hash)},
                                    [](const SqlRow& r) { return MapGrant(r); });
 }
 
-Result<bool> Repository::ClaimOAuthCode(std::string_view grant_id, std::int64_t at) {
+Result<bool> OAuthRepository::ClaimOAuthCode(std::string_view grant_id, std::int64_t at) {
   return ExecuteChanged(
       session_, "UPDATE oauth_grants SET code_used_at = $2 WHERE id = $1 AND code_used_at IS NULL",
       {std::string(grant_id), at});
 }
 
-Result<bool> Repository::RevokeOAuthGrant(std::string_view grant_id, std::int64_t at) {
+Result<bool> OAuthRepository::RevokeOAuthGrant(std::string_view grant_id, std::int64_t at) {
   auto tokens = session_.Execute(
       "UPDATE oauth_tokens SET revoked_at = $2 WHERE grant_id = $1 AND revoked_at IS NULL",
       {std::string(grant_id), at});
@@ -99,12 +101,13 @@ Result<bool> Repository::RevokeOAuthGrant(std::string_view grant_id, std::int64_
       {std::string(grant_id), at});
 }
 
-Result<void> Repository::TouchOAuthGrant(std::string_view grant_id, std::int64_t at) {
+Result<void> OAuthRepository::TouchOAuthGrant(std::string_view grant_id, std::int64_t at) {
   return ExecuteVoid(session_, "UPDATE oauth_grants SET last_used_at = $2 WHERE id = $1",
                      {std::string(grant_id), at});
 }
 
-Result<std::vector<OAuthGrantView>> Repository::ListOAuthGrantsOfUser(std::string_view user_id) {
+Result<std::vector<OAuthGrantView>> OAuthRepository::ListOAuthGrantsOfUser(
+    std::string_view user_id) {
   static const std::string sql =
       "SELECT c.name, o.slug, p.name, " + Aliased("g", kGrantColumns) +
       " FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id "
@@ -117,20 +120,21 @@ Result<std::vector<OAuthGrantView>> Repository::ListOAuthGrantsOfUser(std::strin
   });
 }
 
-Result<void> Repository::InsertOAuthToken(const OAuthTokenRecord& t) {
+Result<void> OAuthRepository::InsertOAuthToken(const OAuthTokenRecord& t) {
   static const std::string sql = InsertStatement("oauth_tokens", kTokenColumns);
   return ExecuteVoid(session_, sql,
                      {t.hash, t.grant_id, t.kind, t.created_at, t.expires_at,
                       Nullable(t.used_at), Nullable(t.revoked_at), Nullable(t.replaced_by)});
 }
 
-Result<void> Repository::SetOAuthTokenSuccessor(std::string_view token_hash,
+Result<void> OAuthRepository::SetOAuthTokenSuccessor(std::string_view token_hash,
                                                 std::string_view successor_hash) {
   return ExecuteVoid(session_, "UPDATE oauth_tokens SET replaced_by = $2 WHERE hash = $1",
                      {std::string(token_hash), std::string(successor_hash)});
 }
 
-Result<std::optional<OAuthTokenGrant>> Repository::FindOAuthToken(std::string_view token_hash) {
+Result<std::optional<OAuthTokenGrant>> OAuthRepository::FindOAuthToken(
+    std::string_view token_hash) {
   static const std::string sql = "SELECT m.role, o.slug, " + Aliased("t", kTokenColumns) +
                                  ", " + Aliased("g", kGrantColumns) +
                                  " FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id "
@@ -143,20 +147,20 @@ Result<std::optional<OAuthTokenGrant>> Repository::FindOAuthToken(std::string_vi
   });
 }
 
-Result<bool> Repository::ClaimOAuthToken(std::string_view token_hash, std::int64_t at) {
+Result<bool> OAuthRepository::ClaimOAuthToken(std::string_view token_hash, std::int64_t at) {
   return ExecuteChanged(session_,
                         "UPDATE oauth_tokens SET used_at = $2 WHERE hash = $1 AND used_at IS NULL "
                         "AND revoked_at IS NULL",
                         {std::string(token_hash), at});
 }
 
-Result<bool> Repository::RevokeOAuthToken(std::string_view token_hash, std::int64_t at) {
+Result<bool> OAuthRepository::RevokeOAuthToken(std::string_view token_hash, std::int64_t at) {
   return ExecuteChanged(
       session_, "UPDATE oauth_tokens SET revoked_at = $2 WHERE hash = $1 AND revoked_at IS NULL",
       {std::string(token_hash), at});
 }
 
-Result<std::int64_t> Repository::DeleteSpentOAuthTokens(std::string_view grant_id,
+Result<std::int64_t> OAuthRepository::DeleteSpentOAuthTokens(std::string_view grant_id,
                                                         std::int64_t now,
                                                         std::int64_t spent_before) {
   return session_.Execute(

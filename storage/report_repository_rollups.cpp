@@ -1,11 +1,14 @@
 // Report rollups, the writing side: marking the hours whose raw rows changed (called by every
 // insert of events and crawler requests), and what a builder needs to roll a local day up
-// again. The reading side is in repository_reports.cpp and repository_web_reports.cpp.
+// again. The reading side is in report_repository_bots.cpp and report_repository_web.cpp.
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "storage/repository.h"
+#include "storage/report_repository.h"
+
+#include "storage/event_records.h"
+#include "storage/rollup_marks.h"
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -109,7 +112,9 @@ Result<void> MarkHours(SqlSession& session, const std::string& project_id, Rollu
 
 }  // namespace
 
-Result<void> Repository::MarkEventsForRollup(std::span<const EventRecord> events) {
+namespace internal {
+
+Result<void> MarkEventsForRollup(SqlSession& session, std::span<const EventRecord> events) {
   // Per project: each visit's earliest event in the batch, and the hours of events without one.
   std::map<std::string, std::map<std::string, std::int64_t>> visits;
   std::map<std::string, std::set<std::int64_t>> hours;
@@ -123,7 +128,7 @@ Result<void> Repository::MarkEventsForRollup(std::span<const EventRecord> events
     if (!inserted) it->second = std::min(it->second, e.occurred_at);
   }
   for (const auto& [project_id, sessions] : visits) {
-    auto known = KnownVisitStarts(session_, project_id, sessions);
+    auto known = KnownVisitStarts(session, project_id, sessions);
     if (!known) return known.error();
     std::vector<VisitStart> moved;  // new visits, and visits that now start earlier
     for (const auto& [session_id, earliest] : sessions) {
@@ -135,27 +140,29 @@ Result<void> Repository::MarkEventsForRollup(std::span<const EventRecord> events
       hours[project_id].insert(HourOf(starts_here ? earliest : found->second));
       if (starts_here) moved.push_back({session_id, earliest});
     }
-    auto upserted = UpsertVisitStarts(session_, project_id, moved);
+    auto upserted = UpsertVisitStarts(session, project_id, moved);
     if (!upserted) return upserted;
   }
   for (const auto& [project_id, project_hours] : hours) {
-    auto marked = MarkHours(session_, project_id, RollupSource::kWeb, project_hours);
+    auto marked = MarkHours(session, project_id, RollupSource::kWeb, project_hours);
     if (!marked) return marked;
   }
   return {};
 }
 
-Result<void> Repository::MarkBotRequestsForRollup(std::span<const BotRequestRecord> rows) {
+Result<void> MarkBotRequestsForRollup(SqlSession& session, std::span<const BotRequestRecord> rows) {
   std::map<std::string, std::set<std::int64_t>> hours;
   for (const BotRequestRecord& row : rows) hours[row.project_id].insert(HourOf(row.occurred_at));
   for (const auto& [project_id, project_hours] : hours) {
-    auto marked = MarkHours(session_, project_id, RollupSource::kBots, project_hours);
+    auto marked = MarkHours(session, project_id, RollupSource::kBots, project_hours);
     if (!marked) return marked;
   }
   return {};
 }
 
-Result<std::vector<RollupMark>> Repository::ListRollupMarks(std::string_view project_id) {
+}  // namespace internal
+
+Result<std::vector<RollupMark>> ReportRepository::ListRollupMarks(std::string_view project_id) {
   return FindAll<RollupMark>(
       session_,
       "SELECT source, hour, generation FROM rollup_dirty WHERE project_id = $1 ORDER BY hour",
@@ -166,12 +173,12 @@ Result<std::vector<RollupMark>> Repository::ListRollupMarks(std::string_view pro
       });
 }
 
-Result<std::vector<std::string>> Repository::ListProjectsWithRollupMarks() {
+Result<std::vector<std::string>> ReportRepository::ListProjectsWithRollupMarks() {
   return FindAll<std::string>(session_, "SELECT DISTINCT project_id FROM rollup_dirty", {},
                               [](const SqlRow& r) { return r.Text(0); });
 }
 
-Result<void> Repository::ClearRollupMarks(std::string_view project_id,
+Result<void> ReportRepository::ClearRollupMarks(std::string_view project_id,
                                           std::span<const RollupMark> marks) {
   for (const RollupMark& mark : marks) {
     const std::string source(1, static_cast<char>(mark.source));
@@ -184,7 +191,7 @@ Result<void> Repository::ClearRollupMarks(std::string_view project_id,
   return {};
 }
 
-Result<std::vector<std::int64_t>> Repository::ListRollupDays(std::string_view project_id,
+Result<std::vector<std::int64_t>> ReportRepository::ListRollupDays(std::string_view project_id,
                                                              std::string_view zone,
                                                              std::int64_t start_ms,
                                                              std::int64_t end_ms) {
@@ -196,7 +203,7 @@ Result<std::vector<std::int64_t>> Repository::ListRollupDays(std::string_view pr
       [](const SqlRow& r) { return r.Int(0); });
 }
 
-Result<void> Repository::ClaimRollupDay(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::ClaimRollupDay(std::string_view project_id, std::string_view zone,
                                         std::int64_t day_start, std::int64_t built_at) {
   // Writing the row first locks it (PostgreSQL), so two builders of one day take turns.
   return ExecuteVoid(session_,
@@ -206,7 +213,7 @@ Result<void> Repository::ClaimRollupDay(std::string_view project_id, std::string
                      {std::string(project_id), std::string(zone), day_start, built_at});
 }
 
-Result<bool> Repository::HasRollupsOfOtherZones(std::string_view project_id,
+Result<bool> ReportRepository::HasRollupsOfOtherZones(std::string_view project_id,
                                                 std::string_view zone) {
   auto found = FindOne<bool>(
       session_, "SELECT 1 FROM rollup_days WHERE project_id = $1 AND zone <> $2 LIMIT 1",
@@ -215,7 +222,7 @@ Result<bool> Repository::HasRollupsOfOtherZones(std::string_view project_id,
   return found->has_value();
 }
 
-Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
+Result<void> ReportRepository::DeleteRollupsOfOtherZones(std::string_view project_id,
                                                    std::string_view zone) {
   for (std::string_view table : {"web_rollups", "bot_rollups", "rollup_days", "rollup_blocks"}) {
     auto done = ExecuteVoid(session_,
@@ -227,7 +234,7 @@ Result<void> Repository::DeleteRollupsOfOtherZones(std::string_view project_id,
   return {};
 }
 
-Result<void> Repository::DeleteRollups(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::string_view zone,
                                        RollupSource source, std::int64_t start_ms,
                                        std::int64_t end_ms) {
   // Days and hours only (a block starting on the day stays); every key column before the
@@ -240,7 +247,7 @@ Result<void> Repository::DeleteRollups(std::string_view project_id, std::string_
   return ExecuteVoid(session_, sql, {std::string(project_id), std::string(zone), start_ms, end_ms});
 }
 
-Result<std::vector<RollupEvent>> Repository::ListRollupEvents(std::string_view project_id,
+Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_view project_id,
                                                               std::int64_t start_ms,
                                                               std::int64_t end_ms) {
   constexpr std::string_view kColumns =
@@ -286,7 +293,7 @@ Result<std::vector<RollupEvent>> Repository::ListRollupEvents(std::string_view p
   return visits;
 }
 
-Result<void> Repository::InsertWebRollups(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::InsertWebRollups(std::string_view project_id, std::string_view zone,
                                           std::span<const WebRollupRow> rows) {
   const std::string project(project_id), zone_name(zone);
   return InsertRows(
@@ -311,7 +318,7 @@ Result<void> Repository::InsertWebRollups(std::string_view project_id, std::stri
       });
 }
 
-Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::RollUpBotRequests(std::string_view project_id, std::string_view zone,
                                            std::span<const std::int64_t> hour_starts,
                                            std::int64_t day_end) {
   if (hour_starts.empty()) return {};
@@ -383,7 +390,7 @@ Result<void> Repository::RollUpBotRequests(std::string_view project_id, std::str
 
 // ---- Blocks of days
 
-Result<std::vector<RollupBlock>> Repository::ListRollupBlocks(std::string_view project_id,
+Result<std::vector<RollupBlock>> ReportRepository::ListRollupBlocks(std::string_view project_id,
                                                               std::string_view zone,
                                                               std::int64_t start_ms,
                                                               std::int64_t end_ms) {
@@ -395,7 +402,7 @@ Result<std::vector<RollupBlock>> Repository::ListRollupBlocks(std::string_view p
       [](const SqlRow& r) { return RollupBlock{static_cast<RollupSpan>(r.Int(0)), r.Int(1)}; });
 }
 
-Result<void> Repository::ResetRollupBlock(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::ResetRollupBlock(std::string_view project_id, std::string_view zone,
                                           const RollupBlock& block) {
   // The upsert comes first: it locks the block's row (PostgreSQL), so a builder of the block
   // and a rebuild of one of its days take turns.
@@ -418,7 +425,7 @@ Result<void> Repository::ResetRollupBlock(std::string_view project_id, std::stri
                      {project, zone_name, span, block.start_ms});
 }
 
-Result<void> Repository::FinishRollupBlock(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::FinishRollupBlock(std::string_view project_id, std::string_view zone,
                                            const RollupBlock& block, std::int64_t built_at) {
   return ExecuteVoid(session_,
                      "UPDATE rollup_blocks SET built_at = $5 WHERE project_id = $1 AND zone = $2 "
@@ -427,7 +434,7 @@ Result<void> Repository::FinishRollupBlock(std::string_view project_id, std::str
                       static_cast<std::int64_t>(block.span), block.start_ms, built_at});
 }
 
-Result<std::vector<WebRollupRow>> Repository::ListWebRollups(std::string_view project_id,
+Result<std::vector<WebRollupRow>> ReportRepository::ListWebRollups(std::string_view project_id,
                                                              std::string_view zone,
                                                              const RollupPeriods& periods) {
   SqlBuilder sql;
@@ -446,7 +453,7 @@ Result<std::vector<WebRollupRow>> Repository::ListWebRollups(std::string_view pr
   return out;
 }
 
-Result<void> Repository::RollUpBotBlock(std::string_view project_id, std::string_view zone,
+Result<void> ReportRepository::RollUpBotBlock(std::string_view project_id, std::string_view zone,
                                         const RollupBlock& block, const RollupPeriods& halves) {
   SqlBuilder sql;
   const std::string project = sql.Next(std::string(project_id));

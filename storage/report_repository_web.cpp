@@ -1,6 +1,7 @@
-// Web analytics over the web rollups (storage/repository_rollups.cpp), written once for both
+// Web analytics over the web rollups (storage/report_repository_rollups.cpp), written once for both
 // backends. Every value the caller sent is a bound parameter.
-#include "storage/repository.h"
+#include "storage/report_repository.h"
+
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -19,7 +20,7 @@ std::string RollupFrom(const WebRollupQuery& q, Sql& sql) {
 
 }  // namespace
 
-Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery& q) {
+Result<std::vector<WebRollupRow>> ReportRepository::WebRollupRows(const WebRollupQuery& q) {
   Sql sql;
   const std::string from = RollupFrom(q, sql);
   sql.text = "SELECT " + std::string(internal::kWebRollupColumns) + " " + from +
@@ -32,7 +33,7 @@ Result<std::vector<WebRollupRow>> Repository::WebRollupRows(const WebRollupQuery
   return out;
 }
 
-Result<WebValueRanking> Repository::RankWebValues(const WebRollupQuery& q, std::int64_t limit,
+Result<WebValueRanking> ReportRepository::RankWebValues(const WebRollupQuery& q, std::int64_t limit,
                                                   std::int64_t offset) {
   Sql sql;
   const std::string from = RollupFrom(q, sql);
@@ -59,7 +60,7 @@ Result<WebValueRanking> Repository::RankWebValues(const WebRollupQuery& q, std::
   return ranking;
 }
 
-Result<std::vector<PageDurationRow>> Repository::PageDurations(const WebRollupQuery& q,
+Result<std::vector<PageDurationRow>> ReportRepository::PageDurations(const WebRollupQuery& q,
                                                                std::int64_t limit,
                                                                std::int64_t offset) {
   WebRollupQuery pages = q;

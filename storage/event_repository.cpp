@@ -1,7 +1,8 @@
 // Data access for tracked events, crawler requests and the ingestion pipeline's state
-// (sessions, identities, usage counters, notifications). See repository.h for the contracts.
-#include "storage/repository.h"
+// (sessions, identities, usage counters, notifications). See event_repository.h for the contracts.
+#include "storage/event_repository.h"
 
+#include "storage/rollup_marks.h"
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -139,13 +140,13 @@ BotRequestRecord MapBot(const SqlRow& r) {
 
 // ---- Events and bot requests ----------------------------------------------------------------
 
-Result<void> Repository::InsertEvents(std::span<const EventRecord> events) {
+Result<void> EventRepository::InsertEvents(std::span<const EventRecord> events) {
   auto inserted = InsertRows(session_, "events", kEventColumns, events, EventParams);
   if (!inserted) return inserted;
-  return MarkEventsForRollup(events);
+  return internal::MarkEventsForRollup(session_, events);
 }
 
-Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view project_id,
+Result<std::vector<EventRecord>> EventRepository::ListRecentEvents(std::string_view project_id,
                                                               std::size_t limit) {
   return FindAll<EventRecord>(
       session_,
@@ -154,13 +155,13 @@ Result<std::vector<EventRecord>> Repository::ListRecentEvents(std::string_view p
       {std::string(project_id), static_cast<std::int64_t>(limit)}, MapEvent);
 }
 
-Result<void> Repository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
+Result<void> EventRepository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
   auto inserted = InsertRows(session_, "bot_requests", kBotColumns, rows, BotParams);
   if (!inserted) return inserted;
-  return MarkBotRequestsForRollup(rows);
+  return internal::MarkBotRequestsForRollup(session_, rows);
 }
 
-Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
+Result<std::vector<BotRequestRecord>> EventRepository::ListRecentBotRequests(
     std::string_view project_id, std::size_t limit) {
   return FindAll<BotRequestRecord>(
       session_,
@@ -170,10 +171,9 @@ Result<std::vector<BotRequestRecord>> Repository::ListRecentBotRequests(
       {std::string(project_id), static_cast<std::int64_t>(limit)}, MapBot);
 }
 
-
 // ---- Sessions, identities, usage, notifications, the events feed -----------------------------
 
-Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
+Result<std::string> EventRepository::TouchVisitorSession(std::string_view project_id,
                                                     std::string_view visitor_key,
                                                     std::string_view candidate_session_id,
                                                     std::int64_t at, std::int64_t inactivity_ms,
@@ -197,7 +197,7 @@ Result<std::string> Repository::TouchVisitorSession(std::string_view project_id,
   return std::move((*session)->first);
 }
 
-Result<void> Repository::PutVisitorSession(std::string_view project_id,
+Result<void> EventRepository::PutVisitorSession(std::string_view project_id,
                                            std::string_view visitor_key,
                                            std::string_view session_id,
                                            std::int64_t last_seen_at) {
@@ -210,7 +210,7 @@ Result<void> Repository::PutVisitorSession(std::string_view project_id,
                       last_seen_at});
 }
 
-Result<void> Repository::PutIdentity(const IdentityRecord& i) {
+Result<void> EventRepository::PutIdentity(const IdentityRecord& i) {
   return ExecuteVoid(session_,
                      "INSERT INTO identities (project_id, anonymous_id, user_id, traits, "
                      "created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6) "
@@ -221,7 +221,7 @@ Result<void> Repository::PutIdentity(const IdentityRecord& i) {
                       i.updated_at});
 }
 
-Result<std::optional<IdentityRecord>> Repository::FindIdentity(std::string_view project_id,
+Result<std::optional<IdentityRecord>> EventRepository::FindIdentity(std::string_view project_id,
                                                                std::string_view anonymous_id) {
   return FindOne<IdentityRecord>(
       session_,
@@ -232,7 +232,7 @@ Result<std::optional<IdentityRecord>> Repository::FindIdentity(std::string_view 
       });
 }
 
-Result<void> Repository::AddUsage(const UsageRecord& d) {
+Result<void> EventRepository::AddUsage(const UsageRecord& d) {
   return ExecuteVoid(session_,
                      "INSERT INTO usage_counters (project_id, month, human_events, bot_events) "
                      "VALUES ($1, $2, $3, $4) ON CONFLICT (project_id, month) DO UPDATE SET "
@@ -241,7 +241,7 @@ Result<void> Repository::AddUsage(const UsageRecord& d) {
                      {d.project_id, d.month, d.human_events, d.bot_events});
 }
 
-Result<std::vector<UsageRecord>> Repository::ListUsage(std::string_view project_id) {
+Result<std::vector<UsageRecord>> EventRepository::ListUsage(std::string_view project_id) {
   return FindAll<UsageRecord>(
       session_,
       "SELECT project_id, month, human_events, bot_events FROM usage_counters "
@@ -264,11 +264,11 @@ NotificationRecord MapNotification(const SqlRow& r) {
 }
 }  // namespace
 
-Result<void> Repository::InsertNotifications(std::span<const NotificationRecord> rows) {
+Result<void> EventRepository::InsertNotifications(std::span<const NotificationRecord> rows) {
   return InsertRows(session_, "notifications", kNotificationColumns, rows, NotificationParams);
 }
 
-Result<std::vector<NotificationRecord>> Repository::ListNotifications(
+Result<std::vector<NotificationRecord>> EventRepository::ListNotifications(
     std::string_view project_id, std::optional<std::pair<std::int64_t, std::string>> before,
     std::size_t limit) {
   static const std::string sql = Select(
@@ -284,7 +284,7 @@ Result<std::vector<NotificationRecord>> Repository::ListNotifications(
       MapNotification);
 }
 
-Result<std::vector<NotificationRecord>> Repository::ListNotificationsAfter(
+Result<std::vector<NotificationRecord>> EventRepository::ListNotificationsAfter(
     std::string_view project_id, std::pair<std::int64_t, std::string> after, std::size_t limit) {
   static const std::string sql = Select(
       kNotificationColumns,
@@ -299,7 +299,7 @@ Result<std::vector<NotificationRecord>> Repository::ListNotificationsAfter(
 
 // One statement for every combination of filters: an absent filter is a NULL parameter (the
 // CASTs type the parameters for PostgreSQL).
-Result<std::vector<EventRecord>> Repository::ListEvents(const EventQuery& q) {
+Result<std::vector<EventRecord>> EventRepository::ListEvents(const EventQuery& q) {
   static const std::string sql =
       Select(kEventColumns,
              "FROM events WHERE project_id = $1 "
@@ -321,7 +321,7 @@ Result<std::vector<EventRecord>> Repository::ListEvents(const EventQuery& q) {
       MapEvent);
 }
 
-Result<void> Repository::PutBotRangeList(const BotRangeListRecord& list) {
+Result<void> EventRepository::PutBotRangeList(const BotRangeListRecord& list) {
   return ExecuteVoid(session_,
                      "INSERT INTO bot_ip_ranges (list_id, body, fetched_at) VALUES ($1, $2, $3) "
                      "ON CONFLICT (list_id) DO UPDATE SET body = excluded.body, "
@@ -329,7 +329,7 @@ Result<void> Repository::PutBotRangeList(const BotRangeListRecord& list) {
                      {list.list_id, list.body, list.fetched_at});
 }
 
-Result<std::vector<BotRangeListRecord>> Repository::ListBotRangeLists() {
+Result<std::vector<BotRangeListRecord>> EventRepository::ListBotRangeLists() {
   return FindAll<BotRangeListRecord>(
       session_, "SELECT list_id, body, fetched_at FROM bot_ip_ranges ORDER BY list_id", {},
       [](const SqlRow& r) { return BotRangeListRecord{r.Text(0), r.Text(1), r.Int(2)}; });

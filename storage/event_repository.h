@@ -1,0 +1,74 @@
+// Events: the queries over tracked events, crawler requests, visitor sessions, identities, monthly
+// usage, notifications and the vendors' IP-range lists, written once over SqlSession and run
+// unchanged on SQLite and PostgreSQL. Reached from a Transaction (`tx.events()`); lives for one
+// transaction and is used by one thread. Lookups return nullopt for "not there"; errors are storage
+// failures, or ErrorCode::kConflict for a unique-key clash.
+#pragma once
+
+#include "core/result.h"
+#include "storage/event_records.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sightline::storage {
+
+class SqlSession;
+
+class EventRepository {
+ public:
+  explicit EventRepository(SqlSession& session) : session_(session) {}
+
+  // The visitor's session at `at`: the current one when the visitor was last seen less than
+  // `inactivity_ms` before, else `candidate_session_id`, which becomes current. One atomic
+  // UPSERT, so concurrent writers (any process) agree. When `last_seen_after` is given, it
+  // receives the visitor's last_seen_at after the upsert (never earlier than before it).
+  core::Result<std::string> TouchVisitorSession(std::string_view project_id,
+                                                std::string_view visitor_key,
+                                                std::string_view candidate_session_id,
+                                                std::int64_t at, std::int64_t inactivity_ms,
+                                                std::int64_t* last_seen_after = nullptr);
+  // Sets the visitor's session state outright (after TouchVisitorSession in the same
+  // transaction has locked the row).
+  core::Result<void> PutVisitorSession(std::string_view project_id, std::string_view visitor_key,
+                                       std::string_view session_id, std::int64_t last_seen_at);
+  // Inserts or replaces the link of an anonymous id (last identify wins).
+  core::Result<void> PutIdentity(const IdentityRecord& identity);
+  core::Result<std::optional<IdentityRecord>> FindIdentity(std::string_view project_id,
+                                                           std::string_view anonymous_id);
+  // Adds to the month's counters (creating them at zero).
+  core::Result<void> AddUsage(const UsageRecord& delta);
+  // Newest month first.
+  core::Result<std::vector<UsageRecord>> ListUsage(std::string_view project_id);
+  core::Result<void> InsertNotifications(std::span<const NotificationRecord> notifications);
+  // Newest first; `before` (created_at, id) pages.
+  core::Result<std::vector<NotificationRecord>> ListNotifications(
+      std::string_view project_id, std::optional<std::pair<std::int64_t, std::string>> before,
+      std::size_t limit);
+  // Notifications after the cursor (created_at, id), oldest first: what a stream sends next.
+  core::Result<std::vector<NotificationRecord>> ListNotificationsAfter(
+      std::string_view project_id, std::pair<std::int64_t, std::string> after, std::size_t limit);
+  // The events feed: filters, newest first (occurred_at, then id).
+  core::Result<std::vector<EventRecord>> ListEvents(const EventQuery& query);
+  // Both also mark the rows' hours for the report rollups.
+  core::Result<void> InsertEvents(std::span<const EventRecord> events);
+  // Newest first (occurred_at, then id, descending).
+  core::Result<std::vector<EventRecord>> ListRecentEvents(std::string_view project_id,
+                                                          std::size_t limit);
+  core::Result<void> InsertBotRequests(std::span<const BotRequestRecord> rows);
+  core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
+                                                                    std::size_t limit);
+  // The last good copy of each vendor IP-range list (one row per list id, replaced).
+  core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
+  core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
+
+ private:
+  SqlSession& session_;
+};
+
+}  // namespace sightline::storage

@@ -1,0 +1,104 @@
+// Reports: the queries over the report rollups (marking changed hours, rolling local days, hours
+// and blocks of days up) and the crawler and web analytics reports read from them, written once
+// over SqlSession and run unchanged on SQLite and PostgreSQL. Reached from a Transaction
+// (`tx.reports()`); lives for one transaction and is used by one thread. Lookups return nullopt for
+// "not there"; errors are storage failures, or ErrorCode::kConflict for a unique-key clash.
+#pragma once
+
+#include "core/result.h"
+#include "storage/report_records.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sightline::storage {
+
+class SqlSession;
+
+class ReportRepository {
+ public:
+  explicit ReportRepository(SqlSession& session) : session_(session) {}
+
+  // Report rollups, writing side (storage/report_repository_rollups.cpp). Inserting events or
+  // crawler requests marks the UTC hours whose rollups they change (a visit's start hour for events
+  // of a visit); a builder lists the marks, rolls the affected local days up again and clears
+  // the marks whose generation it read.
+  core::Result<std::vector<RollupMark>> ListRollupMarks(std::string_view project_id);
+  core::Result<std::vector<std::string>> ListProjectsWithRollupMarks();
+  core::Result<void> ClearRollupMarks(std::string_view project_id,
+                                      std::span<const RollupMark> marks);
+  // Starts of the local days of `zone` already rolled up, in [start_ms, end_ms).
+  core::Result<std::vector<std::int64_t>> ListRollupDays(std::string_view project_id,
+                                                         std::string_view zone,
+                                                         std::int64_t start_ms,
+                                                         std::int64_t end_ms);
+  // Records the day as rolled up; first in a rebuild, so concurrent builders of a day queue.
+  core::Result<void> ClaimRollupDay(std::string_view project_id, std::string_view zone,
+                                    std::int64_t day_start, std::int64_t built_at);
+  // Whether rollups of another zone than `zone` remain (the project's zone changed).
+  core::Result<bool> HasRollupsOfOtherZones(std::string_view project_id, std::string_view zone);
+  core::Result<void> DeleteRollupsOfOtherZones(std::string_view project_id,
+                                               std::string_view zone);
+  core::Result<void> DeleteRollups(std::string_view project_id, std::string_view zone,
+                                   RollupSource source, std::int64_t start_ms,
+                                   std::int64_t end_ms);
+  // The human events (outside `__analytics`) of the visits that started in the window, and
+  // the window's events that belong to no visit.
+  core::Result<std::vector<RollupEvent>> ListRollupEvents(std::string_view project_id,
+                                                          std::int64_t start_ms,
+                                                          std::int64_t end_ms);
+  core::Result<void> InsertWebRollups(std::string_view project_id, std::string_view zone,
+                                      std::span<const WebRollupRow> rows);
+  // Rolls the crawler requests of one local day up, per day and per local hour; `hour_starts`
+  // are the day's hours in order (the first is the day's start).
+  core::Result<void> RollUpBotRequests(std::string_view project_id, std::string_view zone,
+                                       std::span<const std::int64_t> hour_starts,
+                                       std::int64_t day_end);
+  // Blocks of days (RollupSpan::kDays2 … kDays32) of `zone` rolled up and current, starting
+  // in [start_ms, end_ms).
+  core::Result<std::vector<RollupBlock>> ListRollupBlocks(std::string_view project_id,
+                                                          std::string_view zone,
+                                                          std::int64_t start_ms,
+                                                          std::int64_t end_ms);
+  // Marks the block out of date and deletes its rows. The first statement locks the block's
+  // row, so the rebuild of a day and the building of a block holding it take turns.
+  core::Result<void> ResetRollupBlock(std::string_view project_id, std::string_view zone,
+                                      const RollupBlock& block);
+  // Marks the block, whose rows were just written, current.
+  core::Result<void> FinishRollupBlock(std::string_view project_id, std::string_view zone,
+                                       const RollupBlock& block, std::int64_t built_at);
+  // Every web rollup row of the periods (all dimensions).
+  core::Result<std::vector<WebRollupRow>> ListWebRollups(std::string_view project_id,
+                                                         std::string_view zone,
+                                                         const RollupPeriods& periods);
+  // Writes the block's crawler rows as the sums of its two halves' rows.
+  core::Result<void> RollUpBotBlock(std::string_view project_id, std::string_view zone,
+                                    const RollupBlock& block, const RollupPeriods& halves);
+  // Crawler reports (storage/report_repository_bots.cpp). Groups ordered by requests, then key.
+  // With `totals`, also the number of groups and of requests over the whole ranking.
+  core::Result<std::vector<BotGroupRow>> BotRequestGroups(const BotReportQuery& query,
+                                                          BotGroupTotals* totals = nullptr);
+  core::Result<BotGroupTotals> BotRequestTotals(const BotReportQuery& query);
+  // The requests the query's filters keep, whatever its grouping and keys.
+  core::Result<std::int64_t> BotRequestSum(const BotReportQuery& query);
+  core::Result<std::vector<BotPeriodRow>> BotRequestPeriods(const BotReportQuery& query);
+  // Web analytics (storage/report_repository_web.cpp).
+  core::Result<std::vector<WebRollupRow>> WebRollupRows(const WebRollupQuery& query);
+  // Values by their summed row count, then value, and how many there are.
+  core::Result<WebValueRanking> RankWebValues(const WebRollupQuery& query, std::int64_t limit,
+                                              std::int64_t offset);
+  // Pages by pageviews, then path.
+  core::Result<std::vector<PageDurationRow>> PageDurations(const WebRollupQuery& query,
+                                                           std::int64_t limit,
+                                                           std::int64_t offset);
+
+ private:
+  SqlSession& session_;
+};
+
+}  // namespace sightline::storage
