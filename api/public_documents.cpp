@@ -1,5 +1,6 @@
 #include "api/public_documents.h"
 
+#include "api/http_methods.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
 
@@ -30,36 +31,9 @@ bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
   return false;
 }
 
-void AddPublicCors(HttpResponse& response) {
-  response.headers.Set("Access-Control-Allow-Origin", "*");
-  response.headers.Set("Access-Control-Expose-Headers", "ETag, X-Request-Id");
-}
-
-HttpResponse Preflight(const HttpRequest& request) {
-  HttpResponse response;
-  response.status = 204;
-  AddPublicCors(response);
-  response.headers.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-  const auto requested = request.headers.Get("Access-Control-Request-Headers");
-  response.headers.Set("Access-Control-Allow-Headers",
-                       requested ? std::string(*requested) : std::string("*"));
-  response.headers.Set("Access-Control-Max-Age", "86400");
-  return response;
-}
-
-HttpResponse SdkPreflight(const HttpRequest& request) {
-  HttpResponse response = Preflight(request);
-  response.headers.Set("Access-Control-Allow-Methods", "POST, OPTIONS");
-  if (!request.headers.Has("Access-Control-Request-Headers")) {
-    response.headers.Set("Access-Control-Allow-Headers",
-                         "Content-Type, x-sdk-key, X-API-Key, Authorization");
-  }
-  return response;
-}
-
 HttpResponse Document(const HttpRequest& request, const RenderedDocument& document) {
   HttpResponse response;
-  AddPublicCors(response);
+  AddCors(CorsPolicy::kPublic, std::nullopt, response);
   response.headers.Set("Cache-Control", "public, max-age=3600");
   response.headers.Set("ETag", document.etag);
   response.headers.Set("Vary", "Accept-Encoding");

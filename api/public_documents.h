@@ -1,5 +1,6 @@
-// The responses every browser may read: the OpenAPI documents (cacheable, ETag, 304) and the
-// CORS answers of the public routes (/openapi.*, /sdk/v1/*). Pure functions; thread-safe.
+// The documents every browser may read (the OpenAPI documents, MCP's and OAuth's discovery
+// documents): rendered once with a strong ETag, served cacheable with 304 on a match and the
+// public CORS headers (api/http_methods.h). Pure functions; thread-safe.
 #pragma once
 
 #include "api/openapi.h"
@@ -18,11 +19,6 @@ RenderedDocument RenderJsonDocument(const boost::json::value& document,
 
 // Weak comparison of an If-None-Match list (with `*`) against an entity tag, as RFC 9110 says.
 bool EtagMatches(std::string_view if_none_match, std::string_view etag);
-void AddPublicCors(core::HttpResponse& response);
-// A CORS preflight answer for the OpenAPI documents (GET, HEAD) …
-core::HttpResponse Preflight(const core::HttpRequest& request);
-// … and for the SDK routes (POST), which browsers call from any site with an SDK key.
-core::HttpResponse SdkPreflight(const core::HttpRequest& request);
 // The document, or 304 when If-None-Match matches its ETag.
 core::HttpResponse Document(const core::HttpRequest& request, const RenderedDocument& document);
 

@@ -1,7 +1,6 @@
 #include "api/sdk_script.h"
 
 #include "api/embedded_assets.h"
-#include "api/public_documents.h"
 #include "core/compression.h"
 #include "core/crypto.h"
 #include "core/text.h"
@@ -21,11 +20,6 @@ std::string Sha384(std::string_view data) {
   return std::string(reinterpret_cast<char*>(digest), size);
 }
 
-bool IsScriptPath(std::string_view path) {
-  return path == kSdkScriptPath ||
-         (path.starts_with("/sdk/v1/sightline-") && path.ends_with(".js"));
-}
-
 // The URL and cache validator are named by the digest, as cmake/embed_web_assets.cmake names
 // an embedded asset's ETag, so a script read from disk and the same one embedded agree.
 SdkScript ScriptFrom(std::string body, std::string gzip, std::string_view sha384) {
@@ -37,34 +31,6 @@ SdkScript ScriptFrom(std::string body, std::string gzip, std::string_view sha384
   script.versioned_path = "/sdk/v1/sightline-" + hash + ".js";
   script.etag = "\"" + hash + "\"";
   return script;
-}
-
-// Whether an Accept-Encoding list (RFC 9110 §12.5.3) admits gzip: named or `*`, without q=0.
-bool AcceptsGzip(std::string_view accept_encoding) {
-  for (const std::string& item : core::SplitList(accept_encoding)) {
-    const std::string entry = core::ToLowerAscii(item);
-    const auto semicolon = entry.find(';');
-    const std::string_view coding = core::TrimSpaces(std::string_view(entry).substr(0, semicolon));
-    if (coding != "gzip" && coding != "x-gzip" && coding != "*") continue;
-    if (semicolon == std::string::npos) return true;
-    std::string params(entry.substr(semicolon + 1));
-    std::erase(params, ' ');
-    if (!params.starts_with("q=0") || params.find_first_of("123456789") != std::string::npos) {
-      return true;
-    }
-  }
-  return false;
-}
-
-void SetScriptHeaders(core::HttpResponse& response, const SdkScript& script, bool versioned) {
-  AddPublicCors(response);
-  response.headers.Set("Cache-Control", versioned ? "public, max-age=31536000, immutable"
-                                                  : "public, max-age=3600");
-  response.headers.Set("Vary", "Accept-Encoding");
-  response.headers.Set("X-Script-Integrity", script.integrity);
-  response.headers.Set("X-Script-Versioned-Url", script.versioned_path);
-  response.headers.Set("Access-Control-Expose-Headers",
-                       "ETag, X-Request-Id, X-Script-Integrity, X-Script-Versioned-Url");
 }
 
 }  // namespace
@@ -94,32 +60,20 @@ core::Result<SdkScript> LoadSdkScript(const std::string& path) {
   return ScriptFrom(std::move(body), std::move(gzip), digest);
 }
 
-std::optional<core::HttpResponse> ServeSdkScript(const core::HttpRequest& request,
-                                                 std::string_view path,
-                                                 const SdkScript* script) {
-  if (!IsScriptPath(path)) return std::nullopt;
-  if (request.method == core::HttpMethod::kOptions) return Preflight(request);
-  const bool versioned = path != kSdkScriptPath;
-  if (!script || (versioned && path != script->versioned_path)) return std::nullopt;  // 404
-  if (request.method != core::HttpMethod::kGet && request.method != core::HttpMethod::kHead) {
-    return std::nullopt;
-  }
-  const auto accepted = request.headers.Get("Accept-Encoding");
-  const bool gzip = !script->gzip.empty() && accepted && AcceptsGzip(*accepted);
-  // Each content coding is its own representation, so it has its own strong validator.
-  const std::string etag =
-      gzip ? script->etag.substr(0, script->etag.size() - 1) + "-gzip\"" : script->etag;
-  core::HttpResponse response;
-  SetScriptHeaders(response, *script, versioned);
-  response.headers.Set("ETag", etag);
-  if (auto tags = request.headers.Get("If-None-Match"); tags && EtagMatches(*tags, etag)) {
-    response.status = 304;
-    return response;
-  }
-  response.headers.Set("Content-Type", "text/javascript; charset=utf-8");
-  if (gzip) response.headers.Set("Content-Encoding", "gzip");
-  response.body = gzip ? script->gzip : script->body;
-  return response;
+void AddSdkScript(const SdkScript* script, StaticAssetTable& table) {
+  table.folders.push_back({"/sdk/v1/", ".js", std::string(kSdkScriptPath),
+                           script ? "No such script version; use /sdk/v1/script.js."
+                                  : "The tracking script was not built on this server."});
+  if (!script) return;
+  const EmbeddedAsset bytes{kSdkScriptPath, "text/javascript; charset=utf-8", script->body,
+                            script->gzip, {}, script->etag};
+  const std::vector<std::pair<std::string, std::string>> headers = {
+      {"X-Script-Integrity", script->integrity},
+      {"X-Script-Versioned-Url", script->versioned_path}};
+  table.assets.push_back(
+      {std::string(kSdkScriptPath), bytes, "public, max-age=3600", headers, true});
+  table.assets.push_back(
+      {script->versioned_path, bytes, "public, max-age=31536000, immutable", headers, true});
 }
 
 }  // namespace sightline::api

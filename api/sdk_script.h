@@ -1,11 +1,12 @@
 // The browser tracking script the server serves (built from web/sdk by esbuild and compiled
 // into the binary, see api/embedded_assets.h): at /sdk/v1/script.js, cached for an hour, and at
 // a versioned URL named by its content (/sdk/v1/sightline-<hash>.js), cached for a year as
-// immutable, for pages that pin it with Subresource Integrity. Both are readable from any
-// origin (CORS), as SRI needs, and sent gzip-compressed to clients that accept it.
+// immutable, for pages that pin it with Subresource Integrity. Both are rows of the static-asset
+// table (api/static_assets.h): readable from any origin (CORS), as SRI needs, and sent
+// gzip-compressed to clients that accept it. Values; thread-safe once built.
 #pragma once
 
-#include "core/http_types.h"
+#include "api/static_assets.h"
 #include "core/result.h"
 
 #include <optional>
@@ -31,10 +32,9 @@ core::Result<SdkScript> EmbeddedSdkScript();
 // without rebuilding the server); SYS_002 naming the path when it is missing.
 core::Result<SdkScript> LoadSdkScript(const std::string& path);
 
-// The answer for `path` when it is one of the script's routes, else nullopt. Without a script
-// (not built), its routes answer 404 with the reason.
-std::optional<core::HttpResponse> ServeSdkScript(const core::HttpRequest& request,
-                                                 std::string_view path,
-                                                 const SdkScript* script);
+// Adds the script's two routes to `table`, and its folder (/sdk/v1/*.js), whose other paths
+// answer 404 with the reason (also when `script` is null: not built). `script` must outlive
+// the table.
+void AddSdkScript(const SdkScript* script, StaticAssetTable& table);
 
 }  // namespace sightline::api

@@ -67,6 +67,13 @@ std::unique_ptr<detection::GeoDatabase> OpenGeo(const std::string& path) {
   return std::move(*opened);
 }
 
+// The one static-asset table: the tracking script's routes (the dashboard's files next).
+api::StaticAssetTable StaticAssets(const api::SdkScript* script) {
+  api::StaticAssetTable table;
+  api::AddSdkScript(script, table);
+  return table;
+}
+
 std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
   auto loaded =
       override_path.empty() ? api::EmbeddedSdkScript() : api::LoadSdkScript(override_path);
@@ -241,11 +248,19 @@ Server::Server(ServeConfig config, ServerFoundations& f)
                              .grantable = tool_catalog_.GrantablePermissions(),
                              .access_ttl = config_.oauth_access_ttl}),
       sdk_script_(LoadScript(config_.sdk_script)),
-      handler_({registry_, dispatcher_, authenticator_, sessions_, credential_limits_,
-                public_limits_, clock_, config_.trusted_proxies, &mcp_server_,
-                config_.mcp_allowed_origins, &authorization_server_,
-                config_.mcp_conformance_fixtures, sdk_script_ ? &*sdk_script_ : nullptr},
-               {.server_url = public_url_}),
+      rate_limits_(credential_limits_, public_limits_, config_.trusted_proxies),
+      documents_(registry_, {.server_url = public_url_},
+                 StaticAssets(sdk_script_ ? &*sdk_script_ : nullptr)),
+      mcp_endpoint_(mcp_server_, &authorization_server_, authenticator_, rate_limits_,
+                    {.public_url = public_url_,
+                     .allowed_origins = config_.mcp_allowed_origins,
+                     .anonymous = config_.mcp_conformance_fixtures}),
+      oauth_endpoint_(authorization_server_, rate_limits_),
+      authorize_endpoint_(authorization_server_, sessions_, rate_limits_, public_url_),
+      operations_(registry_, dispatcher_, authenticator_, sessions_, rate_limits_),
+      front_door_({&documents_, &pages_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
+                   &operations_},
+                  clock_),
       range_refresher_(
           *range_fetcher_, *store_, clock_,
           CatalogRangeSources(detection::BotCatalog::Builtin(), config_.bot_ranges_mirror),
@@ -274,7 +289,7 @@ void Server::LogReady() const {
 int Server::Run() {
   LogReady();
   http_->OnShutdown([this] { assistant_.StopAnswers(); });
-  http_->Run(handler_);
+  http_->Run(front_door_);
   assistant_.Shutdown();  // running answers end while the handler their callbacks reach exists
   // A client metadata fetch still pending is answered now, while authorization_server_ (which
   // its callback reaches) exists; the other fetchers' callbacks hold shared state.

@@ -14,7 +14,14 @@
 #include <string>
 
 #include "agent/assistant.h"
-#include "api/rest_handler.h"
+#include "api/authorize_endpoint.h"
+#include "api/documents_endpoint.h"
+#include "api/front_door.h"
+#include "api/mcp_endpoint.h"
+#include "api/oauth_endpoint.h"
+#include "api/operations_endpoint.h"
+#include "api/pages_endpoint.h"
+#include "api/rate_limits.h"
 #include "api/sdk_script.h"
 #include "api/transport/dns_resolver.h"
 #include "api/transport/http_client.h"
@@ -101,7 +108,15 @@ class Server {
   mcp::McpServer mcp_server_;
   oauth::AuthorizationServer authorization_server_;
   std::optional<api::SdkScript> sdk_script_;
-  api::RestHandler handler_;
+  // The front door and its endpoint modules, in the order it asks them.
+  api::RateLimits rate_limits_;
+  api::DocumentsEndpoint documents_;  // OpenAPI, health, the static-asset table
+  api::PagesEndpoint pages_;
+  api::McpEndpoint mcp_endpoint_;
+  api::OAuthEndpoint oauth_endpoint_;
+  api::AuthorizeEndpoint authorize_endpoint_;
+  api::OperationsEndpoint operations_;  // claims every path: asked last
+  api::FrontDoor front_door_;
   // Background work, last.
   RangeRefresher range_refresher_;
   PeriodicTask rollups_;

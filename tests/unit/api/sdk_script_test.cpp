@@ -24,10 +24,13 @@ class SdkScriptTest : public ::testing::Test {
     ASSERT_TRUE(embedded.has_value());
     script_ = std::move(*embedded);
   }
+  // The script's rows of the static-asset table, served as the documents endpoint serves them.
   core::HttpResponse Serve(const core::HttpRequest& request) {
-    auto response = ServeSdkScript(request, request.path(), &script_);
-    EXPECT_TRUE(response.has_value());
-    return response.value_or(core::HttpResponse{});
+    StaticAssetTable table;
+    AddSdkScript(&script_, table);
+    const StaticAsset* asset = table.Find(request.path());
+    EXPECT_NE(asset, nullptr) << request.path();
+    return asset ? ServeStaticAsset(request, *asset) : core::HttpResponse{};
   }
   SdkScript script_;
 };

@@ -1,4 +1,4 @@
-// RestHandler's /oauth/authorize: the browser side of the authorization server. GET validates
+// /oauth/authorize (api/authorize_endpoint.h): the browser side of the authorization server. GET validates
 // the request and shows the sign-in or consent page; POST carries the page's forms (sign in,
 // sign out, allow, deny). Invalid clients and redirect URIs get an error page and are never
 // redirected to; other faults of the request get an error page that links back to the client
@@ -9,10 +9,12 @@
 // checked again on every POST; a signed HttpOnly cookie remembers who signed in; a CSRF token in
 // a second cookie must match the form's (double submit), and a POST from another Origin is
 // refused. `__Host-` cookies with `Secure` when the public URL is https.
+#include "api/authorize_endpoint.h"
+
 #include "api/consent_page.h"
 #include "api/error_response.h"
-#include "api/rest_handler.h"
-#include "api/rest_outcome.h"
+#include "api/exchange.h"
+#include "api/http_methods.h"
 #include "core/crypto.h"
 #include "core/text.h"
 #include "core/url.h"
@@ -29,6 +31,12 @@ using core::HttpResponse;
 using core::Result;
 
 using Cookies = std::map<std::string, std::string, std::less<>>;
+
+constexpr std::string_view kAuthorizePath = "/oauth/authorize";
+const PathMethods kAuthorizeMethods{{HttpMethod::kGet, HttpMethod::kHead, HttpMethod::kPost},
+                                    CorsPolicy::kNone,
+                                    ErrorForm::kErrorResponse,
+                                    "Only GET and POST are served here."};
 
 // What the asynchronous part needs of the request (the request itself is gone by then).
 struct AuthorizeInput {
@@ -71,6 +79,32 @@ std::string AppendQuery(std::string url, const oauth::Params& params) {
     separator = '&';
   }
   return url;
+}
+
+// What is wrong with a request before the client is looked up: the error page to show.
+struct InputProblem {
+  int status;
+  std::string_view title;
+  std::string_view message;
+};
+
+std::optional<InputProblem> ReadInput(const HttpRequest& request, AuthorizeInput& input) {
+  input.post = request.method == HttpMethod::kPost;
+  if (input.post) {
+    const auto type = request.headers.Get("Content-Type");
+    if (!type || core::MediaTypeOf(*type) != "application/x-www-form-urlencoded") {
+      return InputProblem{415, "Unsupported form", "Submit the page's own form."};
+    }
+    input.params = core::ParseQuery(request.body);
+  } else {
+    input.params = core::ParseQuery(request.query());
+  }
+  input.cookies = ParseCookies(request);
+  if (auto origin = request.headers.Get("Origin")) input.origin = core::ToLowerAscii(*origin);
+  if (Param(input.params, "client_id").empty()) {
+    return InputProblem{400, "Unknown application", "The request names no client_id."};
+  }
+  return std::nullopt;
 }
 
 HttpResponse Redirect(const std::string& location) {
@@ -196,32 +230,8 @@ class AuthorizePages {
           core::Error(core::ErrorCode::kOAuthInvalidRequest, "The user denied the request."),
           "access_denied");
     }
-    if (action == "signin") {
-      const std::string email = Param(input.params, "email");
-      auto signed_in = sessions_.SignInBrowser(email, Param(input.params, "password"));
-      if (!signed_in) {
-        return HtmlPage(200, RenderSignInPage(page, email, signed_in.error().message()),
-                        page.nonce);
-      }
-      if (!signed_in->two_factor_token.empty()) {
-        return HtmlPage(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""),
-                        page.nonce);
-      }
-      return SignedIn(*signed_in, request, page);
-    }
-    if (action == "verify") {
-      const std::string pending = Param(input.params, "pending");
-      auto signed_in = sessions_.CompleteBrowserSignIn(pending, Param(input.params, "code"));
-      if (signed_in) return SignedIn(*signed_in, request, page);
-      // A wrong code asks again; an expired or forged pending sign-in starts over.
-      if (signed_in.error().code() == core::ErrorCode::kAuthBadTwoFactorCode ||
-          signed_in.error().code() == core::ErrorCode::kAuthRateLimited) {
-        return HtmlPage(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
-                        page.nonce);
-      }
-      return HtmlPage(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
-                      page.nonce);
-    }
+    if (action == "signin") return SignIn(input, request, page);
+    if (action == "verify") return Verify(input, request, page);
     const auto user = SignedInUser(input);
     if (action == "signout" || !user) {
       HttpResponse response =
@@ -233,6 +243,34 @@ class AuthorizePages {
       return response;
     }
     return Allow(input, *user, request, page);
+  }
+
+  HttpResponse SignIn(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
+                      const ConsentPageContext& page) const {
+    const std::string email = Param(input.params, "email");
+    auto signed_in = sessions_.SignInBrowser(email, Param(input.params, "password"));
+    if (!signed_in) {
+      return HtmlPage(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
+    }
+    if (!signed_in->two_factor_token.empty()) {
+      return HtmlPage(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""), page.nonce);
+    }
+    return SignedIn(*signed_in, request, page);
+  }
+
+  HttpResponse Verify(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
+                      const ConsentPageContext& page) const {
+    const std::string pending = Param(input.params, "pending");
+    auto signed_in = sessions_.CompleteBrowserSignIn(pending, Param(input.params, "code"));
+    if (signed_in) return SignedIn(*signed_in, request, page);
+    // A wrong code asks again; an expired or forged pending sign-in starts over.
+    if (signed_in.error().code() == core::ErrorCode::kAuthBadTwoFactorCode ||
+        signed_in.error().code() == core::ErrorCode::kAuthRateLimited) {
+      return HtmlPage(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
+                      page.nonce);
+    }
+    return HtmlPage(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
+                    page.nonce);
   }
 
   HttpResponse SignedIn(const identity::BrowserSignIn& signed_in,
@@ -311,47 +349,34 @@ class AuthorizePages {
 
 }  // namespace
 
-std::optional<HttpResponse> RestHandler::ServeAuthorize(const HttpRequest& request,
-                                                        const std::shared_ptr<Outcome>& exchange) {
-  Outcome& outcome = *exchange;
-  const bool post = request.method == HttpMethod::kPost;
-  if (!post && request.method != HttpMethod::kGet && request.method != HttpMethod::kHead) {
-    HttpResponse response =
-        Fail(core::Error(core::ErrorCode::kMethodNotAllowed, "Only GET and POST are served here."),
-             outcome.request_id, outcome);
-    response.headers.Set("Allow", "GET, HEAD, POST");
-    return response;
-  }
+AuthorizeEndpoint::AuthorizeEndpoint(oauth::AuthorizationServer& server,
+                                     identity::SessionService& sessions, RateLimits& limits,
+                                     std::string public_url)
+    : server_(server), sessions_(sessions), limits_(limits), public_url_(std::move(public_url)) {}
+
+bool AuthorizeEndpoint::Claims(std::string_view path) const { return path == kAuthorizePath; }
+
+std::optional<HttpResponse> AuthorizeEndpoint::Serve(const HttpRequest& request,
+                                                     std::string_view,
+                                                     const std::shared_ptr<Exchange>& exchange) {
+  exchange->set_route(kAuthorizePath);
+  if (auto answered = AnswerMethod(request, kAuthorizeMethods, *exchange)) return answered;
   const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
-  auto input = std::make_shared<AuthorizeInput>();
-  input->post = post;
   // Every request counts against its IP's window: POSTs try passwords, and a GET may make the
   // server fetch a client metadata document.
-  if (auto limited = CountAnonymous(request)) {
-    NoteFailure(*limited, outcome);
+  if (auto limited = limits_.CountAnonymous(request)) {
+    exchange->NoteFailure(*limited);
     return HtmlPage(429, RenderErrorPage(nonce, "Too many attempts", limited->message()), nonce);
   }
-  if (post) {
-    const auto type = request.headers.Get("Content-Type");
-    if (!type || core::MediaTypeOf(*type) != "application/x-www-form-urlencoded") {
-      return HtmlPage(
-          415, RenderErrorPage(nonce, "Unsupported form", "Submit the page's own form."), nonce);
-    }
-    input->params = core::ParseQuery(request.body);
-  } else {
-    input->params = core::ParseQuery(request.query());
+  auto input = std::make_shared<AuthorizeInput>();
+  if (const auto problem = ReadInput(request, *input)) {
+    return HtmlPage(problem->status, RenderErrorPage(nonce, problem->title, problem->message),
+                    nonce);
   }
-  input->cookies = ParseCookies(request);
-  if (auto origin = request.headers.Get("Origin")) input->origin = core::ToLowerAscii(*origin);
   const std::string client_id = Param(input->params, "client_id");
-  if (client_id.empty()) {
-    return HtmlPage(
-        400, RenderErrorPage(nonce, "Unknown application", "The request names no client_id."),
-        nonce);
-  }
-  oauth_->FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
-    const AuthorizePages pages(*oauth_, sessions_, public_url_);
-    Finish(*exchange, pages.Respond(*input, std::move(client)));
+  server_.FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
+    const AuthorizePages pages(server_, sessions_, public_url_);
+    exchange->Finish(pages.Respond(*input, std::move(client)));
   });
   return std::nullopt;
 }

@@ -1,4 +1,8 @@
-#include "api/rest_handler.h"
+#include "api/front_door.h"
+
+#include "api/documents_endpoint.h"
+#include "api/operations_endpoint.h"
+#include "api/rate_limits.h"
 
 #include "core/logging.h"
 #include "identity/bootstrap.h"
@@ -97,7 +101,7 @@ const std::array<OperationSpec, 5>& Fixtures() {
   return specs;
 }
 
-// One store, bootstrap and handler for the whole suite (argon2id hashing is slow on purpose).
+// One store, bootstrap and front door for the whole suite (argon2id hashing is slow on purpose).
 struct World {
   testutil::TempStore temp;
   core::ManualClock clock{kNowMillis};
@@ -110,7 +114,10 @@ struct World {
   std::unique_ptr<identity::RateLimiter> credential_limits;
   std::unique_ptr<identity::RateLimiter> public_limits;
   core::CidrList trusted_proxies;
-  std::unique_ptr<RestHandler> handler;
+  std::unique_ptr<RateLimits> limits;
+  std::unique_ptr<DocumentsEndpoint> documents;
+  std::unique_ptr<OperationsEndpoint> operations;
+  std::unique_ptr<FrontDoor> handler;
   std::string setup_error;
 
   World() {
@@ -138,14 +145,17 @@ struct World {
         temp.store(), clock, identity::RateLimitPolicy{"per-minute", 1000000, 60});
     public_limits = std::make_unique<identity::RateLimiter>(
         temp.store(), clock, identity::RateLimitPolicy{"per-minute-per-ip", 1000000, 60});
-    handler = std::make_unique<RestHandler>(
-        RestHandler::Dependencies{registry, *dispatcher, *authenticator, *sessions,
-                                  *credential_limits, *public_limits, clock, trusted_proxies},
-        OpenApiOptions{"https://api.sightline.example"});
+    limits = std::make_unique<RateLimits>(*credential_limits, *public_limits, trusted_proxies);
+    documents = std::make_unique<DocumentsEndpoint>(
+        registry, OpenApiOptions{"https://api.sightline.example"}, StaticAssetTable{});
+    operations = std::make_unique<OperationsEndpoint>(registry, *dispatcher, *authenticator,
+                                                      *sessions, *limits);
+    handler = std::make_unique<FrontDoor>(
+        std::vector<Endpoint*>{documents.get(), operations.get()}, clock);
   }
 };
 
-class RestHandlerTest : public ::testing::Test {
+class FrontDoorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     // Access logs would drown the test output; errors still go to stderr.
@@ -181,7 +191,7 @@ class RestHandlerTest : public ::testing::Test {
   static World* world_;
 };
 
-World* RestHandlerTest::world_ = nullptr;
+World* FrontDoorTest::world_ = nullptr;
 
 std::string Header(const HttpResponse& response, std::string_view name) {
   return std::string(response.headers.Get(name).value_or("(absent)"));
@@ -206,7 +216,7 @@ void ExpectDeprecationHeaders(const HttpResponse& response) {
             "<https://sightline.example/migrate>; rel=\"deprecation\"; type=\"text/html\"");
 }
 
-TEST_F(RestHandlerTest, DeprecatedOperationAnswersWithDeprecationHeaders) {
+TEST_F(FrontDoorTest, DeprecatedOperationAnswersWithDeprecationHeaders) {
   const HttpResponse response = Send(Authorized(HttpMethod::kGet, "/legacy/status"));
   ASSERT_EQ(response.status, 200) << response.body;
   EXPECT_EQ(json::parse(response.body), json::parse(R"({"status": "ok"})"));
@@ -214,7 +224,7 @@ TEST_F(RestHandlerTest, DeprecatedOperationAnswersWithDeprecationHeaders) {
   ExpectDeprecationHeaders(response);
 }
 
-TEST_F(RestHandlerTest, ErrorsFromADeprecatedOperationCarryTheHeadersToo) {
+TEST_F(FrontDoorTest, ErrorsFromADeprecatedOperationCarryTheHeadersToo) {
   const HttpResponse conflict = Send(Authorized(HttpMethod::kGet, "/legacy/status?mode=conflict"));
   ExpectErrorResponse(conflict, 409, "REQ_003");
   ExpectDeprecationHeaders(conflict);
@@ -229,16 +239,15 @@ TEST_F(RestHandlerTest, ErrorsFromADeprecatedOperationCarryTheHeadersToo) {
   ExpectDeprecationHeaders(anonymous);
 }
 
-// BUG (api/rest_handler.cpp, Handle/Serve): AddDeprecationHeaders runs after ServeOperation
-// inside the try block, so a deprecated operation that throws answers 500 without them; the
-// spec says every response from a deprecated operation carries them. Enable once fixed.
-TEST_F(RestHandlerTest, DeprecationHeadersSurviveAnException) {
+// The spec says every response from a deprecated operation carries its headers, a 500 from an
+// exception too (the exchange adds them when it finishes).
+TEST_F(FrontDoorTest, DeprecationHeadersSurviveAnException) {
   const HttpResponse response = Send(Authorized(HttpMethod::kGet, "/legacy/status?mode=throw"));
   ExpectErrorResponse(response, 500, "SYS_001");
   ExpectDeprecationHeaders(response);
 }
 
-TEST_F(RestHandlerTest, OtherOperationsHaveNoDeprecationHeaders) {
+TEST_F(FrontDoorTest, OtherOperationsHaveNoDeprecationHeaders) {
   const HttpResponse response = Send(Authorized(HttpMethod::kGet, ProjectPath()));
   ASSERT_EQ(response.status, 200) << response.body;
   EXPECT_FALSE(response.headers.Has("Deprecation"));
@@ -250,7 +259,7 @@ TEST_F(RestHandlerTest, OtherOperationsHaveNoDeprecationHeaders) {
   EXPECT_EQ(body.at("createdAt"), "2026-01-01T00:00:00.000Z");
 }
 
-TEST_F(RestHandlerTest, UnknownPathIsReq001) {
+TEST_F(FrontDoorTest, UnknownPathIsReq001) {
   const HttpResponse response = Send(Authorized(HttpMethod::kGet, "/no/such/route/here"));
   const json::object body = ExpectErrorResponse(response, 404, "REQ_001");
   EXPECT_EQ(body.at("error").at("message"), "No operation is served at this path.");
@@ -259,13 +268,13 @@ TEST_F(RestHandlerTest, UnknownPathIsReq001) {
   EXPECT_EQ(Header(response, "Cache-Control"), "no-store");
 }
 
-TEST_F(RestHandlerTest, WrongMethodIsReq002WithAllow) {
+TEST_F(FrontDoorTest, WrongMethodIsReq002WithAllow) {
   const HttpResponse response = Send(Authorized(HttpMethod::kPut, "/legacy/status"));
   ExpectErrorResponse(response, 405, "REQ_002");
   EXPECT_EQ(Header(response, "Allow"), "GET, OPTIONS");
 }
 
-TEST_F(RestHandlerTest, RequestIdsAreAlwaysTheServers) {
+TEST_F(FrontDoorTest, RequestIdsAreAlwaysTheServers) {
   // A caller's id is only logged beside ours: audit entries must carry ids nobody can forge.
   HttpRequest request = Request(HttpMethod::kGet, "/nowhere");
   request.headers.Add("X-Request-Id", "trace-123.abc");
@@ -275,7 +284,7 @@ TEST_F(RestHandlerTest, RequestIdsAreAlwaysTheServers) {
   EXPECT_NE(Header(Send(request), "X-Request-Id"), first);
 }
 
-TEST_F(RestHandlerTest, OpenApiDocumentsAreServedWithETags) {
+TEST_F(FrontDoorTest, OpenApiDocumentsAreServedWithETags) {
   const HttpResponse json_doc = Send(Request(HttpMethod::kGet, "/openapi.json"));
   ASSERT_EQ(json_doc.status, 200);
   EXPECT_EQ(Header(json_doc, "Content-Type"), "application/json");
@@ -287,7 +296,7 @@ TEST_F(RestHandlerTest, OpenApiDocumentsAreServedWithETags) {
   EXPECT_EQ(Header(json_doc, "Access-Control-Allow-Origin"), "*");
 }
 
-TEST_F(RestHandlerTest, OpenApiAnswers304ToAMatchingIfNoneMatch) {
+TEST_F(FrontDoorTest, OpenApiAnswers304ToAMatchingIfNoneMatch) {
   const std::string etag = Header(Send(Request(HttpMethod::kGet, "/openapi.json")), "ETag");
   ASSERT_TRUE(etag.starts_with("\"")) << etag;
   for (const std::string& tags :
@@ -301,7 +310,7 @@ TEST_F(RestHandlerTest, OpenApiAnswers304ToAMatchingIfNoneMatch) {
   }
 }
 
-TEST_F(RestHandlerTest, OpenApiAnswers200ToADifferentTag) {
+TEST_F(FrontDoorTest, OpenApiAnswers200ToADifferentTag) {
   const std::string etag = Header(Send(Request(HttpMethod::kGet, "/openapi.json")), "ETag");
   const std::string yaml_etag = Header(Send(Request(HttpMethod::kGet, "/openapi.yaml")), "ETag");
   const std::string unquoted = etag.substr(1, etag.size() - 2);
@@ -315,7 +324,7 @@ TEST_F(RestHandlerTest, OpenApiAnswers200ToADifferentTag) {
   }
 }
 
-TEST_F(RestHandlerTest, ApiPrefixIsAnAlias) {
+TEST_F(FrontDoorTest, ApiPrefixIsAnAlias) {
   const HttpResponse direct = Send(Request(HttpMethod::kGet, "/openapi.json"));
   const HttpResponse aliased = Send(Request(HttpMethod::kGet, "/api/openapi.json"));
   ASSERT_EQ(aliased.status, 200);
@@ -330,7 +339,7 @@ TEST_F(RestHandlerTest, ApiPrefixIsAnAlias) {
   ExpectErrorResponse(Send(Authorized(HttpMethod::kGet, "/api")), 404, "REQ_001");
 }
 
-TEST_F(RestHandlerTest, ExceptionBecomesSys001WithoutLeakingItsText) {
+TEST_F(FrontDoorTest, ExceptionBecomesSys001WithoutLeakingItsText) {
   const HttpResponse response = Send(Authorized(HttpMethod::kGet, "/legacy/status?mode=throw"));
   const json::object body = ExpectErrorResponse(response, 500, "SYS_001");
   EXPECT_EQ(body.at("error").at("message"), "An unexpected error occurred.");
@@ -339,7 +348,7 @@ TEST_F(RestHandlerTest, ExceptionBecomesSys001WithoutLeakingItsText) {
   EXPECT_EQ(response.body.find("runtime_error"), std::string::npos) << response.body;
 }
 
-TEST_F(RestHandlerTest, PrivateKeysNeverHoldCredentialManagement) {
+TEST_F(FrontDoorTest, PrivateKeysNeverHoldCredentialManagement) {
   // The bootstrap key's creator is the owner, who holds sdk_key.create; the key must not.
   const HttpResponse response = Send(Authorized(HttpMethod::kPost, "/sdk-keys"));
   const json::object body = ExpectErrorResponse(response, 403, "PERM_001");
@@ -347,7 +356,7 @@ TEST_F(RestHandlerTest, PrivateKeysNeverHoldCredentialManagement) {
   EXPECT_FALSE(response.headers.Has("WWW-Authenticate"));
 }
 
-TEST_F(RestHandlerTest, AuthenticationFailures) {
+TEST_F(FrontDoorTest, AuthenticationFailures) {
   const HttpResponse missing = Send(Request(HttpMethod::kGet, ProjectPath()));
   ExpectErrorResponse(missing, 401, "AUTH_003");
   EXPECT_EQ(Header(missing, "WWW-Authenticate"), "Bearer realm=\"sightline\"");
@@ -368,7 +377,7 @@ TEST_F(RestHandlerTest, AuthenticationFailures) {
   EXPECT_EQ(Send(header_key).status, 200);
 }
 
-TEST_F(RestHandlerTest, ScopeIsCheckedBeforeTheOperationRuns) {
+TEST_F(FrontDoorTest, ScopeIsCheckedBeforeTheOperationRuns) {
   ExpectErrorResponse(
       Send(Authorized(HttpMethod::kGet, "/other-org/projects/" + world_->keys.project_id)), 404,
       "ORG_001");
@@ -377,7 +386,7 @@ TEST_F(RestHandlerTest, ScopeIsCheckedBeforeTheOperationRuns) {
                       404, "PROJECT_001");
 }
 
-TEST_F(RestHandlerTest, BodyProblemsAreValidationErrors) {
+TEST_F(FrontDoorTest, BodyProblemsAreValidationErrors) {
   HttpRequest no_type = Authorized(HttpMethod::kPatch, ProjectPath());
   no_type.body = R"({"name": "x"})";
   ExpectErrorResponse(Send(no_type), 415, "VAL_006");
@@ -401,7 +410,7 @@ TEST_F(RestHandlerTest, BodyProblemsAreValidationErrors) {
 namespace sightline::api {
 namespace {
 
-TEST_F(RestHandlerTest, SdkRoutesTakeTheSdkKeyInXSdkKeyOrXApiKey) {
+TEST_F(FrontDoorTest, SdkRoutesTakeTheSdkKeyInXSdkKeyOrXApiKey) {
   for (const char* header : {"x-sdk-key", "X-API-Key"}) {
     HttpRequest request = Request(HttpMethod::kPost, "/sdk/v1/ping");
     request.headers.Add(header, world_->keys.sdk_key);
@@ -411,7 +420,7 @@ TEST_F(RestHandlerTest, SdkRoutesTakeTheSdkKeyInXSdkKeyOrXApiKey) {
   }
 }
 
-TEST_F(RestHandlerTest, SdkRoutesRefuseOtherCredentials) {
+TEST_F(FrontDoorTest, SdkRoutesRefuseOtherCredentials) {
   HttpRequest private_key = Request(HttpMethod::kPost, "/sdk/v1/ping");
   private_key.headers.Add("x-sdk-key", world_->keys.private_api_key);
   ExpectErrorResponse(Send(private_key), 401, "AUTH_005");
