@@ -60,12 +60,12 @@ std::optional<HttpResponse> DocumentsEndpoint::ServeAsset(const HttpRequest& req
   const StaticAsset* asset = assets_.Find(path);
   const AssetFolder* folder = assets_.FolderOf(path);
   exchange.set_route(folder ? std::string_view(folder->route) : std::string_view(asset->path));
-  // An asset's other methods answer as though it were not there (as they always have).
-  if (!asset || !Serves(kDocumentMethods, request.method)) {
+  if (!asset) {
     return exchange.Fail(core::Error(
         core::ErrorCode::kRouteNotFound,
         folder ? folder->missing : std::string("No operation is served at this path.")));
   }
+  // A method an asset does not serve is 405 naming the ones it does, as everywhere else.
   if (auto answered = AnswerMethod(request, kDocumentMethods, exchange)) return answered;
   return ServeStaticAsset(request, *asset);
 }

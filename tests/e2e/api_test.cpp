@@ -125,6 +125,13 @@ TEST_P(Api, UnknownRouteAndWrongMethod) {
   ExpectErrorResponse(wrong, 405, "REQ_002");
   EXPECT_EQ(wrong.Header("allow"), "GET, PATCH, DELETE, OPTIONS");
   ExpectErrorResponse(server_->Request("POST", "/openapi.json"), 405, "REQ_002");
+  // The tracking script is a static asset like the documents: other methods are 405, and a
+  // version this server does not have is 404.
+  const Response post_script = server_->Request("POST", "/sdk/v1/script.js");
+  ExpectErrorResponse(post_script, 405, "REQ_002");
+  EXPECT_EQ(post_script.Header("allow"), "GET, HEAD, OPTIONS");
+  ExpectErrorResponse(server_->Request("GET", "/sdk/v1/sightline-000000000000.js"), 404,
+                      "REQ_001");
 }
 
 TEST_P(Api, PatchUpdatesSettingsAndValidatesThem) {
