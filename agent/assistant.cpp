@@ -220,7 +220,7 @@ Result<std::shared_ptr<AssistantService::Run>> AssistantService::Begin(
       // An untitled conversation takes its first question as its title.
       if (const std::string title = TitleFrom(request.content); !title.empty()) {
         auto titled = tx.agent().TitleAgentConversation(request.conversation_id, title,
-                                                  tools::kUntitledConversation);
+                                                        tools::kUntitledConversation);
         if (!titled) return titled.error();
       }
       AgentMessageRecord question{request.conversation_id, 0, core::NewUuidV7(now), "user",
@@ -425,25 +425,19 @@ void AssistantService::AnswerOpenCalls(Run& run, bool stopping) {
   }
 }
 
-// One model turn; whether the answer goes on to another.
-bool AssistantService::Step(Run& run, int step) {
+// The turn's request: the conversation so far and, unless it is the last turn, the tools the
+// caller may use now in the conversation's project.
+Result<ChatRequest> AssistantService::TurnRequest(Run& run, bool last) {
   auto permissions = dispatcher_.PermissionsIn(run.request.principal, run.request.organization_slug,
                                                run.request.project_id);
-  if (!permissions) {
-    run.failure = permissions.error();
-    return false;
-  }
+  if (!permissions) return permissions.error();
   auto rows = store_.Read([&](storage::Transaction& tx) {
     return tx.agent().ListAgentMessages(run.request.conversation_id);
   });
-  if (!rows) {
-    run.failure = rows.error();
-    return false;
-  }
+  if (!rows) return rows.error();
   ChatRequest request;
   request.system = SystemPrompt(run.project, clock_.NowMillis(), run.nonce);
   request.messages = History(*rows, run.nonce);
-  const bool last = step + 1 >= settings_.max_steps;
   if (!last) {
     request.tools = toolbox_.Offer(run.request.principal, *permissions);
   } else {
@@ -451,48 +445,58 @@ bool AssistantService::Step(Run& run, int step) {
   }
   request.max_tokens = settings_.max_tokens;
   request.stream = run.events != nullptr;
+  return request;
+}
+
+// The model's reply, streamed to the run's events; nullopt when the run stops here (cancelled,
+// out of time, or failed: the run says which).
+std::optional<ChatReply> AssistantService::AskModel(Run& run, const ChatRequest& request) {
   auto reply = provider_->Complete(
       request,
       [&](std::string_view text) {
         run.Emit("text_delta", {{"text", text}});
       },
       [&] { return Cancelled(run); });
-  if (!reply) {
-    if (run.cancel) {
-      run.stop_reason = "cancelled";
-    } else if (std::chrono::steady_clock::now() >= run.deadline) {
-      run.stop_reason = "time_limit";
-    } else {
-      run.failure = reply.error();
+  if (reply) {
+    if (reply->usage.input_tokens) {
+      run.usage.input_tokens = run.usage.input_tokens.value_or(0) + *reply->usage.input_tokens;
     }
-    return false;
+    if (reply->usage.output_tokens) {
+      run.usage.output_tokens = run.usage.output_tokens.value_or(0) + *reply->usage.output_tokens;
+    }
+    return std::move(*reply);
   }
-  if (reply->usage.input_tokens) {
-    run.usage.input_tokens = run.usage.input_tokens.value_or(0) + *reply->usage.input_tokens;
+  if (run.cancel) {
+    run.stop_reason = "cancelled";
+  } else if (std::chrono::steady_clock::now() >= run.deadline) {
+    run.stop_reason = "time_limit";
+  } else {
+    run.failure = reply.error();
   }
-  if (reply->usage.output_tokens) {
-    run.usage.output_tokens = run.usage.output_tokens.value_or(0) + *reply->usage.output_tokens;
-  }
-  std::optional<Usage> unrecorded = reply->usage;  // on the turn's first row
+  return std::nullopt;
+}
+
+// Stores the reply's text (when it has some, or no calls) and its tool calls (writes pending
+// approval), the turn's token usage on its first row: the stored calls.
+Result<std::vector<AgentMessageRecord>> AssistantService::RecordReply(Run& run, ChatReply& reply,
+                                                                      bool last) {
+  std::optional<Usage> unrecorded = reply.usage;
   auto take_usage = [&](AgentMessageRecord& row) {
     if (!unrecorded) return;
     row.input_tokens = unrecorded->input_tokens;
     row.output_tokens = unrecorded->output_tokens;
     unrecorded.reset();
   };
-  if (!reply->text.empty() || reply->tool_calls.empty()) {
+  if (!reply.text.empty() || reply.tool_calls.empty()) {
     AgentMessageRecord text;
     text.role = "assistant";
-    text.content = reply->text;
+    text.content = reply.text;
     take_usage(text);
-    if (auto stored = Store(run, std::move(text)); !stored) {
-      run.failure = stored.error();
-      return false;
-    }
+    if (auto stored = Store(run, std::move(text)); !stored) return stored.error();
   }
-  if (last || reply->tool_calls.empty()) return false;
   std::vector<AgentMessageRecord> calls;
-  for (ToolCall& call : reply->tool_calls) {
+  if (last) return calls;
+  for (ToolCall& call : reply.tool_calls) {
     AgentMessageRecord row;
     row.role = "tool_call";
     row.content = std::move(call.arguments);
@@ -502,12 +506,14 @@ bool AssistantService::Step(Run& run, int step) {
     if (tool && tool->needs_approval) row.approval = "pending";
     take_usage(row);
     auto stored = Store(run, std::move(row));
-    if (!stored) {
-      run.failure = stored.error();
-      return false;
-    }
+    if (!stored) return stored.error();
     calls.push_back(std::move(*stored));
   }
+  return calls;
+}
+
+// Runs the calls that need no approval and announces the others; whether the answer goes on.
+bool AssistantService::ActOnCalls(Run& run, const std::vector<AgentMessageRecord>& calls) {
   bool waiting = false;
   for (const AgentMessageRecord& call : calls) {
     if (call.approval == "pending") {
@@ -527,6 +533,24 @@ bool AssistantService::Step(Run& run, int step) {
     return false;
   }
   return true;
+}
+
+// One model turn; whether the answer goes on to another.
+bool AssistantService::Step(Run& run, int step) {
+  const bool last = step + 1 >= settings_.max_steps;
+  auto request = TurnRequest(run, last);
+  if (!request) {
+    run.failure = request.error();
+    return false;
+  }
+  auto reply = AskModel(run, *request);
+  if (!reply) return false;
+  auto calls = RecordReply(run, *reply, last);
+  if (!calls) {
+    run.failure = calls.error();
+    return false;
+  }
+  return !calls->empty() && ActOnCalls(run, *calls);
 }
 
 void AssistantService::Produce(Run& run) {

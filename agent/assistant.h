@@ -67,6 +67,11 @@ class AssistantService final : public tools::Assistant {
   void Launch(std::shared_ptr<Run> run);
   void Produce(Run& run);
   bool Step(Run& run, int step);
+  core::Result<ChatRequest> TurnRequest(Run& run, bool last);
+  std::optional<ChatReply> AskModel(Run& run, const ChatRequest& request);
+  core::Result<std::vector<storage::AgentMessageRecord>> RecordReply(Run& run, ChatReply& reply,
+                                                                     bool last);
+  bool ActOnCalls(Run& run, const std::vector<storage::AgentMessageRecord>& calls);
   void AnswerOpenCalls(Run& run, bool stopping);
   void RunToolCall(Run& run, const storage::AgentMessageRecord& call);
   bool Cancelled(Run& run);
