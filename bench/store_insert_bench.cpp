@@ -18,7 +18,7 @@ namespace {
 
 storage::EventRecord Row(std::int64_t i) {
   storage::EventRecord e;
-  e.id = core::NewUuidV4();
+  e.id = core::NewUuidV7(1767225600000 + i);  // time-ordered, as the server writes them
   e.project_id = "bench-project";
   e.occurred_at = e.received_at = 1767225600000 + i;
   e.event = "page_view";
