@@ -121,6 +121,10 @@ std::optional<json::object> BindArguments(const json::object& input_schema,
   const bool takes_organization = Declares(input_schema, kBoundOrganizationArgument);
   const bool takes_project = principal.project_id && Declares(input_schema, kBoundProjectArgument);
   if (!principal.bound() || (!takes_organization && !takes_project)) return std::nullopt;
+  // A direct caller that named both (REST, in the path) keeps its own arguments: no copy.
+  const bool missing = (takes_organization && !args.contains(kBoundOrganizationArgument)) ||
+                       (takes_project && !args.contains(kBoundProjectArgument));
+  if (caller == Caller::kDirect && !missing) return std::nullopt;
   json::object bound = args;
   if (caller == Caller::kModel) {
     bound.erase(kBoundOrganizationArgument);
