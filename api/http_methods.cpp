@@ -33,7 +33,8 @@ CorsRules RulesOf(CorsPolicy policy) {
     case CorsPolicy::kMcp:
       return {kMcpExposeHeaders,
               "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, "
-              "Last-Event-ID, X-API-Key, X-MCP-Readonly",
+              "Mcp-Method, Mcp-Name, Last-Event-ID, X-API-Key, X-MCP-Readonly, traceparent, "
+              "tracestate, baggage",
               false};
     case CorsPolicy::kNone:
       break;

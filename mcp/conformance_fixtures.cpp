@@ -204,24 +204,25 @@ json::object Completion(const json::object& params) {
 
 }  // namespace
 
-json::object ConformanceFixtures::Capabilities() const {
-  return {{"resources", json::object{{"subscribe", true}, {"listChanged", false}}},
+json::object ConformanceFixtures::Capabilities(Era era) const {
+  return {{"resources", json::object{{"subscribe", era == Era::kLegacy}, {"listChanged", false}}},
           {"prompts", json::object{{"listChanged", false}}},
           {"completions", json::object()}};
 }
 
 json::array ConformanceFixtures::Tools() const {
-  json::object schema_2020{
-      {"$schema", "https://json-schema.org/draft/2020-12/schema"},
-      {"type", "object"},
-      {"$defs",
-       json::object{{"address",
-                     json::object{{"type", "object"},
-                                  {"properties", json::object{{"street", {{"type", "string"}}},
-                                                              {"city", {{"type", "string"}}}}}}}}},
-      {"properties",
-       json::object{{"name", {{"type", "string"}}}, {"address", {{"$ref", "#/$defs/address"}}}}},
-      {"additionalProperties", false}};
+  // JSON Schema 2020-12 vocabulary a server must pass through untouched (SEP-1613, SEP-2106).
+  json::object schema_2020 = json::parse(R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                          "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                   "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                   "phone": {"type": "string"}, "email": {"type": "string"}},
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]}, "else": {"required": ["email"]},
+    "additionalProperties": false})").as_object();
   return {
       Tool("test_simple_text", "Returns a simple text response."),
       Tool("test_image_content", "Returns an image."),
@@ -318,7 +319,8 @@ json::object ConformanceFixtures::CallTool(std::string_view name, const json::ob
 
 std::optional<json::object> ConformanceFixtures::Handle(std::string_view method,
                                                         const json::value& id,
-                                                        const json::object& params) const {
+                                                        const json::object& params,
+                                                        Era era) const {
   const auto uri_of = [&]() { return ArgumentText(params, "uri"); };
   if (method == "resources/list") {
     return ResultMessage(
@@ -346,8 +348,11 @@ std::optional<json::object> ConformanceFixtures::Handle(std::string_view method,
   }
   if (method == "resources/read") {
     auto contents = ReadResource(uri_of());
-    if (!contents)
-      return ErrorMessage(id, -32002, "Resource not found", json::object{{"uri", uri_of()}});
+    // 2025-11-25 names a missing resource -32002; 2026-07-28 (SEP-2164) -32602.
+    if (!contents) {
+      return ErrorMessage(id, era == Era::kModern ? rpc::kInvalidParams : -32002,
+                          "Resource not found", json::object{{"uri", uri_of()}});
+    }
     return ResultMessage(id, json::object{{"contents", json::array{std::move(*contents)}}});
   }
   if (method == "resources/subscribe" || method == "resources/unsubscribe") {

@@ -14,6 +14,8 @@
 #include <optional>
 #include <string_view>
 
+#include "mcp/era.h"
+
 namespace sightline::mcp {
 
 // What a fixture tool may do while it runs: send notifications and requests to the client on
@@ -34,8 +36,9 @@ class FixtureChannel {
 
 class ConformanceFixtures {
  public:
-  // Capabilities added to the server's: resources (with subscribe), prompts, completions.
-  boost::json::object Capabilities() const;
+  // Capabilities added to the server's: resources (with subscribe in the legacy era, which has
+  // it), prompts, completions.
+  boost::json::object Capabilities(Era era) const;
   boost::json::array Tools() const;
   bool HasTool(std::string_view name) const;
   // Runs a fixture tool to its CallToolResult; may block (delays, requests to the client).
@@ -44,7 +47,7 @@ class ConformanceFixtures {
   // resources/*, prompts/*, completion/complete: the JSON-RPC answer to the request `id`, or
   // nullopt when `method` is none of these.
   std::optional<boost::json::object> Handle(std::string_view method, const boost::json::value& id,
-                                            const boost::json::object& params) const;
+                                            const boost::json::object& params, Era era) const;
 };
 
 }  // namespace sightline::mcp

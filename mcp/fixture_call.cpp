@@ -59,8 +59,8 @@ class StreamChannel final : public FixtureChannel {
 
   void Log(std::string_view level, std::string_view text) override {
     const auto rank = LogLevelRank(level);
-    const auto threshold = LogLevelRank(call_.log_level);
-    if (rank && threshold && *rank < *threshold) return;
+    const auto threshold = LogLevelRank(call_.request.log_level);
+    if (!threshold || (rank && *rank < *threshold)) return;  // no level asked for: no logs
     outbox_->Push(NotificationMessage(
         "notifications/message", {{"level", level}, {"logger", "conformance"}, {"data", text}}));
   }
@@ -74,7 +74,7 @@ class StreamChannel final : public FixtureChannel {
                                      std::chrono::milliseconds timeout) override {
     static std::atomic<std::uint64_t> next{1};
     const json::value id(json::string("sightline-" + std::to_string(next++)));
-    const std::string key = PendingKey(call_.session_hash, id);
+    const std::string key = PendingKey(call_.request.session_hash, id);
     auto waiter = pending_->Expect(key);
     outbox_->Push(json::object{
         {"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
@@ -128,7 +128,8 @@ core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, Fixture
   // The fixtures are stateless; the thread keeps its own copy of everything it touches.
   std::thread([fixtures, call = std::move(call), outbox, pending = std::move(pending)] {
     StreamChannel channel(outbox, call, pending);
-    const json::object result = fixtures.CallTool(call.tool, call.arguments, channel);
+    json::object result = fixtures.CallTool(call.tool, call.arguments, channel);
+    if (call.request.era == Era::kModern) MarkComplete(result, call.request.server_info);
     outbox->Push(ResultMessage(call.request_id, result));
     std::lock_guard lock(outbox->mutex);
     outbox->finished = true;

@@ -51,7 +51,9 @@ core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, Fixture
 class ConformanceExtension final : public McpExtension {
  public:
   ConformanceExtension() : pending_(std::make_shared<PendingRequests>()) {}
-  boost::json::object Capabilities() const override { return fixtures_.Capabilities(); }
+  boost::json::object Capabilities(Era era) const override {
+    return fixtures_.Capabilities(era);
+  }
   boost::json::array Tools() const override { return fixtures_.Tools(); }
   bool HasTool(std::string_view name) const override { return fixtures_.HasTool(name); }
   core::HttpResponse CallTool(ExtensionCall call) const override {
@@ -59,8 +61,9 @@ class ConformanceExtension final : public McpExtension {
   }
   std::optional<boost::json::object> Handle(std::string_view method,
                                             const boost::json::value& id,
-                                            const boost::json::object& params) const override {
-    return fixtures_.Handle(method, id, params);
+                                            const boost::json::object& params,
+                                            const ExtensionRequest& request) const override {
+    return fixtures_.Handle(method, id, params, request.era);
   }
   void Answer(std::string_view session_hash, const boost::json::value& id,
               boost::json::value response) const override {

@@ -1,18 +1,23 @@
-// The MCP server behind `{base}/mcp` (Streamable HTTP, revisions 2025-11-25 back to 2025-03-26):
-// sessions, JSON-RPC methods (initialize, ping, tools/list, tools/call, logging/setLevel) and
-// the answers as JSON or, when the client asked for progress, as Server-Sent Events.
+// The MCP server behind `{base}/mcp` (Streamable HTTP), both eras on one endpoint, told apart
+// per request (mcp/era.h):
+// - 2026-07-28 (modern): stateless; server/discover, tools/list, tools/call, each carrying its
+//   version and the client's capabilities; any node answers any request.
+// - 2025-11-25 back to 2025-03-26 (legacy): sessions (initialize, ping, tools/list, tools/call,
+//   logging/setLevel). Sessions live in the store, so any node can serve any request of a
+//   session; a session belongs to the credential that opened it and is found by no other.
+// Answers come as JSON or, when the client asked for progress or logs, as Server-Sent Events.
 //
 // It never authenticates: the caller (api/) has checked the credential and the Origin, and
-// passes the principal in. Sessions live in the store, so any node can serve any request of a
-// session; a session belongs to the credential that opened it and is found by no other.
-// Thread-safe.
+// passes the principal in. Thread-safe.
 #pragma once
 
 #include "core/clock.h"
 #include "core/http_types.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "mcp/era.h"
 #include "mcp/extension.h"
+#include "mcp/protocol.h"
 #include "mcp/tool_catalog.h"
 #include "storage/store.h"
 #include "tools/dispatch.h"
@@ -23,11 +28,13 @@
 
 namespace sightline::mcp {
 
+class CancellableCalls;
+
 struct ServerIdentity {
   std::string name = "sightline";
   std::string title = "Sightline";
   std::string version;
-  std::string instructions;  // sent in the InitializeResult
+  std::string instructions;  // sent in the InitializeResult and server/discover
 };
 
 struct McpCall {
@@ -55,19 +62,32 @@ class McpServer {
   void HandleAsync(const McpCall& call, McpDone done);
 
  private:
-  class InFlight;
   struct Session;
+  // How one request is served: its era and what that era lends it.
+  struct RequestContext {
+    Era era = Era::kLegacy;
+    std::string session_hash;      // legacy: the session; modern: empty
+    std::string log_level;     // the syslog level logs go out at; empty: none
+    boost::json::object client_capabilities;  // modern: declared in _meta
+  };
   void HandlePost(const McpCall& call, McpDone done);
+  void HandleLegacy(const McpCall& call, const boost::json::value& body, McpDone done);
+  void HandleModern(const McpCall& call, const boost::json::value& body, McpDone done);
+  void AnswerModern(const McpCall& call, const RequestContext& context, const Message& message,
+                    McpDone done);
   core::Result<core::HttpResponse> HandleDelete(const McpCall& call);
   core::Result<Session> FindSession(const McpCall& call);
   core::Result<core::HttpResponse> Initialize(const McpCall& call, const boost::json::value& id,
                                               const boost::json::object& params);
+  boost::json::object Discover() const;
+  boost::json::object ServerCapabilities(Era era) const;
   boost::json::object ListTools(const McpCall& call, const boost::json::value& id,
                                const boost::json::object& params) const;
-  void CallTool(const McpCall& call, const Session& session, const boost::json::value& id,
+  void CallTool(const McpCall& call, const RequestContext& context, const boost::json::value& id,
                 const boost::json::object& params, McpDone done);
-  core::HttpResponse CallExtension(const Session& session, const boost::json::value& id,
-                                   std::string_view name, const boost::json::object& params);
+  core::HttpResponse CallExtension(const McpCall& call, const RequestContext& context,
+                                   const boost::json::value& id, std::string_view name,
+                                   const boost::json::object& params);
 
   const ToolCatalog& catalog_;
   const McpExtension* extension_;
@@ -76,7 +96,8 @@ class McpServer {
   storage::Store& store_;
   const core::Clock& clock_;
   ServerIdentity identity_;
-  std::unique_ptr<InFlight> in_flight_;
+  boost::json::object server_info_;  // `_meta` serverInfo of modern results: name and version
+  std::unique_ptr<CancellableCalls> in_flight_;
 };
 
 }  // namespace sightline::mcp

@@ -181,6 +181,14 @@ Result<NewClient> ParseRegistration(const json::value& body) {
   }
   auto name = OptionalText(metadata, "client_name");
   if (!name) return name.error();
+  // OpenID Connect Registration's application_type, which MCP 2026-07-28 asks clients to send:
+  // recorded and echoed; both kinds may use loopback redirects (a local web app is "web" too).
+  auto application_type = OptionalText(metadata, "application_type");
+  if (!application_type) return application_type.error();
+  if (!application_type->empty() && *application_type != "web" &&
+      *application_type != "native") {
+    return BadMetadata("application_type must be web or native.");
+  }
 
   NewClient registered;
   OAuthClient& client = registered.client;

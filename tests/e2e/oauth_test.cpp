@@ -238,7 +238,12 @@ TEST_P(OAuth, MetadataNamesOneIssuerAndEveryEndpoint) {
   const auto& supported = metadata.at("scopes_supported").as_array();
   for (const auto& scope : resource.at("scopes_supported").as_array()) {
     EXPECT_NE(std::find(supported.begin(), supported.end(), scope), supported.end()) << scope;
+    // MCP 2026-07-28: refresh tokens come with the grant, never from offline_access.
+    EXPECT_NE(scope.as_string(), "offline_access");
   }
+  const Response challenge = server_->Request("POST", "/mcp");
+  EXPECT_EQ(challenge.status, 401);
+  EXPECT_EQ(challenge.Header("www-authenticate").find("offline_access"), std::string::npos);
   EXPECT_EQ(server_->Request("GET", "/.well-known/openid-configuration").body, r.body);
   const Response preflight =
       server_->Request("OPTIONS", "/oauth/token", {{"Origin", "https://app.example"}});
@@ -265,6 +270,12 @@ TEST_P(OAuth, RegistrationValidatesRedirectsAndIssuesSecretsOnlyToConfidentialCl
       R"("token_endpoint_auth_method":"none","application_type":"native"})");
   ASSERT_EQ(public_client.status, 201) << public_client.body;
   EXPECT_FALSE(public_client.Json().as_object().contains("client_secret"));
+  EXPECT_EQ(public_client.Json().at("application_type").as_string(), "native");
+  const Response bad_type = server_->Request(
+      "POST", "/oauth/register", json_type,
+      R"({"redirect_uris":["http://localhost/cb"],"application_type":"browser"})");
+  EXPECT_EQ(bad_type.status, 400);
+  EXPECT_EQ(bad_type.Json().at("error").as_string(), "invalid_client_metadata");
 
   for (const char* bad : {R"({"redirect_uris":["http://app.example/cb"]})",
                           R"({"redirect_uris":["https://app.example/cb#frag"]})",

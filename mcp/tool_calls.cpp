@@ -1,0 +1,199 @@
+// tools/list and tools/call (mcp/mcp_server.h), the same in both eras but for how the answer is
+// marked: the registry's tools, filtered and run by the one access rule (tools/access.h).
+#include "mcp/mcp_server.h"
+
+#include "core/crypto.h"
+#include "core/json_util.h"
+#include "core/logging.h"
+#include "mcp/answers.h"
+#include "mcp/cancellable_calls.h"
+#include "tools/access.h"
+
+namespace sightline::mcp {
+namespace {
+
+namespace json = boost::json;
+using core::Error;
+using core::ErrorCode;
+using core::HttpResponse;
+using core::Result;
+
+constexpr std::size_t kToolsPageSize = 50;
+
+json::object InvalidParams(const json::value& id, std::string_view message) {
+  return ErrorMessage(id, rpc::kInvalidParams, message);
+}
+
+// Tools-list cursors are opaque to clients: the base64url of "offset:N".
+std::string EncodeCursor(std::size_t offset) {
+  return core::Base64UrlEncode("offset:" + std::to_string(offset));
+}
+
+std::optional<std::size_t> DecodeCursor(const json::value& cursor) {
+  if (!cursor.is_string()) return std::nullopt;
+  const auto text = core::Base64UrlDecode(cursor.as_string());
+  if (!text || !text->starts_with("offset:") || text->size() > 16) return std::nullopt;
+  std::size_t offset = 0;
+  for (char c : text->substr(7)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    offset = offset * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return offset;
+}
+
+json::object ToolResult(const Tool& tool, const Result<json::value>& result, std::int64_t now,
+                        std::string_view request_id) {
+  json::object answer;
+  if (!result) {
+    if (result.error().code() == ErrorCode::kInternal) {
+      core::Log(core::LogLevel::kError, "tool call failed",
+                {{"requestId", request_id},
+                 {"tool", tool.operation->spec->name},
+                 {"internal", result.error().internal()}});
+    }
+    const json::object body = core::ErrorResponseBody(result.error(), now, request_id);
+    answer["content"] = json::array{json::object{{"type", "text"}, {"text", core::ToJson(body)}}};
+    answer["isError"] = true;
+    return answer;
+  }
+  const json::value& value = *result;
+  answer["content"] = json::array{
+      json::object{{"type", "text"}, {"text", value.is_null() ? "{}" : core::ToJson(value)}}};
+  if (tool.has_output_schema && value.is_object()) answer["structuredContent"] = value;
+  answer["isError"] = false;
+  return answer;
+}
+
+// The step-up challenge's scope (RFC 6750 §3.1): what the operation needs, with what the
+// consent already holds, so that one new consent covers both.
+Error InsufficientScope(const identity::Principal& principal, identity::Permission needed) {
+  std::string scope;
+  for (const std::string_view name : principal.permissions.Names()) scope += std::string(name) + " ";
+  scope += identity::PermissionName(needed);
+  json::object details;
+  details["requiredScope"] = scope;
+  return Error(ErrorCode::kOAuthInsufficientScope,
+               "This connection's consent does not include '" +
+                   std::string(identity::PermissionName(needed)) + "'.",
+               std::move(details));
+}
+
+const json::value* ProgressToken(const json::object& params) {
+  const json::value* meta = params.if_contains("_meta");
+  const json::value* token =
+      meta && meta->is_object() ? meta->as_object().if_contains("progressToken") : nullptr;
+  if (token && (token->is_string() || token->is_int64() || token->is_uint64())) return token;
+  return nullptr;
+}
+
+bool LogsInfo(std::string_view level) {
+  const auto rank = LogLevelRank(level);
+  return rank && *rank <= *LogLevelRank("info");
+}
+
+}  // namespace
+
+json::object McpServer::ListTools(const McpCall& call, const json::value& id,
+                                  const json::object& params) const {
+  std::size_t offset = 0;
+  if (const json::value* cursor = params.if_contains("cursor")) {
+    const auto decoded = DecodeCursor(*cursor);
+    if (!decoded) return InvalidParams(id, "Invalid cursor");
+    offset = *decoded;
+  }
+  // The registry's order, then the extension's: the same for every request of a credential.
+  std::vector<const json::object*> listed;
+  const identity::PermissionSet held = tools::EffectivePermissions(call.principal, std::nullopt);
+  for (const Tool& tool : catalog_.tools()) {
+    if (tools::MayCall(*tool.operation->spec, call.principal, held, tools::Caller::kModel)) {
+      listed.push_back(&tool.descriptor);
+    }
+  }
+  for (const json::object& tool : extension_tools_) listed.push_back(&tool);
+  json::array page;
+  for (std::size_t i = offset; i < listed.size() && page.size() < kToolsPageSize; ++i) {
+    page.push_back(*listed[i]);
+  }
+  json::object result{{"tools", std::move(page)}};
+  if (offset + kToolsPageSize < listed.size()) {
+    result["nextCursor"] = EncodeCursor(offset + kToolsPageSize);
+  }
+  return ResultMessage(id, std::move(result));
+}
+
+void McpServer::CallTool(const McpCall& call, const RequestContext& context,
+                         const json::value& id, const json::object& params, McpDone done) {
+  const json::value* name = params.if_contains("name");
+  if (!name || !name->is_string()) {
+    return done(JsonAnswer(InvalidParams(id, "tools/call needs params.name")));
+  }
+  if (extension_ && extension_->HasTool(name->as_string())) {
+    return done(CallExtension(call, context, id, name->as_string(), params));
+  }
+  const Tool* tool = catalog_.Find(name->as_string());
+  if (!tool) {
+    return done(JsonAnswer(InvalidParams(id, "Unknown tool: " + std::string(name->as_string()))));
+  }
+  json::object given;
+  if (const json::value* arguments = params.if_contains("arguments")) {
+    if (!arguments->is_object() && !arguments->is_null()) {
+      return done(JsonAnswer(InvalidParams(id, "arguments must be an object")));
+    }
+    if (arguments->is_object()) given = arguments->as_object();
+  }
+  // A consent lacking the tool's permission, where consenting again could give it, is a
+  // step-up challenge (403 insufficient_scope naming the scope to ask for), not a tool error.
+  // Every other refusal comes from the dispatcher, as a tool result.
+  const tools::OperationSpec& spec = *tool->operation->spec;
+  const auto held = tools::EffectivePermissions(call.principal, std::nullopt);
+  if (call.principal.kind == identity::CredentialKind::kMcpToken &&
+      tools::CheckCredential(spec, call.principal, tools::Caller::kModel) &&
+      !tools::CheckPermission(spec, held) && call.principal.consentable.Has(spec.permission)) {
+    return done(InsufficientScope(call.principal, spec.permission));
+  }
+  const bool modern = context.era == Era::kModern;
+  auto state = std::make_shared<CallState>();
+  std::string key;
+  if (!modern) {
+    key = CancellableCalls::Key(context.session_hash, id);
+    in_flight_->Add(key, state);
+  }
+  const json::value* token = ProgressToken(params);
+  const bool log_info = LogsInfo(context.log_level);
+  // A modern client asks for logs per request and reads them on the call's stream only.
+  const bool streamed = token || (modern && log_info);
+  if (streamed) {
+    done(ToolCallStreamAnswer(state, token ? *token : json::value(nullptr),
+                              std::string(name->as_string()), log_info));
+  }
+  dispatcher_.CallAsync(
+      *tool->operation, call.principal, given, call.meta,
+      [this, tool, state, key, id, streamed, modern, request_id = std::string(call.meta.request_id),
+       done = streamed ? McpDone() : std::move(done)](Result<json::value> result) {
+        json::object answer = ToolResult(*tool, result, clock_.NowMillis(), request_id);
+        if (modern) MarkComplete(answer, server_info_);
+        json::object message = ResultMessage(id, std::move(answer));
+        if (!key.empty()) in_flight_->Remove(key);
+        if (!streamed) return done(JsonAnswer(message));
+        std::lock_guard lock(state->mutex);
+        state->answer = std::move(message);
+      });
+}
+
+HttpResponse McpServer::CallExtension(const McpCall& call, const RequestContext& context,
+                                      const json::value& id, std::string_view name,
+                                      const json::object& params) {
+  ExtensionCall extension_call{std::string(name), {}, id, nullptr, params,
+                               ExtensionRequest{context.era, context.log_level,
+                                                context.session_hash,
+                                                identity::CredentialName(call.principal),
+                                                context.client_capabilities, server_info_}};
+  if (const json::value* arguments = params.if_contains("arguments");
+      arguments && arguments->is_object()) {
+    extension_call.arguments = arguments->as_object();
+  }
+  if (const json::value* token = ProgressToken(params)) extension_call.progress_token = *token;
+  return extension_->CallTool(std::move(extension_call));
+}
+
+}  // namespace sightline::mcp
