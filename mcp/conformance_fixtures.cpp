@@ -230,6 +230,7 @@ json::array ConformanceFixtures::Tools() const {
       Tool("test_embedded_resource", "Returns an embedded resource."),
       Tool("test_multiple_content_types", "Returns text, an image and a resource."),
       Tool("test_tool_with_logging", "Sends three log messages while it runs."),
+      Tool("test_logging_tool", "Logs while it runs, at the level the request asked for."),
       Tool("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100."),
       Tool("test_error_handling", "Always fails."),
       Tool("test_sampling", "Asks the client's model to complete a prompt.",
@@ -269,7 +270,7 @@ json::object ConformanceFixtures::CallTool(std::string_view name, const json::ob
                     Resource("test://mixed-content-resource", "application/json",
                              R"({"test":"data","value":123})")});
   }
-  if (name == "test_tool_with_logging") {
+  if (name == "test_tool_with_logging" || name == "test_logging_tool") {
     channel.Log("info", "Tool execution started");
     std::this_thread::sleep_for(kStep);
     channel.Log("info", "Tool processing data");

@@ -6,16 +6,13 @@
 #include <thread>
 
 #include "core/json_util.h"
+#include "mcp/answers.h"
 #include "mcp/protocol.h"
 
 namespace sightline::mcp {
 namespace {
 
 namespace json = boost::json;
-
-std::string SseEvent(const json::object& message) {
-  return "event: message\ndata: " + core::ToJson(message) + "\n\n";
-}
 
 // What the fixture's thread has written and the stream has yet to send.
 struct Outbox {
@@ -140,6 +137,50 @@ core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, Fixture
   response.headers.Set("X-Accel-Buffering", "no");
   response.stream = std::make_shared<OutboxStream>(std::move(outbox));
   return response;
+}
+
+json::array ConformanceExtension::Tools() const {
+  json::array tools = fixtures_.Tools();
+  for (json::value& tool : input_required_.Tools()) tools.push_back(std::move(tool));
+  return tools;
+}
+
+bool ConformanceExtension::HasTool(std::string_view name) const {
+  return fixtures_.HasTool(name) || input_required_.HasTool(name);
+}
+
+namespace {
+
+std::int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+core::HttpResponse ConformanceExtension::CallTool(ExtensionCall call) const {
+  if (input_required_.HasTool(call.tool)) {
+    const FixtureAnswer answer = input_required_.CallTool(call, NowMillis());
+    return JsonAnswer(answer.message, answer.status);
+  }
+  return StartFixtureCall(fixtures_, std::move(call), pending_);
+}
+
+std::optional<json::object> ConformanceExtension::Handle(std::string_view method,
+                                                         const json::value& id,
+                                                         const json::object& params,
+                                                         const ExtensionRequest& request) const {
+  const json::value* name = params.if_contains("name");
+  if (method == "prompts/get" && name && name->is_string() &&
+      input_required_.IsPrompt(name->as_string())) {
+    return input_required_.GetPrompt(id, params, request, NowMillis()).message;
+  }
+  auto answer = fixtures_.Handle(method, id, params, request.era);
+  if (method == "prompts/list" && answer && answer->contains("result")) {
+    answer->at("result").as_object().at("prompts").as_array().push_back(input_required_.Prompt());
+  }
+  return answer;
 }
 
 }  // namespace sightline::mcp

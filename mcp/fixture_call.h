@@ -18,6 +18,7 @@
 #include "core/http_types.h"
 #include "mcp/conformance_fixtures.h"
 #include "mcp/extension.h"
+#include "mcp/input_required_fixtures.h"
 
 namespace sightline::mcp {
 
@@ -47,24 +48,21 @@ using FixtureCall = ExtensionCall;
 core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, FixtureCall call,
                                     std::shared_ptr<PendingRequests> pending);
 
-// The conformance fixtures as an extension of the MCP server (`--mcp-conformance-fixtures`).
+// The conformance fixtures as an extension of the MCP server (`--mcp-conformance-fixtures`):
+// those of both eras, and the 2026-07-28 ones that ask for the client's input.
 class ConformanceExtension final : public McpExtension {
  public:
   ConformanceExtension() : pending_(std::make_shared<PendingRequests>()) {}
   boost::json::object Capabilities(Era era) const override {
     return fixtures_.Capabilities(era);
   }
-  boost::json::array Tools() const override { return fixtures_.Tools(); }
-  bool HasTool(std::string_view name) const override { return fixtures_.HasTool(name); }
-  core::HttpResponse CallTool(ExtensionCall call) const override {
-    return StartFixtureCall(fixtures_, std::move(call), pending_);
-  }
+  boost::json::array Tools() const override;
+  bool HasTool(std::string_view name) const override;
+  core::HttpResponse CallTool(ExtensionCall call) const override;
   std::optional<boost::json::object> Handle(std::string_view method,
                                             const boost::json::value& id,
                                             const boost::json::object& params,
-                                            const ExtensionRequest& request) const override {
-    return fixtures_.Handle(method, id, params, request.era);
-  }
+                                            const ExtensionRequest& request) const override;
   void Answer(std::string_view session_hash, const boost::json::value& id,
               boost::json::value response) const override {
     pending_->Resolve(PendingKey(session_hash, id), std::move(response));
@@ -72,6 +70,7 @@ class ConformanceExtension final : public McpExtension {
 
  private:
   ConformanceFixtures fixtures_;
+  InputRequiredFixtures input_required_;
   std::shared_ptr<PendingRequests> pending_;
 };
 
