@@ -1,6 +1,7 @@
 #include "mcp/discovery.h"
 
 #include "core/version.h"
+#include "mcp/era.h"
 #include "mcp/protocol.h"
 
 namespace sightline::mcp {
@@ -38,7 +39,9 @@ std::string ProtectedResourceMetadataUrl(std::string_view public_url) {
 }
 
 json::object ServerCard(std::string_view public_url) {
+  // Both eras, newest first: 2026-07-28 (server/discover), then the initialize handshake's.
   json::array versions;
+  for (std::string_view version : kModernProtocolVersions) versions.emplace_back(version);
   for (std::string_view version : kProtocolVersions) versions.emplace_back(version);
   json::object api_key{
       {"description", "Key starting with sk_service_, from the project's settings"},

@@ -198,6 +198,11 @@ TEST_P(Mcp, ForeignOriginsAndHostsAreRefusedAndOwnOriginsGetCors) {
                        {{"Origin", headers["Origin"]}, {"Access-Control-Request-Method", "POST"}});
   EXPECT_EQ(r.status, 204);
   EXPECT_NE(r.Header("access-control-allow-headers").find("Mcp-Session-Id"), std::string::npos);
+  // A browser client's 2026-07-28 requests carry these: a preflight refusing them would hold
+  // the client in the 2025 era.
+  for (const char* modern : {"Mcp-Method", "Mcp-Name", "MCP-Protocol-Version"}) {
+    EXPECT_NE(r.Header("access-control-allow-headers").find(modern), std::string::npos) << modern;
+  }
 }
 
 TEST_P(Mcp, AllowedOriginsAreConfigurable) {

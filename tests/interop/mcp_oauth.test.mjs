@@ -1,100 +1,34 @@
-// The official MCP TypeScript SDK client connecting through Sightline's OAuth 2.1 authorization
-// server, with the consent page driven in headless Chromium (Debian's, by playwright-core) the
-// way a person would: by the labels and roles of its controls. Run by mcp_interop.sh, which
+// The official MCP TypeScript SDK client (v1, the 2025-11-25 era) connecting through Sightline's
+// OAuth 2.1 authorization server, with the consent page driven in headless Chromium
+// (consent_browser.mjs). Run by mcp_interop.sh, which
 // starts the server and passes SIGHTLINE_URL, SIGHTLINE_EMAIL, SIGHTLINE_PASSWORD,
 // SIGHTLINE_PROJECT and SIGHTLINE_CLIENT_DOCUMENT (the https URL of a client metadata document
 // whose redirect is http://127.0.0.1/callback, served on loopback).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   UnauthorizedError, discoverAuthorizationServerMetadata, refreshAuthorization,
 } from '@modelcontextprotocol/sdk/client/auth.js';
+import { MemoryProvider as Provider, chooseOnly, startConsentBrowser } from './consent_browser.mjs';
 
 const base = process.env.SIGHTLINE_URL;
-const email = process.env.SIGHTLINE_EMAIL;
-const password = process.env.SIGHTLINE_PASSWORD;
 const project = process.env.SIGHTLINE_PROJECT;
 const clientDocument = process.env.SIGHTLINE_CLIENT_DOCUMENT;
 
-let browser;
-let callbackServer;
-let callbackPort;
-let pendingCode = null;  // resolves with the code the authorization server redirects back with
-
+let browser;  // startConsentBrowser's consent page driver
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  browser = await startConsentBrowser({
+    email: process.env.SIGHTLINE_EMAIL, password: process.env.SIGHTLINE_PASSWORD,
   });
-  // The client's redirect URI: a loopback listener, as native MCP clients run one.
-  callbackServer = createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('Connected. You may close this tab.');
-    if (url.pathname === '/callback' && pendingCode) pendingCode(url.searchParams);
-  });
-  await new Promise((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  callbackPort = callbackServer.address().port;
 });
+after(async () => { await browser?.close(); });
 
-after(async () => {
-  await browser?.close();
-  callbackServer?.close();
-});
-
-// An OAuthClientProvider kept in memory, as an MCP client keeps its credentials.
-class MemoryProvider {
-  constructor({ metadataDocument } = {}) {
-    this.information = undefined;
-    this.savedTokens = undefined;
-    this.verifier = undefined;
-    this.authorizationUrl = undefined;
-    if (metadataDocument) this.clientMetadataUrl = metadataDocument;
-  }
-  get redirectUrl() { return `http://127.0.0.1:${callbackPort}/callback`; }
-  get clientMetadata() {
-    return {
-      client_name: 'Interop Assistant',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() { return this.information; }
-  saveClientInformation(information) { this.information = information; }
-  tokens() { return this.savedTokens; }
-  saveTokens(tokens) { this.savedTokens = tokens; }
-  redirectToAuthorization(url) { this.authorizationUrl = url; }
-  saveCodeVerifier(verifier) { this.verifier = verifier; }
-  codeVerifier() { return this.verifier; }
+class MemoryProvider extends Provider {
+  constructor(options) { super(browser.redirectUrl, options); }
 }
-
-// Signs in and consents in Chromium; `choose` picks the access on the consent page. Returns the
-// redirect's query parameters.
-async function consent(authorizationUrl, choose) {
-  const redirected = new Promise((resolve) => { pendingCode = resolve; });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(authorizationUrl.toString());
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Allow' }).waitFor();
-    assert.match(await page.textContent('h1'), /Connect .* to Sightline/);
-    await choose(page);
-    await page.getByRole('button', { name: 'Allow' }).click();
-    return await redirected;
-  } finally {
-    pendingCode = null;
-    await context.close();
-  }
-}
+const consent = (url, choose) => browser.consent(url, choose);
 
 // The whole first connection: 401 → discovery → registration (or the metadata document) →
 // consent → code → tokens; then a connected client.
@@ -183,14 +117,7 @@ test('a metadata-document client with the read-only preset sees only read-only t
 
 test('a narrower consent lists fewer tools and refuses the others', async () => {
   const provider = new MemoryProvider();
-  const client = await connectThroughConsent(provider, async (page) => {
-    await page.getByLabel('Only the permissions selected below').check();
-    for (const box of await page.getByRole('checkbox').all()) {
-      const label = await box.evaluate((input) => input.labels[0].textContent);
-      if (label.includes('(analytics.view)')) await box.check();
-      else await box.uncheck();
-    }
-  });
+  const client = await connectThroughConsent(provider, (page) => chooseOnly(page, 'analytics.view'));
   assert.equal(provider.savedTokens.scope, 'analytics.view');
   const names = await toolNames(client);
   assert.ok(names.includes('get_web_analytics'));

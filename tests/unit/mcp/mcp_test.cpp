@@ -4,6 +4,7 @@
 #include "tools/access.h"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -181,6 +182,12 @@ TEST(McpDiscovery, TheResourceAndItsMetadataFollowThePublicUrl) {
   EXPECT_TRUE(std::regex_match(std::string(card.at("name").as_string()),
                                std::regex("^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$")));
   EXPECT_LE(card.at("description").as_string().size(), 100u);
+  // Both eras: the modern revision first, then the handshake's.
+  EXPECT_EQ(boost::json::serialize(card.at("remotes").at(0).at("supportedProtocolVersions")),
+            R"(["2026-07-28","2025-11-25","2025-06-18","2025-03-26"])");
+  EXPECT_FALSE(metadata.contains("scopes_supported") &&
+               boost::json::serialize(metadata.at("scopes_supported")).find("offline_access") !=
+                   std::string::npos);
 }
 
 TEST(McpDocs, EveryToolAndEveryExclusionIsInDocsMcp) {
