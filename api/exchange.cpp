@@ -1,5 +1,8 @@
 #include "api/exchange.h"
 
+#include <cstring>
+#include <random>
+
 #include "api/error_response.h"
 #include "api/http_methods.h"
 #include "api/request_log.h"
@@ -35,7 +38,21 @@ std::shared_ptr<Exchange> Exchange::Begin(const core::HttpRequest& request, core
   return exchange;
 }
 
-std::string Exchange::NewRequestId() { return core::HexEncode(core::RandomBytes(12)); }
+// Request ids only need to be unique, not unguessable: a per-thread generator seeded from the
+// system's randomness is an order of magnitude cheaper than asking OpenSSL each time.
+std::string Exchange::NewRequestId() {
+  thread_local std::mt19937_64 generator = [] {
+    const std::string seed = core::RandomBytes(32);
+    std::seed_seq sequence(seed.begin(), seed.end());
+    return std::mt19937_64(sequence);
+  }();
+  const std::uint64_t high = generator();
+  const std::uint32_t low = static_cast<std::uint32_t>(generator());
+  std::string bytes(12, '\0');
+  std::memcpy(bytes.data(), &high, sizeof high);
+  std::memcpy(bytes.data() + sizeof high, &low, sizeof low);
+  return core::HexEncode(bytes);
+}
 
 void Exchange::set_credential(const identity::Principal& principal) {
   credential_kind_ = identity::CredentialKindName(principal.kind);

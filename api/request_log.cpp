@@ -5,6 +5,8 @@
 namespace sightline::api {
 
 void LogAccess(const AccessRecord& r) {
+  const core::LogLevel level = r.status >= 500 ? core::LogLevel::kError : core::LogLevel::kInfo;
+  if (!core::LogEnabled(level)) return;  // every request passes here: build nothing for nobody
   boost::json::object fields{{"method", r.method},
                              {"route", r.route},
                              {"status", r.status},
@@ -14,7 +16,7 @@ void LogAccess(const AccessRecord& r) {
   if (!r.credential_id.empty()) fields["credentialId"] = r.credential_id;
   if (!r.error_code.empty()) fields["errorCode"] = r.error_code;
   if (!r.client_request_id.empty()) fields["clientRequestId"] = r.client_request_id;
-  core::Log(r.status >= 500 ? core::LogLevel::kError : core::LogLevel::kInfo, "access", fields);
+  core::Log(level, "access", fields);
 }
 
 }  // namespace sightline::api

@@ -115,6 +115,10 @@ struct ServerFoundations {
 
 namespace {
 
+// The most requests of one credential a node takes from its shared window per store write
+// (identity::RateLimitPolicy::max_slice).
+constexpr std::int64_t kRateSlice = 64;
+
 Result<void> OpenStorage(const ServeConfig& config, ServerFoundations& out) {
   auto store = storage::OpenStore(config.store);
   if (!store) return store.error();
@@ -237,7 +241,8 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       dispatcher_(*store_, clock_, services_),
       assistant_(std::move(f.provider), config_.assistant, dispatcher_, registry_, *store_, clock_),
       authenticator_(*store_),
-      credential_limits_(*store_, clock_, {"per-minute", config_.rate_limit, 60}),
+      // A credential's window is hit by every request it makes: busy ones claim it in slices.
+      credential_limits_(*store_, clock_, {"per-minute", config_.rate_limit, 60, kRateSlice}),
       public_limits_(*store_, clock_, {"per-minute-per-ip", config_.public_rate_limit, 60}),
       tool_catalog_(registry_),
       mcp_extension_(McpExtensionFor(config_)),

@@ -50,11 +50,14 @@ HttpMethod ParseMethod(std::string_view name) {
   return HttpMethod::kOther;
 }
 
+// ASCII only, as header names and media types are; no locale lookup per character (every
+// header lookup of every request compares names this way).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+  constexpr auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) {
+           return lower(x) == lower(y);
          });
 }
 

@@ -43,6 +43,10 @@ void SetupLogging(std::string_view level, LogTarget target) {
   spdlog::set_default_logger(std::move(logger));
 }
 
+bool LogEnabled(LogLevel level) {
+  return spdlog::default_logger_raw()->should_log(ToSpdlog(level));
+}
+
 void Log(LogLevel level, std::string_view message, const boost::json::object& fields) {
   auto logger = spdlog::default_logger_raw();
   if (!logger->should_log(ToSpdlog(level))) return;

@@ -17,6 +17,8 @@ enum class LogTarget { kStdout, kStderr };
 void SetupLogging(std::string_view level, LogTarget target = LogTarget::kStdout);
 bool ParseLogLevel(std::string_view text, LogLevel* out);
 void Log(LogLevel level, std::string_view message, const boost::json::object& fields = {});
+// Whether Log at `level` writes anything: lets a hot path skip building the fields.
+bool LogEnabled(LogLevel level);
 void FlushLogs();
 
 }  // namespace sightline::core

@@ -55,7 +55,8 @@ Result<Principal> Authenticator::Authenticate(std::string_view secret,
                      : "This route needs an SDK key (pk_service_…).");
   }
   const std::string hash = HashKey(secret);
-  auto found = store_.Read(
+  // One statement: the key with its organization, project and creator's role.
+  auto found = store_.ReadOne(
       [&](storage::Transaction& tx) { return tx.accounts().FindCredentialGrant(hash); });
   if (!found) return found.error();
   // The lookup is by hash; compare again in constant time so equality never leaks by timing.

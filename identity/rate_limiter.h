@@ -1,5 +1,6 @@
 // Fixed-window rate limits counted in the store, so every node sharing a database sees the same
-// window: one atomic UPSERT per request. Thread-safe.
+// window: one atomic UPSERT per request, or, for a policy that allows slices, one per slice of
+// requests a node takes from the window at once. Thread-safe.
 #pragma once
 
 #include "core/clock.h"
@@ -8,7 +9,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace sightline::identity {
 
@@ -16,6 +19,11 @@ struct RateLimitPolicy {
   std::string name = "per-minute";  // the policy name in RateLimit-Policy
   std::int64_t quota = 1000;
   std::int64_t window_seconds = 60;
+  // Requests a node may take from the shared window with one store write. 1: every request
+  // writes (exact across nodes; needed with Peek). More: a busy bucket claims growing slices
+  // (1, 2, 4, … up to this and to a sixteenth of the quota) and counts them down in memory, so
+  // one node is still exact, and several refuse at most their unused slices early.
+  std::int64_t max_slice = 1;
 };
 
 struct RateDecision {
@@ -38,10 +46,27 @@ class RateLimiter {
   const RateLimitPolicy& policy() const { return policy_; }
 
  private:
+  // What this node holds of one bucket's current window.
+  struct Slice {
+    std::int64_t window_start = -1;
+    std::int64_t available = 0;    // claimed in the store, not used yet
+    std::int64_t size = 0;         // of the last claim
+    std::int64_t store_count = 0;  // the window's granted count after the last claim
+  };
+  struct Window {
+    std::int64_t now = 0, start = 0, length = 0;
+  };
+  Window CurrentWindow() const;
+  core::Result<void> PruneEveryOnceInAWhile(const Window& window);
+  core::Result<RateDecision> HitWithSlices(const std::string& bucket, const Window& window);
+  RateDecision Decision(const Window& window, bool allowed, std::int64_t remaining) const;
+
   storage::Store& store_;
   const core::Clock& clock_;
   const RateLimitPolicy policy_;
   std::atomic<std::uint64_t> hits_{0};
+  std::mutex slices_mutex_;
+  std::unordered_map<std::string, Slice> slices_;
 };
 
 }  // namespace sightline::identity

@@ -170,7 +170,7 @@ Result<HttpResponse> McpServer::HandleDelete(const McpCall& call) {
 // words (a REST ErrorResponse for legacy clients, a JSON-RPC error for modern ones).
 void McpServer::HandlePost(const McpCall& call, McpDone done) {
   boost::system::error_code parse_error;
-  const json::value body = json::parse(call.body, parse_error);
+  json::value body = json::parse(call.body, parse_error);
   if (parse_error) {
     if (ModernHeader(call.headers)) {
       return done(RpcAnswer(Refuse(400, nullptr, rpc::kParseError, "The body is not valid JSON.")));
@@ -180,13 +180,13 @@ void McpServer::HandlePost(const McpCall& call, McpDone done) {
   }
   const Classified classified = ClassifyPost(body, call.headers);
   if (classified.refusal) return done(RpcAnswer(*classified.refusal));
-  if (classified.era == Era::kModern) return HandleModern(call, body, std::move(done));
-  HandleLegacy(call, body, std::move(done));
+  if (classified.era == Era::kModern) return HandleModern(call, std::move(body), std::move(done));
+  HandleLegacy(call, std::move(body), std::move(done));
 }
 
-void McpServer::HandleLegacy(const McpCall& call, const json::value& body, McpDone done) {
+void McpServer::HandleLegacy(const McpCall& call, json::value body, McpDone done) {
   if (auto media = CheckLegacyMedia(call.headers); !media) return done(media.error());
-  auto message = ParseMessage(body);
+  auto message = ParseMessage(std::move(body));
   if (!message) return done(message.error());
   if (message->kind == Message::Kind::kRequest && message->method == "initialize") {
     return done(Initialize(call, message->id, message->params));

@@ -71,8 +71,8 @@ class McpServer {
     boost::json::object client_capabilities;  // modern: declared in _meta
   };
   void HandlePost(const McpCall& call, McpDone done);
-  void HandleLegacy(const McpCall& call, const boost::json::value& body, McpDone done);
-  void HandleModern(const McpCall& call, const boost::json::value& body, McpDone done);
+  void HandleLegacy(const McpCall& call, boost::json::value body, McpDone done);
+  void HandleModern(const McpCall& call, boost::json::value body, McpDone done);
   void AnswerModern(const McpCall& call, const RequestContext& context, const Message& message,
                     McpDone done);
   core::Result<core::HttpResponse> HandleDelete(const McpCall& call);

@@ -76,8 +76,8 @@ std::optional<RpcRefusal> CheckModernMedia(const core::HttpHeaders& headers,
 
 }  // namespace
 
-void McpServer::HandleModern(const McpCall& call, const json::value& body, McpDone done) {
-  auto message = ParseMessage(body);
+void McpServer::HandleModern(const McpCall& call, json::value body, McpDone done) {
+  auto message = ParseMessage(std::move(body));
   if (!message) {
     return done(RpcAnswer(Refuse(400, nullptr, rpc::kInvalidRequest, message.error().message())));
   }

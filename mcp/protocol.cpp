@@ -25,12 +25,12 @@ std::string_view NegotiateVersion(std::string_view requested) {
   return IsSupportedVersion(requested) ? requested : kProtocolVersions.front();
 }
 
-core::Result<Message> ParseMessage(const json::value& body) {
+core::Result<Message> ParseMessage(json::value body) {
   if (body.is_array()) {
     return Invalid("JSON-RPC batches are not accepted: send one message per POST.");
   }
   if (!body.is_object()) return Invalid("The body must be one JSON-RPC message (an object).");
-  const json::object& object = body.as_object();
+  json::object& object = body.as_object();
   const json::value* version = object.if_contains("jsonrpc");
   if (!version || !version->is_string() || version->as_string() != "2.0") {
     return Invalid("The message must carry \"jsonrpc\": \"2.0\".");
@@ -47,10 +47,10 @@ core::Result<Message> ParseMessage(const json::value& body) {
       return Invalid("The message is neither a request, a notification nor a response.");
     }
     message.kind = Message::Kind::kResponse;
-    if (const json::value* result = object.if_contains("result")) {
-      message.response = *result;
+    if (json::value* result = object.if_contains("result")) {
+      message.response = std::move(*result);
     } else {
-      message.response = json::object{{"error", object.at("error")}};
+      message.response = json::object{{"error", std::move(object.at("error"))}};
     }
     return message;
   }
@@ -59,9 +59,9 @@ core::Result<Message> ParseMessage(const json::value& body) {
   }
   message.method = std::string(method->as_string());
   message.kind = id ? Message::Kind::kRequest : Message::Kind::kNotification;
-  if (const json::value* params = object.if_contains("params")) {
+  if (json::value* params = object.if_contains("params")) {
     if (!params->is_object()) return Invalid("\"params\" must be an object.");
-    message.params = params->as_object();
+    message.params = std::move(params->as_object());
   }
   return message;
 }

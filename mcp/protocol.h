@@ -40,8 +40,9 @@ struct Message {
   boost::json::value response;  // responses: the `result`, or {"error": …}
 };
 
-// Reads one JSON-RPC message; the error (for a 400) says what is wrong with it.
-core::Result<Message> ParseMessage(const boost::json::value& body);
+// Reads one JSON-RPC message, moving its parts out of `body`; the error (for a 400) says what
+// is wrong with it.
+core::Result<Message> ParseMessage(boost::json::value body);
 
 boost::json::object ResultMessage(const boost::json::value& id, boost::json::value result);
 boost::json::object ErrorMessage(const boost::json::value& id, int code, std::string_view message,

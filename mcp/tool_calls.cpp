@@ -41,7 +41,7 @@ std::optional<std::size_t> DecodeCursor(const json::value& cursor) {
   return offset;
 }
 
-json::object ToolResult(const Tool& tool, const Result<json::value>& result, std::int64_t now,
+json::object ToolResult(const Tool& tool, Result<json::value> result, std::int64_t now,
                         std::string_view request_id) {
   json::object answer;
   if (!result) {
@@ -56,10 +56,10 @@ json::object ToolResult(const Tool& tool, const Result<json::value>& result, std
     answer["isError"] = true;
     return answer;
   }
-  const json::value& value = *result;
+  json::value& value = *result;
   answer["content"] = json::array{
       json::object{{"type", "text"}, {"text", value.is_null() ? "{}" : core::ToJson(value)}}};
-  if (tool.has_output_schema && value.is_object()) answer["structuredContent"] = value;
+  if (tool.has_output_schema && value.is_object()) answer["structuredContent"] = std::move(value);
   answer["isError"] = false;
   return answer;
 }
@@ -170,7 +170,8 @@ void McpServer::CallTool(const McpCall& call, const RequestContext& context,
       *tool->operation, call.principal, given, call.meta,
       [this, tool, state, key, id, streamed, modern, request_id = std::string(call.meta.request_id),
        done = streamed ? McpDone() : std::move(done)](Result<json::value> result) {
-        json::object answer = ToolResult(*tool, result, clock_.NowMillis(), request_id);
+        json::object answer =
+            ToolResult(*tool, std::move(result), clock_.NowMillis(), request_id);
         if (modern) MarkComplete(answer, server_info_);
         json::object message = ResultMessage(id, std::move(answer));
         if (!key.empty()) in_flight_->Remove(key);

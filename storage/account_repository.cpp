@@ -501,12 +501,13 @@ Result<std::int64_t> AccountRepository::ReadRateLimit(std::string_view bucket,
 }
 
 Result<std::int64_t> AccountRepository::HitRateLimit(std::string_view bucket,
-                                                     std::int64_t window_start) {
+                                                     std::int64_t window_start,
+                                                     std::int64_t amount) {
   auto rows = session_.Query(
-      "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, 1) "
-      "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 "
+      "INSERT INTO rate_limit_windows (bucket, window_start, count) VALUES ($1, $2, $3) "
+      "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_windows.count + $3 "
       "RETURNING count",
-      {std::string(bucket), window_start});
+      {std::string(bucket), window_start, amount});
   if (!rows) return rows.error();
   return rows->front().Int(0);
 }

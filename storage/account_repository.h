@@ -98,9 +98,10 @@ class AccountRepository {
   core::Result<bool> RevokeInvitation(std::string_view invitation_id, std::int64_t at);
   core::Result<void> InsertAudit(const AuditRecord& entry);
   core::Result<std::vector<AuditRecord>> ListAudit(const AuditQuery& query);
-  // Counts one request for `bucket` in the fixed window starting at `window_start` (ms) and
-  // returns the count including this one. Atomic across processes (one UPSERT).
-  core::Result<std::int64_t> HitRateLimit(std::string_view bucket, std::int64_t window_start);
+  // Counts `amount` requests for `bucket` in the fixed window starting at `window_start` (ms)
+  // and returns the count including them. Atomic across processes (one UPSERT).
+  core::Result<std::int64_t> HitRateLimit(std::string_view bucket, std::int64_t window_start,
+                                          std::int64_t amount = 1);
   // The window's count so far (0 when nothing was counted).
   core::Result<std::int64_t> ReadRateLimit(std::string_view bucket, std::int64_t window_start);
   // Deletes windows that started before `window_start`; returns how many.

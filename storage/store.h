@@ -51,6 +51,12 @@ class Store {
   auto WriteOne(Body&& body) {
     return Run(TxMode::kAutocommit, std::forward<Body>(body));
   }
+  // For a body of one SELECT, a consistent snapshot by itself: no BEGIN/COMMIT around it (on
+  // SQLite, two statements and a lock cycle less on every authenticated request).
+  template <class Body>
+  auto ReadOne(Body&& body) {
+    return Run(TxMode::kAutocommit, std::forward<Body>(body));
+  }
 
  private:
   template <class Body>

@@ -53,10 +53,22 @@ core::HttpRequest ToPlain(const Request& request, const std::string& remote) {
   return plain;
 }
 
+// The Date header changes once a second: each I/O thread formats it once per second.
+const std::string& CurrentHttpDate() {
+  thread_local std::int64_t second = -1;
+  thread_local std::string formatted;
+  const std::int64_t now = core::SystemClock().NowMillis() / 1000;
+  if (now != second) {
+    second = now;
+    formatted = core::FormatHttpDate(now);
+  }
+  return formatted;
+}
+
 Response ToBeast(core::HttpResponse plain, unsigned version, bool keep_alive, bool head) {
   Response response{static_cast<http::status>(plain.status), version};
   response.set(http::field::server, "sightline");
-  response.set(http::field::date, core::FormatHttpDate(core::SystemClock().NowMillis() / 1000));
+  response.set(http::field::date, CurrentHttpDate());
   for (auto& [name, value] : plain.headers.fields()) response.insert(name, value);
   response.keep_alive(keep_alive);
   const bool bodiless = plain.status == 204 || plain.status == 304 || plain.status < 200;
