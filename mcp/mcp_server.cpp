@@ -208,30 +208,33 @@ void McpServer::HandleLegacy(const McpCall& call, json::value body, McpDone done
     }
     return done(Accepted());  // notifications and responses get no answer
   }
-  const RequestContext context{Era::kLegacy, session->id_hash, session->record.log_level, {}};
-  const json::value& id = message->id;
-  const std::string& method = message->method;
+  AnswerLegacy(call, *session, *message, std::move(done));
+}
+
+void McpServer::AnswerLegacy(const McpCall& call, const Session& session, const Message& message,
+                             McpDone done) {
+  const RequestContext context{Era::kLegacy, session.id_hash, session.record.log_level, {}};
+  const json::value& id = message.id;
+  const std::string& method = message.method;
   if (method == "ping") return done(JsonAnswer(ResultMessage(id, json::object())));
-  if (method == "tools/list") {
-    return done(JsonAnswer(ListTools(call, id, message->params)));
-  }
-  if (method == "tools/call") return CallTool(call, context, id, message->params, std::move(done));
+  if (method == "tools/list") return done(JsonAnswer(ListTools(call, id, message.params)));
+  if (method == "tools/call") return CallTool(call, context, id, message.params, std::move(done));
   if (method == "logging/setLevel") {
-    const json::value* level = message->params.if_contains("level");
+    const json::value* level = message.params.if_contains("level");
     if (!level || !level->is_string() || !LogLevelRank(level->as_string())) {
       return done(JsonAnswer(InvalidParams(id, "level must be a syslog level name")));
     }
     auto stored = store_.Write([&](storage::Transaction& tx) {
-      return tx.oauth().UpdateMcpSession(session->id_hash, clock_.NowMillis(),
+      return tx.oauth().UpdateMcpSession(session.id_hash, clock_.NowMillis(),
                                          std::string(level->as_string()));
     });
     if (!stored) return done(stored.error());
     return done(JsonAnswer(ResultMessage(id, json::object())));
   }
   if (extension_) {
-    const ExtensionRequest request{Era::kLegacy, session->record.log_level, session->id_hash,
+    const ExtensionRequest request{Era::kLegacy, session.record.log_level, session.id_hash,
                                    identity::CredentialName(call.principal), {}, {}};
-    if (auto answer = extension_->Handle(method, id, message->params, request)) {
+    if (auto answer = extension_->Handle(method, id, message.params, request)) {
       return done(JsonAnswer(*answer));
     }
   }

@@ -73,6 +73,8 @@ class McpServer {
   void HandlePost(const McpCall& call, McpDone done);
   void HandleLegacy(const McpCall& call, boost::json::value body, McpDone done);
   void HandleModern(const McpCall& call, boost::json::value body, McpDone done);
+  void AnswerLegacy(const McpCall& call, const Session& session, const Message& message,
+                    McpDone done);
   void AnswerModern(const McpCall& call, const RequestContext& context, const Message& message,
                     McpDone done);
   core::Result<core::HttpResponse> HandleDelete(const McpCall& call);
