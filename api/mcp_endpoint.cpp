@@ -226,7 +226,10 @@ void McpEndpoint::Forward(const HttpRequest& request, identity::Principal princi
     if (!answer && answer.error().code() == ErrorCode::kOAuthInsufficientScope) {
       response.headers.Set("WWW-Authenticate", Challenge(answer.error()));
     }
-    if (response.status == 405) response.headers.Set("Allow", std::string(kMcpAllow));
+    // The MCP server names what it serves when that is narrower (a 2026-07-28 GET: POST only).
+    if (response.status == 405 && !response.headers.Has("Allow")) {
+      response.headers.Set("Allow", std::string(kMcpAllow));
+    }
     limits_.AddHeaders(decision, kind, response);
     AddCors(CorsPolicy::kMcp, origin ? std::optional<std::string_view>(*origin) : std::nullopt,
             response);

@@ -46,7 +46,7 @@ core::Result<void> RateLimiter::PruneEveryOnceInAWhile(const Window& window) {
 core::Result<RateDecision> RateLimiter::Hit(const std::string& bucket) {
   const Window window = CurrentWindow();
   if (auto pruned = PruneEveryOnceInAWhile(window); !pruned) return pruned.error();
-  if (std::min(policy_.max_slice, policy_.quota / 16) > 1) return HitWithSlices(bucket, window);
+  if (SliceCap() > 1) return HitWithSlices(bucket, window);
   // One UPSERT, atomic by itself: no transaction around it.
   auto count = store_.WriteOne([&](storage::Transaction& tx) {
     return tx.accounts().HitRateLimit(bucket, window.start);
@@ -66,8 +66,7 @@ core::Result<RateDecision> RateLimiter::HitWithSlices(const std::string& bucket,
       --slice.available;
       return Decision(window, true, policy_.quota - slice.store_count + slice.available);
     }
-    const std::int64_t cap = std::min(policy_.max_slice, policy_.quota / 16);
-    size = slice.size = std::clamp<std::int64_t>(slice.size * 2, 1, cap);
+    size = slice.size = std::clamp<std::int64_t>(slice.size * 2, 1, SliceCap());
   }
   // Outside the lock: two requests of one bucket may both claim a slice, which only counts ahead.
   auto count = store_.WriteOne([&](storage::Transaction& tx) {

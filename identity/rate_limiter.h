@@ -7,6 +7,7 @@
 #include "core/result.h"
 #include "storage/store.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -57,6 +58,8 @@ class RateLimiter {
     std::int64_t now = 0, start = 0, length = 0;
   };
   Window CurrentWindow() const;
+  // The largest slice a claim may take; 1 counts every request with its own write.
+  std::int64_t SliceCap() const { return std::min(policy_.max_slice, policy_.quota / 16); }
   core::Result<void> PruneEveryOnceInAWhile(const Window& window);
   core::Result<RateDecision> HitWithSlices(const std::string& bucket, const Window& window);
   RateDecision Decision(const Window& window, bool allowed, std::int64_t remaining) const;

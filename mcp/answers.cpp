@@ -90,6 +90,20 @@ bool Admits(std::string_view accept, std::string_view type) {
   return false;
 }
 
+std::optional<MediaFault> CheckPostMedia(const core::HttpHeaders& headers) {
+  const auto content_type = headers.Get("Content-Type");
+  if (!content_type ||
+      !core::EqualsIgnoreCase(core::MediaTypeOf(*content_type), "application/json")) {
+    return MediaFault{415, "POST /mcp takes one JSON-RPC message as application/json."};
+  }
+  const auto accept = headers.Get("Accept");
+  if (!accept || !Admits(*accept, "application/json") || !Admits(*accept, "text/event-stream")) {
+    return MediaFault{406,
+                      "Send Accept: application/json, text/event-stream: answers come as either."};
+  }
+  return std::nullopt;
+}
+
 std::string SseEvent(const json::object& message) {
   return "event: message\ndata: " + core::ToJson(message) + "\n\n";
 }

@@ -24,6 +24,14 @@ core::HttpResponse Accepted();
 // Whether an Accept header admits `type` (exactly, as "major/*", or as "*/*").
 bool Admits(std::string_view accept, std::string_view type);
 
+// What is wrong with a POST's media types, for either era to render its own way: 415 (the body
+// is not application/json) or 406 (the answer could not be JSON or an event stream).
+struct MediaFault {
+  int status;
+  std::string_view message;
+};
+std::optional<MediaFault> CheckPostMedia(const core::HttpHeaders& headers);
+
 std::string SseEvent(const boost::json::object& message);
 
 // One tools/call on its way: its answer once the operation finishes, or the fact that the

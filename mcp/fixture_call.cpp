@@ -5,6 +5,7 @@
 #include <deque>
 #include <thread>
 
+#include "core/clock.h"
 #include "core/json_util.h"
 #include "mcp/answers.h"
 #include "mcp/protocol.h"
@@ -149,19 +150,9 @@ bool ConformanceExtension::HasTool(std::string_view name) const {
   return fixtures_.HasTool(name) || input_required_.HasTool(name);
 }
 
-namespace {
-
-std::int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 core::HttpResponse ConformanceExtension::CallTool(ExtensionCall call) const {
   if (input_required_.HasTool(call.tool)) {
-    const FixtureAnswer answer = input_required_.CallTool(call, NowMillis());
+    const FixtureAnswer answer = input_required_.CallTool(call, core::SystemClock().NowMillis());
     return JsonAnswer(answer.message, answer.status);
   }
   return StartFixtureCall(fixtures_, std::move(call), pending_);
@@ -174,7 +165,7 @@ std::optional<json::object> ConformanceExtension::Handle(std::string_view method
   const json::value* name = params.if_contains("name");
   if (method == "prompts/get" && name && name->is_string() &&
       input_required_.IsPrompt(name->as_string())) {
-    return input_required_.GetPrompt(id, params, request, NowMillis()).message;
+    return input_required_.GetPrompt(id, params, request, core::SystemClock().NowMillis()).message;
   }
   auto answer = fixtures_.Handle(method, id, params, request.era);
   if (method == "prompts/list" && answer && answer->contains("result")) {

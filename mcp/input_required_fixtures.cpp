@@ -56,9 +56,9 @@ json::object Sample(std::string_view text, int max_tokens) {
 
 json::object ListRoots() { return {{"method", "roots/list"}, {"params", json::object()}}; }
 
-json::object TextResult(std::string_view text) {
+json::object TextResult(std::string_view text, bool is_error = false) {
   return {{"content", json::array{json::object{{"type", "text"}, {"text", text}}}},
-          {"isError", false}};
+          {"isError", is_error}};
 }
 
 // What one round of a fixture asks the client for.
@@ -130,11 +130,6 @@ bool Declared(const json::object& capabilities, std::string_view name) {
   return capability && capability->is_object();
 }
 
-json::object RpcError(const json::value& id, int code, std::string_view message,
-                      json::value data = nullptr) {
-  return ErrorMessage(id, code, message, std::move(data));
-}
-
 }  // namespace
 
 InputRequiredFixtures::InputRequiredFixtures() : key_(core::RandomBytes(32)) {}
@@ -170,12 +165,13 @@ namespace {
 class StateSeal {
  public:
   StateSeal(std::string_view key, const ExtensionCall& call, std::int64_t now)
-      : key_(key), now_(now) {
-    binding_ = call.request.credential + "\n" + call.tool + "\n" + core::ToJson(call.arguments);
-  }
+      : key_(key),
+        now_(now),
+        binding_(core::Sha256Hex(call.request.credential + "\n" + call.tool + "\n" +
+                                 core::ToJson(call.arguments))) {}
   std::string Seal(int round) const {
-    const std::string payload = core::Base64UrlEncode(core::ToJson(json::object{
-        {"r", round}, {"exp", now_ + kStateLifetimeMs}, {"b", core::Sha256Hex(binding_)}}));
+    const std::string payload = core::Base64UrlEncode(core::ToJson(
+        json::object{{"r", round}, {"exp", now_ + kStateLifetimeMs}, {"b", binding_}}));
     return payload + "." + core::Base64UrlEncode(core::HmacSha256(key_, payload));
   }
   // The round a state was sealed for, or nullopt when it is not one of ours, for this request,
@@ -198,7 +194,7 @@ class StateSeal {
     const json::value* expires = fields->if_contains("exp");
     const json::value* binding = fields->if_contains("b");
     if (!round || !round->is_int64() || !expires || !expires->is_int64() || !binding ||
-        expires->as_int64() < now_ || *binding != json::value(core::Sha256Hex(binding_))) {
+        expires->as_int64() < now_ || *binding != json::value(binding_)) {
       return std::nullopt;
     }
     return static_cast<int>(round->as_int64());
@@ -207,7 +203,7 @@ class StateSeal {
  private:
   std::string key_;
   std::int64_t now_;
-  std::string binding_;
+  std::string binding_;  // digest of the caller, the tool and its arguments
 };
 
 Needs NeedsOf(std::string_view tool, int round, const json::object& capabilities) {
@@ -261,17 +257,15 @@ FixtureAnswer InputRequiredFixtures::CallTool(const ExtensionCall& call,
     return FixtureAnswer{200, ResultMessage(id, std::move(result))};
   };
   if (request.era != Era::kModern) {
-    return FixtureAnswer{200, ResultMessage(id, json::object{
-        {"content", json::array{json::object{{"type", "text"},
-                                             {"text", "This fixture speaks 2026-07-28 only."}}}},
-        {"isError", true}})};
+    return FixtureAnswer{200, ResultMessage(id, TextResult("This fixture speaks 2026-07-28 only.",
+                                                           /*is_error=*/true))};
   }
   const std::string_view required =
       call.tool == kMissingCapability ? "sampling"
                                       : (call.tool == kStreamingElicitation ? "elicitation" : "");
   if (!required.empty() && !Declared(request.client_capabilities, required)) {
     return FixtureAnswer{
-        400, RpcError(id, rpc::kMissingCapability,
+        400, ErrorMessage(id, rpc::kMissingCapability,
                       "This tool needs the client's " + std::string(required) + " capability.",
                       json::object{{"requiredCapabilities",
                                     json::object{{required, json::object()}}}})};
@@ -284,14 +278,14 @@ FixtureAnswer InputRequiredFixtures::CallTool(const ExtensionCall& call,
   if (NeedsOf(call.tool, 1, request.client_capabilities).stateful && call.params.contains("inputResponses")) {
     const auto opened = seal.Open(state);
     if (!opened) {
-      return FixtureAnswer{200, RpcError(id, rpc::kInvalidParams,
+      return FixtureAnswer{200, ErrorMessage(id, rpc::kInvalidParams,
                                          "requestState is missing, expired or was altered.")};
     }
     round = *opened;
   }
   const Needs needs = NeedsOf(call.tool, round, request.client_capabilities);
   const Answers answers = Collect(call.params, needs.requests);
-  if (answers.invalid) return FixtureAnswer{200, RpcError(id, rpc::kInvalidParams, *answers.invalid)};
+  if (answers.invalid) return FixtureAnswer{200, ErrorMessage(id, rpc::kInvalidParams, *answers.invalid)};
   if (needs.requests.empty() && round == 1 && !call.params.contains("inputResponses")) {
     return finish(TextResult("No input needed: the client declared no capability to ask with."));
   }
@@ -317,7 +311,7 @@ FixtureAnswer InputRequiredFixtures::GetPrompt(const json::value& id, const json
   const json::object needs{
       {"user_context", Elicit("What context should the prompt use?", "context")}};
   const Answers answers = Collect(params, needs);
-  if (answers.invalid) return FixtureAnswer{200, RpcError(id, rpc::kInvalidParams, *answers.invalid)};
+  if (answers.invalid) return FixtureAnswer{200, ErrorMessage(id, rpc::kInvalidParams, *answers.invalid)};
   if (!answers.missing.empty()) {
     json::object result{{"resultType", "input_required"},
                         {"inputRequests", answers.missing},

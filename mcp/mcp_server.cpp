@@ -51,18 +51,11 @@ Result<void> CheckProtocolVersionHeader(const core::HttpHeaders& headers) {
 }
 
 Result<void> CheckLegacyMedia(const core::HttpHeaders& headers) {
-  const auto content_type = headers.Get("Content-Type");
-  if (!content_type ||
-      !core::EqualsIgnoreCase(core::MediaTypeOf(*content_type), "application/json")) {
-    return Error(ErrorCode::kValUnsupportedMediaType,
-                 "POST /mcp takes one JSON-RPC message as application/json.");
-  }
-  const auto accept = headers.Get("Accept");
-  if (!accept || !Admits(*accept, "application/json") || !Admits(*accept, "text/event-stream")) {
-    return Error(ErrorCode::kNotAcceptable,
-                 "Send Accept: application/json, text/event-stream: answers come as either.");
-  }
-  return {};
+  const auto fault = CheckPostMedia(headers);
+  if (!fault) return {};
+  return Error(fault->status == 415 ? ErrorCode::kValUnsupportedMediaType
+                                    : ErrorCode::kNotAcceptable,
+               std::string(fault->message));
 }
 
 std::optional<std::string> ShortString(const json::object& object, std::string_view key) {

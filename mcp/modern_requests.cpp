@@ -60,18 +60,9 @@ void MarkResult(json::object& message, const json::object& server_info,
 
 std::optional<RpcRefusal> CheckModernMedia(const core::HttpHeaders& headers,
                                            const json::value& id) {
-  const auto content_type = headers.Get("Content-Type");
-  if (!content_type ||
-      !core::EqualsIgnoreCase(core::MediaTypeOf(*content_type), "application/json")) {
-    return Refuse(415, id, rpc::kInvalidRequest,
-                  "POST /mcp takes one JSON-RPC message as application/json.");
-  }
-  const auto accept = headers.Get("Accept");
-  if (!accept || !Admits(*accept, "application/json") || !Admits(*accept, "text/event-stream")) {
-    return Refuse(406, id, rpc::kInvalidRequest,
-                  "Send Accept: application/json, text/event-stream: answers come as either.");
-  }
-  return std::nullopt;
+  const auto fault = CheckPostMedia(headers);
+  if (!fault) return std::nullopt;
+  return Refuse(fault->status, id, rpc::kInvalidRequest, fault->message);
 }
 
 }  // namespace

@@ -138,6 +138,7 @@ TEST_P(McpModern, EnvelopeFaultsAreJsonRpcErrorsWithTheirStatuses) {
   r = server_->Request("GET", "/mcp", get);
   EXPECT_EQ(r.status, 405);
   EXPECT_EQ(ErrorCodeOf(r), -32600);
+  EXPECT_EQ(r.Header("allow"), "POST");  // no stream and no session to end in this era
   // A notification needs no answer and no session.
   r = server_->Request("POST", "/mcp", ModernHeaders(key, "notifications/cancelled"),
                        json::serialize(json::object{
