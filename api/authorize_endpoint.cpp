@@ -118,11 +118,11 @@ HttpResponse Redirect(const std::string& location) {
 class AuthorizePages {
  public:
   AuthorizePages(oauth::AuthorizationServer& server, identity::SessionService& sessions,
-                 const std::string& public_url)
+                 const std::string& api_url)
       : server_(server),
         sessions_(sessions),
-        issuer_(mcp::AuthorizationServerIssuer(public_url)),
-        secure_(public_url.starts_with("https://")) {}
+        issuer_(mcp::AuthorizationServerIssuer(api_url)),
+        secure_(api_url.starts_with("https://")) {}
 
   HttpResponse Respond(const AuthorizeInput& input, Result<oauth::OAuthClient> client) const {
     const std::string nonce = core::Base64UrlEncode(core::RandomBytes(16));
@@ -351,13 +351,15 @@ class AuthorizePages {
 
 AuthorizeEndpoint::AuthorizeEndpoint(oauth::AuthorizationServer& server,
                                      identity::SessionService& sessions, RateLimits& limits,
-                                     std::string public_url)
-    : server_(server), sessions_(sessions), limits_(limits), public_url_(std::move(public_url)) {}
+                                     std::string api_url)
+    : server_(server), sessions_(sessions), limits_(limits), api_url_(std::move(api_url)) {}
 
-bool AuthorizeEndpoint::Claims(std::string_view path) const { return path == kAuthorizePath; }
+bool AuthorizeEndpoint::Claims(const Target& target) const {
+  return target.api && target.path == kAuthorizePath;
+}
 
 std::optional<HttpResponse> AuthorizeEndpoint::Serve(const HttpRequest& request,
-                                                     std::string_view,
+                                                     const Target&,
                                                      const std::shared_ptr<Exchange>& exchange) {
   exchange->set_route(kAuthorizePath);
   if (auto answered = AnswerMethod(request, kAuthorizeMethods, *exchange)) return answered;
@@ -375,7 +377,7 @@ std::optional<HttpResponse> AuthorizeEndpoint::Serve(const HttpRequest& request,
   }
   const std::string client_id = Param(input->params, "client_id");
   server_.FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
-    const AuthorizePages pages(server_, sessions_, public_url_);
+    const AuthorizePages pages(server_, sessions_, api_url_);
     exchange->Finish(pages.Respond(*input, std::move(client)));
   });
   return std::nullopt;

@@ -18,17 +18,17 @@ class AuthorizeEndpoint final : public Endpoint {
  public:
   // All must outlive the endpoint and every client lookup it starts.
   AuthorizeEndpoint(oauth::AuthorizationServer& server, identity::SessionService& sessions,
-                    RateLimits& limits, std::string public_url);
+                    RateLimits& limits, std::string api_url);
 
-  bool Claims(std::string_view path) const override;
-  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, std::string_view path,
+  bool Claims(const Target& target) const override;
+  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
                                           const std::shared_ptr<Exchange>& exchange) override;
 
  private:
   oauth::AuthorizationServer& server_;
   identity::SessionService& sessions_;
   RateLimits& limits_;
-  const std::string public_url_;
+  const std::string api_url_;  // the API base: the OAuth issuer
 };
 
 }  // namespace sightline::api

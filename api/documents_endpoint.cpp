@@ -34,14 +34,17 @@ DocumentsEndpoint::DocumentsEndpoint(const tools::Registry& registry, const Open
                                      StaticAssetTable assets)
     : documents_(RenderOpenApi(registry, openapi)), assets_(std::move(assets)) {}
 
-bool DocumentsEndpoint::Claims(std::string_view path) const {
+bool DocumentsEndpoint::Claims(const Target& target) const {
+  if (!target.api) return false;
+  const std::string_view path = target.path;
   return path == kOpenApiJson || path == kOpenApiYaml || path == kHealth || assets_.Find(path) ||
          assets_.FolderOf(path);
 }
 
 std::optional<HttpResponse> DocumentsEndpoint::Serve(const HttpRequest& request,
-                                                     std::string_view path,
+                                                     const Target& target,
                                                      const std::shared_ptr<Exchange>& exchange) {
+  const std::string_view path = target.path;
   if (path == kHealth) {
     exchange->set_route(kHealth);
     if (auto answered = AnswerMethod(request, kHealthMethods, *exchange)) return answered;

@@ -18,8 +18,8 @@ class DocumentsEndpoint final : public Endpoint {
   DocumentsEndpoint(const tools::Registry& registry, const OpenApiOptions& openapi,
                     StaticAssetTable assets);
 
-  bool Claims(std::string_view path) const override;
-  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, std::string_view path,
+  bool Claims(const Target& target) const override;
+  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
                                           const std::shared_ptr<Exchange>& exchange) override;
 
  private:

@@ -12,10 +12,12 @@ using core::ErrorCode;
 using core::HttpRequest;
 using core::HttpResponse;
 
-std::string_view StripApiPrefix(std::string_view path) {
-  if (path == "/api") return "/";
-  if (path.starts_with("/api/")) return path.substr(4);
-  return path;
+Target TargetOf(std::string_view request_path) {
+  if (request_path == kApiBase) return {true, "/"};
+  if (request_path.starts_with(kApiBase) && request_path.substr(kApiBase.size()).starts_with('/')) {
+    return {true, request_path.substr(kApiBase.size())};
+  }
+  return {false, request_path};
 }
 
 FrontDoor::FrontDoor(std::vector<Endpoint*> endpoints, const core::Clock& clock)
@@ -23,16 +25,16 @@ FrontDoor::FrontDoor(std::vector<Endpoint*> endpoints, const core::Clock& clock)
 
 void FrontDoor::HandleAsync(const HttpRequest& request, core::Responder respond) {
   const auto exchange = Exchange::Begin(request, std::move(respond), clock_);
-  const std::string_view path = StripApiPrefix(request.path());
+  const Target target = TargetOf(request.path());
   std::optional<HttpResponse> now;
   try {
     const auto claimed = std::find_if(endpoints_.begin(), endpoints_.end(),
-                                      [&](const Endpoint* e) { return e->Claims(path); });
+                                      [&](const Endpoint* e) { return e->Claims(target); });
     if (claimed == endpoints_.end()) {
       now = exchange->Fail(
           core::Error(ErrorCode::kRouteNotFound, "No operation is served at this path."));
     } else {
-      now = (*claimed)->Serve(request, path, exchange);
+      now = (*claimed)->Serve(request, target, exchange);
     }
   } catch (const std::exception& e) {
     now = exchange->Fail(core::Error::Internal(std::string("unhandled exception: ") + e.what()));

@@ -23,7 +23,6 @@ namespace json = boost::json;
 constexpr std::string_view kMcpPath = "/mcp";
 constexpr std::string_view kServerCardPath = "/mcp/server-card";
 constexpr std::string_view kRootResourceMetadataPath = "/.well-known/oauth-protected-resource";
-constexpr std::string_view kMcpResourceMetadataPath = "/.well-known/oauth-protected-resource/mcp";
 
 // The transport is POST (and DELETE to end a session); GET reaches the MCP server, which answers
 // that it offers no stream. A 405 from it names what is served.
@@ -76,11 +75,11 @@ std::vector<std::string> BaselineScopes(const oauth::AuthorizationServer* oauth)
   return scopes;
 }
 
-// The metadata's well-known path carries the public URL's own path (/api/mcp behind a proxy
-// that serves the API under /api).
-bool IsResourceMetadataPath(std::string_view path) {
-  return path == kRootResourceMetadataPath ||
-         (path.starts_with(kRootResourceMetadataPath) && path.ends_with(kMcpPath));
+// The path of a URL ("https://host/x/y" → "/x/y").
+std::string PathOf(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t path = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
+  return path == std::string_view::npos ? "/" : std::string(url.substr(path));
 }
 
 }  // namespace
@@ -93,26 +92,32 @@ McpEndpoint::McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oau
       authenticator_(authenticator),
       limits_(limits),
       options_(std::move(options)),
-      server_card_(RenderJsonDocument(mcp::ServerCard(options_.public_url),
+      resource_metadata_path_(PathOf(mcp::ProtectedResourceMetadataUrl(options_.api_url))),
+      server_card_(RenderJsonDocument(mcp::ServerCard(options_.api_url),
                                       std::string(mcp::kServerCardMediaType))),
       resource_metadata_(RenderJsonDocument(
-          mcp::ProtectedResourceMetadata(options_.public_url, BaselineScopes(oauth)))),
+          mcp::ProtectedResourceMetadata(options_.api_url, BaselineScopes(oauth)))),
       baseline_scope_(core::JoinStrings(BaselineScopes(oauth), " ")) {}
 
-bool McpEndpoint::Claims(std::string_view path) const {
-  return path == kMcpPath || path == kServerCardPath || IsResourceMetadataPath(path);
+// The protected-resource metadata sits at the root, RFC 9728 §3.1: at the well-known path with
+// the resource's path appended (/.well-known/oauth-protected-resource/api/mcp), and at the bare
+// well-known path, which clients try when the first fails.
+bool McpEndpoint::Claims(const Target& target) const {
+  if (target.api) return target.path == kMcpPath || target.path == kServerCardPath;
+  return target.path == resource_metadata_path_ || target.path == kRootResourceMetadataPath;
 }
 
-std::optional<HttpResponse> McpEndpoint::Serve(const HttpRequest& request, std::string_view path,
+std::optional<HttpResponse> McpEndpoint::Serve(const HttpRequest& request, const Target& target,
                                                const std::shared_ptr<Exchange>& exchange) {
-  if (path == kMcpPath) {
+  const std::string_view path = target.path;
+  if (target.api && path == kMcpPath) {
     exchange->set_route(kMcpPath);
     return ServeMcp(request, exchange);
   }
-  const bool card = path == kServerCardPath;
+  const bool card = target.api;
   exchange->set_route(card ? kServerCardPath
                            : (path == kRootResourceMetadataPath ? kRootResourceMetadataPath
-                                                                : kMcpResourceMetadataPath));
+                                                                : resource_metadata_path_));
   if (auto answered = AnswerMethod(request, kDocumentMethods, *exchange)) return answered;
   return Document(request, card ? server_card_ : resource_metadata_);
 }
@@ -121,7 +126,7 @@ std::optional<HttpResponse> McpEndpoint::Serve(const HttpRequest& request, std::
 // the server's own origin or one the operator allowed; a server published on a loopback
 // address also answers only requests that name a loopback host.
 bool McpEndpoint::OriginAllowed(const HttpRequest& request) const {
-  const std::string own = core::OriginOf(options_.public_url);
+  const std::string own = core::OriginOf(options_.api_url);
   const bool loopback_server = IsLoopbackName(HostName(own));
   if (loopback_server) {
     const auto host = request.headers.Get("Host");
@@ -164,7 +169,7 @@ Result<identity::Principal> McpEndpoint::Authenticate(const HttpRequest& request
 // find the authorization server; a 403 for a missing permission names the scope to ask for.
 std::string McpEndpoint::Challenge(const core::Error& error) const {
   std::string challenge = "Bearer resource_metadata=\"" +
-                          mcp::ProtectedResourceMetadataUrl(options_.public_url) + "\"";
+                          mcp::ProtectedResourceMetadataUrl(options_.api_url) + "\"";
   if (error.code() == ErrorCode::kOAuthInsufficientScope) {
     const json::value* scope = error.details().if_contains("requiredScope");
     challenge += ", error=\"insufficient_scope\"";

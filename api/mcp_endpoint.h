@@ -1,4 +1,4 @@
-// The MCP module: `/mcp` (the Origin check against DNS rebinding, authentication by OAuth access
+// The MCP module: `/api/mcp` (the Origin check against DNS rebinding, authentication by OAuth access
 // token or private API key with the challenges MCP clients need, the credential's window, CORS,
 // then mcp::McpServer) and its anonymous discovery documents (the server card and the
 // protected-resource metadata). Never decides who may call a tool.
@@ -20,7 +20,7 @@ namespace sightline::api {
 class McpEndpoint final : public Endpoint {
  public:
   struct Options {
-    std::string public_url;  // the API base users call
+    std::string api_url;  // the API base users call: the public URL + /api
     // Browser origins allowed to call /mcp besides the server's own (`--mcp-allowed-origin`).
     std::vector<std::string> allowed_origins = {};
     // Test-only (the conformance fixture mode): /mcp also answers requests without a
@@ -31,8 +31,8 @@ class McpEndpoint final : public Endpoint {
   McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oauth,
               identity::Authenticator& authenticator, RateLimits& limits, Options options);
 
-  bool Claims(std::string_view path) const override;
-  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, std::string_view path,
+  bool Claims(const Target& target) const override;
+  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
                                           const std::shared_ptr<Exchange>& exchange) override;
 
  private:
@@ -50,6 +50,7 @@ class McpEndpoint final : public Endpoint {
   identity::Authenticator& authenticator_;
   RateLimits& limits_;
   const Options options_;
+  const std::string resource_metadata_path_;  // "/.well-known/oauth-protected-resource/api/mcp"
   const RenderedDocument server_card_;
   const RenderedDocument resource_metadata_;
   const std::string baseline_scope_;  // what a 401 from /mcp suggests asking for

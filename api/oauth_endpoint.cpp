@@ -32,11 +32,11 @@ const PathMethods kPostMethods{{HttpMethod::kPost, HttpMethod::kOptions},
                                ErrorForm::kOAuth,
                                "Only POST is served here."};
 
-// The well-known documents sit at the root, or with the issuer's path appended (RFC 8414 §3.1)
-// when the public URL has one.
-bool IsMetadataPath(std::string_view path) {
-  return path.starts_with(kAuthorizationServerMetadataPath) ||
-         path.starts_with(kOpenIdConfigurationPath);
+// The path of a URL ("https://host/api" → "/api"; "" for none).
+std::string_view PathOf(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t path = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
+  return path == std::string_view::npos ? std::string_view() : url.substr(path);
 }
 
 // Every OAuth answer, failures included, is readable by other sites.
@@ -98,23 +98,37 @@ core::Result<oauth::TokenRequest> ReadTokenRequest(const HttpRequest& request) {
 
 }  // namespace
 
+// The issuer is the API base (https://host/api), so its metadata sits where RFC 8414 §3.1 puts
+// it for an issuer with a path, /.well-known/oauth-authorization-server/api, and where OpenID
+// discovery does, both /.well-known/openid-configuration/api and /api/.well-known/openid-
+// configuration: the three places MCP clients look.
 OAuthEndpoint::OAuthEndpoint(oauth::AuthorizationServer& server, RateLimits& limits)
     : server_(server),
       limits_(limits),
-      metadata_(RenderJsonDocument(json::value(server.Metadata()))) {}
+      metadata_(RenderJsonDocument(json::value(server.Metadata()))),
+      authorization_server_metadata_path_(std::string(kAuthorizationServerMetadataPath) +
+                                          std::string(PathOf(server.settings().issuer))),
+      openid_configuration_path_(std::string(kOpenIdConfigurationPath) +
+                                 std::string(PathOf(server.settings().issuer))) {}
 
-bool OAuthEndpoint::Claims(std::string_view path) const {
-  return IsMetadataPath(path) || path == kRegisterPath || path == kTokenPath ||
-         path == kRevokePath;
+bool OAuthEndpoint::IsMetadata(const Target& target) const {
+  if (target.api) return target.path == kOpenIdConfigurationPath;
+  return target.path == authorization_server_metadata_path_ ||
+         target.path == openid_configuration_path_;
+}
+
+bool OAuthEndpoint::Claims(const Target& target) const {
+  if (IsMetadata(target)) return true;
+  const std::string_view path = target.path;
+  return target.api && (path == kRegisterPath || path == kTokenPath || path == kRevokePath);
 }
 
 std::optional<HttpResponse> OAuthEndpoint::Serve(const HttpRequest& request,
-                                                 std::string_view path,
+                                                 const Target& target,
                                                  const std::shared_ptr<Exchange>& exchange) {
-  if (IsMetadataPath(path)) {
-    exchange->set_route(path.starts_with(kOpenIdConfigurationPath)
-                            ? kOpenIdConfigurationPath
-                            : kAuthorizationServerMetadataPath);
+  const std::string_view path = target.path;
+  if (IsMetadata(target)) {
+    exchange->set_route(path);
     if (auto answered = AnswerMethod(request, kMetadataMethods, *exchange)) return answered;
     HttpResponse response = Document(request, metadata_);
     AddCors(CorsPolicy::kOAuth, request, response);

@@ -74,7 +74,8 @@ constexpr ErrorResponseDoc kErrorResponses[] = {
     {"503", "ServiceUnavailable", "Not available on this server now (AGENT_001, SYS_002)."},
 };
 
-json::object Components() {
+// `api_url`: the API base, which the OAuth endpoints are under.
+json::object Components(std::string_view api_url) {
   json::object responses;
   for (const auto& doc : kErrorResponses) {
     responses[doc.name] = json::object{
@@ -95,14 +96,18 @@ json::object Components() {
     "twoFactorSetupToken": {"type": "apiKey", "in": "header", "name": "X-2FA-Setup-Token",
       "description": "Issued by sign-in when an organization requires two-factor authentication the user has not set up (`twoFactorSetupRequired`); accepted only by the 2FA setup and enable operations."},
     "mcpOAuth": {"type": "oauth2",
-      "description": "OAuth 2.1 code + PKCE for the MCP server at /mcp (docs/mcp.md).",
-      "flows": {"authorizationCode": {"authorizationUrl": "/oauth/authorize",
-        "tokenUrl": "/oauth/token", "refreshUrl": "/oauth/token", "scopes": {}}}}
+      "description": "OAuth 2.1 code + PKCE for the MCP server at /api/mcp (docs/mcp.md).",
+      "flows": {"authorizationCode": {"scopes": {}}}}
   })").as_object();
+  json::object& code = security["mcpOAuth"].as_object()["flows"].as_object()["authorizationCode"]
+                           .as_object();
+  const std::string base(api_url);
+  code["authorizationUrl"] = base + "/oauth/authorize";
+  code["tokenUrl"] = base + "/oauth/token";
+  code["refreshUrl"] = base + "/oauth/token";
   json::object scopes;
   for (const auto& info : identity::AllPermissions()) scopes[info.name] = info.description;
-  security["mcpOAuth"].as_object()["flows"].as_object()["authorizationCode"].as_object()["scopes"] =
-      std::move(scopes);
+  code["scopes"] = std::move(scopes);
   return json::object{{"schemas", json::object{{"ErrorResponse", ErrorResponseSchema()}}},
                       {"responses", std::move(responses)},
                       {"securitySchemes", std::move(security)}};
@@ -278,7 +283,7 @@ json::value BuildOpenApi(const tools::Registry& registry, const OpenApiOptions& 
                       {"servers", json::array{json::object{{"url", options.server_url}}}},
                       {"tags", Tags(registry)},
                       {"paths", std::move(paths)},
-                      {"components", Components()}};
+                      {"components", Components(options.server_url)}};
 }
 
 OpenApiDocuments RenderOpenApi(const tools::Registry& registry, const OpenApiOptions& options) {

@@ -107,9 +107,12 @@ OperationsEndpoint::OperationsEndpoint(const tools::Registry& registry,
       sessions_(sessions),
       limits_(limits) {}
 
+bool OperationsEndpoint::Claims(const Target& target) const { return target.api; }
+
 std::optional<HttpResponse> OperationsEndpoint::Serve(const HttpRequest& request,
-                                                      std::string_view path,
+                                                      const Target& target,
                                                       const std::shared_ptr<Exchange>& exchange) {
+  const std::string_view path = target.path;
   if (request.method == HttpMethod::kOptions && path.starts_with(kSdkPrefix)) {
     exchange->set_route("/sdk/v1/* (preflight)");
     return AnswerOptions(request, {{HttpMethod::kPost, HttpMethod::kOptions}, CorsPolicy::kSdk});

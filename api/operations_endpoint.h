@@ -1,7 +1,7 @@
 // The registry's routes: route (404/405), credential → Principal (401), the credential's or the
 // client IP's window (429), arguments (400), then the dispatcher, answering JSON, an
 // ErrorResponse or a Server-Sent Events stream; also the SDK routes' preflights. Claims every
-// path, so the front door asks it last. Contains no business logic.
+// path under /api, so the front door asks it after the other API modules. Contains no business logic.
 // Thread-safe: the router is immutable; the services it calls are.
 #pragma once
 
@@ -24,8 +24,8 @@ class OperationsEndpoint final : public Endpoint {
                      identity::Authenticator& authenticator, identity::SessionService& sessions,
                      RateLimits& limits);
 
-  bool Claims(std::string_view) const override { return true; }
-  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, std::string_view path,
+  bool Claims(const Target& target) const override;
+  std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
                                           const std::shared_ptr<Exchange>& exchange) override;
 
  private:

@@ -1,6 +1,7 @@
 #include "api/sdk_script.h"
 
 #include "api/embedded_assets.h"
+#include "api/endpoint.h"
 #include "core/compression.h"
 #include "core/crypto.h"
 #include "core/text.h"
@@ -62,14 +63,17 @@ core::Result<SdkScript> LoadSdkScript(const std::string& path) {
 
 void AddSdkScript(const SdkScript* script, StaticAssetTable& table) {
   table.folders.push_back({"/sdk/v1/", ".js", std::string(kSdkScriptPath),
-                           script ? "No such script version; use /sdk/v1/script.js."
+                           script ? "No such script version; use /api/sdk/v1/script.js."
                                   : "The tracking script was not built on this server."});
   if (!script) return;
-  const EmbeddedAsset bytes{kSdkScriptPath, "text/javascript; charset=utf-8", script->body,
-                            script->gzip, {}, script->etag};
+  const EmbeddedAsset bytes{.path = kSdkScriptPath,
+                            .content_type = "text/javascript; charset=utf-8",
+                            .body = script->body,
+                            .gzip = script->gzip,
+                            .etag = script->etag};
   const std::vector<std::pair<std::string, std::string>> headers = {
       {"X-Script-Integrity", script->integrity},
-      {"X-Script-Versioned-Url", script->versioned_path}};
+      {"X-Script-Versioned-Url", std::string(kApiBase) + script->versioned_path}};
   table.assets.push_back(
       {std::string(kSdkScriptPath), bytes, "public, max-age=3600", headers, true});
   table.assets.push_back(

@@ -19,10 +19,11 @@ struct SdkScript {
   std::string body;
   std::string gzip;            // `body` gzip-compressed; empty when that would not be smaller
   std::string integrity;       // "sha384-<base64>", for <script integrity="…">
-  std::string versioned_path;  // "/sdk/v1/sightline-<12 hex>.js"
+  std::string versioned_path;  // "/sdk/v1/sightline-<12 hex>.js", under /api
   std::string etag;
 };
 
+// Under /api, as every path of the API.
 inline constexpr std::string_view kSdkScriptPath = "/sdk/v1/script.js";
 
 // The script compiled into the binary; SYS_002 when the build embedded none.

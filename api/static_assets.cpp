@@ -38,12 +38,13 @@ const AssetFolder* StaticAssetTable::FolderOf(std::string_view path) const {
   return it == folders.end() ? nullptr : &*it;
 }
 
-bool AcceptsGzip(std::string_view accept_encoding) {
+bool AcceptsCoding(std::string_view accept_encoding, std::string_view wanted) {
   for (const std::string& item : core::SplitList(accept_encoding)) {
     const std::string entry = core::ToLowerAscii(item);
     const auto semicolon = entry.find(';');
     const std::string_view coding = core::TrimSpaces(std::string_view(entry).substr(0, semicolon));
-    if (coding != "gzip" && coding != "x-gzip" && coding != "*") continue;
+    const bool named = coding == wanted || (wanted == "gzip" && coding == "x-gzip");
+    if (!named && coding != "*") continue;
     if (semicolon == std::string::npos) return true;
     std::string params(entry.substr(semicolon + 1));
     std::erase(params, ' ');
@@ -56,12 +57,22 @@ bool AcceptsGzip(std::string_view accept_encoding) {
 
 core::HttpResponse ServeStaticAsset(const core::HttpRequest& request, const StaticAsset& asset) {
   const EmbeddedAsset& bytes = asset.asset;
-  const auto accepted = request.headers.Get("Accept-Encoding");
-  const bool gzip = !bytes.gzip.empty() && accepted && AcceptsGzip(*accepted);
+  const std::string_view accepted = request.headers.Get("Accept-Encoding").value_or("");
+  // Brotli when the client takes it (smaller), else gzip, else the bytes as they are.
+  std::string_view coding;
+  std::string_view body = bytes.body;
+  if (!bytes.brotli.empty() && AcceptsCoding(accepted, "br")) {
+    coding = "br";
+    body = bytes.brotli;
+  } else if (!bytes.gzip.empty() && AcceptsCoding(accepted, "gzip")) {
+    coding = "gzip";
+    body = bytes.gzip;
+  }
   // Each content coding is its own representation, so it has its own strong validator.
   const std::string etag =
-      gzip ? std::string(bytes.etag.substr(0, bytes.etag.size() - 1)) + "-gzip\""
-           : std::string(bytes.etag);
+      coding.empty() ? std::string(bytes.etag)
+                     : std::string(bytes.etag.substr(0, bytes.etag.size() - 1)) + "-" +
+                           std::string(coding) + "\"";
   core::HttpResponse response;
   SetAssetHeaders(asset, response);
   response.headers.Set("ETag", etag);
@@ -70,8 +81,8 @@ core::HttpResponse ServeStaticAsset(const core::HttpRequest& request, const Stat
     return response;
   }
   response.headers.Set("Content-Type", std::string(bytes.content_type));
-  if (gzip) response.headers.Set("Content-Encoding", "gzip");
-  response.body = std::string(gzip ? bytes.gzip : bytes.body);
+  if (!coding.empty()) response.headers.Set("Content-Encoding", std::string(coding));
+  response.body = std::string(body);
   return response;
 }
 

@@ -1,10 +1,11 @@
 // The one table of static assets the server serves: per URL path the asset (content type,
 // bytes, gzip form, strong ETag), its Cache-Control and extra headers, and whether other sites
 // may read it; plus the folders the table owns, whose other paths answer 404 with a reason.
-// Today the tracking script's two routes (api/sdk_script.h); the dashboard's hashed,
-// precompressed files (api/embedded_assets.h) are rows of the same table.
-// Serving: GET and HEAD, gzip to clients that accept it (each coding with its own ETag), 304 to
-// a matching If-None-Match, `Vary: Accept-Encoding`. Immutable once built; thread-safe.
+// The tracking script's two routes (api/sdk_script.h) make one table; the dashboard's hashed,
+// precompressed files (api/embedded_assets.h) another (api/dashboard_endpoint.h).
+// Serving: GET and HEAD, brotli or gzip to clients that accept it (each coding with its own
+// ETag), 304 to a matching If-None-Match, `Vary: Accept-Encoding`. Immutable once built;
+// thread-safe.
 #pragma once
 
 #include <optional>
@@ -49,7 +50,11 @@ struct StaticAssetTable {
 // The answer to a GET or HEAD of `asset`.
 core::HttpResponse ServeStaticAsset(const core::HttpRequest& request, const StaticAsset& asset);
 
-// Whether an Accept-Encoding list (RFC 9110 §12.5.3) admits gzip: named or `*`, without q=0.
-bool AcceptsGzip(std::string_view accept_encoding);
+// Whether an Accept-Encoding list (RFC 9110 §12.5.3) admits `coding` ("gzip", "br"): named
+// (x-gzip for gzip) or `*`, without q=0.
+bool AcceptsCoding(std::string_view accept_encoding, std::string_view coding);
+inline bool AcceptsGzip(std::string_view accept_encoding) {
+  return AcceptsCoding(accept_encoding, "gzip");
+}
 
 }  // namespace sightline::api

@@ -29,7 +29,7 @@ struct ServeConfig {
   ListenAddress listen;
   transport::ServerLimits limits;
   storage::StoreOptions store;
-  std::string public_url;  // empty: http://<the address listened on>
+  std::string public_url;  // the site (the API is its /api); empty: http://<the address listened on>
   std::vector<std::string> mcp_allowed_origins;
   core::CidrList trusted_proxies;
   std::string geoip;  // empty: no geolocation

@@ -12,8 +12,8 @@ const OptionDef kServeOptions[] = {
     kDataOption,
     kDatabaseUrlOption,
     {"public-url", "SIGHTLINE_PUBLIC_URL", "", "URL",
-     "External base URL of the API (e.g. https://analytics.example.com/api); default "
-     "http://<listen>."},
+     "External URL of the site, where people open the dashboard (e.g. "
+     "https://analytics.example.com); the API is its /api. Default http://<listen>."},
     {"mcp-allowed-origins", "SIGHTLINE_MCP_ALLOWED_ORIGINS", "", "ORIGINS",
      "Comma-separated browser origins (https://app.example.com) allowed to call /mcp besides "
      "the public URL's own; other Origin headers get 403."},

@@ -1,7 +1,9 @@
 #include "app/server.h"
 
+#include "api/embedded_assets.h"
 #include "app/commands.h"
 #include "app/rollup_refresh.h"
+#include "core/crypto.h"
 #include "core/logging.h"
 #include "core/text.h"
 #include "core/url.h"
@@ -67,11 +69,34 @@ std::unique_ptr<detection::GeoDatabase> OpenGeo(const std::string& path) {
   return std::move(*opened);
 }
 
-// The one static-asset table: the tracking script's routes (the dashboard's files next).
+// The API's static-asset table: the tracking script's routes (the dashboard has its own).
 api::StaticAssetTable StaticAssets(const api::SdkScript* script) {
   api::StaticAssetTable table;
   api::AddSdkScript(script, table);
   return table;
+}
+
+// The MCP Apps views compiled into the binary (web/dashboard/src/mcp-app), and the report tools
+// each renders.
+mcp::AppViews EmbeddedAppViews() {
+  std::vector<mcp::AppViewSource> views;
+  if (const api::EmbeddedAsset* reports = api::FindEmbeddedAsset("ui://sightline/reports.html")) {
+    views.push_back({.name = "reports",
+                     .title = "Sightline report",
+                     .description = "Web and crawler analytics as charts and tables, with the "
+                                    "period and its comparison adjustable.",
+                     .html = std::string(reports->body),
+                     .digest_hex = core::HexEncode(reports->sha384),
+                     .tools = {"get_web_analytics", "get_web_timeline", "get_web_breakdown",
+                               "get_bot_timeline", "get_top_bots"}});
+  }
+  return mcp::AppViews(std::move(views));
+}
+
+std::string ApiUrlOf(const std::string& public_url) {
+  std::string base = public_url;
+  while (base.ends_with('/')) base.pop_back();
+  return base + std::string(api::kApiBase);
 }
 
 std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
@@ -221,6 +246,7 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       http_(std::move(f.http)),
       address_(std::move(f.address)),
       public_url_(std::move(f.public_url)),
+      api_url_(ApiUrlOf(public_url_)),
       geo_(OpenGeo(config_.geoip)),
       live_ranges_(std::move(f.ranges)),
       signature_keys_(directory_fetcher_.get(), clock_),
@@ -244,27 +270,27 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       // A credential's window is hit by every request it makes: busy ones claim it in slices.
       credential_limits_(*store_, clock_, {"per-minute", config_.rate_limit, 60, kRateSlice}),
       public_limits_(*store_, clock_, {"per-minute-per-ip", config_.public_rate_limit, 60}),
-      tool_catalog_(registry_),
+      tool_catalog_(registry_, EmbeddedAppViews()),
       mcp_extension_(McpExtensionFor(config_)),
       mcp_server_(tool_catalog_, dispatcher_, *store_, clock_, McpIdentity(), mcp_extension_.get()),
       authorization_server_(*store_, clock_, client_fetcher_.get(),
-                            {.issuer = mcp::AuthorizationServerIssuer(public_url_),
-                             .resource = mcp::McpResourceUrl(public_url_),
+                            {.issuer = mcp::AuthorizationServerIssuer(api_url_),
+                             .resource = mcp::McpResourceUrl(api_url_),
                              .grantable = tool_catalog_.GrantablePermissions(),
                              .access_ttl = config_.oauth_access_ttl}),
       sdk_script_(LoadScript(config_.sdk_script)),
       rate_limits_(credential_limits_, public_limits_, config_.trusted_proxies),
-      documents_(registry_, {.server_url = public_url_},
+      documents_(registry_, {.server_url = api_url_},
                  StaticAssets(sdk_script_ ? &*sdk_script_ : nullptr)),
       mcp_endpoint_(mcp_server_, &authorization_server_, authenticator_, rate_limits_,
-                    {.public_url = public_url_,
+                    {.api_url = api_url_,
                      .allowed_origins = config_.mcp_allowed_origins,
                      .anonymous = config_.mcp_conformance_fixtures}),
       oauth_endpoint_(authorization_server_, rate_limits_),
-      authorize_endpoint_(authorization_server_, sessions_, rate_limits_, public_url_),
+      authorize_endpoint_(authorization_server_, sessions_, rate_limits_, api_url_),
       operations_(registry_, dispatcher_, authenticator_, sessions_, rate_limits_),
-      front_door_({&documents_, &pages_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
-                   &operations_},
+      front_door_({&documents_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
+                   &operations_, &dashboard_},
                   clock_),
       range_refresher_(
           *range_fetcher_, *store_, clock_,

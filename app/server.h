@@ -15,12 +15,12 @@
 
 #include "agent/assistant.h"
 #include "api/authorize_endpoint.h"
+#include "api/dashboard_endpoint.h"
 #include "api/documents_endpoint.h"
 #include "api/front_door.h"
 #include "api/mcp_endpoint.h"
 #include "api/oauth_endpoint.h"
 #include "api/operations_endpoint.h"
-#include "api/pages_endpoint.h"
 #include "api/rate_limits.h"
 #include "api/sdk_script.h"
 #include "api/transport/dns_resolver.h"
@@ -83,7 +83,8 @@ class Server {
   std::unique_ptr<api::BeastHttpClient> llm_client_;
   std::unique_ptr<transport::HttpServer> http_;  // listening already
   const std::string address_;                    // host:port listened on
-  const std::string public_url_;
+  const std::string public_url_;  // where people open the dashboard
+  const std::string api_url_;     // the API base: the public URL + /api
   // Detection and ingestion.
   std::unique_ptr<detection::GeoDatabase> geo_;  // null: no geolocation
   detection::LiveRanges live_ranges_;
@@ -111,7 +112,7 @@ class Server {
   // The front door and its endpoint modules, in the order it asks them.
   api::RateLimits rate_limits_;
   api::DocumentsEndpoint documents_;  // OpenAPI, health, the static-asset table
-  api::PagesEndpoint pages_;
+  api::DashboardEndpoint dashboard_;  // the site at /, but /.well-known
   api::McpEndpoint mcp_endpoint_;
   api::OAuthEndpoint oauth_endpoint_;
   api::AuthorizeEndpoint authorize_endpoint_;

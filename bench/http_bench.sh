@@ -81,8 +81,8 @@ creds="$(keys_for "${storage[@]}")"
 port="$(serve_sightline "${storage[@]}")"
 url="$(python3 -c "import json,sys; c=json.loads(sys.argv[1]); print(f\"/{c['orgSlug']}/projects/{c['projectId']}\")" "$creds")"
 key="$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['privateApiKey'])" "$creds")"
-run_wrk "sightline get_project, SQLite" "http://127.0.0.1:$port$url" "Authorization: Bearer $key"
-run_wrk "sightline /healthz (no auth, no store)" "http://127.0.0.1:$port/healthz"
+run_wrk "sightline get_project, SQLite" "http://127.0.0.1:$port/api$url" "Authorization: Bearer $key"
+run_wrk "sightline /api/healthz (no auth, no store)" "http://127.0.0.1:$port/api/healthz"
 
 if [[ "${SIGHTLINE_BENCH_PG:-0}" == "1" ]]; then
   pg_dir="$(mktemp -d /tmp/sightline-bench-pg.XXXXXX)"
@@ -92,5 +92,5 @@ if [[ "${SIGHTLINE_BENCH_PG:-0}" == "1" ]]; then
   port="$(serve_sightline "${storage[@]}")"
   url="$(python3 -c "import json,sys; c=json.loads(sys.argv[1]); print(f\"/{c['orgSlug']}/projects/{c['projectId']}\")" "$creds")"
   key="$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['privateApiKey'])" "$creds")"
-  run_wrk "sightline get_project, PostgreSQL (same machine)" "http://127.0.0.1:$port$url" "Authorization: Bearer $key"
+  run_wrk "sightline get_project, PostgreSQL (same machine)" "http://127.0.0.1:$port/api$url" "Authorization: Bearer $key"
 fi

@@ -64,8 +64,8 @@ measure() {  # label storage-args...
   lua "$work/single.lua" "$single" "$key"
   lua "$work/batch.lua" "$batch" "$key"
   local one many
-  one="$(rps "$work/single.lua" "http://127.0.0.1:$port/sdk/v1/logs")"
-  many="$(rps "$work/batch.lua" "http://127.0.0.1:$port/sdk/v1/logs/batch")"
+  one="$(rps "$work/single.lua" "http://127.0.0.1:$port/api/sdk/v1/logs")"
+  many="$(rps "$work/batch.lua" "http://127.0.0.1:$port/api/sdk/v1/logs/batch")"
   local ceiling
   ceiling="$(taskset -c 0 build/bench/store_insert_bench "$@" 200000 1000)"
   printf '| %-10s | %12s | %14s | %18s | %16s |\n' "$label" "$one" \

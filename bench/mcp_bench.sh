@@ -66,7 +66,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [[ -n "$port" ]] || { echo "sightline did not start" >&2; cat "$work/sightline.log" >&2; exit 1; }
-url="http://127.0.0.1:$port/mcp"
+url="http://127.0.0.1:$port/api/mcp"
 
 call='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_project","arguments":{},'"$meta"'}}'
 lua "$work/sightline-modern.lua" "$call" "Authorization: Bearer $key" \

@@ -5,6 +5,9 @@
 //
 //   report_bench (--data DIR | --database-url URL) [--generate EVENTS BOTS] [--runs N]
 //                [--only "REPORT NAME"]   (times one report, e.g. under perf)
+//                [--project ID]   (the rows' project; default "bench-project". A project made
+//                                  by `sightline admin bootstrap` lets the dashboard show them:
+//                                  bench/dashboard_bench.sh)
 //
 // With --generate the store gets EVENTS tracked events and BOTS crawler requests spread over
 // the 90 days before 2026-11-01 (deterministic); without it, the rows already there are used.
@@ -27,7 +30,7 @@ using namespace sightline;
 
 namespace {
 
-constexpr char kProject[] = "bench-project";
+std::string bench_project = "bench-project";  // --project
 constexpr std::int64_t kEnd = 1'793'491'200'000;  // 2026-11-01T00:00:00Z
 constexpr std::int64_t kDayMs = 86'400'000;
 constexpr int kDays = 90;
@@ -44,7 +47,7 @@ storage::EventRecord Event(std::mt19937_64& rng, std::int64_t i) {
                                   "screen_view", "session_start", "scroll_depth", "click"};
   storage::EventRecord e;
   e.id = "e" + std::to_string(i);
-  e.project_id = kProject;
+  e.project_id = bench_project;
   e.occurred_at = kEnd - static_cast<std::int64_t>(rng() % (kDays * kDayMs));
   e.received_at = e.occurred_at;
   e.event = kEvents[rng() % 8];
@@ -67,7 +70,7 @@ storage::BotRequestRecord Bot(std::mt19937_64& rng, std::int64_t i) {
   static const char* kTypes[] = {"verified_bot", "verified_bot", "suspected_bot", "spoofed_bot"};
   storage::BotRequestRecord b;
   b.id = "b" + std::to_string(i);
-  b.project_id = kProject;
+  b.project_id = bench_project;
   b.occurred_at = kEnd - static_cast<std::int64_t>(rng() % (kDays * kDayMs));
   b.received_at = b.occurred_at;
   b.user_agent = "bench";
@@ -120,7 +123,7 @@ std::int64_t ExactVisitors(storage::Store& store, reports::UtcWindow window) {
             "project_id = $1 AND is_bot = 0 AND channel <> '__analytics' AND session_id IN "
             "(SELECT session_id FROM visit_starts WHERE project_id = $1 AND started_at >= $2 "
             "AND started_at < $3)",
-            {std::string(kProject), window.start_ms, window.end_ms});
+            {std::string(bench_project), window.start_ms, window.end_ms});
         if (!rows) return rows.error();
         visitors = rows->front().Int(0);
         return {};
@@ -154,10 +157,12 @@ int main(int argc, char** argv) {
       runs = std::atoi(argv[++i]);
     else if (arg == "--only" && i + 1 < argc)
       only = argv[++i];
+    else if (arg == "--project" && i + 1 < argc)
+      bench_project = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: report_bench (--data DIR | --database-url URL) "
-                   "[--generate EVENTS BOTS] [--runs N] [--only \"REPORT NAME\"]\n");
+                   "[--generate EVENTS BOTS] [--runs N] [--only \"REPORT NAME\"] [--project ID]\n");
       return 2;
     }
   }
@@ -175,7 +180,7 @@ int main(int argc, char** argv) {
   const reports::LocalDay today = zone.DayOf(kEnd - 1);
   const reports::Period period = *reports::ResolvePeriod({}, today);
   const reports::ReportWindows windows = reports::ToWindows(zone, period);
-  const std::string project = kProject;
+  const std::string project = bench_project;
 
   // Rolling the generated days up (what the first report after a bulk load pays, or the
   // server's background refresh).

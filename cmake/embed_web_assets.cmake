@@ -4,10 +4,14 @@
 # Inputs:
 #   ASSET_LIST  "<url path>=<file>" items separated by "|" (a CMake list would be split by the
 #               custom command line), e.g. "/sdk/v1/script.js=/src/web/sdk/dist/sightline.min.js"
+#   MANIFESTS   built folders separated by "|" whose manifest.txt lists more items, a line each,
+#               "<url path>=<file relative to the folder>" (the dashboard's hashed names are
+#               known only once it is built)
 #   WORK_DIR    a scratch directory for compressing
 #   OUTPUT      the .cpp to write (rewritten only when its content changes)
 # A file that comes with a precompressed "<file>.gz" (the dashboard's build) keeps that one;
-# other text assets are gzip-compressed here. The output is the same for the same input bytes.
+# other text assets are gzip-compressed here. A "<file>.br" beside it is its brotli form. The
+# output is the same for the same input bytes.
 
 function(content_type_of file out)
   get_filename_component(ext "${file}" LAST_EXT)
@@ -92,13 +96,32 @@ function(asset_entry url file out)
   if(text_at EQUAL 0 OR type MATCHES "json|svg")
     gzip_hex("${file}" "${body}" gzip)
   endif()
+  set(brotli "")
+  if(EXISTS "${file}.br")
+    file(READ "${file}.br" brotli HEX)
+  endif()
   string_view_of("${body}" body_view)
   string_view_of("${gzip}" gzip_view)
+  string_view_of("${brotli}" brotli_view)
   string_view_of("${digest}" digest_view)
-  set(${out} "    {\"${url}\", \"${type}\",\n     ${body_view},\n     ${gzip_view},\n     ${digest_view},\n     \"\\\"${tag}\\\"\"},\n" PARENT_SCOPE)
+  set(${out} "    {\"${url}\", \"${type}\",\n     ${body_view},\n     ${gzip_view},\n     ${brotli_view},\n     ${digest_view},\n     \"\\\"${tag}\\\"\"},\n" PARENT_SCOPE)
 endfunction()
 
 string(REPLACE "|" ";" assets "${ASSET_LIST}")
+string(REPLACE "|" ";" manifests "${MANIFESTS}")
+foreach(folder IN LISTS manifests)
+  if(NOT EXISTS "${folder}/manifest.txt")
+    message(FATAL_ERROR "embed_web_assets: ${folder}/manifest.txt is not built")
+  endif()
+  file(STRINGS "${folder}/manifest.txt" lines)
+  foreach(line IN LISTS lines)
+    string(FIND "${line}" "=" eq)
+    string(SUBSTRING "${line}" 0 ${eq} url)
+    math(EXPR start "${eq} + 1")
+    string(SUBSTRING "${line}" ${start} -1 relative)
+    list(APPEND assets "${url}=${folder}/${relative}")
+  endforeach()
+endforeach()
 set(entries "")
 foreach(item IN LISTS assets)
   string(FIND "${item}" "=" eq)

@@ -351,7 +351,7 @@ std::optional<json::object> ConformanceFixtures::Handle(std::string_view method,
     auto contents = ReadResource(uri_of());
     // 2025-11-25 names a missing resource -32002; 2026-07-28 (SEP-2164) -32602.
     if (!contents) {
-      return ErrorMessage(id, era == Era::kModern ? rpc::kInvalidParams : -32002,
+      return ErrorMessage(id, era == Era::kModern ? rpc::kInvalidParams : rpc::kLegacyResourceNotFound,
                           "Resource not found", json::object{{"uri", uri_of()}});
     }
     return ResultMessage(id, json::object{{"contents", json::array{std::move(*contents)}}});

@@ -224,9 +224,12 @@ void McpServer::AnswerLegacy(const McpCall& call, const Session& session, const 
     if (!stored) return done(stored.error());
     return done(JsonAnswer(ResultMessage(id, json::object())));
   }
+  const ExtensionRequest request{Era::kLegacy, session.record.log_level, session.id_hash,
+                                 identity::CredentialName(call.principal), {}, {}};
+  if (auto answer = AnswerResources(method, id, message.params, request)) {
+    return done(JsonAnswer(*answer));
+  }
   if (extension_) {
-    const ExtensionRequest request{Era::kLegacy, session.record.log_level, session.id_hash,
-                                   identity::CredentialName(call.principal), {}, {}};
     if (auto answer = extension_->Handle(method, id, message.params, request)) {
       return done(JsonAnswer(*answer));
     }
@@ -275,6 +278,11 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
 json::object McpServer::ServerCapabilities(Era era) const {
   json::object capabilities{{"tools", json::object{{"listChanged", false}}},
                             {"logging", json::object()}};
+  if (!catalog_.views().empty()) {
+    capabilities["resources"] = json::object{{"listChanged", false}};
+    capabilities["extensions"] = json::object{
+        {kAppsExtension, json::object{{"mimeTypes", json::array{kAppMimeType}}}}};
+  }
   if (extension_) {
     for (const auto& [name, value] : extension_->Capabilities(era)) capabilities[name] = value;
   }

@@ -83,6 +83,12 @@ class McpServer {
                                               const boost::json::object& params);
   boost::json::object Discover() const;
   boost::json::object ServerCapabilities(Era era) const;
+  // resources/list and resources/read: the MCP Apps views (mcp/app_views.h), then the
+  // extension's resources; nullopt for other methods.
+  std::optional<boost::json::object> AnswerResources(std::string_view method,
+                                                     const boost::json::value& id,
+                                                     const boost::json::object& params,
+                                                     const ExtensionRequest& request) const;
   boost::json::object ListTools(const McpCall& call, const boost::json::value& id,
                                const boost::json::object& params) const;
   void CallTool(const McpCall& call, const RequestContext& context, const boost::json::value& id,

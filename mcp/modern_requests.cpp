@@ -101,13 +101,18 @@ void McpServer::AnswerModern(const McpCall& call, const RequestContext& context,
     return done(JsonAnswer(answer, StatusOf(answer)));
   }
   if (method == "tools/call") return CallTool(call, context, id, message.params, std::move(done));
+  const ExtensionRequest request{Era::kModern,
+                                 context.log_level,
+                                 {},
+                                 identity::CredentialName(call.principal),
+                                 context.client_capabilities,
+                                 server_info_};
+  // The views depend on this build alone: anyone may share them for an hour.
+  if (auto answer = AnswerResources(method, id, message.params, request)) {
+    MarkResult(*answer, server_info_, kExtensionTtlMs, kPublicScope);
+    return done(JsonAnswer(*answer, StatusOf(*answer)));
+  }
   if (extension_ && !IsOneOf(method, kLegacyOnlyMethods)) {
-    const ExtensionRequest request{Era::kModern,
-                                   context.log_level,
-                                   {},
-                                   identity::CredentialName(call.principal),
-                                   context.client_capabilities,
-                                   server_info_};
     if (auto answer = extension_->Handle(method, id, message.params, request)) {
       const bool cacheable = IsOneOf(method, kCacheableExtensionMethods);
       MarkResult(*answer, server_info_,

@@ -29,6 +29,8 @@ inline constexpr int kInvalidRequest = -32600;
 inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 inline constexpr int kInternalError = -32603;
+// 2025-11-25's "resource not found"; 2026-07-28 (SEP-2164) says kInvalidParams instead.
+inline constexpr int kLegacyResourceNotFound = -32002;
 }  // namespace rpc
 
 struct Message {

@@ -51,10 +51,17 @@ Tool Describe(const tools::RegisteredOperation& operation) {
 
 }  // namespace
 
-ToolCatalog::ToolCatalog(const tools::Registry& registry) {
+ToolCatalog::ToolCatalog(const tools::Registry& registry, AppViews views)
+    : views_(std::move(views)) {
   for (const tools::RegisteredOperation& operation : registry.operations()) {
     if (!operation.spec->mcp_exclusion_reason.empty()) continue;
-    tools_.push_back(Describe(operation));
+    Tool tool = Describe(operation);
+    // Always linked, whoever asks: a host without Apps ignores it, and tools/list stays one
+    // answer for every client.
+    if (const std::string* view = views_.ViewOf(operation.spec->name)) {
+      tool.descriptor["_meta"] = AppToolMeta(*view);
+    }
+    tools_.push_back(std::move(tool));
   }
 }
 

@@ -1,10 +1,12 @@
 // The MCP view of the operation registry: one tool per operation the registry does not exclude,
-// described for models (JSON Schema 2020-12, all four annotations). Which of them a connection
+// described for models (JSON Schema 2020-12, all four annotations), and linked to the MCP Apps
+// view that renders its results, if one does (mcp/app_views.h). Which of them a connection
 // sees and may call is tools/access.h's decision, the dispatcher's. Built once at start-up;
 // read-only and thread-safe after.
 #pragma once
 
 #include "identity/principal.h"
+#include "mcp/app_views.h"
 #include "tools/model_schema.h"
 #include "tools/registry.h"
 
@@ -23,15 +25,17 @@ struct Tool {
 
 class ToolCatalog {
  public:
-  explicit ToolCatalog(const tools::Registry& registry);
+  explicit ToolCatalog(const tools::Registry& registry, AppViews views = AppViews());
 
   const std::vector<Tool>& tools() const { return tools_; }  // in registry order
   const Tool* Find(std::string_view name) const;
+  const AppViews& views() const { return views_; }
   // The permissions an OAuth consent may grant: those of the tools a grant can call.
   identity::PermissionSet GrantablePermissions() const;
 
  private:
   std::vector<Tool> tools_;
+  AppViews views_;
 };
 
 }  // namespace sightline::mcp

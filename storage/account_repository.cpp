@@ -141,6 +141,14 @@ Result<bool> AccountRepository::UpdateUserTwoFactor(std::string_view user_id, bo
                         {std::string(user_id), Flag(enabled), at});
 }
 
+Result<bool> AccountRepository::UpdateUserPassword(std::string_view user_id,
+                                                  std::string_view password_hash,
+                                                  std::int64_t at) {
+  return ExecuteChanged(session_,
+                        "UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1",
+                        {std::string(user_id), std::string(password_hash), at});
+}
+
 // ---- Organizations and members --------------------------------------------------------------
 
 Result<void> AccountRepository::InsertOrganization(const OrganizationRecord& o) {
@@ -383,6 +391,15 @@ Result<bool> AccountRepository::RevokeSession(std::string_view session_id, std::
   return ExecuteChanged(session_,
                         "UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
                         {std::string(session_id), at});
+}
+
+Result<std::int64_t> AccountRepository::RevokeOtherSessions(std::string_view user_id,
+                                                           std::string_view kept,
+                                                           std::int64_t at) {
+  return session_.Execute(
+      "UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND id <> $2 AND "
+      "revoked_at IS NULL",
+      {std::string(user_id), std::string(kept), at});
 }
 
 Result<void> AccountRepository::InsertRefreshToken(const RefreshTokenRecord& t) {

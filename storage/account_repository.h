@@ -33,6 +33,8 @@ class AccountRepository {
   // Writes two_factor_enabled and updated_at (for the two-factor issue).
   core::Result<bool> UpdateUserTwoFactor(std::string_view user_id, bool enabled,
                                          std::int64_t at);
+  core::Result<bool> UpdateUserPassword(std::string_view user_id, std::string_view password_hash,
+                                        std::int64_t at);
   core::Result<void> InsertOrganization(const OrganizationRecord& org);
   // Writes name, require_two_factor and updated_at; false when the organization is gone.
   core::Result<bool> UpdateOrganization(const OrganizationRecord& org);
@@ -81,6 +83,9 @@ class AccountRepository {
   core::Result<std::optional<SessionRecord>> FindSession(std::string_view session_id);
   // Sets revoked_at unless already revoked; returns whether it did.
   core::Result<bool> RevokeSession(std::string_view session_id, std::int64_t at);
+  // Every session of the user but `kept`; how many were open.
+  core::Result<std::int64_t> RevokeOtherSessions(std::string_view user_id, std::string_view kept,
+                                                 std::int64_t at);
   core::Result<void> InsertRefreshToken(const RefreshTokenRecord& token);
   core::Result<std::optional<RefreshTokenRecord>> FindRefreshToken(std::string_view token_hash);
   // Marks the token used at `at` only if it was unused: exactly one of two concurrent refreshes

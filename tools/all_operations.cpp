@@ -41,7 +41,7 @@ std::span<const OperationSpec> AllOperations() {
       // Passkeys.
       kPasskeyRegistrationOptions, kRegisterPasskey, kListPasskeys, kRenamePasskey,
       kDeletePasskey, kPasskeySignInOptions, kSignInWithPasskey,
-      kGetCurrentUser, kUpdateCurrentUser, kGetCurrentUserInOrganization,
+      kGetCurrentUser, kUpdateCurrentUser, kChangePassword, kGetCurrentUserInOrganization,
       kListMcpClients, kRevokeMcpClient,
       // Organizations, members, invitations, roles.
       kCreateOrganization, kListOrganizations, kGetOrganization, kUpdateOrganization,

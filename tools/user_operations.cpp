@@ -1,5 +1,6 @@
 #include "tools/user_operations.h"
 
+#include "identity/passwords.h"
 #include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
@@ -50,6 +51,33 @@ Result<json::value> RunUpdateCurrentUser(OperationContext& context, const json::
   });
   if (!me) return me.error();
   return json::value(CurrentUserView(me->user, me->memberships));
+}
+
+// The current password proves it is the user (a session left open on a shared computer is not
+// enough); the other sessions end, as after a password reset anywhere: whoever else held one
+// loses it on their next request. The session that asked stays signed in.
+Result<json::value> RunChangePassword(OperationContext& context, const json::object& args) {
+  const std::string& user_id = *context.principal.user_id;
+  auto hash = identity::HashPassword(RequiredString(args, "newPassword"));
+  if (!hash) return hash.error();
+  AuditEntry audit{"user.password.change", "user", user_id, {}, {}};
+  auto changed = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto user = tx.accounts().FindUserById(user_id);
+    if (!user) return user.error();
+    if (!*user || !identity::VerifyPassword((*user)->password_hash,
+                                            RequiredString(args, "currentPassword"))) {
+      return core::Error(core::ErrorCode::kAuthWrongPassword, "The current password is wrong.");
+    }
+    const std::int64_t now = context.clock.NowMillis();
+    auto written = tx.accounts().UpdateUserPassword(user_id, *hash, now);
+    if (!written) return written.error();
+    auto ended = tx.accounts().RevokeOtherSessions(user_id, context.principal.credential_id, now);
+    if (!ended) return ended.error();
+    audit.details = json::object{{"otherSessionsEnded", *ended}};
+    return {};
+  });
+  if (!changed) return changed.error();
+  return NoContent();
 }
 
 Result<json::value> RunGetCurrentUserInOrganization(OperationContext& context,
@@ -109,6 +137,28 @@ const OperationSpec kUpdateCurrentUser{
     .credentials = CredentialKind::kUserSession,
     .mcp_exclusion_reason = kAccountOnly,
     .run = RunUpdateCurrentUser,
+};
+
+const OperationSpec kChangePassword{
+    .name = "change_password",
+    .summary = "Change the signed-in user's password",
+    .description = "Needs the current password (400 AUTH_012 when wrong) and a new one of 8 "
+                   "characters or more. Every other session of the user ends; the one that "
+                   "asked stays signed in.",
+    .tag = "Users",
+    .method = core::HttpMethod::kPost,
+    .path = "/users/me/password",
+    .input_schema = R"({"type": "object", "required": ["currentPassword", "newPassword"],
+      "properties": {
+        "currentPassword": {"type": "string", "minLength": 1, "maxLength": 1024},
+        "newPassword": {"type": "string", "minLength": 8, "maxLength": 1024}}})",
+    .output_schema = kEmptyOutputSchema,
+    .permission = identity::Permission::kAccount,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = CredentialKind::kUserSession,
+    .success_status = 204,
+    .mcp_exclusion_reason = "Handles passwords.",
+    .run = RunChangePassword,
 };
 
 const OperationSpec kGetCurrentUserInOrganization{

@@ -8,6 +8,7 @@ namespace sightline::tools {
 
 extern const OperationSpec kGetCurrentUser;
 extern const OperationSpec kUpdateCurrentUser;
+extern const OperationSpec kChangePassword;
 extern const OperationSpec kGetCurrentUserInOrganization;
 
 }  // namespace sightline::tools

@@ -58,10 +58,25 @@ TEST_P(Api, GetProjectWithBearerKey) {
   EXPECT_FALSE(r.Header("x-request-id").empty());
 }
 
-TEST_P(Api, GetProjectWithXApiKeyHeaderAndUnderApiPrefix) {
-  const Response r = server_->Request("GET", "/api" + creds_.ProjectPath(),
-                                      {{"X-API-Key", creds_.private_api_key}});
+TEST_P(Api, GetProjectWithXApiKeyHeader) {
+  const Response r =
+      server_->Request("GET", creds_.ProjectPath(), {{"X-API-Key", creds_.private_api_key}});
   EXPECT_EQ(r.status, 200) << r.body;
+}
+
+// The API is served under /api alone (spec: `https://<host>/api`); everything else at the root
+// is the dashboard, which answers GET with its shell and nothing else.
+TEST_P(Api, TheApiIsUnderApiOnly) {
+  const Headers key = {{"X-API-Key", creds_.private_api_key}};
+  const Response root = server_->SiteRequest("GET", creds_.ProjectPath(), key);
+  EXPECT_EQ(root.status, 200);
+  EXPECT_EQ(root.Header("content-type"), "text/html; charset=utf-8");
+  ExpectErrorResponse(server_->SiteRequest("PATCH", creds_.ProjectPath(), key, "{}"), 405,
+                      "REQ_002");
+  ExpectErrorResponse(server_->SiteRequest("GET", "/api"), 404, "REQ_001");
+  // /apiary is not under /api.
+  EXPECT_EQ(server_->SiteRequest("GET", "/apiary/openapi.json").Header("content-type"),
+            "text/html; charset=utf-8");
 }
 
 TEST_P(Api, MissingCredentialIs401Auth003WithChallenge) {
@@ -102,7 +117,7 @@ TEST_P(Api, AnotherTenantsProjectAndOrganizationAre404) {
 TEST_P(Api, RevokedKeyIsRefusedOnTheNextRequest) {
   HttpConnection connection(server_->port());
   const auto auth = Bearer(creds_.private_api_key);
-  ASSERT_EQ(connection.Send("GET", creds_.ProjectPath(), auth).status, 200);
+  ASSERT_EQ(connection.Send("GET", "/api" + creds_.ProjectPath(), auth).status, 200);
   // Re-running bootstrap rotates the bootstrap keys: the old private key is revoked.
   const std::string org_name = creds_.org_slug;
   std::vector<std::string> args = {"admin", "bootstrap"};
@@ -116,7 +131,7 @@ TEST_P(Api, RevokedKeyIsRefusedOnTheNextRequest) {
   const CommandResult rerun = RunSightline(args);
   ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
   EXPECT_NE(rerun.out.find(creds_.project_id), std::string::npos) << "same project reused";
-  ExpectErrorResponse(connection.Send("GET", creds_.ProjectPath(), auth), 401, "AUTH_002");
+  ExpectErrorResponse(connection.Send("GET", "/api" + creds_.ProjectPath(), auth), 401, "AUTH_002");
 }
 
 TEST_P(Api, UnknownRouteAndWrongMethod) {
@@ -166,7 +181,7 @@ TEST_P(Api, MalformedBodiesAreRejectedClearly) {
 
 TEST_P(Api, TransportLevelFailuresCarryErrorResponses) {
   HttpConnection big_headers(server_->port());
-  ExpectErrorResponse(big_headers.Send("GET", creds_.ProjectPath(), {{"X-Filler", std::string(20000, 'x')}}),
+  ExpectErrorResponse(big_headers.Send("GET", "/api" + creds_.ProjectPath(), {{"X-Filler", std::string(20000, 'x')}}),
                       431, "VAL_005");
   HttpConnection garbage(server_->port());
   ExpectErrorResponse(garbage.SendRaw("THIS IS NOT HTTP\r\n\r\n"), 400, "VAL_007");
@@ -177,7 +192,7 @@ TEST_P(Api, TransportLevelFailuresCarryErrorResponses) {
 TEST_P(Api, KeepAliveServesManyRequestsOnOneConnection) {
   HttpConnection connection(server_->port());
   for (int i = 0; i < 50; ++i) {
-    ASSERT_EQ(connection.Send("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
+    ASSERT_EQ(connection.Send("GET", "/api" + creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
   }
 }
 
@@ -232,11 +247,11 @@ TEST_P(Api, AccessLogHasTemplatesAndNoSecrets) {
 TEST_P(Api, SigtermFinishesAnInFlightRequestThenExitsCleanly) {
   // An idle keep-alive connection must not hold the shutdown up...
   HttpConnection idle(server_->port());
-  ASSERT_EQ(idle.Send("GET", creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
+  ASSERT_EQ(idle.Send("GET", "/api" + creds_.ProjectPath(), Bearer(creds_.private_api_key)).status, 200);
   // ...while a request whose body is still arriving when SIGTERM lands is finished.
   const std::string body = R"({"name":"Renamed during shutdown"})";
   HttpConnection in_flight(server_->port());
-  in_flight.Write("PATCH " + creds_.ProjectPath() + " HTTP/1.1\r\nHost: x\r\n" +
+  in_flight.Write("PATCH /api" + creds_.ProjectPath() + " HTTP/1.1\r\nHost: x\r\n" +
                   "Authorization: Bearer " + creds_.private_api_key + "\r\n" +
                   "Content-Type: application/json\r\nContent-Length: " +
                   std::to_string(body.size()) + "\r\n\r\n" + body.substr(0, 10));
@@ -271,10 +286,10 @@ class ConnectionCap : public Api {
 TEST_P(ConnectionCap, ConnectionsOverTheCapGet503) {
   HttpConnection first(server_->port());
   HttpConnection second(server_->port());
-  ASSERT_EQ(first.Send("GET", "/healthz").status, 200);
-  ASSERT_EQ(second.Send("GET", "/healthz").status, 200);
+  ASSERT_EQ(first.Send("GET", "/api/healthz").status, 200);
+  ASSERT_EQ(second.Send("GET", "/api/healthz").status, 200);
   HttpConnection third(server_->port());
-  ExpectErrorResponse(third.SendRaw("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"), 503, "SYS_002");
+  ExpectErrorResponse(third.SendRaw("GET /api/healthz HTTP/1.1\r\nHost: x\r\n\r\n"), 503, "SYS_002");
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, ConnectionCap, ::testing::Values(AvailableBackends().front()),

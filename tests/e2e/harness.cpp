@@ -351,8 +351,14 @@ ServerProcess::~ServerProcess() {
 Response ServerProcess::Request(const std::string& method, const std::string& target,
                                 const std::map<std::string, std::string>& headers,
                                 const std::string& body) {
+  return SiteRequest(method, "/api" + target, headers, body);
+}
+
+Response ServerProcess::SiteRequest(const std::string& method, const std::string& path,
+                                    const std::map<std::string, std::string>& headers,
+                                    const std::string& body) {
   HttpConnection connection(port_);
-  return connection.Send(method, target, headers, body);
+  return connection.Send(method, path, headers, body);
 }
 
 int ServerProcess::Stop(std::chrono::seconds wait) {

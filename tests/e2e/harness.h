@@ -130,10 +130,14 @@ class ServerProcess {
   ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {});
   ~ServerProcess();
   unsigned short port() const { return port_; }
-  // A request on a fresh connection.
+  // A request to the API on a fresh connection: `target` is relative to the API base, /api,
+  // as the spec writes paths ("/openapi.json" asks for /api/openapi.json).
   Response Request(const std::string& method, const std::string& target,
                    const Headers& headers = {},
                    const std::string& body = "");
+  // A request for a path at the site's root (the dashboard, /.well-known/…), as it is.
+  Response SiteRequest(const std::string& method, const std::string& path,
+                       const Headers& headers = {}, const std::string& body = "");
   // SIGTERM, then waits; returns the exit code (or -1 when it had to be killed).
   int Stop(std::chrono::seconds wait = std::chrono::seconds(20));
   void SendSignal(int signal);

@@ -5,6 +5,7 @@
 
 #include "api_client.h"
 
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -409,6 +410,32 @@ TEST_P(Identity, ConcurrentDemotionsNeverLeaveAnOrganizationWithoutAnOwner) {
                 200);
     }
   }
+}
+
+// A password change proves the current password, ends the user's other sessions at once and
+// keeps the one that asked; the old password stops working.
+TEST_P(Identity, ChangingThePasswordEndsTheOtherSessions) {
+  const std::string other_user = Unique("pw") + "@acme.test";
+  const std::string owner_token = OwnerToken();
+  const std::string asking = Join(owner_token, other_user, "analyst");
+  const std::string elsewhere = api().SignIn(other_user, kMemberPassword);
+  auto change = [&](const std::string& current, const std::string& next) {
+    return api().Call("POST", "/users/me/password", asking,
+                      json::serialize(json::object{{"currentPassword", current},
+                                                   {"newPassword", next}}));
+  };
+  EXPECT_ERROR(change("wrong password", "a new password"), 400, "AUTH_012");
+  EXPECT_ERROR(change(kMemberPassword, "short"), 400, "VAL_003");
+  EXPECT_EQ(api().Call("GET", "/users/me", elsewhere).status, 200) << "nothing changed yet";
+  ASSERT_EQ(change(kMemberPassword, "a new password").status, 204);
+  EXPECT_EQ(api().Call("GET", "/users/me", asking).status, 200);
+  EXPECT_ERROR(api().Call("GET", "/users/me", elsewhere), 401, "AUTH_002");
+  EXPECT_ERROR(api().Login(other_user, kMemberPassword), 401, "AUTH_006");
+  EXPECT_EQ(api().Login(other_user, "a new password").status, 200);
+  // Keys and MCP grants cannot change a password: it is the signed-in user's own act.
+  EXPECT_ERROR(api().Call("POST", "/users/me/password", owner_.private_api_key,
+                          R"({"currentPassword":"x","newPassword":"yyyyyyyy"})"),
+               403, "PERM_001");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Identity, ::testing::ValuesIn(AvailableBackends()),

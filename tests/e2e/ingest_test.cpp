@@ -253,7 +253,7 @@ TEST_P(Ingest, NotifyRaisesANotificationAndBrowsersGetCors) {
 TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
   ServerProcess other(GetParam());  // the subscriber's node; events arrive through server_
   HttpConnection stream(other.port());
-  stream.Write("GET " + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+  stream.Write("GET /api" + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
                creds_.private_api_key + "\r\n\r\n");
   const std::string head = stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5));
   ASSERT_NE(head.find("200 OK"), std::string::npos) << head;
@@ -337,7 +337,7 @@ TEST_P(Ingest, ARevokedKeyLosesItsOpenStream) {
   const std::string secret(created.Json().at("key").as_string());
   const std::string id(created.Json().at("id").as_string());
   HttpConnection stream(server_->port());
-  stream.Write("GET " + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret +
+  stream.Write("GET /api" + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + secret +
                "\r\n\r\n");
   ASSERT_NE(stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5)).find("200 OK"), std::string::npos);
   ASSERT_EQ(api().Call("DELETE", creds_.ProjectPath() + "/private-api-keys/" + id, token).status,
@@ -376,7 +376,7 @@ TEST_P(IngestUnlimited, EveryAcknowledgedEventSurvivesKill9) {
         HttpConnection connection(server_->port());
         while (!stop) {
           const Response r = connection.Send(
-              "POST", "/sdk/v1/logs",
+              "POST", "/api/sdk/v1/logs",
               {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}},
               R"({"event":"load","channel":"c"})");
           if (r.status != 202) break;

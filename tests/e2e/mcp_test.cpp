@@ -35,7 +35,7 @@ class Mcp : public ::testing::TestWithParam<Backend> {
   }
   std::string MetadataUrl() const {
     return "http://127.0.0.1:" + std::to_string(server_->port()) +
-           "/.well-known/oauth-protected-resource/mcp";
+           "/.well-known/oauth-protected-resource/api/mcp";
   }
 
   Credentials creds_, other_;
@@ -215,11 +215,11 @@ TEST_P(Mcp, AllowedOriginsAreConfigurable) {
 }
 
 TEST_P(Mcp, DiscoveryDocumentsAreAnonymousCacheableAndExact) {
-  const std::string base = "http://127.0.0.1:" + std::to_string(server_->port());
+  const std::string base = "http://127.0.0.1:" + std::to_string(server_->port()) + "/api";
   for (const std::string path : {"/.well-known/oauth-protected-resource",
-                                 "/.well-known/oauth-protected-resource/mcp"}) {
+                                 "/.well-known/oauth-protected-resource/api/mcp"}) {
     SCOPED_TRACE(path);
-    const Response r = server_->Request("GET", path);
+    const Response r = server_->SiteRequest("GET", path);
     ASSERT_EQ(r.status, 200);
     EXPECT_EQ(r.Header("access-control-allow-origin"), "*");
     const json::value doc = r.Json();
@@ -239,10 +239,19 @@ TEST_P(Mcp, DiscoveryDocumentsAreAnonymousCacheableAndExact) {
   ASSERT_FALSE(etag.empty());
   EXPECT_EQ(server_->Request("GET", "/mcp/server-card", {{"If-None-Match", etag}}).status, 304);
   EXPECT_EQ(server_->Request("POST", "/mcp/server-card").status, 405);
+  // The API lives under /api alone: the old root paths are the dashboard's, and the metadata
+  // of a resource at the root is not served.
+  EXPECT_EQ(server_->SiteRequest("GET", "/.well-known/oauth-protected-resource/mcp").status, 404);
+  EXPECT_EQ(server_->SiteRequest("GET", "/mcp/server-card").Header("content-type"),
+            "text/html; charset=utf-8");
+  const Response old = server_->SiteRequest("POST", "/mcp", McpHeaders(creds_.private_api_key),
+                                           kMcpInitialize);
+  EXPECT_EQ(old.status, 405);
+  EXPECT_EQ(old.Json().at("error").at("code").as_string(), "REQ_002");
 }
 
-TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
-  ServerProcess server(GetParam(), {"--public-url", "https://analytics.example.com/api"});
+TEST_P(Mcp, ThePublicUrlNamesTheResourceUnderApiAndItsMetadataAtTheRoot) {
+  ServerProcess server(GetParam(), {"--public-url", "https://analytics.example.com/"});
   Headers headers = McpHeaders(creds_.private_api_key);
   headers["Host"] = "analytics.example.com";
   headers.erase("Authorization");
@@ -252,7 +261,8 @@ TEST_P(Mcp, APublicUrlWithAPathMovesTheResourceAndItsMetadata) {
             std::string("Bearer resource_metadata=\"https://analytics.example.com/.well-known/"
                         "oauth-protected-resource/api/mcp\", ") +
                 kBaselineScope);
-  const Response metadata = server.Request("GET", "/.well-known/oauth-protected-resource/api/mcp");
+  const Response metadata =
+      server.SiteRequest("GET", "/.well-known/oauth-protected-resource/api/mcp");
   ASSERT_EQ(metadata.status, 200);
   EXPECT_EQ(metadata.Json().at("resource").as_string(), "https://analytics.example.com/api/mcp");
 }

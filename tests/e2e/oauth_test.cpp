@@ -84,7 +84,8 @@ class OAuth : public ::testing::TestWithParam<Backend> {
     email_ = creds_.owner_email;
     server_ = std::make_unique<ServerProcess>(GetParam());
   }
-  std::string Base() const { return "http://127.0.0.1:" + std::to_string(server_->port()); }
+  // The API base, which is the OAuth issuer.
+  std::string Base() const { return "http://127.0.0.1:" + std::to_string(server_->port()) + "/api"; }
   ApiClient api() const { return ApiClient(*server_); }
 
   // A public client registered dynamically; its client_id.
@@ -142,7 +143,7 @@ class OAuth : public ::testing::TestWithParam<Backend> {
                     Headers extra = {}) {
     extra["Content-Type"] = "application/x-www-form-urlencoded";
     extra["Cookie"] = cookies;
-    extra.emplace("Origin", Base());
+    extra.emplace("Origin", "http://127.0.0.1:" + std::to_string(server_->port()));
     return server_->Request("POST", "/oauth/authorize", extra, Form(fields));
   }
   // Allows with `preset` (and `permissions` for "custom"); the redirect's query.
@@ -219,7 +220,7 @@ bool Contains(const std::vector<std::string>& names, const std::string& name) {
 }
 
 TEST_P(OAuth, MetadataNamesOneIssuerAndEveryEndpoint) {
-  const Response r = server_->Request("GET", "/.well-known/oauth-authorization-server");
+  const Response r = server_->SiteRequest("GET", "/.well-known/oauth-authorization-server/api");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.Header("access-control-allow-origin"), "*");
   const json::object metadata = r.Json().as_object();
@@ -233,7 +234,7 @@ TEST_P(OAuth, MetadataNamesOneIssuerAndEveryEndpoint) {
   EXPECT_TRUE(metadata.at("authorization_response_iss_parameter_supported").as_bool());
   // The protected resource's baseline scopes are all scopes the server grants.
   const json::object resource =
-      server_->Request("GET", "/.well-known/oauth-protected-resource/mcp").Json().as_object();
+      server_->SiteRequest("GET", "/.well-known/oauth-protected-resource/api/mcp").Json().as_object();
   EXPECT_EQ(resource.at("authorization_servers").as_array().at(0).as_string(), Base());
   const auto& supported = metadata.at("scopes_supported").as_array();
   for (const auto& scope : resource.at("scopes_supported").as_array()) {
@@ -244,7 +245,10 @@ TEST_P(OAuth, MetadataNamesOneIssuerAndEveryEndpoint) {
   const Response challenge = server_->Request("POST", "/mcp");
   EXPECT_EQ(challenge.status, 401);
   EXPECT_EQ(challenge.Header("www-authenticate").find("offline_access"), std::string::npos);
+  // RFC 8414 and OpenID discovery for an issuer with a path: the three places clients look.
+  EXPECT_EQ(server_->SiteRequest("GET", "/.well-known/openid-configuration/api").body, r.body);
   EXPECT_EQ(server_->Request("GET", "/.well-known/openid-configuration").body, r.body);
+  EXPECT_EQ(server_->SiteRequest("GET", "/.well-known/oauth-authorization-server").status, 404);
   const Response preflight =
       server_->Request("OPTIONS", "/oauth/token", {{"Origin", "https://app.example"}});
   EXPECT_EQ(preflight.status, 204);

@@ -32,7 +32,7 @@ boot="$("$binary" admin bootstrap --data "$work/data" --org Acme --project Shop 
 source "$here/../interop/serve_for_test.sh"
 start_sightline "$binary" "$work" --data "$work/data" --trusted-proxies 127.0.0.1/32 \
   --bot-ranges-refresh 0 --rollup-interval 0
-base="http://127.0.0.1:$port"
+base="http://127.0.0.1:$port/api"  # the API base
 grep -q '"msg":"geolocation ready"' "$work/server.log" || fail "geolocation is off"
 
 status="$(curl -s -o "$work/script.js" -w '%{http_code} %{content_type}' "$base/sdk/v1/script.js")"
@@ -53,5 +53,14 @@ events="$(curl -s -H "Authorization: Bearer $(json_field "$boot" privateApiKey)"
 country="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"][0]["tags"].get("__country", ""))' "$events")" \
   || fail "events: $events"
 [[ "$country" == US ]] || fail "the event was not geolocated: $events"
+# The dashboard is compiled in too: the shell, and the hashed script it names, in brotli.
+shell="$(curl -s "http://127.0.0.1:$port/")"
+[[ "$shell" == *'<div id="app">'* ]] || fail "no dashboard shell at /: $shell"
+entry="$(grep -o '/assets/app-[A-Za-z0-9]*\.js' <<<"$shell" | head -1)"
+[[ -n "$entry" ]] || fail "the shell names no script: $shell"
+encoding="$(curl -s -o /dev/null -H 'Accept-Encoding: br' -w '%{http_code} %header{content-encoding}' \
+              "http://127.0.0.1:$port$entry")"
+[[ "$encoding" == "200 br" ]] || fail "the dashboard's script: $encoding"
+
 [[ -z "$(ls -A "$work/elsewhere")" ]] || fail "the server wrote into its working directory"
-echo "install test: the installed binary serves the script and geolocates from $work/elsewhere"
+echo "install test: the installed binary serves the dashboard and the script, and geolocates from $work/elsewhere"

@@ -12,8 +12,8 @@ trap 'set +e; [[ -n "$server" ]] && kill "$server" 2>/dev/null; wait 2>/dev/null
 source "$here/serve_for_test.sh"
 start_sightline "$binary" "$work" --data "$work/data"
 
-curl -sf "http://127.0.0.1:$port/openapi.json" -o "$work/openapi.json"
-curl -sf "http://127.0.0.1:$port/openapi.yaml" -o "$work/openapi.yaml"
+curl -sf "http://127.0.0.1:$port/api/openapi.json" -o "$work/openapi.json"
+curl -sf "http://127.0.0.1:$port/api/openapi.yaml" -o "$work/openapi.yaml"
 cd "$here"
 export NO_UPDATE_NOTIFIER=1 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
 status=0

@@ -53,7 +53,7 @@ source "$here/serve_for_test.sh"
 start_sightline "$binary" "$work" --data "$work/data" --rollup-interval 0 \
   --client-metadata-private --outbound-ca "$work/cert.pem"
 
-export SIGHTLINE_URL="http://127.0.0.1:$port"
+export SIGHTLINE_URL="http://127.0.0.1:$port/api"  # the API base
 export SIGHTLINE_EMAIL=owner@acme.test SIGHTLINE_PASSWORD="$password"
 export SIGHTLINE_ORG="$(json_field "$first" orgSlug)" SIGHTLINE_PROJECT="$(json_field "$first" projectId)"
 export SIGHTLINE_KEY="$(json_field "$first" privateApiKey)"
@@ -80,7 +80,7 @@ if [[ -n "${SIGHTLINE_TEST_PG_DSN:-}" ]]; then
        --rollup-interval 0 && echo "$server $port" >"$work/node-$name/started")
     read -r pid node_port <"$work/node-$name/started"
     nodes+=("$pid")
-    export "SIGHTLINE_NODE_${name^^}_URL=http://127.0.0.1:$node_port/mcp"
+    export "SIGHTLINE_NODE_${name^^}_URL=http://127.0.0.1:$node_port/api/mcp"
   done
   export SIGHTLINE_NODES_KEY="$(json_field "$nodes_boot" privateApiKey)"
 elif [[ -n "${SIGHTLINE_REQUIRE_PG:-}" ]]; then
@@ -138,7 +138,7 @@ conformance "with a private API key" 2026-07-28 \
 
 kill "$server"; wait "$server" 2>/dev/null || true
 start_sightline "$binary" "$work" --data "$work/data" --mcp-conformance-fixtures
-conformance_url="http://127.0.0.1:$port/mcp"
+conformance_url="http://127.0.0.1:$port/api/mcp"
 conformance_node_options=()
 unset SIGHTLINE_MCP_BEARER
 conformance "every scenario against the fixture mode" 2025-11-25

@@ -20,7 +20,7 @@ source "$here/serve_for_test.sh"
 # The tracking script served is the one compiled into the binary.
 start_sightline "$binary" "$work" --data "$work/data" --rollup-interval 0
 
-export SIGHTLINE_URL="http://127.0.0.1:$port"
+export SIGHTLINE_URL="http://127.0.0.1:$port/api"  # the API base
 export SIGHTLINE_SDK_KEY="$(json_field "$boot" sdkKey)"
 export SIGHTLINE_KEY="$(json_field "$boot" privateApiKey)"
 export SIGHTLINE_ORG="$(json_field "$boot" orgSlug)" SIGHTLINE_PROJECT="$(json_field "$boot" projectId)"

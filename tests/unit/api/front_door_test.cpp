@@ -168,7 +168,12 @@ class FrontDoorTest : public ::testing::Test {
   }
   void SetUp() override { ASSERT_TRUE(world_->setup_error.empty()) << world_->setup_error; }
 
+  // A request for `target` under the API base, /api, as the spec writes paths.
   static HttpRequest Request(HttpMethod method, std::string target) {
+    return SiteRequest(method, "/api" + target);
+  }
+  // A request for a path at the site's root, as it is.
+  static HttpRequest SiteRequest(HttpMethod method, std::string target) {
     HttpRequest request;
     request.method = method;
     request.method_name = std::string(core::MethodName(method));
@@ -324,19 +329,28 @@ TEST_F(FrontDoorTest, OpenApiAnswers200ToADifferentTag) {
   }
 }
 
-TEST_F(FrontDoorTest, ApiPrefixIsAnAlias) {
-  const HttpResponse direct = Send(Request(HttpMethod::kGet, "/openapi.json"));
-  const HttpResponse aliased = Send(Request(HttpMethod::kGet, "/api/openapi.json"));
-  ASSERT_EQ(aliased.status, 200);
-  EXPECT_EQ(aliased.body, direct.body);
+TEST_F(FrontDoorTest, TheApiIsServedUnderApiOnly) {
+  EXPECT_EQ(Send(Request(HttpMethod::kGet, "/openapi.json")).status, 200);
+  EXPECT_EQ(Send(Authorized(HttpMethod::kGet, ProjectPath())).status, 200);
+  // No alias at the root, nor under a name that only starts like it.
+  for (const std::string path : {"/openapi.json", "/legacy/status", "/apix/legacy/status"}) {
+    HttpRequest request = SiteRequest(HttpMethod::kGet, path);
+    request.headers.Add("Authorization", "Bearer " + world_->keys.private_api_key);
+    ExpectErrorResponse(Send(request), 404, "REQ_001");
+  }
+  ExpectErrorResponse(Send(SiteRequest(HttpMethod::kGet, "/api")), 404, "REQ_001");
+}
 
-  const HttpResponse legacy = Send(Authorized(HttpMethod::kGet, "/api/legacy/status"));
-  EXPECT_EQ(legacy.status, 200) << legacy.body;
-  ExpectDeprecationHeaders(legacy);
-  EXPECT_EQ(Send(Authorized(HttpMethod::kGet, "/api" + ProjectPath())).status, 200);
-
-  ExpectErrorResponse(Send(Authorized(HttpMethod::kGet, "/apix/legacy/status")), 404, "REQ_001");
-  ExpectErrorResponse(Send(Authorized(HttpMethod::kGet, "/api")), 404, "REQ_001");
+TEST(TargetOf, SplitsTheApiFromTheSite) {
+  EXPECT_TRUE(TargetOf("/api/mcp").api);
+  EXPECT_EQ(TargetOf("/api/mcp").path, "/mcp");
+  EXPECT_TRUE(TargetOf("/api").api);
+  EXPECT_EQ(TargetOf("/api").path, "/");
+  EXPECT_EQ(TargetOf("/api/").path, "/");
+  EXPECT_FALSE(TargetOf("/apis/x").api);
+  EXPECT_EQ(TargetOf("/apis/x").path, "/apis/x");
+  EXPECT_FALSE(TargetOf("/").api);
+  EXPECT_FALSE(TargetOf("/.well-known/oauth-protected-resource/api/mcp").api);
 }
 
 TEST_F(FrontDoorTest, ExceptionBecomesSys001WithoutLeakingItsText) {

@@ -1,0 +1,78 @@
+// The steps after a password that the server may ask for:
+//   twoFactorRequired      → SecondFactorForm: a code from the app, or a backup code
+//   twoFactorSetupRequired → TwoFactorSetupForm: an organization requires 2FA; set it up with
+//                            the setup token (X-2FA-Setup-Token), then sign in again with a code
+import { useEffect, useState } from 'preact/hooks';
+import { html, Button, Field, ErrorNotice, Notice, Loading, CodeBlock, useAction } from '../ui/index.js';
+import { QrCode } from '../ui/qr.js';
+import { api } from '../api.js';
+
+/** Asks for a code and completes the sign-in with login_two_factor; onAuth gets the AuthResponse. */
+export function SecondFactorForm({ twoFactorToken, onAuth, onCancel }) {
+  const [code, setCode] = useState('');
+  const [useBackup, setUseBackup] = useState(false);
+  const { run, busy, error } = useAction(async (event) => {
+    event.preventDefault();
+    const auth = await api.post('/auth/login/2fa', { twoFactorToken, code: code.trim() }, { auth: false });
+    onAuth(auth);
+  });
+  return html`<form class="stack" onSubmit=${run} aria-labelledby="second-factor-title">
+    <h2 id="second-factor-title">Two-factor authentication</h2>
+    <p class="muted">${useBackup ? 'Enter one of your backup codes. Each works once.' : 'Enter the six-digit code from your authenticator app.'}</p>
+    ${useBackup
+      ? html`<${Field} key="backup" label="Backup code" autocomplete="one-time-code" autocapitalize="none" spellcheck=${false} required value=${code} onInput=${(event) => setCode(event.currentTarget.value)} autofocus />`
+      : html`<${Field} key="totp" label="Authentication code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8" required value=${code} onInput=${(event) => setCode(event.currentTarget.value)} autofocus />`}
+    <${ErrorNotice} error=${error} />
+    <${Button} kind="primary" type="submit" busy=${busy}>Verify<//>
+    <div class="row">
+      <${Button} kind="link" onClick=${() => { setUseBackup(!useBackup); setCode(''); }}>${useBackup ? 'Use the authenticator app instead' : 'Use a backup code instead'}<//>
+      ${onCancel && html`<${Button} kind="link" onClick=${onCancel}>Start over<//>`}
+    </div>
+  </form>`;
+}
+
+/**
+ * Sets up TOTP: shows the QR code, the key and the backup codes, and enables it with a code.
+ * headers: {'X-2FA-Setup-Token': …} during a sign-in that requires it; none on /account.
+ */
+export function TwoFactorSetupForm({ headers, onEnabled, onCancel, intro }) {
+  const [setup, setSetup] = useState(null);
+  const [loadError, setLoadError] = useState(null);
+  const [code, setCode] = useState('');
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    api.post('/users/me/2fa/setup', {}, { headers, auth: !headers }).then(setSetup, setLoadError);
+  }, []);
+  const { run, busy, error } = useAction(async (event) => {
+    event.preventDefault();
+    await api.post('/users/me/2fa/enable', { code: code.trim() }, { headers, auth: !headers });
+    onEnabled();
+  });
+  if (loadError) return html`<${ErrorNotice} error=${loadError} />`;
+  if (!setup) return html`<${Loading} label="Preparing two-factor authentication…" />`;
+  return html`<form class="stack" onSubmit=${run} aria-labelledby="setup-2fa-title">
+    <h2 id="setup-2fa-title">Set up two-factor authentication</h2>
+    ${intro && html`<p>${intro}</p>`}
+    <ol class="steps">
+      <li>
+        <p>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy, Aegis…).</p>
+        <${QrCode} text=${setup.otpauthUri} label="QR code for your authenticator app" />
+        <p>Or type this key: <code class="mono secret" data-testid="totp-secret">${setup.secret}</code></p>
+      </li>
+      <li>
+        <p>Save these backup codes somewhere safe. Each signs you in once if you lose your phone. They are shown only now.</p>
+        <${CodeBlock} code=${setup.backupCodes.join('\n')} label="Backup codes" />
+        <label class="check"><input type="checkbox" checked=${saved} onChange=${(event) => setSaved(event.currentTarget.checked)} /> I have saved my backup codes</label>
+      </li>
+      <li>
+        <${Field} label="Code from the app" inputmode="numeric" autocomplete="one-time-code" required value=${code} onInput=${(event) => setCode(event.currentTarget.value)} />
+      </li>
+    </ol>
+    <${ErrorNotice} error=${error} />
+    <div class="row">
+      <${Button} kind="primary" type="submit" busy=${busy} disabled=${!saved}>Turn on two-factor authentication<//>
+      ${onCancel && html`<${Button} onClick=${onCancel}>Cancel<//>`}
+    </div>
+    ${!saved && html`<${Notice} kind="info">Confirm that you saved the backup codes to continue.<//>`}
+  </form>`;
+}

@@ -1,0 +1,76 @@
+// SDK keys (public, for the tracking script and browser SDK) and private API keys (secret, for
+// servers and the CLI): list, create with a one-time display of the key, revoke with
+// confirmation. Both use the same shapes, under /{org}/projects/{id}/sdk-keys and
+// /private-api-keys.
+import { useState } from 'preact/hooks';
+import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Loading, OneTimeSecret, useLoad, useAction } from '../ui/index.js';
+import { api, seg } from '../api.js';
+import { formatDate } from '../format.js';
+
+const kinds = {
+  sdk: {
+    path: 'sdk-keys',
+    title: 'SDK keys',
+    singular: 'SDK key',
+    description: 'Public keys for the tracking script and the browser SDK. They only send events, so they can appear in your pages.',
+  },
+  private: {
+    path: 'private-api-keys',
+    title: 'Private API keys',
+    singular: 'private API key',
+    description: 'Secret keys for servers, log drains and the command line: they read reports and send server-side events. Keep them out of browsers.',
+  },
+};
+
+export function KeysSection({ org, project, kind, onCreated }) {
+  const spec = kinds[kind];
+  const base = `/${seg(org.slug)}/projects/${seg(project.id)}/${spec.path}`;
+  const keys = useLoad(() => api.get(base).then((body) => body.keys), [base]);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState(null);
+  const active = (keys.data ?? []).filter((key) => !key.revokedAt);
+
+  const columns = [
+    { key: 'name', label: 'Name', render: (key) => key.name || '—' },
+    { key: 'displayPrefix', label: 'Key', render: (key) => html`<code>${key.displayPrefix}…</code>` },
+    { key: 'createdAt', label: 'Created', render: (key) => formatDate(key.createdAt) },
+    { key: 'actions', label: 'Actions', render: (key) => html`<${Button} kind="secondary" class="btn-small" onClick=${() => setRevoking(key)} aria-label=${`Revoke ${spec.singular} ${key.name || key.displayPrefix}`}>Revoke<//>` },
+  ];
+  return html`<${Section} title=${spec.title} description=${spec.description}
+      actions=${html`<${Button} kind="primary" onClick=${() => setCreating(true)}>Create ${spec.singular}<//>`}>
+    ${keys.loading && !keys.data ? html`<${Loading} />` : html`<${Table} caption=${spec.title} columns=${columns} rows=${active} rowKey=${(key) => key.id} empty=${`No ${spec.title.toLowerCase()} yet.`} />`}
+    <${ErrorNotice} error=${keys.error} />
+    <${CreateKeyDialog} open=${creating} spec=${spec} base=${base}
+      onCreated=${(key) => { keys.reload(); onCreated?.(key); }} onClose=${() => setCreating(false)} />
+    <${ConfirmDialog} open=${Boolean(revoking)} title=${`Revoke ${spec.singular}?`} confirmLabel="Revoke"
+      message=${revoking && `“${revoking.name || revoking.displayPrefix}” (${revoking.displayPrefix}…) stops working at once. Anything still using it will be refused. This cannot be undone.`}
+      onConfirm=${async () => { await api.del(`${base}/${seg(revoking.id)}`); keys.reload(); }}
+      onClose=${() => setRevoking(null)} />
+  <//>`;
+}
+
+/** Asks for a name, creates the key, then shows it once. */
+function CreateKeyDialog({ open, spec, base, onCreated, onClose }) {
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState(null);
+  const close = () => { setName(''); setCreated(null); onClose(); };
+  const { run, busy, error } = useAction(async (event) => {
+    event.preventDefault();
+    const key = await api.post(base, name.trim() ? { name: name.trim() } : {});
+    setCreated(key);
+    onCreated(key);
+  });
+  const label = spec.singular[0].toUpperCase() + spec.singular.slice(1);
+  return html`<${Dialog} open=${open} title=${created ? `${label} created` : `Create ${spec.singular}`} onClose=${close}>
+    ${created
+      ? html`<${OneTimeSecret} label=${`New ${spec.singular}`} secret=${created.key} onDone=${close} />`
+      : html`<form class="stack" onSubmit=${run}>
+          <${Field} label="Key name" hint="So you recognise it later, e.g. “Marketing site” or “Billing server”." maxlength="100" value=${name} onInput=${(event) => setName(event.currentTarget.value)} />
+          <${ErrorNotice} error=${error} />
+          <div class="dialog-actions">
+            <${Button} onClick=${close}>Cancel<//>
+            <${Button} kind="primary" type="submit" busy=${busy}>Create<//>
+          </div>
+        </form>`}
+  <//>`;
+}
