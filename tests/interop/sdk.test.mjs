@@ -79,14 +79,16 @@ test('the script is served with caching, a versioned URL and its integrity', asy
   assert.equal(response.headers.get('access-control-allow-origin'), '*');
   const versioned = response.headers.get('x-script-versioned-url');
   const integrity = response.headers.get('x-script-integrity');
-  assert.match(versioned, /^\/sdk\/v1\/sightline-[0-9a-f]{12}\.js$/);
-  const pinned = await fetch(base + versioned);
+  // A path on the server (the API is under /api), so a page can use it as it is.
+  assert.match(versioned, /^\/api\/sdk\/v1\/sightline-[0-9a-f]{12}\.js$/);
+  const pinnedUrl = new URL(versioned, base).href;
+  const pinned = await fetch(pinnedUrl);
   assert.match(pinned.headers.get('cache-control'), /immutable/);
   assert.equal((await fetch(`${base}/sdk/v1/sightline-000000000000.js`)).status, 404);
   const size = (await response.arrayBuffer()).byteLength;
   assert.ok(size < 12000, `${size} bytes`);
   // A page pinning the versioned URL with Subresource Integrity loads it.
-  const { page, sent } = await open('', { script: base + versioned, integrity });
+  const { page, sent } = await open('', { script: pinnedUrl, integrity });
   await until(sent, named('screen_view'), 'screen_view');
   await page.context().close();
 });
