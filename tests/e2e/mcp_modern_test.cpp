@@ -192,6 +192,60 @@ TEST_P(McpModern, ALegacySessionKeepsWorkingBesideModernRequests) {
   EXPECT_EQ(ErrorCodeOf(r), -32601);
 }
 
+// MCP Apps: the report tools name their view, which both eras list and read as the same
+// self-contained HTML resource; the 2026 era may cache it publicly (it depends on the build alone).
+TEST_P(McpModern, ReportToolsLinkTheirAppViewInBothEras) {
+  const Response listed = Send(*server_, "tools/list");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  const json::value tools = listed.Json();
+  std::string uri;
+  for (const json::value& tool : tools.at("result").at("tools").as_array()) {
+    if (tool.at("name") != "get_web_analytics") continue;
+    uri = std::string(tool.at("_meta").at("ui").at("resourceUri").as_string());
+    EXPECT_EQ(tool.at("_meta").at("ui/resourceUri"), uri.c_str()) << "the older key too";
+  }
+  ASSERT_TRUE(uri.starts_with("ui://sightline/reports-")) << uri;
+
+  const Response discovered = Send(*server_, "server/discover");
+  const json::value capabilities = discovered.Json().at("result").at("capabilities");
+  EXPECT_TRUE(capabilities.at("resources").is_object());
+  EXPECT_EQ(capabilities.at("extensions").at("io.modelcontextprotocol/ui").at("mimeTypes").at(0),
+            "text/html;profile=mcp-app");
+
+  const Response read = Send(*server_, "resources/read", {{"uri", uri}}, {}, uri);
+  ASSERT_EQ(read.status, 200) << read.body;
+  const json::value result = read.Json().at("result");
+  EXPECT_EQ(result.at("cacheScope"), "public");
+  const json::value& content = result.at("contents").at(0);
+  EXPECT_EQ(content.at("mimeType"), "text/html;profile=mcp-app");
+  const std::string html(content.at("text").as_string());
+  EXPECT_NE(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find(" src=\"http"), std::string::npos) << "self-contained: nothing fetched";
+
+  const Response missing =
+      Send(*server_, "resources/read", {{"uri", "ui://sightline/nope.html"}}, {},
+           "ui://sightline/nope.html");
+  EXPECT_EQ(ErrorCodeOf(missing), -32602);
+
+  // The 2025 era: the same view after the handshake, and its missing resource is -32002.
+  const Response init = server_->Request("POST", "/mcp", McpHeaders(creds_.private_api_key),
+                                         kMcpInitialize);
+  ASSERT_EQ(init.status, 200) << init.body;
+  EXPECT_TRUE(init.Json().at("result").at("capabilities").at("resources").is_object());
+  const Headers session = McpHeaders(creds_.private_api_key, init.Header("mcp-session-id"));
+  const auto legacy = [&](const std::string& method, const std::string& params) {
+    return server_->Request("POST", "/mcp", session,
+                            R"({"jsonrpc":"2.0","id":7,"method":")" + method +
+                                R"(","params":)" + params + "}");
+  };
+  const Response resources = legacy("resources/list", "{}");
+  EXPECT_EQ(resources.Json().at("result").at("resources").at(0).at("uri"), uri.c_str());
+  const Response legacy_read = legacy("resources/read", R"({"uri":")" + uri + R"("})");
+  EXPECT_EQ(legacy_read.Json().at("result").at("contents").at(0).at("text").as_string(), html);
+  EXPECT_EQ(ErrorCodeOf(legacy("resources/read", R"({"uri":"ui://sightline/nope.html"})")),
+            -32002);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, McpModern, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 

@@ -5,6 +5,7 @@
 # Each test file starts its own server and browser (dashboard/harness.mjs) and removes its
 # temporary directory. Screenshots of every page go to $SIGHTLINE_SCREENSHOT_DIR (default
 # build/screenshots), named <store>-<page>.png. Installed by script/bootstrap --test.
+# Then the MCP Apps view (mcp_apps.test.mjs) in a host page built with the ext-apps AppBridge.
 # Usage: tests/interop/dashboard_interop.sh path/to/sightline
 set -euo pipefail
 binary="$(realpath "$1")"
@@ -19,6 +20,11 @@ tests=(dashboard/*.test.mjs)
 
 echo "dashboard: SQLite"
 SIGHTLINE_TEST_PG_DSN="" "$node" --test --test-concurrency=1 --test-reporter=spec "${tests[@]}"
+
+# The MCP Apps view in a host built with @modelcontextprotocol/ext-apps (the store does not
+# matter to it: once, on SQLite).
+echo "MCP Apps: the report view in an ext-apps host"
+SIGHTLINE_TEST_PG_DSN="" "$node" --test --test-reporter=spec mcp_apps.test.mjs
 
 if [[ -n "${SIGHTLINE_TEST_PG_DSN:-}" ]]; then
   echo "dashboard: PostgreSQL"

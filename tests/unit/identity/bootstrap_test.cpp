@@ -28,6 +28,8 @@ TEST(SlugFor, ReservedWordsGetAnOrgSuffix) {
   EXPECT_EQ(SlugFor("Web Analytics"), "web-analytics-org");
   EXPECT_EQ(SlugFor("apis"), "apis");
   EXPECT_TRUE(IsReservedSlug("healthz"));
+  EXPECT_TRUE(IsReservedSlug("login")) << "the dashboard's own views";
+  EXPECT_TRUE(IsReservedSlug("assets"));
   EXPECT_FALSE(IsReservedSlug("acme"));
 }
 

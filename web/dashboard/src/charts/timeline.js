@@ -1,0 +1,119 @@
+// A time series chart (uPlot) with the comparison period drawn dashed over the same x positions:
+// bucket i of the previous window sits under bucket i of the selection, so "the same day last
+// week" lines up. Colours come from the theme's CSS custom properties and are re-read when the
+// theme changes. The canvas is hidden from screen readers; a visually hidden table gives them
+// the same numbers.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import { html } from '../ui/html.js';
+import { formatDate, formatNumber } from '../format.js';
+
+const palette = ['--chart-1', '--chart-3', '--chart-4', '--chart-5', '--chart-6', '--chart-2'];
+
+function cssVar(name, fallback) {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+/**
+ * A bucket's label. Buckets are local starts with their offset ("2026-10-25T02:00:00+01:00"):
+ * reading the digits keeps the reporting timezone's wall clock whatever the browser's zone.
+ */
+export function bucketLabel(bucket, interval, { long = false } = {}) {
+  if (!bucket) return '';
+  const day = bucket.slice(0, 10);
+  if (interval === 'hour') {
+    const time = bucket.slice(11, 16);
+    return long ? `${formatDate(day, { month: 'short', day: 'numeric' })} ${time}` : time;
+  }
+  if (interval === 'month') return formatDate(day, { month: 'short', year: 'numeric' });
+  return formatDate(day, long ? { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' } : { month: 'short', day: 'numeric' });
+}
+
+/** Re-renders when the theme changes (the toggle sets data-theme; the system can switch too). */
+function useThemeVersion() {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((value) => value + 1);
+    const observer = new MutationObserver(bump);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    const media = matchMedia('(prefers-color-scheme: dark)');
+    media.addEventListener('change', bump);
+    return () => { observer.disconnect(); media.removeEventListener('change', bump); };
+  }, []);
+  return version;
+}
+
+/**
+ * props:
+ *  label      the chart's accessible name
+ *  buckets    the selection's bucket starts; interval: hour|day|week|month
+ *  series     [{ label, data }] the selection (one line each)
+ *  previous   null, or { buckets, series: [{ label, data }] } drawn dashed (same order as series)
+ *  format     formats a y value (default formatNumber)
+ *  height     plot height in px (default 240)
+ */
+export function Timeline({ label, buckets, series, previous = null, interval = 'day', format = formatNumber, height = 240 }) {
+  const holder = useRef(null);
+  const theme = useThemeVersion();
+  useEffect(() => {
+    const element = holder.current;
+    if (!element) return undefined;
+    const length = Math.max(buckets.length, ...(previous?.series ?? []).map((line) => line.data.length));
+    const xs = Array.from({ length }, (_, index) => index);
+    const pad = (data) => xs.map((index) => (index < data.length ? data[index] : null));
+    const text = cssVar('--text', '#161a22');
+    const muted = cssVar('--text-muted', '#505a6b');
+    const grid = cssVar('--border', '#d5d9e1');
+    const colour = (index) => cssVar(palette[index % palette.length], '#2d5bd7');
+    const lines = series.map((line, index) => ({
+      label: line.label, stroke: colour(index), width: 2, points: { show: length <= 1 }, spanGaps: false,
+      value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
+    }));
+    const previousLines = (previous?.series ?? []).map((line, index) => ({
+      label: line.label, stroke: colour(index), width: 1.5, dash: [6, 4], alpha: 0.75, points: { show: length <= 1 },
+      value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
+    }));
+    const data = [xs, ...series.map((line) => pad(line.data)), ...(previous?.series ?? []).map((line) => pad(line.data))];
+    const tickLabel = (index) => bucketLabel(buckets[index] ?? previous?.buckets?.[index], interval);
+    const options = {
+      width: Math.max(element.clientWidth, 200),
+      height,
+      scales: { x: { time: false }, y: { range: (_, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      series: [
+        { label: interval === 'hour' ? 'Hour' : 'Period', value: (_, index) => (index === null ? '—' : bucketLabel(buckets[index], interval, { long: true }) || '—') },
+        ...lines, ...previousLines,
+      ],
+      axes: [
+        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid },
+          values: (_, splits) => splits.map((split) => (Number.isInteger(split) ? tickLabel(split) : '')) },
+        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 60,
+          values: (_, splits) => splits.map((split) => format(split)) },
+      ],
+      legend: { show: true, live: true },
+      cursor: { points: { size: 6 } },
+    };
+    element.replaceChildren();
+    const plot = new uPlot(options, data, element);
+    plot.root.style.color = text;
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
+    resize.observe(element);
+    return () => { resize.disconnect(); plot.destroy(); };
+  }, [buckets, series, previous, interval, format, height, theme]);
+
+  const tableRows = buckets.length <= 400 ? buckets : [];
+  return html`<figure class="timeline">
+    <div class="timeline-plot" ref=${holder} aria-hidden="true" data-chart=${label}></div>
+    ${tableRows.length > 0 && html`<div class="visually-hidden"><table>
+      <caption>${label}</caption>
+      <thead><tr><th scope="col">Period</th>
+        ${series.map((line) => html`<th scope="col">${line.label}</th>`)}
+        ${(previous?.series ?? []).map((line) => html`<th scope="col">${line.label}</th>`)}</tr></thead>
+      <tbody>${tableRows.map((bucket, index) => html`<tr>
+        <th scope="row">${bucketLabel(bucket, interval, { long: true })}</th>
+        ${series.map((line) => html`<td>${format(line.data[index] ?? null)}</td>`)}
+        ${(previous?.series ?? []).map((line) => html`<td>${format(line.data[index] ?? null)}</td>`)}
+      </tr>`)}</tbody>
+    </table></div>`}
+  </figure>`;
+}

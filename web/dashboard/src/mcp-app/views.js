@@ -1,0 +1,72 @@
+// Which report a tool result is, told apart by the shape of its structuredContent, and how to
+// show it with the dashboard's charts. No api.js here: the host runs every tool call.
+import { html } from '../ui/html.js';
+import { formatDuration, formatNumber, formatPercent } from '../format.js';
+import { MetricCards } from '../charts/metric-cards.js';
+import { Timeline } from '../charts/timeline.js';
+import { BarList } from '../charts/bar-list.js';
+
+/** The tool behind each kind of result (to call it again for another period). */
+export const toolOfKind = {
+  webAnalytics: 'get_web_analytics',
+  webTimeline: 'get_web_timeline',
+  webBreakdown: 'get_web_breakdown',
+  botTimeline: 'get_bot_timeline',
+  topBots: 'get_top_bots',
+};
+
+/** The kind of report a structuredContent holds, or null. */
+export function kindOf(content) {
+  if (!content || typeof content !== 'object') return null;
+  if (content.metrics && typeof content.metrics === 'object') return 'webAnalytics';
+  if (Array.isArray(content.points) && Array.isArray(content.buckets)) return 'webTimeline';
+  if (typeof content.dimension === 'string' && Array.isArray(content.rows)) return 'webBreakdown';
+  if (Array.isArray(content.series) && Array.isArray(content.buckets) && !('dimension' in content)) return 'botTimeline';
+  if (Array.isArray(content.rows) && 'totalRequests' in content) return 'topBots';
+  return null;
+}
+
+const metricDefinitions = [
+  { key: 'visitors', label: 'Visitors', format: formatNumber },
+  { key: 'visits', label: 'Visits', format: formatNumber },
+  { key: 'pageviews', label: 'Pageviews', format: formatNumber },
+  { key: 'viewsPerVisit', label: 'Views per visit', format: (value) => formatNumber(value, { maximumFractionDigits: 2 }) },
+  { key: 'bounceRate', label: 'Bounce rate', format: (value) => formatPercent(value / 100), points: true, inverse: true },
+  { key: 'visitDuration', label: 'Visit duration', format: formatDuration },
+  { key: 'events', label: 'Events', format: formatNumber },
+];
+
+/** Renders one report. */
+export function ReportView({ content }) {
+  const kind = kindOf(content);
+  const compared = Boolean(content?.comparisonWindow);
+  if (kind === 'webAnalytics') {
+    return html`<${MetricCards} label="Web analytics" showComparison=${compared}
+      metrics=${metricDefinitions.map((metric) => ({ ...metric, ...content.metrics[metric.key] }))} />`;
+  }
+  if (kind === 'webTimeline') {
+    const series = ['visitors', 'pageviews'].map((key) => ({ label: key === 'visitors' ? 'Visitors' : 'Pageviews', data: content.points.map((point) => point[key]) }));
+    const previous = compared && content.previousPeriod
+      ? { buckets: content.previousPeriod.buckets, series: ['visitors', 'pageviews'].map((key) => ({ label: `${key === 'visitors' ? 'Visitors' : 'Pageviews'} (previous)`, data: content.previousPeriod.points.map((point) => point[key]) })) }
+      : null;
+    return html`<${Timeline} label="Visitors and pageviews" buckets=${content.buckets} series=${series} previous=${previous} interval=${content.interval} />`;
+  }
+  if (kind === 'webBreakdown') {
+    return html`<${BarList} caption=${`Breakdown by ${content.dimension.replace(/_/g, ' ')}`} showCaption nameLabel=${content.dimension.replace(/_/g, ' ')}
+      valueLabel="Count" showComparison=${compared}
+      rows=${content.rows.map((row) => ({ key: row.value ?? '', name: row.value, value: row.count, previous: row.previousCount, change: row.percentageChange }))} />`;
+  }
+  if (kind === 'botTimeline') {
+    const series = content.series.map((line) => ({ label: line.vendor ?? 'Unknown', data: line.data }));
+    const previous = compared && content.comparisonSeries
+      ? { buckets: content.comparisonBuckets, series: content.comparisonSeries.map((line) => ({ label: `${line.vendor ?? 'Unknown'} (previous)`, data: line.data })) }
+      : null;
+    return html`<${Timeline} label="Crawler requests by vendor" buckets=${content.buckets} series=${series} previous=${previous} interval=${content.interval} />`;
+  }
+  if (kind === 'topBots') {
+    return html`<${BarList} caption="Crawlers by requests" showCaption nameLabel="Crawler" valueLabel="Requests" showComparison=${compared}
+      rows=${content.rows.map((row) => ({ key: `${row.botName}/${row.vendor}`, name: row.botName ?? '(unnamed automation)', value: row.requestCount,
+        previous: row.previousRequestCount, change: row.percentageChange }))} />`;
+  }
+  return html`<p class="muted">This result cannot be shown as a chart.</p>`;
+}

@@ -1,0 +1,90 @@
+// Building blocks of the report pages: tabbed cards, request states (loading, ApiError with its
+// code), and the world map, loaded only when a countries section scrolls into view.
+import { useEffect, useRef, useState, useId } from 'preact/hooks';
+import { html } from '../ui/html.js';
+import { Loading } from '../ui/index.js';
+
+/** An API error as the user sees it: the message and the error code to quote to support. */
+export function RequestError({ error }) {
+  if (!error) return null;
+  const code = error.code ? ` (${error.code})` : '';
+  return html`<div class="notice notice-error" role="alert">${error.message || 'The request failed'}${code}</div>`;
+}
+
+/** A request's state around its content: a spinner the first time, the error, or children(data). */
+export function RequestState({ result, label, children }) {
+  if (result.error) return html`<${RequestError} error=${result.error} />`;
+  if (result.data === undefined) return html`<${Loading} label=${`Loading ${label}…`} />`;
+  return html`<div class="request-body" aria-busy=${result.loading ? 'true' : 'false'}>${children(result.data)}</div>`;
+}
+
+/**
+ * A card with a heading and tabs (ARIA tabs: arrow keys move between them). tabs: [{ value,
+ * label }]; children(activeValue) renders the panel.
+ */
+export function TabbedSection({ title, tabs, active, onChange, children, actions }) {
+  const id = `t${useId()}`;
+  const refs = useRef({});
+  const move = (event, index) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    const edge = event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : null;
+    if (!step && edge === null) return;
+    event.preventDefault();
+    const next = edge ?? (index + step + tabs.length) % tabs.length;
+    onChange(tabs[next].value);
+    refs.current[tabs[next].value]?.focus();
+  };
+  return html`<section class="card report-section" aria-labelledby=${`${id}-h`}>
+    <div class="card-head">
+      <h2 id=${`${id}-h`}>${title}</h2>
+      ${tabs.length > 1 && html`<div class="tabs" role="tablist" aria-label=${title}>
+        ${tabs.map((tab, index) => html`<button type="button" role="tab" id=${`${id}-${tab.value}`}
+          ref=${(element) => { refs.current[tab.value] = element; }}
+          aria-selected=${tab.value === active ? 'true' : 'false'} aria-controls=${`${id}-panel`}
+          tabindex=${tab.value === active ? 0 : -1} onClick=${() => onChange(tab.value)} onKeyDown=${(event) => move(event, index)}>${tab.label}</button>`)}
+      </div>`}
+      ${actions}
+    </div>
+    <div id=${`${id}-panel`} role=${tabs.length > 1 ? 'tabpanel' : undefined} aria-labelledby=${tabs.length > 1 ? `${id}-${active}` : undefined}>
+      ${children(active)}
+    </div>
+  </section>`;
+}
+
+/**
+ * The world map (d3-geo + the world atlas, about 100 KB) is imported only when this placeholder
+ * comes near the viewport. rows: [{ country (ISO alpha-2), value }].
+ */
+export function LazyWorldMap({ rows, label, format, onSelect }) {
+  const holder = useRef(null);
+  const [module, setModule] = useState(null);
+  const [failed, setFailed] = useState(null);
+  useEffect(() => {
+    const element = holder.current;
+    if (!element || module) return undefined;
+    let cancelled = false;
+    const load = () => import('../charts/world-map.js').then((loaded) => { if (!cancelled) setModule(loaded); }, (error) => { if (!cancelled) setFailed(error); });
+    if (!('IntersectionObserver' in window)) { load(); return () => { cancelled = true; }; }
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) { observer.disconnect(); load(); }
+    }, { rootMargin: '200px' });
+    observer.observe(element);
+    return () => { cancelled = true; observer.disconnect(); };
+  }, [module]);
+  if (failed) return html`<p class="muted">The map could not be loaded.</p>`;
+  if (!module) return html`<div class="world-map-placeholder" ref=${holder}><${Loading} label="Loading the map…" /></div>`;
+  const { WorldMap } = module;
+  return html`<${WorldMap} rows=${rows} label=${label} format=${format} onSelect=${onSelect} />`;
+}
+
+/** A country code as a name in the browser's language ("FR" → "France"). */
+let regionNames = null;
+export function countryName(code) {
+  if (!code) return null;
+  try {
+    regionNames ??= new Intl.DisplayNames(undefined, { type: 'region' });
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

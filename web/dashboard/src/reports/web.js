@@ -1,0 +1,200 @@
+// Web analytics: headline figures, the timeline with the comparison period dashed, breakdowns
+// (pages, sources, locations, devices, events) with comparison columns, and a drill-down into
+// one value (URL drill=<dimension>:<value>) showing that value over time against the previous
+// period. All requests of a view start together (useRequests).
+import { useMemo, useState } from 'preact/hooks';
+import { html } from '../ui/html.js';
+import { api } from '../api.js';
+import { PageHeader, useTitle } from '../ui/index.js';
+import { formatDuration, formatNumber, formatPercent } from '../format.js';
+import { MetricCards } from '../charts/metric-cards.js';
+import { Timeline } from '../charts/timeline.js';
+import { BarList } from '../charts/bar-list.js';
+import { intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
+import { PeriodPicker } from './period-picker.js';
+import { useRequests } from './use-requests.js';
+import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName } from './sections.js';
+
+const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
+const formatRate = (value) => formatPercent(value / 100);
+
+export const webMetrics = [
+  { key: 'visitors', label: 'Visitors', format: formatNumber },
+  { key: 'visits', label: 'Visits', format: formatNumber },
+  { key: 'pageviews', label: 'Pageviews', format: formatNumber },
+  { key: 'viewsPerVisit', label: 'Views per visit', format: formatDecimal },
+  { key: 'bounceRate', label: 'Bounce rate', format: formatRate, points: true, inverse: true },
+  { key: 'visitDuration', label: 'Visit duration', format: formatDuration },
+  { key: 'events', label: 'Events', format: formatNumber },
+];
+
+/** The breakdown groups: each a card with a tab per dimension. */
+export const breakdownGroups = [
+  { key: 'pages', title: 'Pages', tabs: [
+    { value: 'top_page', label: 'Top pages', name: 'Page' },
+    { value: 'entry_page', label: 'Entry pages', name: 'Entry page' },
+    { value: 'exit_page', label: 'Exit pages', name: 'Exit page' },
+    { value: 'durations', label: 'Time on page', name: 'Page' },
+  ] },
+  { key: 'sources', title: 'Sources', tabs: [
+    { value: 'channel', label: 'Channels', name: 'Channel' },
+    { value: 'referrer', label: 'Referrers', name: 'Referrer' },
+    { value: 'utm_source', label: 'UTM source', name: 'Source' },
+    { value: 'utm_medium', label: 'UTM medium', name: 'Medium' },
+    { value: 'utm_campaign', label: 'UTM campaign', name: 'Campaign' },
+  ] },
+  { key: 'locations', title: 'Locations', tabs: [
+    { value: 'country', label: 'Countries', name: 'Country' },
+    { value: 'region', label: 'Regions', name: 'Region' },
+    { value: 'city', label: 'Cities', name: 'City' },
+  ] },
+  { key: 'devices', title: 'Devices', tabs: [
+    { value: 'browser', label: 'Browsers', name: 'Browser' },
+    { value: 'os', label: 'Operating systems', name: 'Operating system' },
+    { value: 'device', label: 'Devices', name: 'Device' },
+  ] },
+  { key: 'events', title: 'Events', tabs: [{ value: 'event', label: 'Events', name: 'Event' }] },
+];
+
+/** What a breakdown's count means, per dimension (docs/metrics.md). */
+export function countLabel(dimension) {
+  if (dimension === 'top_page') return 'Pageviews';
+  if (dimension === 'entry_page' || dimension === 'exit_page') return 'Visits';
+  if (dimension === 'channel' || dimension === 'event') return 'Events';
+  return 'Visitors';
+}
+
+const dimensionNames = Object.fromEntries(breakdownGroups.flatMap((group) => group.tabs.map((tab) => [tab.value, tab.name])));
+
+/** drill=<dimension>:<value> → { dimension, value } (an empty value is the "(none)" row). */
+export function parseDrill(drill) {
+  if (!drill) return null;
+  const colon = drill.indexOf(':');
+  if (colon < 1) return null;
+  const dimension = drill.slice(0, colon);
+  if (!dimensionNames[dimension] || dimension === 'durations') return null;
+  const value = drill.slice(colon + 1);
+  return { dimension, value: value === '' ? null : value };
+}
+
+const displayValue = (dimension, value) => (dimension === 'country' ? countryName(value) : value);
+
+export function WebAnalyticsPage({ project, query, setQuery }) {
+  useTitle(`Web analytics · ${project.name}`);
+  const timeZone = project.reportingTimezone || 'UTC';
+  const range = resolvePeriod(query, timeZone);
+  const comparison = resolveComparison(query);
+  const showComparison = comparison.mode !== 'off';
+  const params = reportParams(project.id, query, timeZone);
+  const loadKey = viewKey(params);
+  const interval = intervalFor(params.from, params.to);
+  const metric = webMetrics.some((item) => item.key === query.metric) ? query.metric : 'visitors';
+  const drill = parseDrill(query.drill);
+  const [tabs, setTabs] = useState({ pages: 'top_page', sources: 'channel', locations: 'country', devices: 'browser', events: 'event' });
+
+  const specs = { summary: { key: loadKey, load: () => api.get('/web-analytics', params) },
+    timeline: { key: `${loadKey}|${interval}`, load: () => api.get('/web-analytics/timeline', { ...params, interval }) } };
+  for (const group of breakdownGroups) {
+    const dimension = tabs[group.key];
+    specs[group.key] = dimension === 'durations'
+      ? { key: `${loadKey}|durations`, load: () => api.get('/web-analytics/pages/duration', { ...params, limit: 10 }) }
+      : { key: `${loadKey}|${dimension}`, load: () => api.get('/web-analytics/breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 }) };
+  }
+  if (drill) {
+    specs.drill = { key: `${loadKey}|${drill.dimension}|${interval}`,
+      load: () => api.get('/web-analytics/dimension/timeline', { ...params, dimension: drill.dimension, interval, limit: 20 }) };
+  }
+  const results = useRequests(specs, loadKey);
+  const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
+  const selectDrill = (dimension, value) => setQuery({ drill: `${dimension}:${value ?? ''}` });
+
+  return html`<div class="report">
+    <${PageHeader} title="Web analytics" />
+    <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
+    <${RequestState} result=${results.summary} label="the summary">${(data) => html`<${MetricCards} label="Summary"
+      showComparison=${showComparison && data.comparisonWindow !== null} selected=${metric}
+      onSelect=${(key) => setQuery({ metric: key === 'visitors' ? null : key }, { replace: true })}
+      metrics=${webMetrics.map((item) => ({ ...item, ...data.metrics[item.key] }))} />`}<//>
+    <section class="card" aria-labelledby="timeline-heading">
+      <div class="card-head"><h2 id="timeline-heading">${webMetrics.find((item) => item.key === metric).label} over time</h2></div>
+      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${WebTimeline}
+        data=${data} metric=${metric} showComparison=${showComparison} />`}<//>
+    </section>
+    ${drill && html`<${DrillDown} drill=${drill} result=${results.drill} showComparison=${showComparison}
+      onClose=${() => setQuery({ drill: null })} />`}
+    <div class="report-grid">
+      ${breakdownGroups.map((group) => html`<${TabbedSection} key=${group.key} title=${group.title} tabs=${group.tabs}
+        active=${tabs[group.key]} onChange=${(value) => setTabs((current) => ({ ...current, [group.key]: value }))}>
+        ${(active) => html`<${RequestState} result=${results[group.key]} label=${group.title.toLowerCase()}>${(data) => (active === 'durations'
+          ? html`<${DurationList} data=${data} showComparison=${showComparison} />`
+          : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
+              drill=${drill} onSelect=${(row) => selectDrill(active, row.name)} />`)}<//>`}
+      <//>`)}
+    </div>
+  </div>`;
+}
+
+function WebTimeline({ data, metric, showComparison }) {
+  const definition = webMetrics.find((item) => item.key === metric);
+  const series = useMemo(() => [{ label: definition.label, data: data.points.map((point) => point[metric]) }], [data, metric]);
+  const previous = useMemo(() => (showComparison && data.previousPeriod
+    ? { buckets: data.previousPeriod.buckets, series: [{ label: `${definition.label} (previous period)`, data: data.previousPeriod.points.map((point) => point[metric]) }] }
+    : null), [data, metric, showComparison]);
+  return html`<${Timeline} label=${`${definition.label} by ${data.interval}`} buckets=${data.buckets} series=${series}
+    previous=${previous} interval=${data.interval} format=${definition.format} />`;
+}
+
+function BreakdownList({ data, dimension, showComparison, drill, onSelect }) {
+  const rows = data.rows.map((row) => ({
+    key: row.value ?? '', name: displayValue(dimension, row.value), raw: row.value,
+    value: row.count, previous: row.previousCount, change: row.percentageChange,
+    extra: dimension === 'top_page' ? { visitors: formatNumber(row.visitors) } : undefined,
+  }));
+  const list = html`<${BarList} caption=${`${dimensionNames[dimension]} by ${countLabel(dimension).toLowerCase()}`}
+    nameLabel=${dimensionNames[dimension]} valueLabel=${countLabel(dimension)} rows=${rows}
+    extraColumns=${dimension === 'top_page' ? [{ key: 'visitors', label: 'Visitors' }] : []}
+    showComparison=${showComparison && data.comparisonWindow !== null}
+    selectedKey=${drill?.dimension === dimension ? drill.value ?? '' : undefined}
+    onSelect=${(row) => onSelect({ name: row.raw })} />`;
+  if (dimension !== 'country') return list;
+  return html`<div class="stack">
+    <${LazyWorldMap} label="Visitors by country" rows=${data.rows.filter((row) => row.value).map((row) => ({ country: row.value, value: row.count }))}
+      onSelect=${(country) => onSelect({ name: country })} />
+    ${list}
+  </div>`;
+}
+
+function DurationList({ data, showComparison }) {
+  const rows = data.rows.map((row) => ({
+    key: row.path ?? '', name: row.path, value: row.avgDurationMs, previous: row.previousAvgDurationMs,
+    change: row.percentageChange, extra: { pageviews: formatNumber(row.pageviews) },
+  }));
+  return html`<${BarList} caption="Average time on page" nameLabel="Page" valueLabel="Time on page" rows=${rows}
+    format=${formatDuration} extraColumns=${[{ key: 'pageviews', label: 'Pageviews' }]}
+    showComparison=${showComparison && data.comparisonWindow !== null} />`;
+}
+
+function DrillDown({ drill, result, showComparison, onClose }) {
+  const name = displayValue(drill.dimension, drill.value) ?? '(none)';
+  const title = `${dimensionNames[drill.dimension]}: ${name}`;
+  return html`<section class="card drill" aria-labelledby="drill-heading">
+    <div class="card-head">
+      <h2 id="drill-heading">${title}</h2>
+      <button type="button" class="btn btn-secondary btn-small" onClick=${onClose}>Close<span class="visually-hidden"> ${title}</span></button>
+    </div>
+    <${RequestState} result=${result} label=${title}>${(data) => {
+      const match = (series) => series.find((item) => (item.value ?? null) === drill.value);
+      const current = match(data.series);
+      if (!current) return html`<p class="muted">${name} is not among the top ${data.series.length} values of this period, so it has no series here.</p>`;
+      const before = showComparison && data.comparisonData ? match(data.comparisonData.series) : null;
+      const label = countLabel(drill.dimension);
+      return html`<p class="drill-totals"><span>${label}: <strong data-drill-total>${formatNumber(current.total)}</strong></span>
+        ${before && html`<span class="muted"> · previous period: <span data-drill-previous>${formatNumber(before.total)}</span></span>`}</p>
+        <${Timeline} label=${`${title}, ${label.toLowerCase()} by ${data.interval}`} buckets=${data.buckets}
+          series=${[{ label: `${name}`, data: current.data }]} interval=${data.interval}
+          previous=${before ? { buckets: data.comparisonData.buckets, series: [{ label: `${name} (previous period)`, data: before.data }] } : null} />`;
+    }}<//>
+  </section>`;
+}
+
+export { RequestError };
