@@ -15,7 +15,7 @@ const OptionDef kServeOptions[] = {
      "External URL of the site, where people open the dashboard (e.g. "
      "https://analytics.example.com); the API is its /api. Default http://<listen>."},
     {"mcp-allowed-origins", "SIGHTLINE_MCP_ALLOWED_ORIGINS", "", "ORIGINS",
-     "Comma-separated browser origins (https://app.example.com) allowed to call /mcp besides "
+     "Comma-separated browser origins (https://app.example.com) allowed to call /api/mcp besides "
      "the public URL's own; other Origin headers get 403."},
     {"threads", "SIGHTLINE_THREADS", "0", "N", "I/O threads; 0 means one per core.",
      0, 256},
@@ -74,12 +74,12 @@ const OptionDef kServeOptions[] = {
      "Let Web Bot Auth key directories be fetched from private and loopback addresses. Turns "
      "off SSRF protection: for tests only."},
     {"oauth-access-ttl", "SIGHTLINE_OAUTH_ACCESS_TTL", "3600", "SECONDS",
-     "Lifetime of the OAuth access tokens /mcp accepts; clients refresh them (refresh tokens "
+     "Lifetime of the OAuth access tokens /api/mcp accepts; clients refresh them (refresh tokens "
      "last 90 days, rotated on every use).",
      1, 86400},
     {"mcp-conformance-fixtures", "SIGHTLINE_MCP_CONFORMANCE_FIXTURES", "", "",
-     "Add the MCP conformance suite's fixture tools, resources and prompts to /mcp and answer "
-     "/mcp without a credential (only the fixtures are then visible). For tests only."},
+     "Add the MCP conformance suite's fixture tools, resources and prompts to /api/mcp and answer "
+     "it without a credential (only the fixtures are then visible). For tests only."},
     {"client-metadata-private", "SIGHTLINE_CLIENT_METADATA_PRIVATE", "", "",
      "Let OAuth client metadata documents (a URL as client_id) be fetched from private and "
      "loopback addresses. Turns off SSRF protection: for tests only."},

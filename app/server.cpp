@@ -108,7 +108,7 @@ std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
     return std::nullopt;
   }
   core::Log(core::LogLevel::kInfo, "tracking script ready",
-            {{"url", loaded->versioned_path},
+            {{"url", std::string(api::kApiBase) + loaded->versioned_path},
              {"integrity", loaded->integrity},
              {"bytes", static_cast<std::int64_t>(loaded->body.size())}});
   return std::move(*loaded);
@@ -117,7 +117,7 @@ std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
 std::unique_ptr<const mcp::McpExtension> McpExtensionFor(const ServeConfig& config) {
   if (!config.mcp_conformance_fixtures) return nullptr;
   core::Log(core::LogLevel::kWarn,
-            "MCP conformance fixtures on: /mcp answers anonymous requests (tests only)", {});
+            "MCP conformance fixtures on: /api/mcp answers anonymous requests (tests only)", {});
   return std::make_unique<mcp::ConformanceExtension>();
 }
 

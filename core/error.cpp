@@ -95,13 +95,13 @@ constexpr std::array kErrorTable = {
               "The member, invitation or key does not exist or is not visible to this "
               "credential; `details.resource` names the kind."},
     ErrorInfo{ErrorCode::kOriginNotAllowed, "REQ_005", 403, "Origin not allowed",
-              "A browser request to `/mcp` from an origin the server does not trust, or with a "
+              "A browser request to `/api/mcp` from an origin the server does not trust, or with a "
               "`Host` that is not the server's (DNS-rebinding protection)."},
     ErrorInfo{ErrorCode::kNotAcceptable, "REQ_006", 406, "Not acceptable",
-              "The `Accept` header rules out every media type the route answers with (`/mcp` "
+              "The `Accept` header rules out every media type the route answers with (`/api/mcp` "
               "needs both `application/json` and `text/event-stream`)."},
     ErrorInfo{ErrorCode::kMcpSessionRequired, "MCP_001", 400, "MCP session required",
-              "A request to `/mcp` other than `initialize` came without `MCP-Session-Id`."},
+              "A request to `/api/mcp` other than `initialize` came without `MCP-Session-Id`."},
     ErrorInfo{ErrorCode::kMcpSessionNotFound, "MCP_002", 404, "MCP session not found",
               "The `MCP-Session-Id` is unknown, was ended (DELETE), expired, or belongs to another "
               "credential; the client starts a new session with `initialize`."},

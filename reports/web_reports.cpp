@@ -347,17 +347,22 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
 Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::string& project_id,
                                           const ReportingZone& zone,
                                           const ReportWindows& windows, WebDimension dimension,
-                                          Interval interval, std::int64_t limit) {
+                                          Interval interval, std::int64_t limit,
+                                          std::optional<std::string> value) {
   auto buckets = BucketsFor(zone, windows, interval);
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
                      [&](storage::Transaction& tx) -> Result<DimensionTimeline> {
-    auto top = Rank(tx, project_id, dimension, windows, limit, 0);
-    if (!top) return top.error();
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     std::vector<std::string> keys;
-    for (const BreakdownRow& row : top->rows) keys.push_back(row.current.key);
+    if (value) {
+      keys.push_back(*value);  // one value, whatever its rank (a row clicked in a breakdown)
+    } else {
+      auto top = Rank(tx, project_id, dimension, windows, limit, 0);
+      if (!top) return top.error();
+      for (const BreakdownRow& row : top->rows) keys.push_back(row.current.key);
+    }
     auto rows = ValueRows(tx, project_id, zone, windows, windows.selection_days, dimension,
                           interval, keys);
     if (!rows) return rows.error();

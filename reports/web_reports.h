@@ -75,7 +75,7 @@ core::Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
 
 struct DimensionTimeline {
   std::vector<UtcWindow> buckets;
-  std::vector<Series> series;  // the top `limit` values of the selection, by count
+  std::vector<Series> series;  // the top `limit` values of the selection, by count, or the one asked for
   std::vector<UtcWindow> comparison_buckets;
   std::vector<Series> comparison_series;  // the same values over the comparison window
 };
@@ -84,6 +84,7 @@ core::Result<DimensionTimeline> DimensionSeries(storage::Store& store,
                                                 const ReportingZone& zone,
                                                 const ReportWindows& windows,
                                                 storage::WebDimension dimension,
-                                                Interval interval, std::int64_t limit);
+                                                Interval interval, std::int64_t limit,
+                                                std::optional<std::string> value = std::nullopt);
 
 }  // namespace sightline::reports

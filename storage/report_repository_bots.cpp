@@ -50,6 +50,12 @@ BotRollupKind KindFor(const BotReportQuery& q) {
   }
 }
 
+// A group's requests by verification outcome (BotGroupRow::verified…).
+constexpr std::string_view kOutcomeSums =
+    "SUM(CASE WHEN actor_type = 'verified_bot' THEN requests ELSE 0 END), "
+    "SUM(CASE WHEN actor_type = 'spoofed_bot' THEN requests ELSE 0 END), "
+    "SUM(CASE WHEN actor_type = 'suspected_bot' THEN requests ELSE 0 END)";
+
 constexpr std::string_view kBotColumns =
     "period_start, bot_name, bot_vendor, actor_category, is_ai, actor_type, value, requests";
 
@@ -84,7 +90,7 @@ Result<std::vector<BotGroupRow>> ReportRepository::BotRequestGroups(const BotRep
   const std::string bots = q.grouping == BotGrouping::kPath ? "0" : "COUNT(DISTINCT bot_name)";
   sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, " + bots +
              ", NULLIF(MAX(bot_vendor), ''), "
-             "NULLIF(MAX(actor_category), ''), MAX(is_ai)" +
+             "NULLIF(MAX(actor_category), ''), MAX(is_ai), " + std::string(kOutcomeSums) +
              std::string(totals ? ", COUNT(*) OVER (), SUM(SUM(requests)) OVER () " : " ") +
              from + "GROUP BY " + key +
              " ORDER BY total DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
@@ -94,7 +100,8 @@ Result<std::vector<BotGroupRow>> ReportRepository::BotRequestGroups(const BotRep
   std::vector<BotGroupRow> groups;
   groups.reserve(rows->size());
   for (const SqlRow& r : *rows) {
-    groups.push_back({r.Text(0), r.Int(1), r.Int(2), r.OptText(3), r.OptText(4), r.Bool(5)});
+    groups.push_back({r.Text(0), r.Int(1), r.Int(2), r.OptText(3), r.OptText(4), r.Bool(5),
+                      r.Int(6), r.Int(7), r.Int(8)});
   }
   if (totals == nullptr) return groups;
   if (rows->empty()) {  // a page past the end has no row to carry the totals
@@ -102,7 +109,7 @@ Result<std::vector<BotGroupRow>> ReportRepository::BotRequestGroups(const BotRep
     if (!counted) return counted.error();
     *totals = *counted;
   } else {
-    *totals = {rows->front().Int(6), rows->front().Int(7)};
+    *totals = {rows->front().Int(9), rows->front().Int(10)};
   }
   return groups;
 }

@@ -88,6 +88,9 @@ Result<json::value> RunTopBots(OperationContext& context, const json::object& ar
         row["vendor"] = group.vendor ? json::value(*group.vendor) : json::value(nullptr);
         row["category"] = group.category ? json::value(*group.category) : json::value(nullptr);
         row["isAi"] = group.is_ai;
+        row["verifiedRequestCount"] = group.verified;
+        row["spoofedRequestCount"] = group.spoofed;
+        row["suspectedRequestCount"] = group.suspected;
       },
       false);
 }
@@ -181,7 +184,9 @@ const OperationSpec kTopBots{
     .name = "get_top_bots",
     .summary = "Bots ranked by requests",
     .description = "Bots by requests in the selected period (ties by name), with vendor, "
-                   "category and AI flag, and each bot's previousRequestCount.",
+                   "category and AI flag, the requests split by verification outcome "
+                   "(verifiedRequestCount, spoofedRequestCount, suspectedRequestCount), and "
+                   "each bot's previousRequestCount.",
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/top",
@@ -189,10 +194,12 @@ const OperationSpec kTopBots{
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
         SIGHTLINE_PAGE_PROPERTIES "}}",
     .output_schema = SIGHTLINE_RANKED_OUTPUT(
-        R"("botName", "vendor", "category", "isAi")",
+        R"("botName", "vendor", "category", "isAi", "verifiedRequestCount",
+        "spoofedRequestCount", "suspectedRequestCount")",
         R"("botName": {"type": "string", "nullable": true}, "vendor": {"type": "string",
         "nullable": true}, "category": {"type": "string", "nullable": true},
-        "isAi": {"type": "boolean"})"),
+        "isAi": {"type": "boolean"}, "verifiedRequestCount": {"type": "integer"},
+        "spoofedRequestCount": {"type": "integer"}, "suspectedRequestCount": {"type": "integer"})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -218,7 +218,8 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
   if (!interval) return interval.error();
   auto timeline = reports::DimensionSeries(context.store, context.project->id, setup->zone,
                                            setup->windows, DimensionOf(args), *interval,
-                                           IntegerOr(args, "limit", 5));
+                                           IntegerOr(args, "limit", 5),
+                                           OptionalString(args, "value"));
   if (!timeline) return timeline.error();
   json::object out = HeaderJson(*setup);
   out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
@@ -377,15 +378,17 @@ const OperationSpec kDimensionTimeline{
     .name = "get_web_dimension_timeline",
     .summary = "A dimension's top values over time",
     .description = "The top `limit` values of a dimension (as ranked by the breakdown) with "
-                   "their count per bucket; `comparisonData` gives the same values over the "
-                   "comparison window at the same interval.",
+                   "their count per bucket, or with `value` that one value whatever its rank "
+                   "(zeros where it was not seen); `comparisonData` gives the same values over "
+                   "the comparison window at the same interval.",
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/dimension/timeline",
     .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
         SIGHTLINE_INTERVAL_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
-        "maximum": 20, "default": 5}}})",
+        "maximum": 20, "default": 5}, "value": {"type": "string", "minLength": 1,
+        "maxLength": 2048, "description": "One value of the dimension to chart instead of the top ones"}}})",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "dimension", "interval", "buckets", "series"], "properties": {)"
         SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "dimension": {"type": "string"},

@@ -165,7 +165,7 @@ TEST_P(Mcp, GetOffersNoStreamAndUnknownMethodsAreJsonRpcErrors) {
   headers["Accept"] = "application/json";
   EXPECT_EQ(server_->Request("GET", "/mcp", headers).status, 406);
 
-  r = Post(*server_, R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})",
+  r = Post(*server_, R"({"jsonrpc":"2.0","id":4,"method":"prompts/list"})",
            McpHeaders(creds_.private_api_key, session));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.Json().at("error").at("code").as_int64(), -32601);

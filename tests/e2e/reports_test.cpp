@@ -105,6 +105,10 @@ TEST_P(Reports, TopBotsCountTheLocalDaysAndCompareWithThePreviousPeriod) {
   EXPECT_EQ(gpt.at("category").as_string(), "ai_training");
   EXPECT_TRUE(gpt.at("isAi").as_bool());
   EXPECT_EQ(gpt.at("requestCount").as_int64(), 4);
+  // Three from OpenAI's range, one from elsewhere.
+  EXPECT_EQ(gpt.at("verifiedRequestCount").as_int64(), 3);
+  EXPECT_EQ(gpt.at("spoofedRequestCount").as_int64(), 1);
+  EXPECT_EQ(gpt.at("suspectedRequestCount").as_int64(), 0);
   EXPECT_EQ(gpt.at("previousRequestCount").as_int64(), 1);
   EXPECT_EQ(gpt.at("absoluteChange").as_int64(), 3);
   EXPECT_DOUBLE_EQ(gpt.at("percentageChange").as_double(), 300.0);
@@ -423,6 +427,18 @@ TEST_P(WebReports, BreakdownsDurationsAndSeries) {
   EXPECT_EQ(json::serialize(series.at("series").at(1).at("data")), "[0,1,1,0,0,0,0]");
   EXPECT_EQ(json::serialize(series.at("comparisonData").at("series").at(0)),
             R"({"value":"/","total":1,"data":[0,0,0,0,0,0,1]})");
+
+  // One value whatever its rank (a clicked breakdown row), and one never seen: zeros.
+  const json::object one =
+      Report("/web-analytics/dimension/timeline?dimension=top_page&limit=1&value=%2Fpricing&" +
+             period);
+  ASSERT_EQ(one.at("series").as_array().size(), 1u);
+  EXPECT_EQ(one.at("series").at(0).at("value").as_string(), "/pricing");
+  EXPECT_EQ(one.at("series").at(0).at("data"), series.at("series").at(1).at("data"));
+  const json::object unseen =
+      Report("/web-analytics/dimension/timeline?dimension=top_page&value=%2Fnowhere&" + period);
+  EXPECT_EQ(json::serialize(unseen.at("series").at(0)),
+            R"({"value":"/nowhere","total":0,"data":[0,0,0,0,0,0,0]})");
 }
 
 TEST_P(WebReports, BadArgumentsAreRefused) {
