@@ -46,7 +46,7 @@ async function waitForReady(logPath, child) {
  * Starts the server and a browser. Returns { base, api, owner, project, browser, newPage, stop }.
  * A unique suffix keeps organizations and users apart between runs on one PostgreSQL database.
  */
-export async function start({ name = 'dashboard' } = {}) {
+export async function start({ name = 'dashboard', serveArgs = [] } = {}) {
   const work = mkdtempSync(join(process.env.TMPDIR ?? tmpdir(), `sightline-${name}-`));
   const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const storeArgs = store === 'postgresql' ? ['--database-url', process.env.SIGHTLINE_TEST_PG_DSN] : ['--data', join(work, 'data')];
@@ -60,7 +60,7 @@ export async function start({ name = 'dashboard' } = {}) {
   const { openSync } = await import('node:fs');
   const log = openSync(logPath, 'w');
   const server = spawn(binary, ['serve', '--listen', `127.0.0.1:${port}`, '--public-url', base, ...storeArgs,
-    '--rollup-interval', '0', '--bot-ranges-refresh', '0'], { stdio: ['ignore', log, log] });
+    '--rollup-interval', '0', '--bot-ranges-refresh', '0', ...serveArgs], { stdio: ['ignore', log, log] });
   let browser;
   const stop = async () => {
     await browser?.close().catch(() => {});

@@ -1,10 +1,13 @@
 // The report pages in a real browser against the real server: the figures the dashboard shows
 // are the REST reports' figures, the period and comparison live in the URL, a row drills into
-// its value, the crawler filters work, and every view marks 'sightline:view-ready'.
-// Run: node --test tests/interop/dashboard/reports.test.mjs
+// its value, the crawler filters work, the reporting timezone decides the days, the pages fit a
+// phone in the dark theme, axe-core finds nothing, and every view marks 'sightline:view-ready'.
+// Run (from tests/interop): node --test dashboard/reports.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { start, screenshot } from './harness.mjs';
 
 let context;
@@ -85,6 +88,17 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   const firstRow = table.getByRole('row').nth(1);
   assert.equal(await firstRow.getByRole('rowheader').textContent(), pages.rows[0].value);
   assert.equal(await firstRow.getByRole('cell').first().textContent(), number(pages.rows[0].count));
+  const absolute = pages.rows[0].absoluteChange;
+  assert.equal(await firstRow.locator('.change-absolute').textContent(),
+    absolute === 0 ? '±0' : `${absolute > 0 ? '+' : '-'}${number(Math.abs(absolute))}`);
+  // The timeline's tooltip: the hovered day's figure, as the REST timeline gives it.
+  const timeline = await report('/web-analytics/timeline', { from, to: today(), interval: 'day' });
+  const plot = page.locator('.timeline .u-over').first();
+  const box = await plot.boundingBox();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2); // the last bucket: today
+  const tip = page.locator('.timeline-tip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), new RegExp(`Visitors: ${number(timeline.points.at(-1).visitors)}(?!\\d)`));
   await screenshot(page, 'reports-web');
 
   await resetReady();
@@ -105,15 +119,106 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   await table.getByRole('button', { name: pages.rows[0].value, exact: true }).click();
   await page.waitForURL((url) => url.searchParams.get('drill') === `top_page:${pages.rows[0].value}`);
   await page.getByRole('heading', { name: `Page: ${pages.rows[0].value}` }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'drill-heading'); // moved up to it
   await page.locator('[data-drill-total]').waitFor();
   assert.equal(await page.locator('[data-drill-total]').textContent(), number(pages.rows[0].count));
   await screenshot(page, 'reports-web-drill');
+
+  // A breakdown tab is in the URL too.
+  await page.getByRole('tab', { name: 'Referrers' }).click();
+  await page.waitForURL((url) => url.searchParams.get('sources') === 'referrer');
+  const referrers = await report('/web-analytics/breakdown', { from, to: today(), dimension: 'referrer', limit: 10 });
+  const referrerTable = page.getByRole('table', { name: 'Referrer by visitors' });
+  await referrerTable.waitFor();
+  assert.equal(await referrerTable.getByRole('row').count(), referrers.rows.length + 1);
+  await resetReady();
+  await page.reload();
+  await viewReady();
+  assert.equal(await page.getByRole('tab', { name: 'Referrers' }).getAttribute('aria-selected'), 'true');
+  await page.getByRole('tab', { name: 'Channels' }).click();
+  await page.waitForURL((url) => !url.searchParams.has('sources'));
+
+  // A custom comparison window, typed into the picker.
+  await page.getByRole('button', { name: /^Close/ }).click();
+  await page.waitForURL((url) => !url.searchParams.has('drill'));
+  await page.waitForFunction(() => document.activeElement?.id === 'timeline-heading');
+  const compareFrom = isoDay(Date.now() - 20 * day);
+  const compareTo = isoDay(Date.now() - 14 * day);
+  await page.getByLabel('Compare with').selectOption('custom');
+  await page.getByLabel('Compare from').fill(compareFrom);
+  await page.getByLabel('Compare to').fill(compareTo);
+  await page.waitForURL((url) => url.searchParams.get('compareFrom') === compareFrom && url.searchParams.get('compareTo') === compareTo);
+  await resetReady();
+  await page.reload();
+  await viewReady();
+  const customCompare = await report('/web-analytics', { from, to: today(), compareFrom, compareTo });
+  assert.equal(await page.locator('[data-previous="visitors"]').textContent(), number(customCompare.metrics.visitors.previous));
+  assert.equal(await page.locator('[data-previous="pageviews"]').textContent(), number(customCompare.metrics.pageviews.previous));
+
+  // A preset chosen in the picker.
+  await resetReady();
+  await page.getByLabel('Period', { exact: true }).selectOption('yesterday');
+  await page.waitForURL(/period=yesterday/);
+  await viewReady();
+  const yesterday = isoDay(Date.now() - day);
+  const oneDay = await report('/web-analytics', { from: yesterday, to: yesterday, compareFrom, compareTo });
+  assert.equal(await page.locator('[data-metric="pageviews"]').textContent(), number(oneDay.metrics.pageviews.value));
 
   // A custom range from the URL, reloadable.
   await page.goto(projectUrl('web', `?period=custom&from=${isoDay(Date.now() - 13 * day)}&to=${isoDay(Date.now() - 7 * day)}`));
   await viewReady();
   const custom = await report('/web-analytics', { from: isoDay(Date.now() - 13 * day), to: isoDay(Date.now() - 7 * day) });
   assert.equal(await page.locator('[data-metric="visitors"]').textContent(), number(custom.metrics.visitors.value));
+
+  // A comparison window out of the server's reach: its error, once, with the code.
+  await resetReady();
+  await page.goto(projectUrl('web', '?compare=custom&compareFrom=2020-01-01&compareTo=2020-01-31'));
+  await viewReady();
+  const refused = await context.api('GET', `/web-analytics?compareFrom=2020-01-01&compareTo=2020-01-31`, { headers: { Authorization: `Bearer ${context.boot.privateApiKey}` } });
+  assert.equal(refused.status, 400);
+  await page.getByRole('alert').waitFor();
+  assert.equal(await page.getByRole('alert').count(), 1);
+  assert.equal(await page.getByRole('alert').textContent(), `${refused.body.error.message} (${refused.body.error.code})`);
+  await screenshot(page, 'reports-web-error');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the reporting timezone decides what "today" and every figure are', async () => {
+  // A zone whose date differs from UTC's right now: +14 once UTC is past 10:00, else −11.
+  const hour = new Date().getUTCHours();
+  const timeZone = hour >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+  const zoneToday = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  assert.notEqual(zoneToday, today());
+  const login = await context.api('POST', '/auth/login', { body: { email: context.owner.email, password: context.owner.password } });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  const changed = await context.api('PATCH', `/${context.orgSlug}/projects/${context.projectId}`,
+    { token: login.body.accessToken, body: { reportingTimezone: timeZone } });
+  assert.equal(changed.status, 200, JSON.stringify(changed.body));
+  try {
+    await resetReady();
+    await page.goto(projectUrl('web', '?period=today'));
+    await viewReady();
+    const rest = await report('/web-analytics', {});
+    const restToday = await report('/web-analytics', { from: zoneToday, to: zoneToday });
+    assert.equal(restToday.timezone, timeZone);
+    const dayText = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${zoneToday}T00:00:00Z`));
+    assert.equal(await page.locator('[data-period-range]').textContent(), dayText);
+    for (const key of ['visitors', 'pageviews', 'events']) {
+      assert.equal(await page.locator(`[data-metric="${key}"]`).textContent(), number(restToday.metrics[key].value), key);
+    }
+    // Seven days in the new zone against the REST report of the same local dates.
+    await resetReady();
+    await page.getByLabel('Period', { exact: true }).selectOption('7d');
+    await viewReady();
+    const shifted = (n) => new Date(Date.parse(`${zoneToday}T00:00:00Z`) + n * day).toISOString().slice(0, 10);
+    const week = await report('/web-analytics', { from: shifted(-6), to: zoneToday });
+    assert.equal(await page.locator('[data-metric="pageviews"]').textContent(), number(week.metrics.pageviews.value));
+    assert.equal(await page.locator('[data-previous="pageviews"]').textContent(), number(week.metrics.pageviews.previous));
+    assert.ok(rest.from <= zoneToday && rest.to === zoneToday, 'the default period ends today in the zone');
+    await screenshot(page, 'reports-web-timezone');
+  } finally {
+    await context.api('PATCH', `/${context.orgSlug}/projects/${context.projectId}`, { token: login.body.accessToken, body: { reportingTimezone: 'UTC' } });
+  }
   assert.deepEqual(page.problems, []);
 });
 
@@ -132,7 +237,30 @@ test('crawler analytics: totals, the verification split and the AI filter match 
   assert.equal(verified.totalRequests, 0, 'GPTBot from a non-OpenAI address must not be verified');
   const bots = page.getByRole('table', { name: 'Crawlers by requests' });
   assert.equal(await bots.getByRole('row').count(), top.rows.length + 1);
+  // The map, loaded when scrolled to: the countries REST names are drawn (GB and US by GeoIP).
+  const countries = await report('/bots/analytics/countries', { from, to: today(), limit: 50 });
+  const map = page.getByRole('img', { name: 'Crawler requests by country' });
+  await page.getByRole('heading', { name: 'Countries' }).scrollIntoViewIfNeeded();
+  await map.waitFor();
+  const drawn = await map.locator('path[data-country]').evaluateAll((paths) => paths.map((path) => path.dataset.country).sort());
+  const named = countries.rows.map((row) => row.country).filter(Boolean).sort();
+  assert.ok(named.length > 0, 'GeoIP should place some test addresses');
+  assert.deepEqual(drawn, named);
   await screenshot(page, 'reports-crawlers');
+
+  // A crawler's row filters the page to its vendor.
+  await resetReady();
+  await bots.getByRole('button', { name: 'GPTBot', exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get('vendor') === 'OpenAI');
+  await viewReady();
+  const openai = await report('/bots/analytics/top', { from, to: today(), vendor: 'OpenAI', limit: 25 });
+  assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(openai.totalRequests));
+  assert.equal(await bots.getByRole('row').count(), openai.rows.length + 1);
+  await resetReady();
+  await page.getByRole('button', { name: 'Show all vendors' }).click();
+  await page.waitForURL((url) => !url.searchParams.has('vendor'));
+  await viewReady();
+  assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(top.totalRequests));
 
   await resetReady();
   await page.getByRole('switch', { name: 'AI agents only' }).check();
@@ -148,4 +276,50 @@ test('crawler analytics: totals, the verification split and the AI filter match 
   assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(spoofedAi.totalRequests));
   await screenshot(page, 'reports-crawlers-ai-spoofed');
   assert.deepEqual(page.problems, []);
+});
+
+test('the report pages fit a 360 px phone, in the dark theme too', async () => {
+  const phone = await context.newPage({ locale: 'en-US', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, colorScheme: 'dark' });
+  try {
+    await context.signIn(phone);
+    for (const view of ['web', 'crawlers']) {
+      await phone.goto(projectUrl(view, '?period=30d'));
+      await phone.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
+      // Wide tables scroll inside their own region; the page itself never scrolls sideways.
+      assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${view} is wider than the phone`);
+      await phone.getByRole('heading', { name: view === 'web' ? 'Locations' : 'Countries' }).scrollIntoViewIfNeeded();
+      await phone.locator('.world-map svg').first().waitFor();
+      await screenshot(phone, `reports-${view}-phone-dark`);
+    }
+    assert.deepEqual(phone.problems, []);
+  } finally {
+    await phone.close();
+  }
+});
+
+test('axe-core finds no accessibility violations in the report pages, light and dark', async () => {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  for (const colorScheme of ['light', 'dark']) {
+    // axe is injected as a script, which the dashboard's CSP would refuse: this page bypasses it
+    // (the other tests keep the CSP and assert it reports nothing).
+    const checked = await context.newPage({ locale: 'en-US', colorScheme, bypassCSP: true });
+    try {
+      await context.signIn(checked);
+      for (const view of ['web?drill=top_page:/docs', 'crawlers?ai=1']) {
+        await checked.goto(projectUrl(view.split('?')[0], `?${view.split('?')[1]}`));
+        await checked.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
+        await checked.getByRole('heading', { name: view.startsWith('web') ? 'Locations' : 'Countries' }).scrollIntoViewIfNeeded();
+        await checked.locator('.world-map svg').first().waitFor();
+        await checked.addScriptTag({ content: axeSource });
+        // The page's own content (main); the shell's header and navigation are the shell's tests'.
+        const violations = await checked.evaluate(async () => {
+          const result = await window.axe.run({ include: [['main']] }, { resultTypes: ['violations'] });
+          return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+        });
+        assert.deepEqual(violations, [], `${colorScheme} ${view}`);
+      }
+    } finally {
+      await checked.close();
+    }
+  }
 });

@@ -33,7 +33,9 @@ export function Change({ value, points = false, inverse = false, previousText })
   const missing = value === null || value === undefined || Number.isNaN(value);
   const text = missing ? '—' : points ? formatPoints(value) : formatChange(value);
   const arrow = missing || value === 0 ? '' : value > 0 ? '▲' : '▼';
-  return html`<span class=${`change change-${tone}`} aria-label=${describeChange(value, { points, previousText })}>
+  // aria-label is not allowed on a plain span: the sentence is visually hidden text instead.
+  return html`<span class=${`change change-${tone}`}>
     ${arrow && html`<span class="change-arrow" aria-hidden="true">${arrow}</span>`}<span aria-hidden="true">${text}</span>
+    <span class="visually-hidden">${describeChange(value, { points, previousText })}</span>
   </span>`;
 }

@@ -30,6 +30,54 @@ export function bucketLabel(bucket, interval, { long = false } = {}) {
   return formatDate(day, long ? { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' } : { month: 'short', day: 'numeric' });
 }
 
+/**
+ * The tooltip beside the cursor: the bucket and every visible line's value there (the legend
+ * under the chart says the same, further from the pointer). Built with textContent: vendor
+ * names come from user agents.
+ */
+function showTip(u, { currentLines, labelOf, previousLabelOf }) {
+  let tip = u.over.querySelector('.timeline-tip');
+  if (!tip) {
+    tip = document.createElement('div');
+    tip.className = 'timeline-tip';
+    u.over.appendChild(tip);
+  }
+  const { idx, left, top } = u.cursor;
+  if (idx === null || idx === undefined || left < 0) { tip.hidden = true; return; }
+  const rows = [];
+  u.series.forEach((line, index) => {
+    if (index === 0 || !line.show) return;
+    const value = u.data[index][idx];
+    if (value === null || value === undefined) return;
+    rows.push([line.stroke(u, index), line.label, line.value(u, value), index > currentLines]);
+  });
+  if (rows.length === 0) { tip.hidden = true; return; }
+  const title = document.createElement('strong');
+  title.textContent = labelOf(idx) || '';
+  const heads = [title];
+  const comparedDay = rows.some((row) => row[3]) ? previousLabelOf(idx) : '';
+  if (comparedDay) {
+    const compared = document.createElement('span');
+    compared.className = 'timeline-tip-compared';
+    compared.textContent = `compared with ${comparedDay}`;
+    heads.push(compared);
+  }
+  const lines = rows.map(([colour, label, value, isPrevious]) => {
+    const row = document.createElement('span');
+    const swatch = document.createElement('i');
+    // The comparison's lines are dashed in the chart: an outlined swatch here.
+    if (isPrevious) { swatch.className = 'previous'; swatch.style.borderColor = colour; } else swatch.style.background = colour;
+    row.append(swatch, `${label}: ${value}`);
+    return row;
+  });
+  tip.replaceChildren(...heads, ...lines);
+  tip.hidden = false;
+  // Beside the pointer, flipped to its left near the right edge.
+  const width = tip.offsetWidth;
+  const x = left + 14 + width > u.over.clientWidth ? left - 14 - width : left + 14;
+  tip.style.transform = `translate(${Math.max(0, x)}px, ${Math.max(0, top - tip.offsetHeight / 2)}px)`;
+}
+
 /** Re-renders when the theme changes (the toggle sets data-theme; the system can switch too). */
 function useThemeVersion() {
   const [version, setVersion] = useState(0);
@@ -92,6 +140,11 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
       ],
       legend: { show: true, live: true },
       cursor: { points: { size: 6 } },
+      hooks: { setCursor: [(u) => showTip(u, {
+        currentLines: series.length,
+        labelOf: (index) => bucketLabel(buckets[index], interval, { long: true }),
+        previousLabelOf: (index) => bucketLabel(previous?.buckets?.[index], interval, { long: true }),
+      })] },
     };
     element.replaceChildren();
     const plot = new uPlot(options, data, element);

@@ -1,6 +1,6 @@
 // Crawler analytics: requests by vendor over time (the comparison window dashed), the bots with
 // their verified / spoofed / suspected split, countries, paths and categories, each with the
-// previous period's figures. Filters in the URL: ai=1 (AI agents only) and actorType.
+// compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType and vendor.
 import { useMemo } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { api } from '../api.js';
@@ -9,10 +9,10 @@ import { formatNumber } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
 import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
-import { intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
+import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
 import { useRequests } from './use-requests.js';
-import { LazyWorldMap, RequestState, TabbedSection, countryName } from './sections.js';
+import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 export const actorTypes = [
   { value: 'verified_bot', label: 'Verified', description: 'the request came from the operator’s published IP ranges or a valid signature' },
@@ -27,11 +27,12 @@ const categoryLabels = {
 };
 export const categoryLabel = (category) => (category ? categoryLabels[category] ?? category.replace(/_/g, ' ') : null);
 
-/** The crawler filters in the URL → API parameters. */
+/** The crawler filters in the URL (ai=1, actorType, vendor) → API parameters. */
 export function crawlerFilters(query) {
   const filters = {};
   if (query.ai === '1') filters.isAi = true;
   if (actorTypes.some((type) => type.value === query.actorType)) filters.actorType = query.actorType;
+  if (typeof query.vendor === 'string' && query.vendor.length > 0 && query.vendor.length <= 200) filters.vendor = query.vendor;
   return filters;
 }
 
@@ -57,15 +58,17 @@ export function CrawlerAnalyticsPage({ project, query, setQuery }) {
     categories: { key: loadKey, load: () => api.get('/bots/analytics/categories', { ...params, limit: 20 }) },
   };
   for (const type of actorTypes) {
-    specs[type.value] = { key: loadKey, load: () => api.get('/bots/analytics/top', { ...splitParams, actorType: type.value, limit: 100 }) };
+    // Only the total is read from these (limit 1): the rows carry their own split.
+    specs[type.value] = { key: loadKey, load: () => api.get('/bots/analytics/top', { ...splitParams, actorType: type.value, limit: 1 }) };
   }
-  const results = useRequests(specs, loadKey);
+  const { results, shared: sharedError } = shareErrors(useRequests(specs, loadKey));
   const comparisonWindow = results.bots.data?.comparisonWindow ?? null;
   const compared = showComparison && comparisonWindow !== null;
 
   return html`<div class="report">
     <${PageHeader} title="Crawler analytics" />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
+    <${RequestError} error=${sharedError} />
     <div class="crawler-filters" role="group" aria-label="Filters">
       <div class="switch-row">
         <input type="checkbox" role="switch" id="ai-only" checked=${filters.isAi === true}
@@ -79,15 +82,20 @@ export function CrawlerAnalyticsPage({ project, query, setQuery }) {
           ${actorTypes.map((type) => html`<option value=${type.value} selected=${filters.actorType === type.value}>${type.label}</option>`)}
         </select>
       </div>
+      ${filters.vendor && html`<p class="filter-chip">
+        <span>Vendor: <strong>${filters.vendor}</strong></span>
+        <button type="button" class="btn btn-secondary btn-small" onClick=${() => setQuery({ vendor: null })}>Show all vendors</button>
+      </p>`}
     </div>
     <${SplitCards} results=${results} showComparison=${compared} />
     <section class="card" aria-labelledby="crawler-timeline-heading">
       <div class="card-head"><h2 id="crawler-timeline-heading">Requests by vendor</h2></div>
-      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${VendorTimeline} data=${data} showComparison=${compared} />`}<//>
+      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${VendorTimeline} data=${data} showComparison=${compared} comparedName=${comparisonName(comparison.mode)} />`}<//>
     </section>
     <section class="card" aria-labelledby="bots-heading">
       <div class="card-head"><h2 id="bots-heading">Crawlers</h2></div>
-      <${RequestState} result=${results.bots} label="the crawlers">${(data) => html`<${BotList} data=${data} results=${results} showComparison=${compared} />`}<//>
+      <${RequestState} result=${results.bots} label="the crawlers">${(data) => html`<${BotList} data=${data} showComparison=${compared}
+        vendor=${filters.vendor} onSelectVendor=${(vendor) => setQuery({ vendor: vendor === filters.vendor ? null : vendor })} />`}<//>
     </section>
     <div class="report-grid">
       <${TabbedSection} title="Countries" tabs=${[{ value: 'countries', label: 'Countries' }]} active="countries" onChange=${() => {}}>
@@ -95,19 +103,19 @@ export function CrawlerAnalyticsPage({ project, query, setQuery }) {
           <${LazyWorldMap} label="Crawler requests by country" rows=${data.rows.filter((row) => row.country).map((row) => ({ country: row.country, value: row.requestCount }))} />
           <${BarList} caption="Crawler requests by country" nameLabel="Country" valueLabel="Requests"
             rows=${data.rows.map((row) => ({ key: row.country ?? '', name: countryName(row.country), value: row.requestCount,
-              previous: row.previousRequestCount, change: row.percentageChange, extra: { bots: formatNumber(row.botCount) } }))}
+              previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange, extra: { bots: formatNumber(row.botCount) } }))}
             extraColumns=${[{ key: 'bots', label: 'Crawlers' }]} showComparison=${compared} />
         </div>`}<//>`}
       <//>
       <${TabbedSection} title="Paths" tabs=${[{ value: 'paths', label: 'Paths' }]} active="paths" onChange=${() => {}}>
         ${() => html`<${RequestState} result=${results.paths} label="paths">${(data) => html`<${BarList} caption="Crawler requests by path"
           nameLabel="Path" valueLabel="Requests" showComparison=${compared}
-          rows=${data.rows.map((row) => ({ key: row.path ?? '', name: row.path, value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange }))} />`}<//>`}
+          rows=${data.rows.map((row) => ({ key: row.path ?? '', name: row.path, value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange }))} />`}<//>`}
       <//>
       <${TabbedSection} title="Categories" tabs=${[{ value: 'categories', label: 'Categories' }]} active="categories" onChange=${() => {}}>
         ${() => html`<${RequestState} result=${results.categories} label="categories">${(data) => html`<${BarList} caption="Crawler requests by category"
           nameLabel="Category" valueLabel="Requests" showComparison=${compared}
-          rows=${data.rows.map((row) => ({ key: row.category ?? '', name: categoryLabel(row.category), value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange }))} />`}<//>`}
+          rows=${data.rows.map((row) => ({ key: row.category ?? '', name: categoryLabel(row.category), value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange }))} />`}<//>`}
       <//>
     </div>
   </div>`;
@@ -133,38 +141,32 @@ export function percentChange(current, previous) {
   return Math.round(((current - previous) / previous) * 10_000) / 100;
 }
 
-function VendorTimeline({ data, showComparison }) {
+function VendorTimeline({ data, showComparison, comparedName }) {
   const series = useMemo(() => data.series.map((line) => ({ label: line.vendor ?? 'Unknown', data: line.data })), [data]);
   const previous = useMemo(() => (showComparison && data.comparisonSeries
-    ? { buckets: data.comparisonBuckets, series: data.comparisonSeries.map((line) => ({ label: `${line.vendor ?? 'Unknown'} (previous)`, data: line.data })) }
-    : null), [data, showComparison]);
+    ? { buckets: data.comparisonBuckets, series: data.comparisonSeries.map((line) => ({ label: `${line.vendor ?? 'Unknown'} (${comparedName})`, data: line.data })) }
+    : null), [data, showComparison, comparedName]);
   if (series.length === 0) return html`<p class="muted">No crawler requests in this period.</p>`;
   return html`<${Timeline} label=${`Crawler requests by vendor and ${data.interval}`} buckets=${data.buckets} series=${series} previous=${previous} interval=${data.interval} />`;
 }
 
-function BotList({ data, results, showComparison }) {
-  // Each bot's requests per verification outcome, from the three split requests.
-  const split = {};
-  for (const type of actorTypes) {
-    for (const row of results[type.value].data?.rows ?? []) {
-      const name = `${row.botName ?? ''}\u0000${row.vendor ?? ''}`;
-      split[name] = { ...split[name], [type.value]: row.requestCount };
-    }
-  }
-  const rows = data.rows.map((row) => {
-    const name = `${row.botName ?? ''}\u0000${row.vendor ?? ''}`;
-    const counts = split[name] ?? {};
-    return {
-      key: name, name: row.botName ?? '(unnamed automation)', value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange,
-      extra: {
-        vendor: row.vendor ?? '—',
-        category: html`${categoryLabel(row.category) ?? '—'}${row.isAi ? html` <span class="badge">AI</span>` : ''}`,
-        ...Object.fromEntries(actorTypes.map((type) => [type.value, formatNumber(counts[type.value] ?? 0)])),
-      },
-    };
-  });
+function BotList({ data, showComparison, vendor, onSelectVendor }) {
+  const rows = data.rows.map((row) => ({
+    key: `${row.botName ?? ''}\u0000${row.vendor ?? ''}`, name: row.botName ?? '(unnamed automation)', vendor: row.vendor,
+    selectable: Boolean(row.vendor),
+    value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
+    extra: {
+      vendor: row.vendor ?? '—',
+      category: html`${categoryLabel(row.category) ?? '—'}${row.isAi ? html` <span class="badge">AI</span>` : ''}`,
+      verified_bot: formatNumber(row.verifiedRequestCount ?? 0),
+      spoofed_bot: formatNumber(row.spoofedRequestCount ?? 0),
+      suspected_bot: formatNumber(row.suspectedRequestCount ?? 0),
+    },
+  }));
+  // A row filters the whole page to its vendor (again: back to all); nameless automation has none.
   return html`<${BarList} caption="Crawlers by requests" nameLabel="Crawler" valueLabel="Requests" rows=${rows}
     extraColumns=${[{ key: 'vendor', label: 'Vendor' }, { key: 'category', label: 'Category' },
       ...actorTypes.map((type) => ({ key: type.value, label: type.label }))]}
-    showComparison=${showComparison} />`;
+    showComparison=${showComparison} isSelected=${(row) => Boolean(vendor) && row.vendor === vendor}
+    onSelect=${(row) => onSelectVendor(row.vendor)} />`;
 }

@@ -22,7 +22,7 @@ export function PeriodPicker({ range, comparison, setQuery, comparisonWindow, ti
   const setCompareRange = (patch) => setQuery({
     compare: 'custom', compareFrom: comparison.compareFrom ?? range.from, compareTo: comparison.compareTo ?? range.to, ...patch,
   });
-  return html`<form class="period-picker" aria-label="Period" onSubmit=${(event) => event.preventDefault()}>
+  return html`<form class="period-picker" aria-label="Report period" onSubmit=${(event) => event.preventDefault()}>
     <div class="field">
       <label for="period-select">Period</label>
       <select id="period-select" value=${range.period} onChange=${(event) => setQuery(periodPatch(event.currentTarget.value, range))}>

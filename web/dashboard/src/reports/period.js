@@ -95,6 +95,12 @@ export function resolvePeriod(query, timeZone, now = new Date()) {
   return { period, ...presetRange(period, today) };
 }
 
+/** How the compared window is named beside a figure: "previous week", "comparison range". */
+export function comparisonName(mode) {
+  if (mode === 'custom') return 'comparison range';
+  return (comparePresets.find((preset) => preset.value === mode) ?? comparePresets[0]).label.toLowerCase();
+}
+
 /** The comparison a URL asks for: { mode, compareFrom, compareTo }; default previous_period. */
 export function resolveComparison(query) {
   const mode = query.compare ?? 'previous_period';
@@ -120,6 +126,9 @@ export function reportParams(projectId, query, timeZone, now = new Date()) {
   if (comparison.mode === 'custom' && !comparison.incomplete) {
     params.compareFrom = comparison.compareFrom;
     params.compareTo = comparison.compareTo;
+  } else if (comparison.mode === 'previous_period' && dayCount(from, to) > 365) {
+    // Asked for explicitly, a previous period out of reach (over a year back) is a 400; left to
+    // the server's default, the report comes back without a comparison (comparisonWindow null).
   } else if (comparison.mode !== 'off' && comparison.mode !== 'custom') {
     params.comparePreset = comparison.mode;
   }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, useId } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Loading } from '../ui/index.js';
+import { loadWorldMap } from '../charts/index.js';
 
 /** An API error as the user sees it: the message and the error code to quote to support. */
 export function RequestError({ error }) {
@@ -11,8 +12,28 @@ export function RequestError({ error }) {
   return html`<div class="notice notice-error" role="alert">${error.message || 'The request failed'}${code}</div>`;
 }
 
+/**
+ * When every failed request of a view failed the same way (a comparison window out of reach, a
+ * lost connection), the message is shown once under the picker instead of in every card (and
+ * announced once). Returns { results, shared }: results with those errors marked shownAbove.
+ */
+export function shareErrors(results) {
+  const failed = Object.values(results).filter((result) => result.error);
+  const signature = (error) => `${error.status ?? ''}|${error.code ?? ''}|${error.message ?? ''}`;
+  if (failed.length < 2 || failed.some((result) => signature(result.error) !== signature(failed[0].error))) {
+    return { results, shared: null };
+  }
+  const marked = {};
+  for (const [name, result] of Object.entries(results)) {
+    const { error } = result;
+    marked[name] = error ? { ...result, error: { status: error.status, code: error.code, message: error.message, shownAbove: true } } : result;
+  }
+  return { results: marked, shared: failed[0].error };
+}
+
 /** A request's state around its content: a spinner the first time, the error, or children(data). */
 export function RequestState({ result, label, children }) {
+  if (result.error?.shownAbove) return html`<p class="muted">Not available: see the message above.</p>`;
   if (result.error) return html`<${RequestError} error=${result.error} />`;
   if (result.data === undefined) return html`<${Loading} label=${`Loading ${label}…`} />`;
   return html`<div class="request-body" aria-busy=${result.loading ? 'true' : 'false'}>${children(result.data)}</div>`;
@@ -63,7 +84,7 @@ export function LazyWorldMap({ rows, label, format, onSelect }) {
     const element = holder.current;
     if (!element || module) return undefined;
     let cancelled = false;
-    const load = () => import('../charts/world-map.js').then((loaded) => { if (!cancelled) setModule(loaded); }, (error) => { if (!cancelled) setFailed(error); });
+    const load = () => loadWorldMap().then((loaded) => { if (!cancelled) setModule(loaded); }, (error) => { if (!cancelled) setFailed(error); });
     if (!('IntersectionObserver' in window)) { load(); return () => { cancelled = true; }; }
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) { observer.disconnect(); load(); }

@@ -2,7 +2,7 @@
 // (pages, sources, locations, devices, events) with comparison columns, and a drill-down into
 // one value (URL drill=<dimension>:<value>) showing that value over time against the previous
 // period. All requests of a view start together (useRequests).
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { api } from '../api.js';
 import { PageHeader, useTitle } from '../ui/index.js';
@@ -10,10 +10,10 @@ import { formatDuration, formatNumber, formatPercent } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
 import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
-import { intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
+import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
 import { useRequests } from './use-requests.js';
-import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName } from './sections.js';
+import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
 const formatRate = (value) => formatPercent(value / 100);
@@ -42,6 +42,8 @@ export const breakdownGroups = [
     { value: 'utm_source', label: 'UTM source', name: 'Source' },
     { value: 'utm_medium', label: 'UTM medium', name: 'Medium' },
     { value: 'utm_campaign', label: 'UTM campaign', name: 'Campaign' },
+    { value: 'utm_term', label: 'UTM term', name: 'Term' },
+    { value: 'utm_content', label: 'UTM content', name: 'Content' },
   ] },
   { key: 'locations', title: 'Locations', tabs: [
     { value: 'country', label: 'Countries', name: 'Country' },
@@ -77,6 +79,18 @@ export function parseDrill(drill) {
   return { dimension, value: value === '' ? null : value };
 }
 
+/**
+ * A breakdown card's tab, in the URL as ?<group>=<dimension> (pages=entry_page). Without it, the
+ * drilled-into dimension's tab when it is in this card (a shared drill-down link opens on it),
+ * else the first.
+ */
+export function activeTab(group, query, drill) {
+  const wanted = query[group.key];
+  if (group.tabs.some((tab) => tab.value === wanted)) return wanted;
+  if (drill && group.tabs.some((tab) => tab.value === drill.dimension)) return drill.dimension;
+  return group.tabs[0].value;
+}
+
 const displayValue = (dimension, value) => (dimension === 'country' ? countryName(value) : value);
 
 export function WebAnalyticsPage({ project, query, setQuery }) {
@@ -90,7 +104,8 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
   const interval = intervalFor(params.from, params.to);
   const metric = webMetrics.some((item) => item.key === query.metric) ? query.metric : 'visitors';
   const drill = parseDrill(query.drill);
-  const [tabs, setTabs] = useState({ pages: 'top_page', sources: 'channel', locations: 'country', devices: 'browser', events: 'event' });
+  const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, drill)]));
+  const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
 
   const specs = { summary: { key: loadKey, load: () => api.get('/web-analytics', params) },
     timeline: { key: `${loadKey}|${interval}`, load: () => api.get('/web-analytics/timeline', { ...params, interval }) } };
@@ -101,30 +116,44 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
       : { key: `${loadKey}|${dimension}`, load: () => api.get('/web-analytics/breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 }) };
   }
   if (drill) {
-    specs.drill = { key: `${loadKey}|${drill.dimension}|${interval}`,
-      load: () => api.get('/web-analytics/dimension/timeline', { ...params, dimension: drill.dimension, interval, limit: 20 }) };
+    // value= charts that one value whatever its rank; the "(none)" row has no value to name, so
+    // it is looked for among the top 20.
+    const which = drill.value === null ? { limit: 20 } : { value: drill.value, limit: 1 };
+    specs.drill = { key: `${loadKey}|${drill.dimension}|${drill.value}|${interval}`,
+      load: () => api.get('/web-analytics/dimension/timeline', { ...params, dimension: drill.dimension, interval, ...which }) };
   }
-  const results = useRequests(specs, loadKey);
+  const { results, shared: sharedError } = shareErrors(useRequests(specs, loadKey));
   const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
-  const selectDrill = (dimension, value) => setQuery({ drill: `${dimension}:${value ?? ''}` });
+  // A drill-down chosen in a table further down appears above it: move there (not on a reload).
+  const drillChosen = useRef(false);
+  const selectDrill = (dimension, value) => {
+    drillChosen.current = true;
+    setQuery({ drill: `${dimension}:${value ?? ''}` });
+  };
 
   return html`<div class="report">
     <${PageHeader} title="Web analytics" />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
+    <${RequestError} error=${sharedError} />
     <${RequestState} result=${results.summary} label="the summary">${(data) => html`<${MetricCards} label="Summary"
       showComparison=${showComparison && data.comparisonWindow !== null} selected=${metric}
       onSelect=${(key) => setQuery({ metric: key === 'visitors' ? null : key }, { replace: true })}
       metrics=${webMetrics.map((item) => ({ ...item, ...data.metrics[item.key] }))} />`}<//>
     <section class="card" aria-labelledby="timeline-heading">
-      <div class="card-head"><h2 id="timeline-heading">${webMetrics.find((item) => item.key === metric).label} over time</h2></div>
+      <div class="card-head"><h2 id="timeline-heading" tabindex="-1">${webMetrics.find((item) => item.key === metric).label} over time</h2></div>
       <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${WebTimeline}
-        data=${data} metric=${metric} showComparison=${showComparison} />`}<//>
+        data=${data} metric=${metric} showComparison=${showComparison} comparedName=${comparisonName(comparison.mode)} />`}<//>
     </section>
-    ${drill && html`<${DrillDown} drill=${drill} result=${results.drill} showComparison=${showComparison}
-      onClose=${() => setQuery({ drill: null })} />`}
+    ${drill && html`<${DrillDown} drill=${drill} result=${results.drill} showComparison=${showComparison} chosen=${drillChosen}
+      comparedName=${comparisonName(comparison.mode)}
+      onClose=${() => {
+        setQuery({ drill: null });
+        // The Close button goes away with the section: keep the keyboard user nearby.
+        requestAnimationFrame(() => document.getElementById('timeline-heading')?.focus());
+      }} />`}
     <div class="report-grid">
       ${breakdownGroups.map((group) => html`<${TabbedSection} key=${group.key} title=${group.title} tabs=${group.tabs}
-        active=${tabs[group.key]} onChange=${(value) => setTabs((current) => ({ ...current, [group.key]: value }))}>
+        active=${tabs[group.key]} onChange=${(value) => setTab(group, value)}>
         ${(active) => html`<${RequestState} result=${results[group.key]} label=${group.title.toLowerCase()}>${(data) => (active === 'durations'
           ? html`<${DurationList} data=${data} showComparison=${showComparison} />`
           : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
@@ -134,20 +163,20 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
   </div>`;
 }
 
-function WebTimeline({ data, metric, showComparison }) {
+function WebTimeline({ data, metric, showComparison, comparedName }) {
   const definition = webMetrics.find((item) => item.key === metric);
   const series = useMemo(() => [{ label: definition.label, data: data.points.map((point) => point[metric]) }], [data, metric]);
   const previous = useMemo(() => (showComparison && data.previousPeriod
-    ? { buckets: data.previousPeriod.buckets, series: [{ label: `${definition.label} (previous period)`, data: data.previousPeriod.points.map((point) => point[metric]) }] }
-    : null), [data, metric, showComparison]);
+    ? { buckets: data.previousPeriod.buckets, series: [{ label: `${definition.label} (${comparedName})`, data: data.previousPeriod.points.map((point) => point[metric]) }] }
+    : null), [data, metric, showComparison, comparedName]);
   return html`<${Timeline} label=${`${definition.label} by ${data.interval}`} buckets=${data.buckets} series=${series}
     previous=${previous} interval=${data.interval} format=${definition.format} />`;
 }
 
 function BreakdownList({ data, dimension, showComparison, drill, onSelect }) {
   const rows = data.rows.map((row) => ({
-    key: row.value ?? '', name: displayValue(dimension, row.value), raw: row.value,
-    value: row.count, previous: row.previousCount, change: row.percentageChange,
+    key: row.value ?? '', name: row.value === null && dimension === 'referrer' ? 'Direct / none' : displayValue(dimension, row.value), raw: row.value,
+    value: row.count, previous: row.previousCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
     extra: dimension === 'top_page' ? { visitors: formatNumber(row.visitors) } : undefined,
   }));
   const list = html`<${BarList} caption=${`${dimensionNames[dimension]} by ${countLabel(dimension).toLowerCase()}`}
@@ -167,19 +196,26 @@ function BreakdownList({ data, dimension, showComparison, drill, onSelect }) {
 function DurationList({ data, showComparison }) {
   const rows = data.rows.map((row) => ({
     key: row.path ?? '', name: row.path, value: row.avgDurationMs, previous: row.previousAvgDurationMs,
-    change: row.percentageChange, extra: { pageviews: formatNumber(row.pageviews) },
+    change: row.percentageChange, absoluteChange: row.absoluteChange, extra: { pageviews: formatNumber(row.pageviews) },
   }));
   return html`<${BarList} caption="Average time on page" nameLabel="Page" valueLabel="Time on page" rows=${rows}
     format=${formatDuration} extraColumns=${[{ key: 'pageviews', label: 'Pageviews' }]}
     showComparison=${showComparison && data.comparisonWindow !== null} />`;
 }
 
-function DrillDown({ drill, result, showComparison, onClose }) {
+function DrillDown({ drill, result, showComparison, onClose, chosen, comparedName }) {
+  const heading = useRef(null);
+  useEffect(() => {
+    if (!chosen.current || !heading.current) return;
+    chosen.current = false;
+    heading.current.focus();
+    heading.current.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  }, [drill.dimension, drill.value]);
   const name = displayValue(drill.dimension, drill.value) ?? '(none)';
   const title = `${dimensionNames[drill.dimension]}: ${name}`;
   return html`<section class="card drill" aria-labelledby="drill-heading">
     <div class="card-head">
-      <h2 id="drill-heading">${title}</h2>
+      <h2 id="drill-heading" tabindex="-1" ref=${heading}>${title}</h2>
       <button type="button" class="btn btn-secondary btn-small" onClick=${onClose}>Close<span class="visually-hidden"> ${title}</span></button>
     </div>
     <${RequestState} result=${result} label=${title}>${(data) => {
@@ -189,10 +225,10 @@ function DrillDown({ drill, result, showComparison, onClose }) {
       const before = showComparison && data.comparisonData ? match(data.comparisonData.series) : null;
       const label = countLabel(drill.dimension);
       return html`<p class="drill-totals"><span>${label}: <strong data-drill-total>${formatNumber(current.total)}</strong></span>
-        ${before && html`<span class="muted"> · previous period: <span data-drill-previous>${formatNumber(before.total)}</span></span>`}</p>
+        ${before && html`<span class="muted"> · ${comparedName}: <span data-drill-previous>${formatNumber(before.total)}</span></span>`}</p>
         <${Timeline} label=${`${title}, ${label.toLowerCase()} by ${data.interval}`} buckets=${data.buckets}
           series=${[{ label: `${name}`, data: current.data }]} interval=${data.interval}
-          previous=${before ? { buckets: data.comparisonData.buckets, series: [{ label: `${name} (previous period)`, data: before.data }] } : null} />`;
+          previous=${before ? { buckets: data.comparisonData.buckets, series: [{ label: `${name} (${comparedName})`, data: before.data }] } : null} />`;
     }}<//>
   </section>`;
 }
