@@ -77,8 +77,9 @@ std::vector<std::string> ResolveWith(detection::DnsResolver& resolver, const std
   return pending->addresses;
 }
 
-// Reads the answer's head, then its body piece by piece into `on_body`; each read may wait
-// `idle` at most.
+// Reads the answer's head, then its body piece by piece into `on_body` as it arrives (a streamed
+// answer's events reach the caller when the server sends them, not when 16 KB have piled up);
+// each read may wait `idle` at most.
 template <class Stream>
 asio::awaitable<Result<OutboundResponse>> Exchange(Stream& stream,
                                                    http::request<http::string_body>& request,
@@ -107,8 +108,8 @@ asio::awaitable<Result<OutboundResponse>> Exchange(Stream& stream,
     parser.get().body().data = piece;
     parser.get().body().size = sizeof piece;
     socket.expires_after(limits.idle_timeout);
-    co_await http::async_read(stream, buffer, parser,
-                              asio::redirect_error(asio::use_awaitable, ec));
+    co_await http::async_read_some(stream, buffer, parser,
+                                   asio::redirect_error(asio::use_awaitable, ec));
     if (ec == http::error::need_buffer) ec = {};
     if (ec == beast::error::timeout) co_return Failed("The answer stalled.");
     if (ec) co_return Failed("Reading the answer failed: " + ec.message() + ".");

@@ -349,6 +349,26 @@ TEST_P(Assistant, ToolsAreTheUsersLivePermissions) {
   EXPECT_EQ(Ask(owner_, id, "hello").status, 404);
 }
 
+// Streamed text reaches the client as the model writes it, not when the answer is complete:
+// the first piece arrives well before the last of six pieces the model sends 400 ms apart.
+TEST_P(Assistant, StreamedTextArrivesAsTheModelWritesIt) {
+  Start("openai");
+  const std::string id = NewConversation(owner_);
+  model_->Script(R"([{"text": "one two three four five six", "chunks": 6, "delayMs": 400}])");
+  const std::string body = json::serialize(json::object{{"content", "Count"}});
+  HttpConnection stream(server_->port());
+  stream.Write("POST /api" + Base() + "/conversations/" + id + "/messages HTTP/1.1\r\nHost: x\r\n"
+               "Authorization: Bearer " + owner_ + "\r\nAccept: text/event-stream\r\n"
+               "Content-Type: application/json\r\nContent-Length: " +
+               std::to_string(body.size()) + "\r\n\r\n" + body);
+  const std::string first = stream.ReadUntil("event: text_delta", std::chrono::seconds(10));
+  ASSERT_NE(first.find("event: text_delta"), std::string::npos) << first;
+  const auto first_piece = std::chrono::steady_clock::now();
+  const std::string rest = stream.ReadUntil("event: done", std::chrono::seconds(10));
+  ASSERT_NE(rest.find("event: done"), std::string::npos) << rest;
+  EXPECT_GE(std::chrono::steady_clock::now() - first_piece, std::chrono::milliseconds(1200));
+}
+
 TEST_P(Assistant, ASecondMessageWhileAnsweringIs409AndCancelStopsTheAnswer) {
   Start("openai");
   const std::string id = NewConversation(owner_);
