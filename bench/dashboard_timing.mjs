@@ -2,7 +2,11 @@
 // page, then loads the view SIGHTLINE_RUNS times (after one warm-up load) and prints, per load,
 // the `sightline:view-ready` mark's time since the navigation started, then the median and the
 // worst, and the JavaScript the view transferred.
-import { chromium } from 'playwright-core';
+import { createRequire } from 'node:module';
+
+// playwright-core is installed with the test tools (tests/interop, script/bootstrap --test).
+const require = createRequire(new URL('../tests/interop/package.json', import.meta.url));
+const { chromium } = require('playwright-core');
 
 const base = process.env.SIGHTLINE_URL;
 const view = process.env.SIGHTLINE_VIEW;
@@ -29,8 +33,9 @@ try {
       const ready = performance.getEntriesByName('sightline:view-ready')[0].startTime;
       const scripts = performance.getEntriesByType('resource')
         .filter((entry) => entry.name.endsWith('.js'));
-      const transferred = scripts.reduce((total, entry) => total + entry.encodedBodySize, 0);
-      return { ready, scripts: scripts.length, transferred };
+      const compressed = scripts.reduce((total, entry) => total + entry.encodedBodySize, 0);
+      const transferred = scripts.reduce((total, entry) => total + entry.transferSize, 0);
+      return { ready, scripts: scripts.length, compressed, transferred };
     });
   };
   await readyAfter();  // warm-up: the server's caches
@@ -48,7 +53,7 @@ try {
     const label = cold ? 'cold (no browser cache)' : 'warm (browser cache)';
     console.log(`${label}: view ready after median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, ` +
       `worst ${times.at(-1).toFixed(1)} ms over ${runs} loads; ${last.scripts} scripts, ` +
-      `${last.transferred} bytes of them transferred`);
+      `${last.compressed} bytes compressed, ${last.transferred} bytes over the network`);
   }
 } finally {
   await browser.close();
