@@ -298,7 +298,7 @@ function UserMenu({ user }) {
   };
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
   return html`<div class="user-menu">
-    <button type="button" class="btn btn-ghost" onClick=${cycle} aria-label=${`Theme: ${theme}. Change theme`}>${theme === 'dark' ? 'Dark' : theme === 'light' ? 'Light' : 'Auto'} theme</button>
+    <button type="button" class="btn btn-ghost" onClick=${cycle}>${theme === 'dark' ? 'Dark' : theme === 'light' ? 'Light' : 'Auto'} theme<span class="visually-hidden">: change theme</span></button>
     <a class="user-name" href="/account" title=${user.email}>${name}</a>
     <${Button} kind="ghost" onClick=${async () => { await signOut(); navigate('/login', { replace: true }); }}>Sign out<//>
   </div>`;
