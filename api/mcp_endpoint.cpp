@@ -75,12 +75,6 @@ std::vector<std::string> BaselineScopes(const oauth::AuthorizationServer* oauth)
   return scopes;
 }
 
-// The path of a URL ("https://host/x/y" → "/x/y").
-std::string PathOf(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  const std::size_t path = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
-  return path == std::string_view::npos ? "/" : std::string(url.substr(path));
-}
 
 }  // namespace
 
@@ -92,7 +86,8 @@ McpEndpoint::McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oau
       authenticator_(authenticator),
       limits_(limits),
       options_(std::move(options)),
-      resource_metadata_path_(PathOf(mcp::ProtectedResourceMetadataUrl(options_.api_url))),
+      resource_metadata_path_(
+          core::PathOfUrl(mcp::ProtectedResourceMetadataUrl(options_.api_url))),
       server_card_(RenderJsonDocument(mcp::ServerCard(options_.api_url),
                                       std::string(mcp::kServerCardMediaType))),
       resource_metadata_(RenderJsonDocument(

@@ -9,6 +9,7 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/text.h"
+#include "core/url.h"
 
 namespace sightline::api {
 namespace {
@@ -31,13 +32,6 @@ const PathMethods kPostMethods{{HttpMethod::kPost, HttpMethod::kOptions},
                                CorsPolicy::kOAuth,
                                ErrorForm::kOAuth,
                                "Only POST is served here."};
-
-// The path of a URL ("https://host/api" → "/api"; "" for none).
-std::string_view PathOf(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  const std::size_t path = url.find('/', scheme == std::string_view::npos ? 0 : scheme + 3);
-  return path == std::string_view::npos ? std::string_view() : url.substr(path);
-}
 
 // Every OAuth answer, failures included, is readable by other sites.
 HttpResponse Failure(Exchange& exchange, const core::Error& error) {
@@ -107,9 +101,9 @@ OAuthEndpoint::OAuthEndpoint(oauth::AuthorizationServer& server, RateLimits& lim
       limits_(limits),
       metadata_(RenderJsonDocument(json::value(server.Metadata()))),
       authorization_server_metadata_path_(std::string(kAuthorizationServerMetadataPath) +
-                                          std::string(PathOf(server.settings().issuer))),
+                                          core::PathOfUrl(server.settings().issuer)),
       openid_configuration_path_(std::string(kOpenIdConfigurationPath) +
-                                 std::string(PathOf(server.settings().issuer))) {}
+                                 core::PathOfUrl(server.settings().issuer)) {}
 
 bool OAuthEndpoint::IsMetadata(const Target& target) const {
   if (target.api) return target.path == kOpenIdConfigurationPath;

@@ -66,6 +66,14 @@ std::string OriginOf(std::string_view url) {
   return ToLowerAscii(url.substr(0, url.find('/', start)));
 }
 
+std::string PathOfUrl(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t authority = scheme == std::string_view::npos ? 0 : scheme + 3;
+  const std::size_t start = url.find_first_of("/?#", authority);
+  if (start == std::string_view::npos || url[start] != '/') return "";
+  return std::string(url.substr(start, url.find_first_of("?#", start) - start));
+}
+
 bool IsLoopbackHost(std::string_view host) {
   if (host == "localhost" || host == "[::1]") return true;
   // An IPv4 literal in 127/8 ("127.evil.example" is a name, not loopback).

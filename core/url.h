@@ -24,6 +24,8 @@ struct UrlParts {
 std::optional<UrlParts> SplitUrl(std::string_view url);
 // The scheme and authority of a URL, lowercased: "https://Host:8443/base" → "https://host:8443".
 std::string OriginOf(std::string_view url);
+// What follows the origin, up to '?' or '#': "https://host/api?x" → "/api"; "" for none.
+std::string PathOfUrl(std::string_view url);
 // "localhost", "127.0.0.1" (any 127/8 address) or "[::1]".
 bool IsLoopbackHost(std::string_view host);
 

@@ -123,7 +123,7 @@ TEST_P(McpModern, EnvelopeFaultsAreJsonRpcErrorsWithTheirStatuses) {
   EXPECT_EQ(r.Json().at("error").at("data").at("requested"), "2099-01-01");
 
   for (const char* method : {"initialize", "ping", "logging/setLevel", "subscriptions/listen",
-                             "resources/list", "no/such/method"}) {
+                             "resources/subscribe", "prompts/list", "no/such/method"}) {
     SCOPED_TRACE(method);
     r = Send(*server_, method);
     EXPECT_EQ(r.status, 404);

@@ -408,6 +408,11 @@ const std::vector<Step>& Steps() {
        [](Scenario& s) {
          return json::object{{"orgSlug", s["scratchOrg"]}};
        }},
+      // Last: it ends the owner's other sessions (to the same password, so nothing else changes).
+      {"change_password", Caller::kOwner,
+       [](Scenario&) {
+         return json::object{{"currentPassword", kOwnerPassword}, {"newPassword", kOwnerPassword}};
+       }},
   };
   return steps;
 }
