@@ -2,7 +2,7 @@
 # How fast the web analytics page is complete, in Chromium, on a big store: the time from the
 # navigation's start to the page's `sightline:view-ready` mark (every report of the view loaded
 # and drawn), read with the performance API, median and worst of N loads; plus the JavaScript
-# the first view transferred (compressed bytes, from Resource Timing).
+# the first view loaded (compressed bytes, from Resource Timing).
 #
 #   bench/dashboard_bench.sh [DATA_DIR] [RUNS]
 #

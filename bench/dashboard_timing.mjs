@@ -1,7 +1,7 @@
 // The browser half of bench/dashboard_bench.sh: signs in through the dashboard's own sign-in
 // page, then loads the view SIGHTLINE_RUNS times (after one warm-up load) and prints, per load,
 // the `sightline:view-ready` mark's time since the navigation started, then the median and the
-// worst, and the JavaScript the view transferred.
+// worst, and the JavaScript the view loaded (compressed bytes).
 import { createRequire } from 'node:module';
 
 // playwright-core is installed with the test tools (tests/interop, script/bootstrap --test).
@@ -34,8 +34,7 @@ try {
       const scripts = performance.getEntriesByType('resource')
         .filter((entry) => entry.name.endsWith('.js'));
       const compressed = scripts.reduce((total, entry) => total + entry.encodedBodySize, 0);
-      const transferred = scripts.reduce((total, entry) => total + entry.transferSize, 0);
-      return { ready, scripts: scripts.length, compressed, transferred };
+      return { ready, scripts: scripts.length, compressed };
     });
   };
   await readyAfter();  // warm-up: the server's caches
@@ -53,7 +52,7 @@ try {
     const label = cold ? 'cold (no browser cache)' : 'warm (browser cache)';
     console.log(`${label}: view ready after median ${times[Math.floor(times.length / 2)].toFixed(1)} ms, ` +
       `worst ${times.at(-1).toFixed(1)} ms over ${runs} loads; ${last.scripts} scripts, ` +
-      `${last.compressed} bytes compressed, ${last.transferred} bytes over the network`);
+      `${last.compressed} bytes of them compressed`);
   }
 } finally {
   await browser.close();

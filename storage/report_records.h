@@ -138,8 +138,7 @@ struct BotGroupRow {
   std::int64_t distinct_bots = 0;
   std::optional<std::string> vendor, category;
   bool is_ai = false;
-  // `requests` by verification outcome; filled for the groupings of whole rows (bot, vendor,
-  // category), zero for countries and paths, whose narrow rows drop the outcome.
+  // `requests` by verification outcome; filled for the ranking of bots, zero for the others.
   std::int64_t verified = 0, spoofed = 0, suspected = 0;
 };
 

@@ -50,11 +50,15 @@ BotRollupKind KindFor(const BotReportQuery& q) {
   }
 }
 
-// A group's requests by verification outcome (BotGroupRow::verified…).
-constexpr std::string_view kOutcomeSums =
-    "SUM(CASE WHEN actor_type = 'verified_bot' THEN requests ELSE 0 END), "
-    "SUM(CASE WHEN actor_type = 'spoofed_bot' THEN requests ELSE 0 END), "
-    "SUM(CASE WHEN actor_type = 'suspected_bot' THEN requests ELSE 0 END)";
+// A group's requests by verification outcome (BotGroupRow::verified…), summed only for the
+// rankings that show them: the others' narrow rows drop the outcome, and every ranking would
+// pay for three more sums per row.
+std::string_view OutcomeSums(BotGrouping grouping) {
+  if (grouping != BotGrouping::kBot) return "0, 0, 0";
+  return "SUM(CASE WHEN actor_type = 'verified_bot' THEN requests ELSE 0 END), "
+         "SUM(CASE WHEN actor_type = 'spoofed_bot' THEN requests ELSE 0 END), "
+         "SUM(CASE WHEN actor_type = 'suspected_bot' THEN requests ELSE 0 END)";
+}
 
 constexpr std::string_view kBotColumns =
     "period_start, bot_name, bot_vendor, actor_category, is_ai, actor_type, value, requests";
@@ -90,7 +94,7 @@ Result<std::vector<BotGroupRow>> ReportRepository::BotRequestGroups(const BotRep
   const std::string bots = q.grouping == BotGrouping::kPath ? "0" : "COUNT(DISTINCT bot_name)";
   sql.text = "SELECT " + key + " AS group_key, SUM(requests) AS total, " + bots +
              ", NULLIF(MAX(bot_vendor), ''), "
-             "NULLIF(MAX(actor_category), ''), MAX(is_ai), " + std::string(kOutcomeSums) +
+             "NULLIF(MAX(actor_category), ''), MAX(is_ai), " + std::string(OutcomeSums(q.grouping)) +
              std::string(totals ? ", COUNT(*) OVER (), SUM(SUM(requests)) OVER () " : " ") +
              from + "GROUP BY " + key +
              " ORDER BY total DESC, group_key ASC LIMIT " + sql.Next(q.limit) + " OFFSET " +
