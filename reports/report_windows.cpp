@@ -1,5 +1,7 @@
 #include "reports/report_windows.h"
 
+#include <algorithm>
+
 namespace sightline::reports {
 
 using core::Error;
@@ -10,6 +12,12 @@ ReportWindows ToWindows(const ReportingZone& zone, const Period& period) {
                         std::nullopt, zone.name()};
   if (period.comparison) windows.comparison = zone.Window(*period.comparison);
   return windows;
+}
+
+std::optional<std::size_t> BucketOf(const std::vector<UtcWindow>& buckets, std::int64_t at) {
+  const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
+  if (bucket == buckets.end() || bucket->start_ms > at) return std::nullopt;
+  return static_cast<std::size_t>(bucket - buckets.begin());
 }
 
 Result<std::vector<std::vector<UtcWindow>>> BucketsFor(const ReportingZone& zone,

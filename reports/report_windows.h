@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "reports/calendar.h"
 #include "reports/comparison.h"
+#include "storage/report_records.h"
 
 namespace sightline::reports {
 
@@ -27,6 +28,8 @@ struct ReportWindows {
   std::optional<UtcWindow> comparison;
   std::string zone;  // the reporting zone's name: rollups are kept per zone
   ChangedDays changed_days = ChangedDays::kRollUpFirst;
+  // Web reports only: keep the visits with this value (reports/filtered_web_reports.h).
+  std::optional<storage::WebFilter> filter;
 };
 ReportWindows ToWindows(const ReportingZone& zone, const Period& period);
 
@@ -39,6 +42,9 @@ struct Series {
 
 // The most buckets one series may have (an hourly series covers at most 208 days).
 inline constexpr std::size_t kMaxBuckets = 5000;
+
+// The index of the bucket (of consecutive windows) holding `at`, or nullopt.
+std::optional<std::size_t> BucketOf(const std::vector<UtcWindow>& buckets, std::int64_t at);
 
 // The buckets of the selection and of the comparison window (when there is one) at
 // `interval`; VAL_003 when either would exceed kMaxBuckets.

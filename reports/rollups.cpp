@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include "core/distinct_sketch.h"
 #include "storage/report_repository.h"
+#include "storage/visit_lists.h"
 
 namespace sightline::reports {
 namespace {
@@ -189,6 +191,75 @@ class DayRollup {
   std::map<std::pair<std::size_t, std::int64_t>, std::unordered_map<std::string, Cell>>
       by_dimension_;
 };
+
+// ---- The visit rows filtered reports read ----------------------------------------------------
+
+// Adds one to `counts` of the item of `value` (appended at its first occurrence).
+void CountItem(std::vector<storage::VisitListItem>& items, const std::string& value,
+               std::initializer_list<std::int64_t> counts) {
+  auto item = std::ranges::find(items, value, &storage::VisitListItem::value);
+  if (item == items.end()) {
+    items.push_back({value, std::vector<std::int64_t>(counts.size(), 0)});
+    item = items.end() - 1;
+  }
+  std::size_t i = 0;
+  for (std::int64_t add : counts) item->counts[i++] += add;
+}
+
+// A visit's row, from its events sorted by time (the same figures AddVisit counts).
+storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
+  const RollupEvent& first = *visit.front();
+  storage::WebVisitRow row{first.occurred_at, true, first.session_id.value_or(first.id)};
+  for (const RollupEvent* e : visit) {
+    if (row.visitor.empty()) row.visitor = e->visitor;
+  }
+  row.referrer = first.referrer;
+  row.utm_source = first.utm_source;
+  row.utm_medium = first.utm_medium;
+  row.utm_campaign = first.utm_campaign;
+  row.utm_term = first.utm_term;
+  row.utm_content = first.utm_content;
+  row.country = first.country;
+  row.region = first.region;
+  row.city = first.city;
+  row.browser = first.browser;
+  row.os = first.os;
+  row.device = first.device;
+  std::vector<storage::VisitListItem> pages, names, channels;
+  const RollupEvent* previous_view = nullptr;
+  bool engaged = false;
+  for (const RollupEvent* e : visit) {
+    row.events += 1;
+    engaged = engaged || !IsPassive(e->event);
+    CountItem(names, e->event, {1});
+    CountItem(channels, e->channel, {1});
+    if (e->event != "screen_view") continue;
+    row.pageviews += 1;
+    if (previous_view == nullptr) row.entry_page = e->path;
+    if (previous_view != nullptr) {
+      CountItem(pages, previous_view->path, {0, 1, e->occurred_at - previous_view->occurred_at});
+    }
+    CountItem(pages, e->path, {1, 0, 0});
+    previous_view = e;
+  }
+  if (previous_view != nullptr) row.exit_page = previous_view->path;
+  row.bounce = row.pageviews <= 1 && !engaged;
+  row.duration_ms = visit.back()->occurred_at - first.occurred_at;
+  row.pages = storage::EncodeVisitList(pages);
+  row.event_names = storage::EncodeVisitList(names);
+  row.channels = storage::EncodeVisitList(channels);
+  return row;
+}
+
+// An event outside every visit: events, pageviews and a visitor, never a visit.
+storage::WebVisitRow LooseRowOf(const RollupEvent& e) {
+  storage::WebVisitRow row = VisitRowOf({&e});
+  row.in_visit = false;
+  row.bounce = false;
+  row.entry_page.clear();
+  row.exit_page.clear();
+  return row;
+}
 
 // ---- Deciding what to roll up ----------------------------------------------------------------
 
@@ -377,8 +448,11 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
     }
     auto events = tx.reports().ListRollupEvents(project_id, window.start_ms, window.end_ms);
     if (!events) return events.error();
-    const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours);
+    std::vector<storage::WebVisitRow> visits;
+    const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours, false, &visits);
     auto inserted = tx.reports().InsertWebRollups(project_id, zone.name(), rows);
+    if (!inserted) return inserted;
+    inserted = tx.reports().InsertWebVisits(project_id, zone.name(), visits);
     if (!inserted) return inserted;
     std::vector<std::int64_t> starts;
     for (const UtcWindow& hour : hours) starts.push_back(hour.start_ms);
@@ -389,14 +463,21 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
 }  // namespace
 
 std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
-                                       const std::vector<UtcWindow>& hours, bool hourly_values) {
+                                       const std::vector<UtcWindow>& hours, bool hourly_values,
+                                       std::vector<storage::WebVisitRow>* visit_rows) {
   DayRollup day(hours, hourly_values);
+  const auto on_the_day = [&](std::int64_t at) {
+    return at >= hours.front().start_ms && at < hours.back().end_ms;
+  };
   std::unordered_map<std::string, std::vector<const RollupEvent*>> visits;
   for (const RollupEvent& e : events) {
     if (e.session_id) {
       visits[*e.session_id].push_back(&e);
     } else {
       day.AddLooseEvent(e);
+      if (visit_rows != nullptr && on_the_day(e.occurred_at)) {
+        visit_rows->push_back(LooseRowOf(e));
+      }
     }
   }
   // In session order, so the rows come out the same on every run.
@@ -407,6 +488,9 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
       return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
     });
     day.AddVisit(*visit);
+    if (visit_rows != nullptr && on_the_day(visit->front()->occurred_at)) {
+      visit_rows->push_back(VisitRowOf(*visit));
+    }
   }
   return day.Rows();
 }

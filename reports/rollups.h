@@ -39,9 +39,11 @@ core::Result<storage::RollupRange> RangeOf(storage::Transaction& tx,
 // per dimension value, from the events ListRollupEvents returned for the day. Every figure of a
 // visit goes to the day and hour it started in; events outside every visit go where they
 // happened. With `hourly_values`, each hour's rows per dimension value too (not stored: the
-// hourly series of a dimension computes them when asked).
-std::vector<storage::WebRollupRow> RollUpWebDay(const std::vector<storage::RollupEvent>& events,
-                                                const std::vector<UtcWindow>& hours,
-                                                bool hourly_values = false);
+// hourly series of a dimension computes them when asked). With `visits`, also a row per visit
+// that started on the day and per event of the day outside every visit (what filtered reports
+// read).
+std::vector<storage::WebRollupRow> RollUpWebDay(
+    const std::vector<storage::RollupEvent>& events, const std::vector<UtcWindow>& hours,
+    bool hourly_values = false, std::vector<storage::WebVisitRow>* visits = nullptr);
 
 }  // namespace sightline::reports

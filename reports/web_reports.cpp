@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/distinct_sketch.h"
+#include "reports/filtered_web_reports.h"
 #include "reports/rollups.h"
 #include "storage/report_repository.h"
 
@@ -35,18 +36,6 @@ struct Tally {
   }
 };
 
-// Dimensions whose rows count visitors (the rest count pageviews, visits or events).
-bool CountsVisitors(WebDimension dimension) {
-  switch (dimension) {
-    case WebDimension::kPage:
-    case WebDimension::kEntryPage:
-    case WebDimension::kExitPage:
-    case WebDimension::kChannel:
-    case WebDimension::kEvent: return false;
-    default: return true;
-  }
-}
-
 WebBreakdownRow BreakdownRowOf(WebDimension dimension, const std::string& value,
                                const Tally& tally) {
   const std::int64_t visitors = tally.visitors.Estimate();
@@ -59,13 +48,6 @@ WebRollupQuery Query(const std::string& project_id, const ReportWindows& windows
   WebRollupQuery query;
   query.range = {project_id, windows.zone, span, window.start_ms, window.end_ms};
   return query;
-}
-
-// The index of the bucket holding `at`, or nullopt.
-std::optional<std::size_t> BucketOf(const std::vector<UtcWindow>& buckets, std::int64_t at) {
-  const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
-  if (bucket == buckets.end() || bucket->start_ms > at) return std::nullopt;
-  return static_cast<std::size_t>(bucket - buckets.begin());
 }
 
 RollupSpan SpanFor(Interval interval) {
@@ -250,10 +232,22 @@ Result<std::vector<WebRollupRow>> ValueRows(storage::Transaction& tx,
 
 }  // namespace
 
+bool CountsVisitors(WebDimension dimension) {
+  switch (dimension) {
+    case WebDimension::kPage:
+    case WebDimension::kEntryPage:
+    case WebDimension::kExitPage:
+    case WebDimension::kChannel:
+    case WebDimension::kEvent: return false;
+    default: return true;
+  }
+}
+
 Result<WebSummary> SummarizeVisits(storage::Store& store, const std::string& project_id,
                                    const ReportWindows& windows) {
   return ReadRollups(store, project_id, windows,
                      [&](storage::Transaction& tx) -> Result<WebSummary> {
+    if (windows.filter) return filtered::Summarize(tx, project_id, windows);
     WebSummary summary;
     const auto totals = [&](DayRange days, UtcWindow window) -> Result<WebTotalsRow> {
       auto query = QueryOf(tx, project_id, windows, days,
@@ -281,6 +275,7 @@ Result<WebTimeline> VisitTimeline(storage::Store& store, const std::string& proj
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
                      [&](storage::Transaction& tx) -> Result<WebTimeline> {
+    if (windows.filter) return filtered::Timeline(tx, project_id, windows, std::move(*buckets));
     WebTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     const auto whole = [&](const std::vector<UtcWindow>& buckets) {
@@ -304,6 +299,7 @@ Result<Breakdown> BreakDown(storage::Store& store, const std::string& project_id
                             WebDimension dimension, const ReportWindows& windows,
                             std::int64_t limit, std::int64_t offset) {
   return ReadRollups(store, project_id, windows, [&](storage::Transaction& tx) {
+    if (windows.filter) return filtered::Rank(tx, project_id, dimension, windows, limit, offset);
     return Rank(tx, project_id, dimension, windows, limit, offset);
   });
 }
@@ -314,6 +310,7 @@ Result<std::vector<DurationRow>> PageDurations(storage::Store& store,
                                                std::int64_t offset) {
   return ReadRollups(store, project_id, windows,
                      [&](storage::Transaction& tx) -> Result<std::vector<DurationRow>> {
+    if (windows.filter) return filtered::Durations(tx, project_id, windows, limit, offset);
     auto current =
         QueryOf(tx, project_id, windows, windows.selection_days, WebDimension::kPage);
     if (!current) return current.error();
@@ -353,6 +350,10 @@ Result<DimensionTimeline> DimensionSeries(storage::Store& store, const std::stri
   if (!buckets) return buckets.error();
   return ReadRollups(store, project_id, windows,
                      [&](storage::Transaction& tx) -> Result<DimensionTimeline> {
+    if (windows.filter) {
+      return filtered::Series(tx, project_id, windows, dimension, std::move(*buckets), limit,
+                              value);
+    }
     DimensionTimeline timeline;
     timeline.buckets = std::move((*buckets)[0]);
     std::vector<std::string> keys;

@@ -34,6 +34,10 @@ struct WebBreakdownRow {
   std::int64_t pageviews = 0;
 };
 
+// Whether a breakdown by `dimension` counts unique visitors (pages count pageviews, entry and
+// exit pages visits, channels and event names events).
+bool CountsVisitors(storage::WebDimension dimension);
+
 struct WebSummary {
   WebTotalsRow current;
   std::optional<WebTotalsRow> previous;  // nullopt without a comparison

@@ -93,9 +93,9 @@ Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
                                 {std::string(id)});
     if (!done) return done.error();
   }
-  for (std::string_view table : {"events", "bot_requests", "visit_starts", "rollup_dirty",
-                                 "rollup_days", "rollup_blocks", "web_rollups", "bot_rollups",
-                                 "agent_conversations", "oauth_grants"}) {
+  for (std::string_view table :
+       {"events", "bot_requests", "visit_starts", "rollup_dirty", "rollup_days", "rollup_blocks",
+        "web_rollups", "web_visits", "bot_rollups", "agent_conversations", "oauth_grants"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",
                                 {std::string(id)});

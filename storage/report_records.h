@@ -180,4 +180,40 @@ struct PageDurationRow {
   std::int64_t duration_ms = 0;  // sum over the measured ones
 };
 
+// ---- Visits (web_visits): what a filtered web report reads (docs/reports.md, "Filters").
+
+// One visit, or one event outside every visit (in_visit false: it counts as events, pageviews
+// and a visitor, never as a visit), with the local day rollups of the day it started.
+struct WebVisitRow {
+  std::int64_t started_at = 0;
+  bool in_visit = true;
+  std::string session_id;  // the visit's session id, or the loose event's id
+  std::string visitor;     // "" when the events had neither an anonymous nor a user id
+  std::int64_t events = 0, pageviews = 0, duration_ms = 0;
+  bool bounce = false;
+  std::string entry_page, exit_page;  // "" without a pageview
+  // The visit's first event's values.
+  std::string referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content;
+  std::string country, region, city, browser, os, device;
+  // The values that vary within a visit, as lists (storage/visit_lists.h): per page its views,
+  // timed views and view ms; per event name and per channel its events.
+  std::string pages, event_names, channels;
+};
+
+// Keeps the visits that have `value` for `dimension` ("" is the rows without one).
+struct WebFilter {
+  WebDimension dimension = WebDimension::kPage;
+  std::string value;
+};
+
+struct WebVisitQuery {
+  std::string project_id;
+  std::string zone;
+  std::int64_t start_ms = 0;  // visits that started in [start_ms, end_ms)
+  std::int64_t end_ms = 0;
+  std::optional<WebFilter> filter;
+  // The dimension whose values the rows should carry; the other value columns stay "".
+  std::optional<WebDimension> values_of;
+};
+
 }  // namespace sightline::storage

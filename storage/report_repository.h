@@ -44,6 +44,7 @@ class ReportRepository {
   core::Result<bool> HasRollupsOfOtherZones(std::string_view project_id, std::string_view zone);
   core::Result<void> DeleteRollupsOfOtherZones(std::string_view project_id,
                                                std::string_view zone);
+  // Day and hour rows of the window (for web rows, with the visits that started in it).
   core::Result<void> DeleteRollups(std::string_view project_id, std::string_view zone,
                                    RollupSource source, std::int64_t start_ms,
                                    std::int64_t end_ms);
@@ -96,6 +97,11 @@ class ReportRepository {
   core::Result<std::vector<PageDurationRow>> PageDurations(const WebRollupQuery& query,
                                                            std::int64_t limit,
                                                            std::int64_t offset);
+  // Visits (storage/report_repository_visits.cpp): written with the day's web rollups.
+  core::Result<void> InsertWebVisits(std::string_view project_id, std::string_view zone,
+                                     std::span<const WebVisitRow> rows);
+  // The visits that started in the window and pass the filter, by start time.
+  core::Result<std::vector<WebVisitRow>> ListWebVisits(const WebVisitQuery& query);
 
  private:
   SqlSession& session_;

@@ -224,7 +224,8 @@ Result<bool> ReportRepository::HasRollupsOfOtherZones(std::string_view project_i
 
 Result<void> ReportRepository::DeleteRollupsOfOtherZones(std::string_view project_id,
                                                    std::string_view zone) {
-  for (std::string_view table : {"web_rollups", "bot_rollups", "rollup_days", "rollup_blocks"}) {
+  for (std::string_view table :
+       {"web_rollups", "web_visits", "bot_rollups", "rollup_days", "rollup_blocks"}) {
     auto done = ExecuteVoid(session_,
                             "DELETE FROM " + std::string(table) +
                                 " WHERE project_id = $1 AND zone <> $2",
@@ -244,7 +245,13 @@ Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::s
       " WHERE project_id = $1 AND zone = $2 AND span IN (0, 1) AND " +
       std::string(source == RollupSource::kWeb ? kEveryDimension : kEveryKind) +
       " AND period_start >= $3 AND period_start < $4";
-  return ExecuteVoid(session_, sql, {std::string(project_id), std::string(zone), start_ms, end_ms});
+  auto deleted =
+      ExecuteVoid(session_, sql, {std::string(project_id), std::string(zone), start_ms, end_ms});
+  if (!deleted || source != RollupSource::kWeb) return deleted;
+  return ExecuteVoid(session_,
+                     "DELETE FROM web_visits WHERE project_id = $1 AND zone = $2 AND "
+                     "started_at >= $3 AND started_at < $4",
+                     {std::string(project_id), std::string(zone), start_ms, end_ms});
 }
 
 Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_view project_id,

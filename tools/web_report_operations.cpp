@@ -1,4 +1,5 @@
 // Web analytics reports (/web-analytics/*). Metric definitions: docs/metrics.md.
+#include <algorithm>
 #include <cmath>
 
 #include "reports/web_reports.h"
@@ -38,12 +39,52 @@ constexpr DimensionName kDimensions[] = {
   R"("description": "What to group by. top_page counts pageviews, entry_page and exit_page )" \
   R"(visits, channel and event events, the others unique visitors."})"
 
+#define SIGHTLINE_FILTER_PROPERTY                                                             \
+  R"("filter": {"type": "string", "minLength": 2, "maxLength": 2100, "description": "Keeps )"  \
+  R"(the visits that have one value of a dimension, written dimension:value (country:DE, )"     \
+  R"(top_page:/pricing, utm_campaign:spring; country: keeps the visits without a country). )"  \
+  R"(Every figure then counts only those visits. Dimensions as for get_web_breakdown; a )"     \
+  R"(visit's referrer, UTM fields, place and device are those of its first event."})"
+
+#define SIGHTLINE_FILTER_OUTPUT                                                              \
+  R"("filter": {"type": "object", "required": ["dimension", "value"], "properties": {)"      \
+  R"("dimension": {"type": "string"}, "value": {"type": "string"}}})"
+
 WebDimension DimensionOf(const json::object& args) {
   const std::string name = OptionalString(args, "dimension").value_or("top_page");
   for (const DimensionName& entry : kDimensions) {
     if (entry.name == name) return entry.dimension;
   }
   return WebDimension::kPage;  // the schema's enum admits nothing else
+}
+
+// The report's period and, from `filter` (dimension:value), the visits it keeps.
+Result<ReportSetup> WebSetup(OperationContext& context, const json::object& args) {
+  auto setup = Setup(context, args);
+  if (!setup) return setup.error();
+  const std::optional<std::string> filter = OptionalString(args, "filter");
+  if (!filter) return setup;
+  const std::size_t colon = filter->find(':');
+  const std::string_view name = std::string_view(*filter).substr(0, colon);
+  const auto known = std::ranges::find(kDimensions, name, &DimensionName::name);
+  if (colon == std::string::npos || known == std::end(kDimensions)) {
+    return core::Error::Invalid(
+        "filter", "Write the filter as dimension:value, with a dimension of get_web_breakdown "
+                  "(country:DE, top_page:/pricing).");
+  }
+  setup->windows.filter = storage::WebFilter{known->dimension, filter->substr(colon + 1)};
+  return setup;
+}
+
+// HeaderJson, and the filter the report applied.
+json::object WebHeaderJson(const ReportSetup& setup) {
+  json::object out = HeaderJson(setup);
+  if (!setup.windows.filter) return out;
+  const auto known = std::ranges::find(kDimensions, setup.windows.filter->dimension,
+                                       &DimensionName::dimension);
+  out["filter"] = json::object{{"dimension", std::string(known->name)},
+                               {"value", setup.windows.filter->value}};
+  return out;
 }
 
 // ---- Metrics of a visit total (docs/metrics.md).
@@ -97,7 +138,7 @@ json::object Metric(const json::value& value, const json::value* previous, bool 
 }
 
 Result<json::value> RunWebAnalytics(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = WebSetup(context, args);
   if (!setup) return setup.error();
   auto summary = reports::SummarizeVisits(context.store, context.project->id, setup->windows);
   if (!summary) return summary.error();
@@ -108,7 +149,7 @@ Result<json::value> RunWebAnalytics(OperationContext& context, const json::objec
     const json::value* before = summary->previous ? previous.if_contains(name) : nullptr;
     metrics[name] = Metric(value, before, name == "bounceRate");
   }
-  json::object out = HeaderJson(*setup);
+  json::object out = WebHeaderJson(*setup);
   out["metrics"] = std::move(metrics);
   return out;
 }
@@ -124,14 +165,14 @@ Result<reports::Interval> IntervalOf(const json::object& args) {
 }
 
 Result<json::value> RunWebTimeline(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = WebSetup(context, args);
   if (!setup) return setup.error();
   auto interval = IntervalOf(args);
   if (!interval) return interval.error();
   auto timeline = reports::VisitTimeline(context.store, context.project->id, setup->zone,
                                          setup->windows, *interval);
   if (!timeline) return timeline.error();
-  json::object out = HeaderJson(*setup);
+  json::object out = WebHeaderJson(*setup);
   out["interval"] = OptionalString(args, "interval").value_or("day");
   out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
   out["points"] = PointsJson(timeline->points);
@@ -144,7 +185,7 @@ Result<json::value> RunWebTimeline(OperationContext& context, const json::object
 }
 
 Result<json::value> RunBreakdown(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = WebSetup(context, args);
   if (!setup) return setup.error();
   const WebDimension dimension = DimensionOf(args);
   const std::int64_t limit = IntegerOr(args, "limit", 10);
@@ -153,7 +194,7 @@ Result<json::value> RunBreakdown(OperationContext& context, const json::object& 
                                       setup->windows, limit, offset);
   if (!breakdown) return breakdown.error();
   const bool pages = dimension == WebDimension::kPage;
-  json::object out = HeaderJson(*setup);
+  json::object out = WebHeaderJson(*setup);
   out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
   out["total"] = breakdown->total;
   out["limit"] = limit;
@@ -178,14 +219,14 @@ Result<json::value> RunBreakdown(OperationContext& context, const json::object& 
 }
 
 Result<json::value> RunPageDurations(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = WebSetup(context, args);
   if (!setup) return setup.error();
   const std::int64_t limit = IntegerOr(args, "limit", 10);
   const std::int64_t offset = IntegerOr(args, "offset", 0);
   auto pages = reports::PageDurations(context.store, context.project->id, setup->windows, limit,
                                       offset);
   if (!pages) return pages.error();
-  json::object out = HeaderJson(*setup);
+  json::object out = WebHeaderJson(*setup);
   out["limit"] = limit;
   out["offset"] = offset;
   json::array rows;
@@ -212,7 +253,7 @@ Result<json::value> RunPageDurations(OperationContext& context, const json::obje
 }
 
 Result<json::value> RunDimensionTimeline(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = WebSetup(context, args);
   if (!setup) return setup.error();
   auto interval = IntervalOf(args);
   if (!interval) return interval.error();
@@ -221,7 +262,7 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
                                            IntegerOr(args, "limit", 5),
                                            OptionalString(args, "value"));
   if (!timeline) return timeline.error();
-  json::object out = HeaderJson(*setup);
+  json::object out = WebHeaderJson(*setup);
   out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
   out["interval"] = OptionalString(args, "interval").value_or("day");
   out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
@@ -273,10 +314,10 @@ const OperationSpec kWebAnalytics{
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES "}}",
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "metrics"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "metrics": {"type": "object", "required": [
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "metrics": {"type": "object", "required": [
         "visitors", "visits", "pageviews", "viewsPerVisit", "bounceRate", "visitDuration",
         "events"], "properties": {
         "visitors": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
@@ -302,10 +343,11 @@ const OperationSpec kWebTimeline{
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/timeline",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_INTERVAL_PROPERTY "}}",
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_INTERVAL_PROPERTY ", "
+        SIGHTLINE_FILTER_PROPERTY "}}",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "interval", "buckets", "points"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"},
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "interval": {"type": "string"},
         "buckets": {"type": "array", "items": {"type": "string"}},
         "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(},
         "previousPeriod": {"type": "object", "required": ["buckets", "points"], "properties": {
@@ -329,10 +371,10 @@ const OperationSpec kWebBreakdown{
     .path = "/web-analytics/breakdown",
     .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
-        SIGHTLINE_PAGE_PROPERTIES "}}",
+        SIGHTLINE_PAGE_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "dimension", "total", "limit", "offset", "rows"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "dimension": {"type": "string"},
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
         "total": {"type": "integer"}, "limit": {"type": "integer"}, "offset": {"type": "integer"},
         "rows": {"type": "array", "items": {"type": "object",
           "required": ["value", "count", "visitors"], "properties": {
@@ -356,10 +398,11 @@ const OperationSpec kPageDurations{
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/pages/duration",
     .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_PAGE_PROPERTIES "}}",
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_PAGE_PROPERTIES ", "
+        SIGHTLINE_FILTER_PROPERTY "}}",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "limit", "offset", "rows"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "limit": {"type": "integer"},
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "limit": {"type": "integer"},
         "offset": {"type": "integer"},
         "rows": {"type": "array", "items": {"type": "object",
           "required": ["path", "pageviews", "avgDurationMs"], "properties": {
@@ -386,12 +429,12 @@ const OperationSpec kDimensionTimeline{
     .path = "/web-analytics/dimension/timeline",
     .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
         SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
-        SIGHTLINE_INTERVAL_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
+        SIGHTLINE_INTERVAL_PROPERTY ", " SIGHTLINE_FILTER_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
         "maximum": 20, "default": 5}, "value": {"type": "string", "minLength": 1,
         "maxLength": 2048, "description": "One value of the dimension to chart instead of the top ones"}}})",
     .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
         R"(, "dimension", "interval", "buckets", "series"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "dimension": {"type": "string"},
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
         "interval": {"type": "string"},
         "buckets": {"type": "array", "items": {"type": "string"}},
         "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(,

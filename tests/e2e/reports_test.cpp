@@ -441,6 +441,44 @@ TEST_P(WebReports, BreakdownsDurationsAndSeries) {
             R"({"value":"/nowhere","total":0,"data":[0,0,0,0,0,0,0]})");
 }
 
+TEST_P(WebReports, AFilterKeepsTheVisitsWithTheValue) {
+  IngestNewYorkDataset();
+  // /pricing was viewed in V1's visit (two pages and a signup) and V2's (a bounce), and in V2's
+  // visit of the previous period.
+  const std::string period = "from=2026-11-02&to=2026-11-08&filter=top_page%3A%2Fpricing";
+  const json::object summary = Report("/web-analytics?" + period);
+  EXPECT_EQ(json::serialize(summary.at("filter")), R"({"dimension":"top_page","value":"/pricing"})");
+  EXPECT_EQ(json::serialize(Metric(summary, "visitors")),
+            R"({"value":2,"previous":1,"absoluteChange":1,"change":1E2})");
+  EXPECT_EQ(Metric(summary, "visits").at("value").as_int64(), 2);
+  EXPECT_EQ(Metric(summary, "pageviews").at("value").as_int64(), 3);
+  EXPECT_EQ(Metric(summary, "events").at("value").as_int64(), 4);
+  EXPECT_DOUBLE_EQ(Metric(summary, "bounceRate").at("value").as_double(), 50.0);
+
+  const json::object pages = Report("/web-analytics/breakdown?dimension=top_page&" + period);
+  ASSERT_EQ(pages.at("rows").as_array().size(), 2u);
+  EXPECT_EQ(Row(pages, 0).at("value").as_string(), "/pricing");
+  EXPECT_EQ(Row(pages, 0).at("views").as_int64(), 2);
+  EXPECT_EQ(Row(pages, 0).at("previousViews").as_int64(), 1);
+  EXPECT_EQ(Row(pages, 1).at("value").as_string(), "/");
+  EXPECT_EQ(Row(pages, 1).at("views").as_int64(), 1);
+
+  const json::object timeline = Report("/web-analytics/timeline?" + period);
+  EXPECT_EQ(timeline.at("points").at(1).at("pageviews").as_int64(), 2);  // 11-03: V1
+  EXPECT_EQ(timeline.at("points").at(6).at("visits").as_int64(), 0);     // 11-08: V3 only saw /
+  const json::object events = Report("/web-analytics/breakdown?dimension=event&" + period);
+  EXPECT_EQ(Row(events, 1).at("value").as_string(), "signup");
+
+  // The visits without a value of a dimension: none lack a page.
+  const json::object none = Report("/web-analytics?from=2026-11-02&to=2026-11-08&filter=top_page%3A");
+  EXPECT_EQ(Metric(none, "visits").at("value").as_int64(), 0);
+  const json::object exits =
+      Report("/web-analytics/breakdown?dimension=exit_page&from=2026-11-02&to=2026-11-08&"
+             "filter=event%3Asignup");
+  ASSERT_EQ(exits.at("rows").as_array().size(), 1u);
+  EXPECT_EQ(Row(exits, 0).at("value").as_string(), "/pricing");
+}
+
 TEST_P(WebReports, BadArgumentsAreRefused) {
   auto status = [&](const std::string& target) {
     return api().Call("GET", target, creds_.private_api_key).status;
@@ -450,6 +488,11 @@ TEST_P(WebReports, BadArgumentsAreRefused) {
   EXPECT_EQ(status("/web-analytics/timeline?interval=fortnight"), 400);
   EXPECT_EQ(status("/web-analytics?compareFrom=2026-11-01"), 400);
   EXPECT_EQ(status("/web-analytics/dimension/timeline?dimension=device&limit=21"), 400);
+  const Response unknown =
+      api().Call("GET", "/web-analytics?filter=shoe_size%3A42", creds_.private_api_key);
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(unknown.Json().at("error").at("code").as_string(), "VAL_003") << unknown.body;
+  EXPECT_EQ(status("/web-analytics/timeline?filter=country"), 400) << "no colon";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WebReports, ::testing::ValuesIn(AvailableBackends()),

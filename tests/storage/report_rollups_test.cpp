@@ -250,9 +250,13 @@ class WebAggregates : public StoreConformance {
   }
   std::vector<std::string> Breakdown(WebDimension dimension, std::int64_t limit = 100,
                                      std::int64_t offset = 0) {
-    auto breakdown = reports::BreakDown(store(), "p-1", dimension, TwoDays(), limit, offset);
+    return Rows(reports::BreakDown(store(), "p-1", dimension, TwoDays(), limit, offset));
+  }
+  // "value=count/visitors" per row.
+  static std::vector<std::string> Rows(const core::Result<reports::Breakdown>& breakdown) {
     EXPECT_TRUE(Ok(breakdown));
     std::vector<std::string> out;
+    if (!breakdown) return out;
     for (const reports::BreakdownRow& row : breakdown->rows) {
       out.push_back(row.current.key + "=" + std::to_string(row.current.count) + "/" +
                     std::to_string(row.current.visitors));
@@ -414,6 +418,122 @@ TEST_P(WebAggregates, PageDurationsRunUntilTheVisitsNextPageview) {
   EXPECT_EQ((*pages)[1].current.path, "/pricing");
   EXPECT_EQ((*pages)[1].current.measured, 0);
   EXPECT_EQ((*pages)[2].current.path, "/docs");
+}
+
+// ---- Filters: the visits with a value, every figure counted over them ------------------------
+
+ReportWindows Filtered(ReportWindows windows, WebDimension dimension, std::string value) {
+  windows.filter = storage::WebFilter{dimension, std::move(value)};
+  return windows;
+}
+
+class WebFilters : public WebAggregates {
+ protected:
+  std::string Summary(WebDimension dimension, std::string value) {
+    auto summary =
+        reports::SummarizeVisits(store(), "p-1", Filtered(TwoDays(), dimension, std::move(value)));
+    EXPECT_TRUE(Ok(summary));
+    return summary ? Show(summary->current) : "";
+  }
+  std::vector<std::string> Breakdown(WebDimension by, WebDimension dimension, std::string value) {
+    return Rows(reports::BreakDown(store(), "p-1", by,
+                                   Filtered(TwoDays(), dimension, std::move(value)), 100, 0));
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, WebFilters, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, WebFilters, testing::Values(Backend::kPostgres));
+
+TEST_P(WebFilters, AFilterKeepsTheVisitsWithTheValue) {
+  // s1, s2 (A) and s5 (D) are in NP: s1 viewed two pages and clicked in 90 s.
+  const std::string nepal = "2 visitors, 3 visits, 4 pageviews, 2 bounces, 90000 ms, 5 events";
+  EXPECT_EQ(Summary(WebDimension::kCountry, "NP"), nepal);
+  EXPECT_EQ(Summary(WebDimension::kEntryPage, "/home"), nepal);
+  EXPECT_EQ(Summary(WebDimension::kCountry, "DE"),
+            "1 visitors, 1 visits, 1 pageviews, 1 bounces, 30000 ms, 3 events");
+  // "" is the visits without a value: s4, which signed up on the growth channel.
+  const std::string signup = "1 visitors, 1 visits, 1 pageviews, 0 bounces, 300000 ms, 2 events";
+  EXPECT_EQ(Summary(WebDimension::kCountry, ""), signup);
+  EXPECT_EQ(Summary(WebDimension::kEvent, "signup"), signup);
+  EXPECT_EQ(Summary(WebDimension::kChannel, "growth"), signup);
+  // A page keeps the visits that viewed it, with all their pageviews.
+  EXPECT_EQ(Summary(WebDimension::kPage, "/pricing"),
+            "2 visitors, 2 visits, 3 pageviews, 1 bounces, 120000 ms, 6 events");
+  EXPECT_EQ(Summary(WebDimension::kCountry, "US"),
+            "0 visitors, 0 visits, 0 pageviews, 0 bounces, 0 ms, 0 events");
+}
+
+TEST_P(WebFilters, AValueEveryVisitHasChangesNothing) {
+  auto whole = reports::SummarizeVisits(store(), "p-1", TwoDays());
+  ASSERT_TRUE(Ok(whole));
+  EXPECT_EQ(Summary(WebDimension::kChannel, "web"), Show(whole->current));
+  for (WebDimension by : {WebDimension::kPage, WebDimension::kEntryPage, WebDimension::kExitPage,
+                          WebDimension::kCountry, WebDimension::kEvent}) {
+    EXPECT_EQ(Breakdown(by, WebDimension::kChannel, "web"), WebAggregates::Breakdown(by));
+  }
+}
+
+TEST_P(WebFilters, BreakdownsSeriesAndDurationsCountTheKeptVisits) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(Breakdown(WebDimension::kPage, WebDimension::kPage, "/pricing"),
+            (V{"/pricing=2/2", "/home=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kCountry, WebDimension::kPage, "/pricing"),
+            (V{"DE=1/1", "NP=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEvent, WebDimension::kCountry, "NP"),
+            (V{"screen_view=4/2", "click=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kExitPage, WebDimension::kCountry, "NP"),
+            (V{"/home=2/2", "/pricing=1/1"}));
+  const ReportingZone utc = Zone("UTC");
+  auto days = reports::VisitTimeline(store(), "p-1", utc,
+                                     Filtered(TwoDays(), WebDimension::kCountry, "NP"),
+                                     reports::Interval::kDay);
+  ASSERT_TRUE(Ok(days));
+  EXPECT_EQ(Show(days->points[0]), "2 visitors, 3 visits, 4 pageviews, 2 bounces, 90000 ms, 5 events");
+  EXPECT_EQ(days->points[1].events, 0);
+  auto series = reports::DimensionSeries(store(), "p-1", utc,
+                                         Filtered(TwoDays(), WebDimension::kCountry, "NP"),
+                                         WebDimension::kPage, reports::Interval::kHour, 2);
+  ASSERT_TRUE(Ok(series));
+  ASSERT_EQ(series->series.size(), 2u);
+  EXPECT_EQ(series->series[0].key, "/home");
+  EXPECT_EQ(series->series[0].total, 3);
+  EXPECT_EQ(series->series[0].values[0], 1);
+  EXPECT_EQ(series->series[0].values[2], 1);
+  EXPECT_EQ(series->series[0].values[18], 1);
+  auto pages = reports::PageDurations(store(), "p-1",
+                                      Filtered(TwoDays(), WebDimension::kPage, "/pricing"), 10, 0);
+  ASSERT_TRUE(Ok(pages));
+  ASSERT_EQ(pages->size(), 2u);
+  EXPECT_EQ((*pages)[0].current.path, "/pricing");
+  EXPECT_EQ((*pages)[0].current.pageviews, 2);
+  EXPECT_EQ((*pages)[0].current.measured, 0);
+  EXPECT_EQ((*pages)[1].current.path, "/home");
+  EXPECT_EQ((*pages)[1].current.duration_ms, 60'000);
+}
+
+TEST_P(WebFilters, ComparisonLateEventsAndEventsOutsideVisits) {
+  const ReportingZone utc = Zone("UTC");
+  auto compared = reports::BreakDown(
+      store(), "p-1", WebDimension::kPage,
+      Filtered(Windows(utc, {20001, 20001}, DayRange{20000, 20000}), WebDimension::kPage,
+               "/docs"),
+      10, 0);
+  ASSERT_TRUE(Ok(compared));
+  ASSERT_EQ(compared->rows.size(), 1u);
+  EXPECT_EQ(compared->rows[0].current.count, 1);
+  EXPECT_EQ(compared->rows[0].previous->count, 0);
+  // s3 views /docs the next day: the visit it started on day 20000 now has that page.
+  Insert({WebEvent("b4", kT0 + 86'400'000 + kMinute, "screen_view", "B", "s3", "/docs", "DE")});
+  EXPECT_EQ(Summary(WebDimension::kPage, "/docs"),
+            "2 visitors, 2 visits, 3 pageviews, 0 bounces, 86160000 ms, 6 events");
+  // An event without a session counts as an event and a visitor, never as a visit.
+  EventRecord loose = WebEvent("e1", kT0 + 3 * 60 * kMinute, "download", "E", "", "/docs", "FR");
+  loose.session_id = std::nullopt;
+  Insert({loose});
+  EXPECT_EQ(Summary(WebDimension::kEvent, "download"),
+            "1 visitors, 0 visits, 0 pageviews, 0 bounces, 0 ms, 1 events");
+  EXPECT_EQ(Summary(WebDimension::kCountry, "FR"),
+            "1 visitors, 0 visits, 0 pageviews, 0 bounces, 0 ms, 1 events");
 }
 
 // ---- Blocks of days ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // The report pages in a real browser against the real server: the figures the dashboard shows
-// are the REST reports' figures, the period and comparison live in the URL, a row drills into
+// are the REST reports' figures, the period and comparison live in the URL, a row filters
 // its value, the crawler filters work, the reporting timezone decides the days, the pages fit a
 // phone in the dark theme, axe-core finds nothing, and every view marks 'sightline:view-ready'.
 // Run (from tests/interop): node --test dashboard/reports.test.mjs
@@ -112,17 +112,34 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   await page.waitForURL(/compare=off/);
   assert.equal(await page.locator('[data-previous="pageviews"]').count(), 0);
 
-  // Drill into the top page: its series with the comparison, in the URL.
+  // Clicking a row filters the whole view to the visits with that value, in the URL; the figures
+  // are the filtered REST reports'.
   await resetReady();
   await page.getByLabel('Compare with').selectOption('previous_period');
   await viewReady();
-  await table.getByRole('button', { name: pages.rows[0].value, exact: true }).click();
-  await page.waitForURL((url) => url.searchParams.get('drill') === `top_page:${pages.rows[0].value}`);
-  await page.getByRole('heading', { name: `Page: ${pages.rows[0].value}` }).waitFor();
-  await page.waitForFunction(() => document.activeElement?.id === 'drill-heading'); // moved up to it
-  await page.locator('[data-drill-total]').waitFor();
-  assert.equal(await page.locator('[data-drill-total]').textContent(), number(pages.rows[0].count));
-  await screenshot(page, 'reports-web-drill');
+  const topPage = pages.rows[0].value;
+  const countries = await report('/web-analytics/breakdown', { from, to: today(), dimension: 'country', limit: 50 });
+  await resetReady();
+  await table.getByRole('button', { name: topPage, exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get('filter') === `top_page:${topPage}`);
+  await page.getByRole('heading', { name: `Filtered by Page: ${topPage}` }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'filter-heading'); // moved up to it
+  await viewReady();
+  const filtered = await report('/web-analytics', { from, to: today(), filter: `top_page:${topPage}` });
+  assert.ok(filtered.metrics.pageviews.value < rest.metrics.pageviews.value, 'the filter keeps fewer pageviews');
+  for (const key of ['visitors', 'visits', 'pageviews', 'events']) {
+    assert.equal(await page.locator(`[data-metric="${key}"]`).textContent(), number(filtered.metrics[key].value), `filtered ${key}`);
+  }
+  const filteredCountries = await report('/web-analytics/breakdown',
+    { from, to: today(), dimension: 'country', limit: 50, filter: `top_page:${topPage}` });
+  assert.notDeepEqual(filteredCountries.rows, countries.rows);
+  const countryTable = page.getByRole('table', { name: 'Country by visitors' });
+  assert.equal(await countryTable.getByRole('row').count(), filteredCountries.rows.length + 1);
+  await screenshot(page, 'reports-web-filter');
+  await resetReady();
+  await page.reload();
+  await viewReady();
+  assert.equal(await page.locator('[data-metric="visits"]').textContent(), number(filtered.metrics.visits.value));
 
   // A breakdown tab is in the URL too.
   await page.getByRole('tab', { name: 'Referrers' }).click();
@@ -139,8 +156,8 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   await page.waitForURL((url) => !url.searchParams.has('sources'));
 
   // A custom comparison window, typed into the picker.
-  await page.getByRole('button', { name: /^Close/ }).click();
-  await page.waitForURL((url) => !url.searchParams.has('drill'));
+  await page.getByRole('button', { name: /^Remove filter/ }).click();
+  await page.waitForURL((url) => !url.searchParams.has('filter'));
   await page.waitForFunction(() => document.activeElement?.id === 'timeline-heading');
   const compareFrom = isoDay(Date.now() - 20 * day);
   const compareTo = isoDay(Date.now() - 14 * day);
@@ -305,7 +322,7 @@ test('axe-core finds no accessibility violations in the report pages, light and 
     const checked = await context.newPage({ locale: 'en-US', colorScheme, bypassCSP: true });
     try {
       await context.signIn(checked);
-      for (const view of ['web?drill=top_page:/docs', 'crawlers?ai=1']) {
+      for (const view of ['web?filter=top_page:/docs', 'crawlers?ai=1']) {
         await checked.goto(projectUrl(view.split('?')[0], `?${view.split('?')[1]}`));
         await checked.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
         await checked.getByRole('heading', { name: view.startsWith('web') ? 'Locations' : 'Countries' }).scrollIntoViewIfNeeded();

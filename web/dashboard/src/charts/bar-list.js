@@ -1,6 +1,6 @@
 // A ranked list as a table: each row's name over a bar proportional to its value, the value,
 // and with a comparison the previous period's value and the change. Rows can be activated
-// (a button in the name cell, so keyboard users get it too) to drill into that value.
+// (a button in the name cell, so keyboard users get it too) to filter the view by that value.
 import { html } from '../ui/html.js';
 import { formatNumber } from '../format.js';
 import { Change } from './change.js';

@@ -1,7 +1,7 @@
 // Web analytics: headline figures, the timeline with the comparison period dashed, breakdowns
-// (pages, sources, locations, devices, events) with comparison columns, and a drill-down into
-// one value (URL drill=<dimension>:<value>) showing that value over time against the previous
-// period. All requests of a view start together (useRequests).
+// (pages, sources, locations, devices, events) with comparison columns. Clicking a row filters
+// the whole view to the visits with that value (URL filter=<dimension>:<value>, the reports'
+// `filter` argument). All requests of a view start together (useRequests).
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { api } from '../api.js';
@@ -68,26 +68,26 @@ export function countLabel(dimension) {
 
 const dimensionNames = Object.fromEntries(breakdownGroups.flatMap((group) => group.tabs.map((tab) => [tab.value, tab.name])));
 
-/** drill=<dimension>:<value> → { dimension, value } (an empty value is the "(none)" row). */
-export function parseDrill(drill) {
-  if (!drill) return null;
-  const colon = drill.indexOf(':');
+/** filter=<dimension>:<value> → { dimension, value } (an empty value is the "(none)" row). */
+export function parseFilter(filter) {
+  if (!filter) return null;
+  const colon = filter.indexOf(':');
   if (colon < 1) return null;
-  const dimension = drill.slice(0, colon);
+  const dimension = filter.slice(0, colon);
   if (!dimensionNames[dimension] || dimension === 'durations') return null;
-  const value = drill.slice(colon + 1);
+  const value = filter.slice(colon + 1);
   return { dimension, value: value === '' ? null : value };
 }
 
 /**
  * A breakdown card's tab, in the URL as ?<group>=<dimension> (pages=entry_page). Without it, the
- * drilled-into dimension's tab when it is in this card (a shared drill-down link opens on it),
- * else the first.
+ * filtered dimension's tab when it is in this card (a shared filtered link opens on it), else
+ * the first.
  */
-export function activeTab(group, query, drill) {
+export function activeTab(group, query, filter) {
   const wanted = query[group.key];
   if (group.tabs.some((tab) => tab.value === wanted)) return wanted;
-  if (drill && group.tabs.some((tab) => tab.value === drill.dimension)) return drill.dimension;
+  if (filter && group.tabs.some((tab) => tab.value === filter.dimension)) return filter.dimension;
   return group.tabs[0].value;
 }
 
@@ -99,12 +99,13 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
   const range = resolvePeriod(query, timeZone);
   const comparison = resolveComparison(query);
   const showComparison = comparison.mode !== 'off';
+  const filter = parseFilter(query.filter);
   const params = reportParams(project.id, query, timeZone);
+  if (filter) params.filter = `${filter.dimension}:${filter.value ?? ''}`;
   const loadKey = viewKey(params);
   const interval = intervalFor(params.from, params.to);
   const metric = webMetrics.some((item) => item.key === query.metric) ? query.metric : 'visitors';
-  const drill = parseDrill(query.drill);
-  const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, drill)]));
+  const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, filter)]));
   const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
 
   const specs = { summary: { key: loadKey, load: () => api.get('/web-analytics', params) },
@@ -115,26 +116,26 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
       ? { key: `${loadKey}|durations`, load: () => api.get('/web-analytics/pages/duration', { ...params, limit: 10 }) }
       : { key: `${loadKey}|${dimension}`, load: () => api.get('/web-analytics/breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 }) };
   }
-  if (drill) {
-    // value= charts that one value whatever its rank; the "(none)" row has no value to name, so
-    // it is looked for among the top 20.
-    const which = drill.value === null ? { limit: 20 } : { value: drill.value, limit: 1 };
-    specs.drill = { key: `${loadKey}|${drill.dimension}|${drill.value}|${interval}`,
-      load: () => api.get('/web-analytics/dimension/timeline', { ...params, dimension: drill.dimension, interval, ...which }) };
-  }
   const { results, shared: sharedError } = shareErrors(useRequests(specs, loadKey));
   const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
-  // A drill-down chosen in a table further down appears above it: move there (not on a reload).
-  const drillChosen = useRef(false);
-  const selectDrill = (dimension, value) => {
-    drillChosen.current = true;
-    setQuery({ drill: `${dimension}:${value ?? ''}` });
+  // A filter chosen in a table further down is announced above the figures it changed: move
+  // there (not on a reload).
+  const filterChosen = useRef(false);
+  const selectFilter = (dimension, value) => {
+    filterChosen.current = true;
+    setQuery({ filter: `${dimension}:${value ?? ''}` });
   };
 
   return html`<div class="report">
     <${PageHeader} title="Web analytics" />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
     <${RequestError} error=${sharedError} />
+    ${filter && html`<${FilterBar} filter=${filter} chosen=${filterChosen}
+      onRemove=${() => {
+        setQuery({ filter: null });
+        // The button goes away with the bar: keep the keyboard user nearby.
+        requestAnimationFrame(() => document.getElementById('timeline-heading')?.focus());
+      }} />`}
     <${RequestState} result=${results.summary} label="the summary">${(data) => html`<${MetricCards} label="Summary"
       showComparison=${showComparison && data.comparisonWindow !== null} selected=${metric}
       onSelect=${(key) => setQuery({ metric: key === 'visitors' ? null : key }, { replace: true })}
@@ -144,20 +145,13 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
       <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${WebTimeline}
         data=${data} metric=${metric} showComparison=${showComparison} comparedName=${comparisonName(comparison.mode)} />`}<//>
     </section>
-    ${drill && html`<${DrillDown} drill=${drill} result=${results.drill} showComparison=${showComparison} chosen=${drillChosen}
-      comparedName=${comparisonName(comparison.mode)}
-      onClose=${() => {
-        setQuery({ drill: null });
-        // The Close button goes away with the section: keep the keyboard user nearby.
-        requestAnimationFrame(() => document.getElementById('timeline-heading')?.focus());
-      }} />`}
     <div class="report-grid">
       ${breakdownGroups.map((group) => html`<${TabbedSection} key=${group.key} title=${group.title} tabs=${group.tabs}
         active=${tabs[group.key]} onChange=${(value) => setTab(group, value)}>
         ${(active) => html`<${RequestState} result=${results[group.key]} label=${group.title.toLowerCase()}>${(data) => (active === 'durations'
           ? html`<${DurationList} data=${data} showComparison=${showComparison} />`
           : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
-              drill=${drill} onSelect=${(row) => selectDrill(active, row.name)} />`)}<//>`}
+              filter=${filter} onSelect=${(row) => selectFilter(active, row.name)} />`)}<//>`}
       <//>`)}
     </div>
   </div>`;
@@ -173,7 +167,7 @@ function WebTimeline({ data, metric, showComparison, comparedName }) {
     previous=${previous} interval=${data.interval} format=${definition.format} />`;
 }
 
-function BreakdownList({ data, dimension, showComparison, drill, onSelect }) {
+function BreakdownList({ data, dimension, showComparison, filter, onSelect }) {
   const rows = data.rows.map((row) => ({
     key: row.value ?? '', name: row.value === null && dimension === 'referrer' ? 'Direct / none' : displayValue(dimension, row.value), raw: row.value,
     value: row.count, previous: row.previousCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
@@ -183,7 +177,7 @@ function BreakdownList({ data, dimension, showComparison, drill, onSelect }) {
     nameLabel=${dimensionNames[dimension]} valueLabel=${countLabel(dimension)} rows=${rows}
     extraColumns=${dimension === 'top_page' ? [{ key: 'visitors', label: 'Visitors' }] : []}
     showComparison=${showComparison && data.comparisonWindow !== null}
-    selectedKey=${drill?.dimension === dimension ? drill.value ?? '' : undefined}
+    selectedKey=${filter?.dimension === dimension ? filter.value ?? '' : undefined}
     onSelect=${(row) => onSelect({ name: row.raw })} />`;
   if (dimension !== 'country') return list;
   return html`<div class="stack">
@@ -203,33 +197,22 @@ function DurationList({ data, showComparison }) {
     showComparison=${showComparison && data.comparisonWindow !== null} />`;
 }
 
-function DrillDown({ drill, result, showComparison, onClose, chosen, comparedName }) {
+function FilterBar({ filter, chosen, onRemove }) {
   const heading = useRef(null);
   useEffect(() => {
     if (!chosen.current || !heading.current) return;
     chosen.current = false;
     heading.current.focus();
     heading.current.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-  }, [drill.dimension, drill.value]);
-  const name = displayValue(drill.dimension, drill.value) ?? '(none)';
-  const title = `${dimensionNames[drill.dimension]}: ${name}`;
-  return html`<section class="card drill" aria-labelledby="drill-heading">
+  }, [filter.dimension, filter.value]);
+  const name = displayValue(filter.dimension, filter.value) ?? '(none)';
+  const title = `${dimensionNames[filter.dimension]}: ${name}`;
+  return html`<section class="card filter-bar" aria-labelledby="filter-heading">
     <div class="card-head">
-      <h2 id="drill-heading" tabindex="-1" ref=${heading}>${title}</h2>
-      <button type="button" class="btn btn-secondary btn-small" onClick=${onClose}>Close<span class="visually-hidden"> ${title}</span></button>
+      <h2 id="filter-heading" tabindex="-1" ref=${heading}>Filtered by ${title}</h2>
+      <button type="button" class="btn btn-secondary btn-small" onClick=${onRemove}>Remove filter<span class="visually-hidden"> ${title}</span></button>
     </div>
-    <${RequestState} result=${result} label=${title}>${(data) => {
-      const match = (series) => series.find((item) => (item.value ?? null) === drill.value);
-      const current = match(data.series);
-      if (!current) return html`<p class="muted">${name} is not among the top ${data.series.length} values of this period, so it has no series here.</p>`;
-      const before = showComparison && data.comparisonData ? match(data.comparisonData.series) : null;
-      const label = countLabel(drill.dimension);
-      return html`<p class="drill-totals"><span>${label}: <strong data-drill-total>${formatNumber(current.total)}</strong></span>
-        ${before && html`<span class="muted"> · ${comparedName}: <span data-drill-previous>${formatNumber(before.total)}</span></span>`}</p>
-        <${Timeline} label=${`${title}, ${label.toLowerCase()} by ${data.interval}`} buckets=${data.buckets}
-          series=${[{ label: `${name}`, data: current.data }]} interval=${data.interval}
-          previous=${before ? { buckets: data.comparisonData.buckets, series: [{ label: `${name} (${comparedName})`, data: before.data }] } : null} />`;
-    }}<//>
+    <p class="muted">Every figure counts only the visits with this value.</p>
   </section>`;
 }
 

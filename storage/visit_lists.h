@@ -1,0 +1,27 @@
+// The lists a visit row keeps of the values that vary within a visit (web_visits.pages,
+// event_names, channels): each item is its value and a few counts. The format is simple enough
+// for SQL to find an item by value in both backends (ItemMarker), so a filter on a page keeps
+// the visits that viewed it without reading the others.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sightline::storage {
+
+struct VisitListItem {
+  std::string value;
+  std::vector<std::int64_t> counts;
+};
+
+// "\x1e" value ("\x1f" count)* per item. The two separators never occur in stored values: a
+// value holding one has it replaced by a space (the value is then found under that spelling).
+std::string EncodeVisitList(const std::vector<VisitListItem>& items);
+std::vector<VisitListItem> DecodeVisitList(std::string_view list);
+
+// What an encoded list contains exactly when it holds an item of `value`.
+std::string ItemMarker(std::string_view value);
+
+}  // namespace sightline::storage
