@@ -83,6 +83,7 @@ CredentialKind PresentedKind(std::string_view secret) {
     return *key == storage::KeyKind::kSdk ? CredentialKind::kSdkKey
                                           : CredentialKind::kPrivateApiKey;
   }
+  if (oauth::AuthorizationServer::LooksLikeCliToken(secret)) return CredentialKind::kCliToken;
   return identity::LooksLikeJwt(secret) ? CredentialKind::kUserSession : CredentialKind::kNone;
 }
 
@@ -100,12 +101,14 @@ std::optional<core::Error> RefusedUnseen(const tools::OperationSpec& spec, Crede
 OperationsEndpoint::OperationsEndpoint(const tools::Registry& registry,
                                        tools::Dispatcher& dispatcher,
                                        identity::Authenticator& authenticator,
-                                       identity::SessionService& sessions, RateLimits& limits)
+                                       identity::SessionService& sessions, RateLimits& limits,
+                                       oauth::AuthorizationServer* cli_tokens)
     : router_(registry),
       dispatcher_(dispatcher),
       authenticator_(authenticator),
       sessions_(sessions),
-      limits_(limits) {}
+      limits_(limits),
+      cli_tokens_(cli_tokens) {}
 
 bool OperationsEndpoint::Claims(const Target& target) const { return target.api; }
 
@@ -155,6 +158,11 @@ Result<identity::Principal> OperationsEndpoint::Authenticate(const HttpRequest& 
       return authenticator_.AuthenticateSdkKey(*secret);
     case CredentialKind::kPrivateApiKey:
       return authenticator_.AuthenticatePrivateKey(*secret);
+    case CredentialKind::kCliToken:
+      if (cli_tokens_ == nullptr) {
+        return core::Error(ErrorCode::kAuthInvalidCredential, "The access token is unknown.");
+      }
+      return cli_tokens_->AuthenticateCliToken(*secret, request.remote_address);
     default:
       return sessions_.AuthenticateAccessToken(*secret);
   }

@@ -12,6 +12,7 @@
 #include "api/router.h"
 #include "identity/authenticator.h"
 #include "identity/sessions.h"
+#include "oauth/authorization_server.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 
@@ -22,7 +23,7 @@ class OperationsEndpoint final : public Endpoint {
   // Everything must outlive the endpoint, and every stream it opens.
   OperationsEndpoint(const tools::Registry& registry, tools::Dispatcher& dispatcher,
                      identity::Authenticator& authenticator, identity::SessionService& sessions,
-                     RateLimits& limits);
+                     RateLimits& limits, oauth::AuthorizationServer* cli_tokens = nullptr);
 
   bool Claims(const Target& target) const override;
   std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
@@ -50,6 +51,7 @@ class OperationsEndpoint final : public Endpoint {
   identity::Authenticator& authenticator_;
   identity::SessionService& sessions_;
   RateLimits& limits_;
+  oauth::AuthorizationServer* cli_tokens_;  // command-line logins' tokens (cli_at_…); may be null
 };
 
 }  // namespace sightline::api

@@ -21,7 +21,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   };
   long threads = 0, connections = 0, body = 0, header = 0, read = 0, idle = 0, grace = 0, pool = 0,
        queue_rows = 0, access_ttl = 0, refresh = 0, rollup = 0, quota = 0, public_quota = 0,
-       llm_timeout = 0, steps = 0, seconds = 0;
+       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0;
   const Number numbers[] = {{"threads", &threads},
                             {"max-connections", &connections},
                             {"max-body-bytes", &body},
@@ -32,6 +32,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
                             {"db-pool-size", &pool},
                             {"ingest-queue-rows", &queue_rows},
                             {"oauth-access-ttl", &access_ttl},
+                            {"cli-login-ttl", &cli_login_ttl},
                             {"bot-ranges-refresh", &refresh},
                             {"rollup-interval", &rollup},
                             {"rate-limit", &quota},
@@ -57,6 +58,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   config.store.pool_size = static_cast<int>(pool);
   config.ingest_queue_rows = static_cast<std::size_t>(queue_rows);
   config.oauth_access_ttl = std::chrono::seconds(access_ttl);
+  config.cli_login_ttl = std::chrono::seconds(cli_login_ttl);
   config.bot_ranges_refresh = std::chrono::hours(refresh);
   config.rollup_interval = std::chrono::seconds(rollup);
   config.rate_limit = quota;

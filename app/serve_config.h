@@ -43,6 +43,7 @@ struct ServeConfig {
   bool client_metadata_private = false;
   bool mcp_conformance_fixtures = false;
   std::chrono::seconds oauth_access_ttl{3600};
+  std::chrono::seconds cli_login_ttl{600};  // how long a command-line login's codes live
   std::size_t ingest_queue_rows = 100000;
   std::int64_t rate_limit = 1000;
   std::int64_t public_rate_limit = 60;

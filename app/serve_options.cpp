@@ -77,6 +77,10 @@ const OptionDef kServeOptions[] = {
      "Lifetime of the OAuth access tokens /api/mcp accepts; clients refresh them (refresh tokens "
      "last 90 days, rotated on every use).",
      1, 86400},
+    {"cli-login-ttl", "SIGHTLINE_CLI_LOGIN_TTL", "600", "SECONDS",
+     "How long a command-line login's device and user codes stay valid before the user "
+     "approves it (RFC 8628 suggests minutes, not hours).",
+     1, 3600},
     {"mcp-conformance-fixtures", "SIGHTLINE_MCP_CONFORMANCE_FIXTURES", "", "",
      "Add the MCP conformance suite's fixture tools, resources and prompts to /api/mcp and answer "
      "it without a credential (only the fixtures are then visible). For tests only."},

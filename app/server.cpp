@@ -37,6 +37,25 @@ std::vector<std::string> CatalogListIds() {
   return ids;
 }
 
+// What a command-line login may be consented: everything but the account's own settings
+// (password, second factors, sessions and connected clients stay with the browser session).
+identity::PermissionSet CliGrantablePermissions() {
+  identity::PermissionSet permissions = identity::PermissionSet::All();
+  permissions.Remove(identity::Permission::kAccount);
+  permissions.Remove(identity::Permission::kPublic);
+  return permissions;
+}
+
+// Where a command-line login started, from the IP geolocation database when there is one.
+oauth::PlaceOf PlaceOf(const detection::GeoDatabase* geo) {
+  if (geo == nullptr) return {};
+  return [geo](std::string_view ip) -> std::optional<oauth::LoginPlace> {
+    const auto place = geo->Lookup(ip);
+    if (!place) return std::nullopt;
+    return oauth::LoginPlace{place->country, place->region, place->city};
+  };
+}
+
 // Passkeys are bound to a host name: the public URL's, or localhost when the server is reached
 // on a loopback address (browsers treat http://localhost as a secure origin).
 identity::PasskeySettings PasskeySettingsFor(const ServeConfig& config,
@@ -263,7 +282,8 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       ingestion_(clock_, writer_, {config_.trusted_proxies, geo_.get(), &classifier_}),
       sessions_(*store_, clock_, std::move(f.signing_secret)),
       passkeys_(*store_, clock_, PasskeySettingsFor(config_, public_url_)),
-      services_{sessions_, &ingestion_, &assistant_, &passkeys_, config_.changed_days()},
+      services_{sessions_, &ingestion_, &assistant_, &passkeys_, &device_login_,
+                config_.changed_days()},
       dispatcher_(*store_, clock_, services_),
       assistant_(std::move(f.provider), config_.assistant, dispatcher_, registry_, *store_, clock_),
       authenticator_(*store_),
@@ -277,7 +297,11 @@ Server::Server(ServeConfig config, ServerFoundations& f)
                             {.issuer = mcp::AuthorizationServerIssuer(api_url_),
                              .resource = mcp::McpResourceUrl(api_url_),
                              .grantable = tool_catalog_.GrantablePermissions(),
+                             .cli_resource = api_url_,
+                             .cli_grantable = CliGrantablePermissions(),
                              .access_ttl = config_.oauth_access_ttl}),
+      device_login_(*store_, clock_, authorization_server_, PlaceOf(geo_.get()),
+                    {.verification_uri = public_url_ + "/cli", .ttl = config_.cli_login_ttl}),
       sdk_script_(LoadScript(config_.sdk_script)),
       rate_limits_(credential_limits_, public_limits_, config_.trusted_proxies),
       documents_(registry_, {.server_url = api_url_},
@@ -288,7 +312,8 @@ Server::Server(ServeConfig config, ServerFoundations& f)
                      .anonymous = config_.mcp_conformance_fixtures}),
       oauth_endpoint_(authorization_server_, rate_limits_),
       authorize_endpoint_(authorization_server_, sessions_, rate_limits_, api_url_),
-      operations_(registry_, dispatcher_, authenticator_, sessions_, rate_limits_),
+      operations_(registry_, dispatcher_, authenticator_, sessions_, rate_limits_,
+                  &authorization_server_),
       front_door_({&documents_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
                    &operations_, &dashboard_},
                   clock_),

@@ -45,6 +45,7 @@
 #include "mcp/mcp_server.h"
 #include "mcp/tool_catalog.h"
 #include "oauth/authorization_server.h"
+#include "oauth/device_login.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
 #include "tools/services.h"
@@ -108,6 +109,7 @@ class Server {
   std::unique_ptr<const mcp::McpExtension> mcp_extension_;  // test-only fixtures, or null
   mcp::McpServer mcp_server_;
   oauth::AuthorizationServer authorization_server_;
+  oauth::DeviceLogin device_login_;  // command-line logins (its grants are the server's above)
   std::optional<api::SdkScript> sdk_script_;
   // The front door and its endpoint modules, in the order it asks them.
   api::RateLimits rate_limits_;

@@ -148,6 +148,23 @@ constexpr std::array kErrorTable = {
               "Unsupported response type",
               "The authorization endpoint serves `response_type=code` only.",
               "unsupported_response_type"},
+    ErrorInfo{ErrorCode::kOAuthAuthorizationPending, "OAUTH_012", 400, "Authorization pending",
+              "A command-line login (RFC 8628 device flow) is still waiting for the user to "
+              "approve it in the browser; poll again after `interval` seconds.",
+              "authorization_pending"},
+    ErrorInfo{ErrorCode::kOAuthSlowDown, "OAUTH_013", 400, "Slow down",
+              "A command-line login was polled faster than its interval; the interval grew by "
+              "5 seconds (`details.interval`).",
+              "slow_down"},
+    ErrorInfo{ErrorCode::kOAuthAccessDenied, "OAUTH_014", 403, "Access denied",
+              "The user denied the command-line login in the browser.", "access_denied"},
+    ErrorInfo{ErrorCode::kOAuthExpiredToken, "OAUTH_015", 400, "Login expired",
+              "The command-line login's device code expired before it was approved (10 "
+              "minutes); start a new login.",
+              "expired_token"},
+    ErrorInfo{ErrorCode::kCliLoginNotFound, "CLI_001", 404, "Command-line login not found",
+              "No pending command-line login has this user code or id: it is mistyped, "
+              "expired, or was already approved or denied."},
     ErrorInfo{ErrorCode::kAgentNotConfigured, "AGENT_001", 503, "Assistant not configured",
               "The agent assistant has no language model provider configured on this server; "
               "`get_agent_status` says so too. Nothing was stored."},

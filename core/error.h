@@ -65,6 +65,11 @@ enum class ErrorCode : std::uint16_t {
   kOAuthInvalidMetadata,     // OAUTH_009
   kOAuthInsufficientScope,   // OAUTH_010
   kOAuthUnsupportedResponseType,  // OAUTH_011
+  kOAuthAuthorizationPending,     // OAUTH_012
+  kOAuthSlowDown,                 // OAUTH_013
+  kOAuthAccessDenied,             // OAUTH_014
+  kOAuthExpiredToken,             // OAUTH_015
+  kCliLoginNotFound,              // CLI_001
   kAgentNotConfigured,       // AGENT_001
   kAgentBusy,                // AGENT_002
   kAgentProviderFailed,      // AGENT_003

@@ -17,6 +17,7 @@ std::string_view CredentialKindName(CredentialKind kind) {
     case CredentialKind::kUserSession: return "user_session";
     case CredentialKind::kMcpToken: return "mcp_token";
     case CredentialKind::kTwoFactorSetup: return "two_factor_setup";
+    case CredentialKind::kCliToken: return "cli_token";
     case CredentialKind::kNone: break;
   }
   return "none";
@@ -25,7 +26,8 @@ std::string_view CredentialKindName(CredentialKind kind) {
 std::string CredentialName(const Principal& principal) {
   switch (principal.kind) {
     case CredentialKind::kPrivateApiKey: return "key:" + principal.credential_id;
-    case CredentialKind::kMcpToken: return "grant:" + principal.credential_id;
+    case CredentialKind::kMcpToken:
+    case CredentialKind::kCliToken: return "grant:" + principal.credential_id;
     case CredentialKind::kUserSession:
     case CredentialKind::kTwoFactorSetup: return "user:" + principal.user_id.value_or("");
     case CredentialKind::kSdkKey: return "sdk:" + principal.credential_id;

@@ -23,13 +23,13 @@ constexpr std::size_t kMaxSlugLength = 48;
 
 // First path segments the server routes itself, under /api (the REST routes) and at the root
 // (the dashboard's own views and files); an organization may not take them as a slug.
-constexpr std::array<std::string_view, 27> kReservedSlugs = {
+constexpr std::array<std::string_view, 28> kReservedSlugs = {
     "api",          "auth",        "users",         "bots",          "sdk",
     "ingest",       "mcp",         "public",        "oauth",         "admin",
     "healthz",      "openapi.json", "openapi.yaml", ".well-known",   "web-analytics",
     "static",       "docs",        "v2",            "organizations", "invitations",
     "authorize",    "assets",      "login",         "account",       "invite",
-    "index.html",   "settings"};
+    "index.html",   "settings",    "cli"};
 
 
 Result<storage::UserRecord> FindOrCreateUser(Transaction& tx, const BootstrapRequest& request,

@@ -26,6 +26,9 @@ enum class CredentialKind : std::uint8_t {
   // X-2FA-Setup-Token: issued at sign-in when an organization requires two-factor
   // authentication the user lacks; accepted only by the 2FA setup and enable operations.
   kTwoFactorSetup = 1 << 4,
+  // An access token of a command-line login (cli_at_…): like an MCP grant, the user's consent
+  // to one project with a subset of their permissions, for the REST API.
+  kCliToken = 1 << 5,
 };
 constexpr CredentialKind operator|(CredentialKind a, CredentialKind b) {
   return static_cast<CredentialKind>(static_cast<std::uint8_t>(a) | static_cast<std::uint8_t>(b));
@@ -61,7 +64,7 @@ struct Principal {
 // The one name of the credential behind a principal: its rate-limit window (spec, Limits: per
 // user, private API key or MCP connection, whichever way it comes in) and what an MCP session
 // is bound to. "key:<id>" for a private API key on REST and MCP alike, "grant:<id>" for an MCP
-// connection, "user:<id>" for a signed-in user (their two-factor setup token included),
+// connection or a command-line login, "user:<id>" for a signed-in user (their two-factor setup token included),
 // "sdk:<id>" for an SDK key, "anonymous" without a credential.
 std::string CredentialName(const Principal& principal);
 

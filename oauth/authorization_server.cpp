@@ -22,6 +22,8 @@ using identity::PermissionSet;
 constexpr std::string_view kAccessPrefix = "mcp_at_";
 constexpr std::string_view kRefreshPrefix = "mcp_rt_";
 constexpr std::string_view kCodePrefix = "mcp_ac_";
+constexpr std::string_view kCliAccessPrefix = "cli_at_";
+constexpr std::string_view kCliRefreshPrefix = "cli_rt_";
 constexpr std::string_view kAccess = "access";
 // The stored scope of a full-access grant: everything the role allows, decided per request.
 constexpr std::string_view kEverythingTheRoleAllows = "*";
@@ -296,8 +298,14 @@ Result<AuthorizationRequest> AuthorizationServer::CheckRequest(OAuthClient clien
   return request;
 }
 
-PermissionSet AuthorizationServer::Consented(std::string_view stored) const {
-  return stored == kEverythingTheRoleAllows ? settings_.grantable : PermissionsOf(stored);
+PermissionSet AuthorizationServer::Consented(const storage::OAuthGrantRecord& grant) const {
+  return grant.permissions == kEverythingTheRoleAllows ? GrantableFor(grant.resource)
+                                                       : PermissionsOf(grant.permissions);
+}
+
+const PermissionSet& AuthorizationServer::GrantableFor(std::string_view resource) const {
+  const bool cli = !settings_.cli_resource.empty() && resource == settings_.cli_resource;
+  return cli ? settings_.cli_grantable : settings_.grantable;
 }
 
 Result<std::vector<ConsentOrganization>> AuthorizationServer::ConsentChoices(
@@ -395,8 +403,11 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Transaction& tx,
                                                       const storage::OAuthGrantRecord& grant,
                                                       const std::string& replaces) {
   const std::int64_t now = NowMillis();
-  const std::string access = std::string(kAccessPrefix) + core::RandomBase62(40);
-  const std::string refresh = std::string(kRefreshPrefix) + core::RandomBase62(40);
+  const bool cli = &GrantableFor(grant.resource) == &settings_.cli_grantable;
+  const std::string access =
+      std::string(cli ? kCliAccessPrefix : kAccessPrefix) + core::RandomBase62(40);
+  const std::string refresh =
+      std::string(cli ? kCliRefreshPrefix : kRefreshPrefix) + core::RandomBase62(40);
   const storage::OAuthTokenRecord access_row{core::Sha256Hex(access), grant.id,
                                              std::string(kAccess), now,
                                              now + settings_.access_ttl.count() * 1000};
@@ -422,7 +433,9 @@ Result<json::object> AuthorizationServer::IssueTokens(storage::Transaction& tx,
     auto membership = tx.accounts().FindMembership(grant.organization_id, grant.user_id);
     if (!membership) return membership.error();
     const auto role = *membership ? identity::ParseRole((*membership)->role) : std::nullopt;
-    scope = role ? ScopeOf(identity::RolePermissions(*role).Intersect(settings_.grantable)) : "";
+    scope = role ? ScopeOf(identity::RolePermissions(*role).Intersect(
+                       GrantableFor(grant.resource)))
+                 : "";
   }
   return json::object{{"access_token", access},
                       {"token_type", "Bearer"},
@@ -512,7 +525,7 @@ Result<json::object> AuthorizationServer::Refresh(const OAuthClient& client,
     if (*scope) {
       auto asked = ParseScope(**scope, settings_.grantable);
       if (!asked) return Verdict{std::nullopt, asked.error()};
-      if (asked->Intersect(Consented(grant.permissions)) != *asked) {
+      if (asked->Intersect(Consented(grant)) != *asked) {
         return Verdict{std::nullopt, Error(ErrorCode::kOAuthInvalidScope,
                                            "A refresh cannot widen the granted scope.")};
       }
@@ -588,10 +601,29 @@ bool AuthorizationServer::LooksLikeAccessToken(std::string_view token) {
 }
 
 Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::string_view token) {
+  return AuthenticateGrantToken(token, settings_.resource, identity::CredentialKind::kMcpToken);
+}
+
+bool AuthorizationServer::LooksLikeCliToken(std::string_view token) {
+  return token.starts_with(kCliAccessPrefix);
+}
+
+Result<identity::Principal> AuthorizationServer::AuthenticateCliToken(
+    std::string_view token, std::string_view client_ip) {
+  return AuthenticateGrantToken(token, settings_.cli_resource,
+                                identity::CredentialKind::kCliToken, client_ip);
+}
+
+Result<identity::Principal> AuthorizationServer::AuthenticateGrantToken(
+    std::string_view token, std::string_view resource, identity::CredentialKind kind,
+    std::string_view client_ip) {
   const auto invalid = [] {
     return Error(ErrorCode::kAuthInvalidCredential, "The access token is unknown or revoked.");
   };
-  if (!LooksLikeAccessToken(token)) return invalid();
+  const bool cli = kind == identity::CredentialKind::kCliToken;
+  if (resource.empty() || !(cli ? LooksLikeCliToken(token) : LooksLikeAccessToken(token))) {
+    return invalid();
+  }
   const std::string hash = core::Sha256Hex(token);
   auto found =
       store_.Read([&](storage::Transaction& tx) { return tx.oauth().FindOAuthToken(hash); });
@@ -599,7 +631,7 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   if (!*found || !core::ConstantTimeEquals((*found)->token.hash, hash)) return invalid();
   const storage::OAuthTokenGrant& row = **found;
   if (row.token.kind != kAccess || row.token.revoked_at || row.grant.revoked_at ||
-      row.grant.resource != settings_.resource) {
+      row.grant.resource != resource) {
     return invalid();
   }
   const std::int64_t now = NowMillis();
@@ -607,7 +639,7 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
     return Error(ErrorCode::kAuthExpiredCredential, "The access token has expired; refresh it.");
   }
   identity::Principal principal;
-  principal.kind = identity::CredentialKind::kMcpToken;
+  principal.kind = kind;
   principal.credential_id = row.grant.id;
   principal.user_id = row.grant.user_id;
   principal.organization_id = row.grant.organization_id;
@@ -619,15 +651,19 @@ Result<identity::Principal> AuthorizationServer::AuthenticateAccessToken(std::st
   if (row.role) {
     if (const auto role = identity::ParseRole(*row.role)) {
       const PermissionSet role_allows =
-          identity::RolePermissions(*role).Intersect(settings_.grantable);
-      principal.permissions = Consented(row.grant.permissions).Intersect(role_allows);
+          identity::RolePermissions(*role).Intersect(GrantableFor(resource));
+      principal.permissions = Consented(row.grant).Intersect(role_allows);
       principal.consentable = role_allows;
     }
   }
   if (!row.grant.last_used_at || now - *row.grant.last_used_at >= kTouchEveryMillis) {
     // Best effort: "last used" on the connected-clients list is approximate by design.
-    (void)store_.WriteOne(
-        [&](storage::Transaction& tx) { return tx.oauth().TouchOAuthGrant(row.grant.id, now); });
+    // A command-line login's sessions list also shows where it was last used from.
+    (void)store_.Write([&](storage::Transaction& tx) -> Result<void> {
+      auto touched = tx.oauth().TouchOAuthGrant(row.grant.id, now);
+      if (!touched || !cli || client_ip.empty()) return touched;
+      return tx.oauth().RecordCliUse(row.grant.id, client_ip);
+    });
   }
   return principal;
 }

@@ -37,6 +37,10 @@ struct AuthorizationServerSettings {
   std::string issuer;    // the public URL without a trailing slash, exactly as advertised
   std::string resource;  // the MCP endpoint's URL: every grant is for it
   identity::PermissionSet grantable;  // what a consent may include (the MCP tools' permissions)
+  // The REST API's URL: the resource of command-line logins' grants (oauth/device_login.h),
+  // whose tokens (cli_at_…) the REST API takes, and what such a consent may include.
+  std::string cli_resource;
+  identity::PermissionSet cli_grantable;
   std::chrono::seconds access_ttl{60 * 60};
   std::chrono::seconds refresh_ttl{90 * 24 * 60 * 60};
   std::chrono::seconds code_ttl{10 * 60};
@@ -109,20 +113,35 @@ class AuthorizationServer {
   // consent ∩ the user's live role.
   core::Result<identity::Principal> AuthenticateAccessToken(std::string_view token);
   static bool LooksLikeAccessToken(std::string_view token);
+  // A command-line login's access token presented to the REST API, from `client_ip`: the same
+  // checks for the REST API's resource; the principal is of kind kCliToken.
+  core::Result<identity::Principal> AuthenticateCliToken(std::string_view token,
+                                                         std::string_view client_ip);
+  static bool LooksLikeCliToken(std::string_view token);
+
+  // Inserts a fresh access and refresh token for the grant, recorded as the successor of the
+  // refresh token hashed `replaces` (when refreshing); the token response. Command-line
+  // logins' grants get cli_ tokens.
+  core::Result<boost::json::object> IssueTokens(storage::Transaction& tx,
+                                                const storage::OAuthGrantRecord& grant,
+                                                const std::string& replaces = {});
+  // What a consent to `resource` may include.
+  const identity::PermissionSet& GrantableFor(std::string_view resource) const;
 
  private:
   core::Result<OAuthClient> AuthenticateClient(const TokenRequest& request);
   core::Result<boost::json::object> ExchangeCode(const OAuthClient& client,
                                                  const TokenRequest& request);
   core::Result<boost::json::object> Refresh(const OAuthClient& client, const TokenRequest& request);
-  // Inserts a fresh access and refresh token for the grant, recorded as the successor of the
-  // refresh token hashed `replaces` (when refreshing); the token response.
-  core::Result<boost::json::object> IssueTokens(storage::Transaction& tx,
-                                                const storage::OAuthGrantRecord& grant,
-                                                const std::string& replaces = {});
+  // An access token of a grant for `resource`, as a principal of `kind`, presented from
+  // `client_ip` (recorded for command-line logins).
+  core::Result<identity::Principal> AuthenticateGrantToken(std::string_view token,
+                                                           std::string_view resource,
+                                                           identity::CredentialKind kind,
+                                                           std::string_view client_ip = {});
   core::Result<void> CheckResource(const Params& params) const;
   // A grant's stored scope as permissions ("*": every grantable one, the role decides).
-  identity::PermissionSet Consented(std::string_view stored) const;
+  identity::PermissionSet Consented(const storage::OAuthGrantRecord& grant) const;
   std::int64_t NowMillis() const { return clock_.NowMillis(); }
 
   // Remembers a metadata document that could not be fetched, so that a burst of requests naming

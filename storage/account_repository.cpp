@@ -86,7 +86,8 @@ Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
   // Rows that hang off project-scoped rows go first: agent messages, OAuth tokens.
   for (const auto& [table, key, parent] :
        {std::tuple{"agent_messages", "conversation_id", "agent_conversations"},
-        std::tuple{"oauth_tokens", "grant_id", "oauth_grants"}}) {
+        std::tuple{"oauth_tokens", "grant_id", "oauth_grants"},
+        std::tuple{"cli_sessions", "grant_id", "oauth_grants"}}) {
     auto done = session.Execute(std::string("DELETE FROM ") + table + " WHERE " + key +
                                     " IN (SELECT id FROM " + parent + " WHERE project_id IN (" +
                                     std::string(project_ids) + "))",

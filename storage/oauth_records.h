@@ -90,4 +90,32 @@ struct OAuthGrantView {
   std::string project_name;
 };
 
+// A command-line login (RFC 8628 device flow): pending until the user approves or denies it;
+// an approval links the OAuth grant made for it. Codes are stored as SHA-256 hashes.
+struct CliSessionRecord {
+  std::string id;
+  std::string device_code_hash;
+  std::string user_code_hash;  // of the normalized code (8 letters, no dash, upper case)
+  std::string client_name, hostname, os;
+  std::string requested_permissions;  // space-separated names; "" asks for what the role allows
+  std::optional<std::string> requested_project_id;
+  std::string ip, country, region, city;  // where the login started
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+  std::int64_t interval_seconds = 5;
+  std::optional<std::int64_t> last_polled_at;
+  std::string status;  // pending, approved, denied or issued (the tokens went out)
+  std::optional<std::string> user_id;
+  std::optional<std::string> grant_id;
+  std::optional<std::int64_t> decided_at;
+  std::optional<std::string> last_used_ip;
+};
+
+// An approved command-line login with its grant and the names a user recognizes it by.
+struct CliSessionView {
+  CliSessionRecord session;
+  OAuthGrantRecord grant;
+  std::string organization_slug, organization_name, project_name;
+};
+
 }  // namespace sightline::storage

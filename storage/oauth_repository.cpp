@@ -1,6 +1,7 @@
 // The OAuth authorization server's clients, grants (consents with their code) and tokens.
 #include "storage/oauth_repository.h"
 
+#include "storage/oauth_rows.h"
 #include "storage/sql_helpers.h"
 
 namespace sightline::storage {
@@ -11,10 +12,6 @@ using namespace internal;  // NOLINT: the SQL helpers of this folder
 
 constexpr std::string_view kClientColumns =
     "id, kind, name, redirect_uris, auth_method, secret_hash, metadata, created_at, fetched_at";
-constexpr std::string_view kGrantColumns =
-    "id, client_id, user_id, organization_id, project_id, permissions, read_only, resource, "
-    "redirect_uri, code_hash, code_challenge, code_expires_at, code_used_at, created_at, "
-    "last_used_at, revoked_at";
 constexpr std::string_view kTokenColumns =
     "hash, grant_id, kind, created_at, expires_at, used_at, revoked_at, replaced_by";
 constexpr std::size_t kTokenColumnCount = ColumnCount(kTokenColumns);
@@ -24,19 +21,23 @@ OAuthClientRecord MapClient(const SqlRow& r) {
           r.OptText(5), r.Text(6), r.Int(7),  r.Int(8)};
 }
 
-OAuthGrantRecord MapGrant(const SqlRow& r, std::size_t at = 0) {
-  return {r.Text(at),        r.Text(at + 1), r.Text(at + 2),    r.Text(at + 3),
-          r.Text(at + 4),    r.Text(at + 5), r.Bool(at + 6),    r.Text(at + 7),
-          r.Text(at + 8),    r.Text(at + 9), r.Text(at + 10),   r.Int(at + 11),
-          r.OptInt(at + 12), r.Int(at + 13), r.OptInt(at + 14), r.OptInt(at + 15)};
-}
-
 OAuthTokenRecord MapToken(const SqlRow& r, std::size_t at = 0) {
   return {r.Text(at),      r.Text(at + 1),   r.Text(at + 2),   r.Int(at + 3),
           r.Int(at + 4),   r.OptInt(at + 5), r.OptInt(at + 6), r.OptText(at + 7)};
 }
 
 }  // namespace
+
+namespace internal {
+
+OAuthGrantRecord MapGrant(const SqlRow& r, std::size_t at) {
+  return {r.Text(at),        r.Text(at + 1), r.Text(at + 2),    r.Text(at + 3),
+          r.Text(at + 4),    r.Text(at + 5), r.Bool(at + 6),    r.Text(at + 7),
+          r.Text(at + 8),    r.Text(at + 9), r.Text(at + 10),   r.Int(at + 11),
+          r.OptInt(at + 12), r.Int(at + 13), r.OptInt(at + 14), r.OptInt(at + 15)};
+}
+
+}  // namespace internal
 
 Result<void> OAuthRepository::UpsertOAuthClient(const OAuthClientRecord& c) {
   static const std::string sql =

@@ -65,6 +65,28 @@ class OAuthRepository {
   core::Result<std::int64_t> DeleteSpentOAuthTokens(std::string_view grant_id, std::int64_t now,
                                                     std::int64_t spent_before);
 
+  // Command-line logins (storage/oauth_repository_cli.cpp).
+  core::Result<void> InsertCliSession(const CliSessionRecord& session);
+  core::Result<std::optional<CliSessionRecord>> FindCliSession(std::string_view id);
+  // The pending login with this user code, if any (expired ones included: the caller decides).
+  core::Result<std::optional<CliSessionRecord>> FindPendingCliSession(
+      std::string_view user_code_hash);
+  // Records a poll at `at` and the interval the client must now keep.
+  core::Result<void> RecordCliPoll(std::string_view id, std::int64_t at,
+                                   std::int64_t interval_seconds);
+  // Moves a pending login to `status` (approved or denied) for `user_id`, with the grant an
+  // approval made; false when it was no longer pending (another tab decided first).
+  core::Result<bool> DecideCliSession(std::string_view id, std::string_view status,
+                                      std::string_view user_id,
+                                      const std::optional<std::string>& grant_id, std::int64_t at);
+  // Moves an approved login to `issued`; false when its tokens already went out.
+  core::Result<bool> MarkCliSessionIssued(std::string_view id);
+  core::Result<void> RecordCliUse(std::string_view grant_id, std::string_view ip);
+  // The user's approved logins whose grant is not revoked, newest first.
+  core::Result<std::vector<CliSessionView>> ListCliSessionsOfUser(std::string_view user_id);
+  // Forgets logins never approved that expired before `before`; how many.
+  core::Result<std::int64_t> DeleteStaleCliSessions(std::int64_t before);
+
  private:
   SqlSession& session_;
 };

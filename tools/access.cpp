@@ -10,8 +10,9 @@ using core::Error;
 using core::ErrorCode;
 using identity::CredentialKind;
 
-// An MCP grant acts for its user within the consented project, so it reaches what a signed-in
-// user or a key may reach there; sessions, keys and setup tokens reach what names them.
+// An MCP grant or a command-line login acts for its user within the consented project, so it
+// reaches what a signed-in user or a key may reach there; sessions, keys and setup tokens reach
+// what names them.
 constexpr CredentialKind kReachedByGrants =
     CredentialKind::kUserSession | CredentialKind::kPrivateApiKey | CredentialKind::kMcpToken;
 
@@ -41,6 +42,7 @@ Error NotAccepted(const OperationSpec& spec, CredentialKind kind) {
       if (identity::Accepts(spec.credentials, CredentialKind::kSdkKey)) break;
       return Refused("This operation is for signed-in users; private API keys cannot use it.");
     case CredentialKind::kMcpToken:
+    case CredentialKind::kCliToken:
       return Refused("This connection may not call " + std::string(spec.name) + ".");
     case CredentialKind::kUserSession:
       break;
@@ -50,7 +52,7 @@ Error NotAccepted(const OperationSpec& spec, CredentialKind kind) {
 
 bool KindAccepted(const OperationSpec& spec, CredentialKind kind) {
   if (spec.credentials == CredentialKind::kNone) return true;  // public: anyone may call
-  if (kind == CredentialKind::kMcpToken)
+  if (kind == CredentialKind::kMcpToken || kind == CredentialKind::kCliToken)
     return identity::Accepts(spec.credentials, kReachedByGrants);
   return identity::Accepts(spec.credentials, kind);
 }

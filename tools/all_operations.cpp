@@ -6,6 +6,7 @@
 #include "tools/bot_operations.h"
 #include "tools/ingest_operations.h"
 #include "tools/key_operations.h"
+#include "tools/cli_login_operations.h"
 #include "tools/mcp_client_operations.h"
 #include "tools/member_operations.h"
 #include "tools/operation.h"
@@ -42,7 +43,8 @@ std::span<const OperationSpec> AllOperations() {
       kPasskeyRegistrationOptions, kRegisterPasskey, kListPasskeys, kRenamePasskey,
       kDeletePasskey, kPasskeySignInOptions, kSignInWithPasskey,
       kGetCurrentUser, kUpdateCurrentUser, kChangePassword, kGetCurrentUserInOrganization,
-      kListMcpClients, kRevokeMcpClient,
+      kListMcpClients, kRevokeMcpClient, kListCliSessions, kRevokeCliSession,
+      kStartCliLogin, kPollCliLogin, kGetCliLogin, kApproveCliLogin, kDenyCliLogin,
       // Organizations, members, invitations, roles.
       kCreateOrganization, kListOrganizations, kGetOrganization, kUpdateOrganization,
       kDeleteOrganization, kListRoles,

@@ -13,6 +13,9 @@ class SessionService;
 namespace sightline::ingest {
 class IngestService;
 }
+namespace sightline::oauth {
+class DeviceLogin;
+}
 
 namespace sightline::tools {
 
@@ -23,6 +26,7 @@ struct Services {
   ingest::IngestService* ingest = nullptr;
   Assistant* assistant = nullptr;
   identity::PasskeyService* passkeys = nullptr;
+  oauth::DeviceLogin* device_login = nullptr;  // command-line logins
   // Whether reports roll up the changed days they read first, or leave that to the server's
   // background refresher (`--rollup-interval`).
   reports::ChangedDays changed_days = reports::ChangedDays::kRollUpFirst;

@@ -30,6 +30,7 @@
 #include "mcp/tool_catalog.h"
 #include "oauth/authorization_server.h"
 #include "oauth/consent.h"
+#include "oauth/device_login.h"
 #include "storage/account_repository.h"
 #include "tests/operations/scripted_model.h"
 #include "tests/storage/store_fixture.h"
@@ -122,6 +123,7 @@ class OperationFixture : public storage::conformance::StoreConformance {
   std::unique_ptr<identity::PasskeyService> passkeys_;
   std::unique_ptr<agent::AssistantService> assistant_;
   std::unique_ptr<oauth::AuthorizationServer> authorization_;
+  std::unique_ptr<oauth::DeviceLogin> device_login_;
   identity::Principal anonymous_, owner_, analyst_, private_key_, sdk_key_, mcp_grant_,
       read_only_grant_;
 
@@ -150,7 +152,13 @@ class OperationFixture : public storage::conformance::StoreConformance {
         oauth::AuthorizationServerSettings{
             .issuer = "http://localhost:8080",
             .resource = kMcpResource,
-            .grantable = mcp::ToolCatalog(registry_).GrantablePermissions()});
+            .grantable = mcp::ToolCatalog(registry_).GrantablePermissions(),
+            .cli_resource = "http://localhost:8080/api",
+            .cli_grantable = identity::ViewPermissions()});
+    device_login_ = std::make_unique<oauth::DeviceLogin>(
+        store(), clock_, *authorization_, oauth::PlaceOf{},
+        oauth::DeviceLoginSettings{.verification_uri = "http://localhost:8080/cli"});
+    services_->device_login = device_login_.get();
     headers_.Set("User-Agent",
                  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 "
                  "(KHTML, like Gecko) Version/17.4 Safari/605.1.15");

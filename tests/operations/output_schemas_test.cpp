@@ -404,6 +404,43 @@ const std::vector<Step>& Steps() {
        [](Scenario& s) {
          return json::object{{"clientConnectionId", s["clientConnectionId"]}};
        }},
+      // A command-line login: started and collected anonymously, approved (then listed and
+      // revoked) by the owner; a second one denied.
+      {"start_cli_login", Caller::kAnonymous,
+       [](Scenario&) {
+         return json::object{{"clientName", "sightline"}, {"hostname", "build-box"},
+                             {"os", "linux"}, {"permissions", json::array{"analytics.view"}}};
+       },
+       [](Scenario& s, const json::value& r) {
+         s.saved["cliSession"] = Text(r.at("id"));
+         s.saved["cliUserCode"] = Text(r.at("userCode"));
+         s.saved["cliDeviceCode"] = Text(r.at("deviceCode"));
+       }},
+      {"get_cli_login", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"userCode", s["cliUserCode"]}}; }},
+      {"approve_cli_login", Caller::kOwner,
+       [](Scenario& s) {
+         return json::object{{"sessionId", s["cliSession"]}, {"userCode", s["cliUserCode"]},
+                             {"organization", s.org}, {"projectId", s.project},
+                             {"permissions", json::array{"analytics.view"}}};
+       }},
+      {"poll_cli_login", Caller::kAnonymous,
+       [](Scenario& s) {
+         return json::object{{"sessionId", s["cliSession"]}, {"deviceCode", s["cliDeviceCode"]}};
+       }},
+      {"list_cli_sessions", Caller::kOwner, None},
+      {"revoke_cli_session", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"sessionId", s["cliSession"]}}; }},
+      {"start_cli_login", Caller::kAnonymous,
+       [](Scenario&) { return json::object{{"clientName", "sightline"}}; },
+       [](Scenario& s, const json::value& r) {
+         s.saved["cliSession"] = Text(r.at("id"));
+         s.saved["cliUserCode"] = Text(r.at("userCode"));
+       }},
+      {"deny_cli_login", Caller::kOwner,
+       [](Scenario& s) {
+         return json::object{{"sessionId", s["cliSession"]}, {"userCode", s["cliUserCode"]}};
+       }},
       {"delete_organization", Caller::kOwner,
        [](Scenario& s) {
          return json::object{{"orgSlug", s["scratchOrg"]}};

@@ -1,6 +1,7 @@
 // The router and the layout. Routes (the URL holds every view's state):
 //   /login, /invite?token=…                       signed out
 //   /account                                      the user's account
+//   /cli[?code=XXXX-XXXX]                         approve or deny a command-line sign-in
 //   /                                             → last used (or first) project's web analytics
 //   /{org}/settings/members | /{org}/settings/audit-log
 //   /{org}/{projectId}/{web|crawlers|live|assistant[/{id}]|setup|settings|usage}
@@ -13,7 +14,7 @@ import { currentUser, getAccessToken, hasSession, lastProject, onSessionChange, 
 import { LoginPage } from './auth/login.js';
 import { storedTheme, setTheme } from './ui/theme.js';
 
-const reservedFirstSegments = new Set(['api', 'assets', 'login', 'account', 'invite', '.well-known']);
+const reservedFirstSegments = new Set(['api', 'assets', 'login', 'account', 'invite', 'cli', '.well-known']);
 
 /** A page in its own chunk, loaded when first shown. */
 function lazy(load, exportName) {
@@ -46,6 +47,7 @@ const MembersPage = lazy(() => import('./settings/members.js'), 'MembersPage');
 const AuditLogPage = lazy(() => import('./settings/audit-log.js'), 'AuditLogPage');
 const AccountPage = lazy(() => import('./account/index.js'), 'AccountPage');
 const InvitePage = lazy(() => import('./auth/invite.js'), 'InvitePage');
+const CliLoginPage = lazy(() => import('./cli/index.js'), 'CliLoginPage');
 
 const projectViews = {
   web: { label: 'Web analytics', page: WebAnalyticsPage },
@@ -98,6 +100,10 @@ function SignedIn({ user, segments, loc }) {
   if (first === 'account') {
     const recentOrg = user.organizations?.find((candidate) => candidate.slug === lastProject()?.org);
     return html`<${Layout} user=${user} org=${recentOrg} title="Account"><${AccountPage} user=${user} query=${loc.query} setQuery=${setQuery} navigate=${navigate} /><//>`;
+  }
+  if (first === 'cli' && !second) {
+    const recentOrg = user.organizations?.find((candidate) => candidate.slug === lastProject()?.org);
+    return html`<${Layout} user=${user} org=${recentOrg} title="Command-line sign-in"><${CliLoginPage} user=${user} query=${loc.query} setQuery=${setQuery} navigate=${navigate} /><//>`;
   }
   if (reservedFirstSegments.has(first)) return html`<${Layout} user=${user}><${NotFound} /><//>`;
   const org = user.organizations?.find((candidate) => candidate.slug === first);

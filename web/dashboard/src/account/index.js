@@ -3,7 +3,7 @@
 // docs/dashboard.md), get_two_factor_status / setup_two_factor / enable_two_factor /
 // regenerate_backup_codes / disable_two_factor, list_passkeys /
 // create_passkey_registration_options / register_passkey / rename_passkey / delete_passkey,
-// list_mcp_clients / revoke_mcp_client, logout.
+// list_mcp_clients / revoke_mcp_client, list_cli_sessions / revoke_cli_session, logout.
 import { useState } from 'preact/hooks';
 import { html, Button, Field, Section, PageHeader, Notice, ErrorNotice, useAction } from '../ui/index.js';
 import { api } from '../api.js';
@@ -11,6 +11,7 @@ import { setCurrentUser, signOut } from '../session.js';
 import { TwoFactorSection } from './two-factor.js';
 import { PasskeysSection } from './passkeys.js';
 import { McpClientsSection } from './mcp-clients.js';
+import { CliSessionsSection } from './cli-sessions.js';
 
 export function AccountPage({ user, navigate }) {
   return html`<div class="account">
@@ -20,6 +21,7 @@ export function AccountPage({ user, navigate }) {
     <${TwoFactorSection} />
     <${PasskeysSection} />
     <${McpClientsSection} />
+    <${CliSessionsSection} />
     <${Section} title="Sign out" description="Ends this session on the server; other devices stay signed in.">
       <${Button} onClick=${async () => { await signOut(); navigate('/login', { replace: true }); }}>Sign out<//>
     <//>
