@@ -94,7 +94,7 @@ Result<ChatReply> HttpProvider::Complete(const ChatRequest& request,
       }
       decoder->Feed(bytes);
     };
-    auto answered = client_.Post(outbound, settings_.limits, on_body, cancelled);
+    auto answered = client_.Send(outbound, settings_.limits, on_body, cancelled);
     if (cancelled && cancelled()) return ProviderError("Cancelled.");
     const bool can_retry = attempt < settings_.max_retries;
     if (!answered) {

@@ -3,12 +3,15 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 namespace sightline::app {
 
 int RunServe(std::span<char*> args);
 int RunAdmin(std::span<char*> args);
 int RunDocs(std::span<char*> args);
+// The command-line client: login, logout, auth, api (app/cli_commands.cpp).
+int RunCliCommand(std::string_view command, std::span<char*> args);
 
 }  // namespace sightline::app
 

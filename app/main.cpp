@@ -13,11 +13,16 @@ namespace {
 
 constexpr std::string_view kUsage =
     "Usage: sightline <command> [options]\n\n"
-    "Commands:\n"
+    "Server commands:\n"
     "  serve     Run the HTTP server (REST API, ingestion, OpenAPI).\n"
     "  admin     Operator commands on the store: bootstrap, migrate.\n"
     "  docs      Print generated documents: errors, permissions, openapi.\n"
     "  version   Print the version.\n\n"
+    "Client commands (docs/cli.md):\n"
+    "  login     Sign in to a Sightline server through the browser.\n"
+    "  logout    Revoke the login and forget it.\n"
+    "  auth      status: what the login may do; token: print an access token.\n"
+    "  api       Send a request to the REST API: sightline api GET /web-analytics.\n\n"
     "Run 'sightline <command> --help' for a command's options.\n";
 
 }  // namespace
@@ -36,6 +41,9 @@ int main(int argc, char** argv) {
     if (command == "serve") return sightline::app::RunServe(args.subspan(1));
     if (command == "admin") return sightline::app::RunAdmin(args.subspan(1));
     if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
+    if (command == "login" || command == "logout" || command == "auth" || command == "api") {
+      return sightline::app::RunCliCommand(command, args.subspan(1));
+    }
     if (command == "version" || command == "--version") {
       std::cout << "sightline " << sightline::core::kServerVersion << " (API "
                 << sightline::core::kApiVersion << ")\n";

@@ -1,6 +1,7 @@
-// Outbound HTTP requests whose answer streams in (a language model's reply), for layers that
-// must not know the transport; implemented by api/transport over Beast and OpenSSL. The
-// destination is operator configuration, not a visitor's input, so any address is allowed.
+// Outbound HTTP requests whose answer streams in (a language model's reply) or that a command
+// of the CLI makes, for layers that must not know the transport; implemented by api/transport
+// over Beast and OpenSSL. The destination is operator or user configuration, not a visitor's
+// input, so any address is allowed.
 #pragma once
 
 #include <chrono>
@@ -17,7 +18,8 @@ namespace sightline::core {
 struct OutboundRequest {
   std::string url;  // http:// or https://
   HttpHeaders headers;
-  std::string body;  // sent as a POST
+  std::string body;
+  HttpMethod method = HttpMethod::kPost;
 };
 
 struct OutboundLimits {
@@ -37,11 +39,11 @@ using BodyCallback = std::function<void(const OutboundResponse& head, std::strin
 class HttpClient {
  public:
   virtual ~HttpClient() = default;
-  // POSTs `request` and blocks the calling thread until the answer has been read: `on_body`
+  // Sends `request` and blocks the calling thread until the answer has been read: `on_body`
   // gets the status and headers with each piece of the body as it arrives. Gives
   // up, closing the connection, when `cancelled()` turns true (asked every 100 ms) or a limit
   // is passed. Errors: SYS_002 naming what failed (connect, TLS, timeout, cancelled).
-  virtual Result<OutboundResponse> Post(const OutboundRequest& request,
+  virtual Result<OutboundResponse> Send(const OutboundRequest& request,
                                         const OutboundLimits& limits, const BodyCallback& on_body,
                                         const std::function<bool()>& cancelled) = 0;
 };

@@ -191,7 +191,7 @@ BeastHttpClient::BeastHttpClient(HttpClientOptions options)
 
 BeastHttpClient::~BeastHttpClient() = default;
 
-Result<OutboundResponse> BeastHttpClient::Post(const core::OutboundRequest& outbound,
+Result<OutboundResponse> BeastHttpClient::Send(const core::OutboundRequest& outbound,
                                                const core::OutboundLimits& limits,
                                                const core::BodyCallback& on_body,
                                                const std::function<bool()>& cancelled) {
@@ -200,7 +200,8 @@ Result<OutboundResponse> BeastHttpClient::Post(const core::OutboundRequest& outb
   if (!target) return target.error();
   auto endpoints = impl_->Endpoints(*target, limits.connect_timeout);
   if (!endpoints) return endpoints.error();
-  http::request<http::string_body> request{http::verb::post, target->path_and_query, 11};
+  const http::verb verb = http::string_to_verb(core::MethodName(outbound.method));
+  http::request<http::string_body> request{verb, target->path_and_query, 11};
   const bool default_port = target->port == (target->tls ? "443" : "80");
   const std::string host =
       target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host;

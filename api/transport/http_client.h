@@ -23,7 +23,7 @@ class BeastHttpClient final : public core::HttpClient {
   // Throws when `ca_file` cannot be read.
   explicit BeastHttpClient(HttpClientOptions options);
   ~BeastHttpClient() override;
-  core::Result<core::OutboundResponse> Post(const core::OutboundRequest& request,
+  core::Result<core::OutboundResponse> Send(const core::OutboundRequest& request,
                                             const core::OutboundLimits& limits,
                                             const core::BodyCallback& on_body,
                                             const std::function<bool()>& cancelled) override;

@@ -283,6 +283,32 @@ std::string ChildProcess::FirstLine(std::chrono::seconds wait) {
   throw std::runtime_error("helper wrote nothing: " + ReadFile(dir_.path() / "err"));
 }
 
+std::string ChildProcess::WaitForError(const std::string& needle, std::chrono::seconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string err = ReadFile(dir_.path() / "err");
+    if (err.find(needle) != std::string::npos) return err;
+    int status = 0;
+    if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("helper exited early: " + ReadFile(dir_.path() / "err"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  throw std::runtime_error("helper never wrote '" + needle + "': " + ReadFile(dir_.path() / "err"));
+}
+
+CommandResult ChildProcess::Wait(std::chrono::seconds wait) {
+  CommandResult result;
+  if (pid_ > 0) {
+    result.exit_code = WaitFor(pid_, wait);
+    if (result.exit_code != -1) pid_ = -1;
+  }
+  result.out = ReadFile(dir_.path() / "out");
+  result.err = ReadFile(dir_.path() / "err");
+  return result;
+}
+
 void RunOrThrow(const std::string& command) {
   if (std::system(command.c_str()) != 0) throw std::runtime_error("failed: " + command);
 }

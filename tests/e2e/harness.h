@@ -109,6 +109,12 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
   // The first line it writes to standard output; throws after `wait` or if it exits first.
   std::string FirstLine(std::chrono::seconds wait = std::chrono::seconds(20));
+  // Waits until its standard error contains `needle` and returns all of it so far; throws
+  // after `wait` or if it exits first.
+  std::string WaitForError(const std::string& needle,
+                           std::chrono::seconds wait = std::chrono::seconds(20));
+  // Waits for it to exit: the exit code (-1 after `wait`), and what it wrote.
+  CommandResult Wait(std::chrono::seconds wait = std::chrono::seconds(30));
 
  private:
   TempDir dir_;

@@ -19,7 +19,7 @@ namespace json = boost::json;
 
 class NoClient final : public core::HttpClient {
  public:
-  core::Result<core::OutboundResponse> Post(const core::OutboundRequest&,
+  core::Result<core::OutboundResponse> Send(const core::OutboundRequest&,
                                             const core::OutboundLimits&, const core::BodyCallback&,
                                             const std::function<bool()>&) override {
     return core::Error(core::ErrorCode::kUnavailable, "no network in unit tests");

@@ -1,0 +1,142 @@
+// `sightline api METHOD PATH`: any REST request with the login (or SIGHTLINE_API_KEY), the
+// escape hatch beside the commands derived from the registry (docs/cli.md).
+#include <cstdlib>
+#include <iostream>
+
+#include <boost/json.hpp>
+
+#include "api/transport/http_client.h"
+#include "app/cli_parse.h"
+#include "cli/api_session.h"
+#include "cli/credentials.h"
+#include "core/clock.h"
+#include "core/http_types.h"
+#include "core/version.h"
+
+namespace sightline::app {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+
+constexpr std::string_view kApiHelp =
+    "Usage: sightline api METHOD PATH [-F key=value]... [-f key=value]... [--profile NAME]\n\n"
+    "Sends one request to the REST API and prints the JSON answer. PATH is relative to the\n"
+    "API base (/api), as the API reference writes paths: sightline api GET /web-analytics.\n"
+    "  -F, --field key=value      A field; numbers, true, false and null are JSON values.\n"
+    "  -f, --raw-field key=value  A field whose value is always a string.\n"
+    "Fields go in the query string for GET and DELETE, else in a JSON body.\n"
+    "Credentials: SIGHTLINE_API_KEY (with SIGHTLINE_SERVER) when set, else the login.\n"
+    "Exit codes: 0 ok, 1 server or network error, 2 invalid request, 3 not authenticated or\n"
+    "not allowed, 4 not found, 5 rate limited.\n";
+
+json::value FieldValue(const std::string& text, bool typed) {
+  if (!typed) return json::value(text);
+  boost::system::error_code ec;
+  json::value parsed = json::parse(text, ec);
+  if (!ec && (parsed.is_number() || parsed.is_bool() || parsed.is_null())) return parsed;
+  return json::value(text);
+}
+
+// The request's target and body from the path and the fields.
+std::pair<std::string, std::string> Request(core::HttpMethod method, std::string path,
+                                            const CliArgs& args) {
+  const bool in_query = method == core::HttpMethod::kGet || method == core::HttpMethod::kDelete;
+  json::object body;
+  for (const auto& [name, value, typed] : args.fields) {
+    if (in_query) {
+      path += (path.find('?') == std::string::npos ? "?" : "&") + core::PercentEncode(name) +
+              "=" + core::PercentEncode(value);
+    } else {
+      body[name] = FieldValue(value, typed);
+    }
+  }
+  return {path, in_query || args.fields.empty() ? "" : json::serialize(body)};
+}
+
+void PrintJson(std::ostream& out, const json::value& value, int indent = 0) {
+  const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
+  const std::string inner(static_cast<std::size_t>(indent + 1) * 2, ' ');
+  if (value.is_object() && !value.as_object().empty()) {
+    out << "{\n";
+    bool first = true;
+    for (const auto& [key, item] : value.as_object()) {
+      out << (first ? "" : ",\n") << inner << json::serialize(json::string(key)) << ": ";
+      PrintJson(out, item, indent + 1);
+      first = false;
+    }
+    out << "\n" << pad << "}";
+  } else if (value.is_array() && !value.as_array().empty()) {
+    out << "[\n";
+    bool first = true;
+    for (const json::value& item : value.as_array()) {
+      out << (first ? "" : ",\n") << inner;
+      PrintJson(out, item, indent + 1);
+      first = false;
+    }
+    out << "\n" << pad << "]";
+  } else {
+    out << json::serialize(value);
+  }
+}
+
+}  // namespace
+
+int RunApiCommand(const CliArgs& args) {
+  if (args.help || args.positional.size() != 2) {
+    std::cout << kApiHelp;
+    return args.help ? 0 : 2;
+  }
+  const core::HttpMethod method = core::ParseMethod(args.positional[0]);
+  std::string path = args.positional[1];
+  if (method == core::HttpMethod::kOther || path.empty() || path.front() != '/') {
+    std::cerr << "sightline: write the request as METHOD /path (GET /web-analytics)\n";
+    return 2;
+  }
+  auto http = std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
+      .user_agent = "sightline-cli/" + std::string(core::kServerVersion)});
+  core::SystemClock clock;
+  std::optional<cli::CredentialStore> store;
+  std::optional<cli::ApiSession> session;
+  if (const char* key = std::getenv("SIGHTLINE_API_KEY"); key && *key) {
+    const char* server = std::getenv("SIGHTLINE_SERVER");
+    session.emplace(*http, server && *server ? server : "http://127.0.0.1:8080", key);
+  } else {
+    auto directory = cli::CredentialStore::DefaultDirectory();
+    if (!directory) return std::cerr << "sightline: " << directory.error().message() << "\n", 2;
+    store.emplace(*directory);
+    std::string name = args.Flag("profile");
+    if (name.empty()) {
+      auto last = store->DefaultName();
+      name = last ? *last : "default";
+    }
+    auto profile = store->Find(name);
+    if (!profile || !*profile) {
+      std::cerr << "sightline: not logged in; run `sightline login` or set SIGHTLINE_API_KEY\n";
+      return 3;
+    }
+    session.emplace(*http, clock, **profile, *store);
+  }
+  const auto [target, body] = Request(method, std::move(path), args);
+  auto answer = session->Call(method, target, body);
+  if (!answer) {
+    std::cerr << "sightline: " << answer.error().message() << "\n";
+    return answer.error().code() == core::ErrorCode::kAuthExpiredCredential ? 3 : 1;
+  }
+  if (answer->status >= 300) {
+    std::cerr << "sightline: " << cli::DescribeFailure(*answer) << "\n";
+    return cli::ExitCodeOf(answer->status);
+  }
+  if (answer->body.empty()) return 0;
+  boost::system::error_code ec;
+  const json::value parsed = json::parse(answer->body, ec);
+  if (ec) {
+    std::cout << answer->body;
+  } else {
+    PrintJson(std::cout, parsed);
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace sightline::app

@@ -1,0 +1,160 @@
+// End-to-end: the command-line client (`sightline login`, `auth`, `api`, `logout`) against a
+// real server — the browser login approved over REST as the dashboard's page does it (the page
+// itself is driven in Chromium by tests/interop/dashboard/cli.test.mjs), the credentials file
+// and its permissions, commands with the stored token and its refresh, exit codes, CI use with
+// SIGHTLINE_API_KEY, and logout revoking the login on the server.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <boost/json/parse.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "api_client.h"
+#include "harness.h"
+
+namespace sightline::e2e {
+namespace {
+
+namespace json = boost::json;
+
+std::string ReadAll(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The CLI of each test keeps its login in its own directory and sees no API key.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const Backend backend = AvailableBackends().front();
+    creds_ = Bootstrap(backend, Unique("cli"), "Site");
+    server_ = std::make_unique<ServerProcess>(backend);
+    owner_ = ApiClient(*server_).SignIn(creds_.owner_email);
+    url_ = "http://127.0.0.1:" + std::to_string(server_->port());
+    ::setenv("SIGHTLINE_CONFIG_DIR", (config_.path() / "sightline").c_str(), 1);
+    ::unsetenv("SIGHTLINE_API_KEY");
+    ::unsetenv("SIGHTLINE_SERVER");
+    ::unsetenv("BROWSER");
+  }
+  void TearDown() override { ::unsetenv("SIGHTLINE_CONFIG_DIR"); }
+
+  ApiClient api() const { return ApiClient(*server_); }
+  std::filesystem::path CredentialsFile() const {
+    return config_.path() / "sightline" / "credentials.json";
+  }
+  // Starts `sightline login` and returns it with the code it shows.
+  std::pair<std::unique_ptr<ChildProcess>, std::string> StartLogin(
+      std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"login", "--server", url_, "--no-browser"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto login = std::make_unique<ChildProcess>(SIGHTLINE_BINARY, args);
+    const std::string shown = login->WaitForError("Open this URL");
+    std::smatch code;
+    EXPECT_TRUE(std::regex_search(shown, code, std::regex("code: ([A-Z]{4}-[A-Z]{4})"))) << shown;
+    EXPECT_NE(shown.find("/cli?code=" + code[1].str()), std::string::npos) << shown;
+    return {std::move(login), code[1].str()};
+  }
+  // What the dashboard's /cli page does once the user confirmed the code.
+  void Decide(const std::string& code, const std::string& decision,
+              const std::string& permissions = "") {
+    const Response found = api().Call("GET", "/auth/cli/sessions/lookup?userCode=" + code, owner_);
+    ASSERT_EQ(found.status, 200) << found.body;
+    const std::string id(found.Json().at("id").as_string());
+    const std::string body = decision == "approve"
+                                 ? R"({"userCode":")" + code + R"(","organization":")" +
+                                       creds_.org_slug + R"(","projectId":")" +
+                                       creds_.project_id + "\"" + permissions + "}"
+                                 : R"({"userCode":")" + code + R"("})";
+    const Response decided =
+        api().Call("POST", "/auth/cli/sessions/" + id + "/" + decision, owner_, body);
+    ASSERT_EQ(decided.status, 200) << decided.body;
+  }
+
+  TempDir config_{"sightline-cli-config-"};
+  Credentials creds_;
+  std::unique_ptr<ServerProcess> server_;
+  std::string owner_, url_;
+};
+
+TEST_F(Cli, LoginThenCommandsWithTheStoredLoginThenLogout) {
+  auto [login, code] = StartLogin({"--permissions", "analytics.view,project.view"});
+  ASSERT_NO_FATAL_FAILURE(Decide(code, "approve", R"(,"permissions":["analytics.view"])"));
+  const CommandResult logged_in = login->Wait(std::chrono::seconds(30));
+  ASSERT_EQ(logged_in.exit_code, 0) << logged_in.err;
+  EXPECT_NE(logged_in.err.find("Logged in to " + url_), std::string::npos) << logged_in.err;
+
+  // The login is kept readable by its owner only.
+  struct stat file {}, directory {};
+  ASSERT_EQ(::stat(CredentialsFile().c_str(), &file), 0);
+  ASSERT_EQ(::stat(CredentialsFile().parent_path().c_str(), &directory), 0);
+  EXPECT_EQ(file.st_mode & 0777, 0600u);
+  EXPECT_EQ(directory.st_mode & 0777, 0700u);
+
+  const CommandResult status = RunSightline({"auth", "status"});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find(creds_.org_slug), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("analytics.view"), std::string::npos) << status.out;
+
+  // A call within the consent answers as the REST API does; outside it, exit code 3.
+  const CommandResult report = RunSightline({"api", "GET", "/web-analytics"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const json::value printed = json::parse(report.out);
+  const CommandResult token = RunSightline({"auth", "token"});
+  ASSERT_EQ(token.exit_code, 0) << token.err;
+  const std::string access = token.out.substr(0, token.out.find('\n'));
+  EXPECT_TRUE(access.starts_with("cli_at_")) << access;
+  EXPECT_EQ(printed, api().Call("GET", "/web-analytics", access).Json());
+  const CommandResult refused =
+      RunSightline({"api", "POST", creds_.ProjectPath() + "/sdk-keys", "-f", "name=ci"});
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("PERM_001"), std::string::npos) << refused.err;
+  EXPECT_EQ(RunSightline({"api", "GET", "/no/such/thing"}).exit_code, 4);
+  EXPECT_EQ(RunSightline({"api", "GET", "/web-analytics", "-F", "from=yesterday"}).exit_code, 2);
+  EXPECT_EQ(RunSightline({"api", "FETCH"}).exit_code, 2) << "usage";
+
+  // An access token that ran out is refreshed (the rotated pair saved) before the call.
+  std::string saved = ReadAll(CredentialsFile());
+  saved = std::regex_replace(saved, std::regex(R"("expiresAt":[0-9]+)"), R"("expiresAt":0)");
+  std::ofstream(CredentialsFile()) << saved;
+  EXPECT_EQ(RunSightline({"api", "GET", "/web-analytics"}).exit_code, 0);
+  EXPECT_EQ(ReadAll(CredentialsFile()).find(R"("expiresAt":0)"), std::string::npos);
+  EXPECT_EQ(api().Call("GET", "/web-analytics", access).status, 200) << "the old token lasts";
+
+  const CommandResult out = RunSightline({"logout"});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(api().Call("GET", "/users/me/cli-sessions", owner_).Json().at("sessions")
+                .as_array().size(),
+            0u)
+      << "logout revokes the login on the server";
+  EXPECT_EQ(api().Call("GET", "/web-analytics", access).status, 401);
+  const CommandResult after = RunSightline({"api", "GET", "/web-analytics"});
+  EXPECT_EQ(after.exit_code, 3);
+  EXPECT_NE(after.err.find("not logged in"), std::string::npos) << after.err;
+}
+
+TEST_F(Cli, ADeniedLoginExitsWithTheAuthCode) {
+  auto [login, code] = StartLogin();
+  ASSERT_NO_FATAL_FAILURE(Decide(code, "deny"));
+  const CommandResult denied = login->Wait(std::chrono::seconds(30));
+  EXPECT_EQ(denied.exit_code, 3);
+  EXPECT_NE(denied.err.find("denied"), std::string::npos) << denied.err;
+  EXPECT_FALSE(std::filesystem::exists(CredentialsFile()));
+}
+
+TEST_F(Cli, CiUsesAPrivateApiKeyWithoutALogin) {
+  ::setenv("SIGHTLINE_API_KEY", creds_.private_api_key.c_str(), 1);
+  ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);
+  const CommandResult report = RunSightline({"api", "GET", "/web-analytics"});
+  ::unsetenv("SIGHTLINE_API_KEY");
+  ::unsetenv("SIGHTLINE_SERVER");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_TRUE(json::parse(report.out).as_object().contains("metrics"));
+}
+
+}  // namespace
+}  // namespace sightline::e2e
