@@ -1,17 +1,12 @@
 // `sightline api METHOD PATH`: any REST request with the login (or SIGHTLINE_API_KEY), the
 // escape hatch beside the commands derived from the registry (docs/cli.md).
-#include <cstdlib>
 #include <iostream>
 
 #include <boost/json.hpp>
 
-#include "api/transport/http_client.h"
+#include "app/cli_client.h"
 #include "app/cli_parse.h"
-#include "cli/api_session.h"
-#include "cli/credentials.h"
-#include "core/clock.h"
 #include "core/http_types.h"
-#include "core/version.h"
 
 namespace sightline::app {
 namespace {
@@ -93,32 +88,11 @@ int RunApiCommand(const CliArgs& args) {
     std::cerr << "sightline: write the request as METHOD /path (GET /web-analytics)\n";
     return 2;
   }
-  auto http = std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
-      .user_agent = "sightline-cli/" + std::string(core::kServerVersion)});
-  core::SystemClock clock;
-  std::optional<cli::CredentialStore> store;
-  std::optional<cli::ApiSession> session;
-  if (const char* key = std::getenv("SIGHTLINE_API_KEY"); key && *key) {
-    const char* server = std::getenv("SIGHTLINE_SERVER");
-    session.emplace(*http, server && *server ? server : "http://127.0.0.1:8080", key);
-  } else {
-    auto directory = cli::CredentialStore::DefaultDirectory();
-    if (!directory) return std::cerr << "sightline: " << directory.error().message() << "\n", 2;
-    store.emplace(*directory);
-    std::string name = args.Flag("profile");
-    if (name.empty()) {
-      auto last = store->DefaultName();
-      name = last ? *last : "default";
-    }
-    auto profile = store->Find(name);
-    if (!profile || !*profile) {
-      std::cerr << "sightline: not logged in; run `sightline login` or set SIGHTLINE_API_KEY\n";
-      return 3;
-    }
-    session.emplace(*http, clock, **profile, *store);
-  }
+  auto opened = OpenCliClient(args.Flag("profile"));
+  if (!opened.client) return opened.exit_code;
+  cli::ApiSession& session = *opened.client->session;
   const auto [target, body] = Request(method, std::move(path), args);
-  auto answer = session->Call(method, target, body);
+  auto answer = session.Call(method, target, body);
   if (!answer) {
     std::cerr << "sightline: " << answer.error().message() << "\n";
     return answer.error().code() == core::ErrorCode::kAuthExpiredCredential ? 3 : 1;

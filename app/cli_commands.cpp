@@ -12,7 +12,7 @@
 
 #include <boost/json.hpp>
 
-#include "api/transport/http_client.h"
+#include "app/cli_client.h"
 #include "app/cli_parse.h"
 #include "app/commands.h"
 #include "cli/api_session.h"
@@ -29,11 +29,6 @@ using core::Result;
 constexpr int kUsageError = 2;
 constexpr int kAuthError = 3;
 constexpr char kDefaultServer[] = "http://127.0.0.1:8080";
-
-std::unique_ptr<api::BeastHttpClient> HttpClient() {
-  return std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
-      .user_agent = "sightline-cli/" + std::string(core::kServerVersion)});
-}
 
 std::string EnvOr(const char* name, std::string fallback) {
   const char* value = std::getenv(name);
@@ -102,7 +97,7 @@ int RunLogin(const CliArgs& args) {
   options.permissions = args.List("permissions");
   if (!args.Flag("project").empty()) options.project_id = args.Flag("project");
   options.open_browser = !args.Has("no-browser");
-  auto http = HttpClient();
+  auto http = NewCliHttpClient();
   core::SystemClock clock;
   auto profile = cli::Login(*http, clock, *store, options,
                             {std::cerr,
@@ -131,7 +126,7 @@ int RunLogout(const CliArgs& args) {
   auto profile = ChosenProfile(*store, args);
   if (!profile) return Fail(profile.error(), 1);
   if (!*profile) return std::cerr << "sightline: not logged in\n", kAuthError;
-  auto http = HttpClient();
+  auto http = NewCliHttpClient();
   core::HttpHeaders headers;
   headers.Set("Content-Type", "application/x-www-form-urlencoded");
   // Revoking the refresh token ends the whole grant (RFC 7009); a server out of reach still
@@ -197,7 +192,7 @@ int RunAuth(const CliArgs& args) {
   auto profile = ChosenProfile(*store, args);
   if (!profile) return Fail(profile.error(), 1);
   if (!*profile) return std::cerr << "sightline: not logged in\n", kAuthError;
-  auto http = HttpClient();
+  auto http = NewCliHttpClient();
   core::SystemClock clock;
   cli::ApiSession session(*http, clock, **profile, *store);
   auto token = session.Token();
@@ -208,12 +203,16 @@ int RunAuth(const CliArgs& args) {
 
 }  // namespace
 
+bool IsCliCommandGroup(std::string_view name) { return IsCommandGroup(name); }
+
 int RunCliCommand(std::string_view command, std::span<char*> words) {
+  if (IsCommandGroup(command)) return RunOperationCommand(command, words);
   auto args = ParseCliArgs(words);
   if (!args) return Fail(args.error(), kUsageError);
   if (command == "login") return RunLogin(*args);
   if (command == "logout") return RunLogout(*args);
   if (command == "auth") return RunAuth(*args);
+  if (command == "completion") return RunCompletion(*args);
   return RunApiCommand(*args);
 }
 

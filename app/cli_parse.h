@@ -34,5 +34,10 @@ core::Result<CliArgs> ParseCliArgs(std::span<char*> words);
 
 // `sightline api` (app/cli_api_command.cpp).
 int RunApiCommand(const CliArgs& args);
+// `sightline completion SHELL` (app/cli_completion.cpp).
+int RunCompletion(const CliArgs& args);
+// Registry operations as commands (app/cli_operation_command.cpp).
+bool IsCommandGroup(std::string_view name);
+int RunOperationCommand(std::string_view group, std::span<char*> words);
 
 }  // namespace sightline::app

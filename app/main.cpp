@@ -22,7 +22,10 @@ constexpr std::string_view kUsage =
     "  login     Sign in to a Sightline server through the browser.\n"
     "  logout    Revoke the login and forget it.\n"
     "  auth      status: what the login may do; token: print an access token.\n"
-    "  api       Send a request to the REST API: sightline api GET /web-analytics.\n\n"
+    "  api       Send a request to the REST API: sightline api GET /web-analytics.\n"
+    "  completion  Print a bash, zsh or fish completion script.\n"
+    "  <group> <command>  Every API operation, by its group: web-analytics, projects, keys…\n"
+    "            ('sightline <group> --help' lists its commands).\n\n"
     "Run 'sightline <command> --help' for a command's options.\n";
 
 }  // namespace
@@ -41,7 +44,8 @@ int main(int argc, char** argv) {
     if (command == "serve") return sightline::app::RunServe(args.subspan(1));
     if (command == "admin") return sightline::app::RunAdmin(args.subspan(1));
     if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
-    if (command == "login" || command == "logout" || command == "auth" || command == "api") {
+    if (command == "login" || command == "logout" || command == "auth" || command == "api" ||
+        command == "completion" || sightline::app::IsCliCommandGroup(command)) {
       return sightline::app::RunCliCommand(command, args.subspan(1));
     }
     if (command == "version" || command == "--version") {

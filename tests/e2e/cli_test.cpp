@@ -156,5 +156,70 @@ TEST_F(Cli, CiUsesAPrivateApiKeyWithoutALogin) {
   EXPECT_TRUE(json::parse(report.out).as_object().contains("metrics"));
 }
 
+TEST_F(Cli, EveryOperationIsACommandWithTheApisAnswer) {
+  const Response tracked = server_->Request(
+      "POST", "/sdk/v1/logs/batch",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}},
+      R"({"events":[{"event":"screen_view","channel":"web",)"
+      R"("anonymous_id":"00000000-0000-4000-8000-000000000001",)"
+      R"("tags":{"$url":"https://site.test/pricing"}}]})");
+  ASSERT_EQ(tracked.status, 202) << tracked.body;
+  ::setenv("SIGHTLINE_API_KEY", creds_.private_api_key.c_str(), 1);
+  ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);
+  const CommandResult summary = RunSightline({"web-analytics", "get", "--json"});
+  ASSERT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_EQ(json::parse(summary.out),
+            api().Call("GET", "/web-analytics", creds_.private_api_key).Json());
+  const CommandResult table = RunSightline({"web-analytics", "get"});
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("value  previous  absoluteChange  change"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("\npageviews "), std::string::npos) << table.out;
+  const CommandResult csv =
+      RunSightline({"web-analytics", "get-breakdown", "--dimension", "top_page", "--csv"});
+  EXPECT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_TRUE(csv.out.starts_with("value,count,visitors,views,")) << csv.out;
+  EXPECT_NE(csv.out.find("\n/pricing,1,1,1,"), std::string::npos) << csv.out;
+  EXPECT_EQ(RunSightline({"web-analytics", "get-breakdown", "--dimension", "shoe"}).exit_code, 2);
+  EXPECT_EQ(RunSightline({"web-analytics", "get-nothing"}).exit_code, 2);
+  // A path names the organization: a key's is given with SIGHTLINE_ORG.
+  const CommandResult unnamed = RunSightline({"projects", "get"});
+  EXPECT_EQ(unnamed.exit_code, 2);
+  EXPECT_NE(unnamed.err.find("SIGHTLINE_ORG"), std::string::npos) << unnamed.err;
+  ::setenv("SIGHTLINE_ORG", creds_.org_slug.c_str(), 1);
+  ::setenv("SIGHTLINE_PROJECT", creds_.project_id.c_str(), 1);
+  const CommandResult project = RunSightline({"projects", "get", "--json"});
+  ASSERT_EQ(project.exit_code, 0) << project.err;
+  EXPECT_EQ(json::parse(project.out),
+            api().Call("GET", creds_.ProjectPath(), creds_.private_api_key).Json());
+  const CommandResult refused = RunSightline({"keys", "list-sdk"});
+  EXPECT_EQ(refused.exit_code, 3) << "a private key may not list keys: " << refused.err;
+  for (const char* name : {"SIGHTLINE_API_KEY", "SIGHTLINE_SERVER", "SIGHTLINE_ORG",
+                           "SIGHTLINE_PROJECT"}) {
+    ::unsetenv(name);
+  }
+}
+
+TEST_F(Cli, CompletionScriptsLoadAndComplete) {
+  const CommandResult script = RunSightline({"completion", "bash"});
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  const std::filesystem::path file = config_.path() / "completion.bash";
+  std::ofstream(file) << script.out;
+  const CommandResult completed = RunCommand(
+      {"bash", "-c",
+       "source " + file.string() +
+           " && COMP_WORDS=(sightline web-analytics get-b); COMP_CWORD=2; _sightline"
+           " && echo \"${COMPREPLY[*]}\""
+           " && COMP_WORDS=(sightline web-analytics get-breakdown --dim); COMP_CWORD=3;"
+           " _sightline && echo \"${COMPREPLY[*]}\""});
+  EXPECT_EQ(completed.exit_code, 0) << completed.err;
+  EXPECT_EQ(completed.out, "get-breakdown\n--dimension\n");
+  for (const char* shell : {"zsh", "fish"}) {
+    const CommandResult other = RunSightline({"completion", shell});
+    EXPECT_EQ(other.exit_code, 0);
+    EXPECT_NE(other.out.find("web-analytics"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace sightline::e2e

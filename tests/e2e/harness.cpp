@@ -128,6 +128,18 @@ CommandResult RunSightline(const std::vector<std::string>& args) {
   return result;
 }
 
+CommandResult RunCommand(const std::vector<std::string>& program_and_args) {
+  const TempDir dir("sightline-cmd-");
+  const std::vector<std::string> args(program_and_args.begin() + 1, program_and_args.end());
+  const int pid = SpawnProgram(program_and_args.front(), args, dir.path() / "out",
+                               dir.path() / "err");
+  CommandResult result;
+  result.exit_code = WaitFor(pid, std::chrono::seconds(60));
+  result.out = ReadFile(dir.path() / "out");
+  result.err = ReadFile(dir.path() / "err");
+  return result;
+}
+
 std::vector<std::string> Backend::StorageArgs() const {
   if (!database_url.empty()) return {"--database-url", database_url};
   return {"--data", data_dir.string()};

@@ -23,6 +23,8 @@ struct CommandResult {
 
 // Runs the sightline binary with `args`, waiting for it to finish.
 CommandResult RunSightline(const std::vector<std::string>& args);
+// Runs another program (found on PATH) with `args`, waiting for it to finish.
+CommandResult RunCommand(const std::vector<std::string>& program_and_args);
 
 using Headers = std::map<std::string, std::string>;
 

@@ -1,0 +1,58 @@
+#include "app/cli_client.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "core/version.h"
+
+namespace sightline::app {
+namespace {
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+}  // namespace
+
+std::unique_ptr<api::BeastHttpClient> NewCliHttpClient() {
+  return std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
+      .user_agent = "sightline-cli/" + std::string(core::kServerVersion)});
+}
+
+OpenedClient OpenCliClient(const std::string& profile_name) {
+  auto client = std::make_unique<CliClient>();
+  client->http = NewCliHttpClient();
+  if (const std::string key = Env("SIGHTLINE_API_KEY"); !key.empty()) {
+    const std::string server = Env("SIGHTLINE_SERVER");
+    client->session.emplace(*client->http, server.empty() ? "http://127.0.0.1:8080" : server,
+                            key);
+    if (const std::string org = Env("SIGHTLINE_ORG"); !org.empty()) client->defaults["orgSlug"] = org;
+    if (const std::string project = Env("SIGHTLINE_PROJECT"); !project.empty()) {
+      client->defaults["projectId"] = project;
+    }
+    return {std::move(client), 0};
+  }
+  auto directory = cli::CredentialStore::DefaultDirectory();
+  if (!directory) {
+    std::cerr << "sightline: " << directory.error().message() << "\n";
+    return {nullptr, 2};
+  }
+  client->store.emplace(*directory);
+  std::string name = profile_name;
+  if (name.empty()) {
+    auto last = client->store->DefaultName();
+    name = last ? *last : "default";
+  }
+  auto profile = client->store->Find(name);
+  if (!profile || !*profile) {
+    std::cerr << "sightline: not logged in; run `sightline login` or set SIGHTLINE_API_KEY\n";
+    return {nullptr, 3};
+  }
+  client->defaults["orgSlug"] = (*profile)->organization;
+  client->defaults["projectId"] = (*profile)->project_id;
+  client->session.emplace(*client->http, client->clock, **profile, *client->store);
+  return {std::move(client), 0};
+}
+
+}  // namespace sightline::app

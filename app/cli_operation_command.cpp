@@ -1,0 +1,174 @@
+// `sightline <group> <command> [--flag value]…`: every registry operation as a command
+// (cli/command_tree.h), printed as a table, CSV or the API's JSON (cli/render.h), pages
+// followed with --all.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <boost/json.hpp>
+
+#include "app/cli_client.h"
+#include "app/cli_parse.h"
+#include "cli/command_tree.h"
+#include "cli/render.h"
+#include "tools/operation.h"
+
+namespace sightline::app {
+namespace {
+
+namespace json = boost::json;
+
+// Options of every operation command (the operation's own flags come from its schema).
+struct CommandOptions {
+  cli::OutputFormat format = cli::OutputFormat::kTable;
+  bool all = false, help = false;
+  std::string profile;
+  std::vector<std::pair<std::string, std::string>> flags;
+};
+
+// `--flag value`, `--flag=value`, and a boolean flag alone meaning true.
+core::Result<CommandOptions> ParseCommandOptions(const cli::Command& command,
+                                                 std::span<char*> words) {
+  CommandOptions options;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string_view word = words[i];
+    if (word == "--help" || word == "-h") { options.help = true; continue; }
+    if (word == "--json") { options.format = cli::OutputFormat::kJson; continue; }
+    if (word == "--csv") { options.format = cli::OutputFormat::kCsv; continue; }
+    if (word == "--all") { options.all = true; continue; }
+    if (!word.starts_with("--")) {
+      return core::Error::Invalid("arguments", "Unexpected '" + std::string(word) +
+                                                   "': flags are written --name value.");
+    }
+    std::string name(word.substr(2));
+    std::string value;
+    if (const std::size_t equals = name.find('='); equals != std::string::npos) {
+      value = name.substr(equals + 1);
+      name.resize(equals);
+    } else {
+      const bool boolean = std::ranges::any_of(command.flags, [&](const cli::Flag& flag) {
+        return flag.name == name && flag.type == "boolean";
+      });
+      const bool next_is_value = i + 1 < words.size() &&
+                                 !std::string_view(words[i + 1]).starts_with("--");
+      if (boolean && !next_is_value) {
+        value = "true";
+      } else if (!next_is_value) {
+        return core::Error::Invalid(name, "--" + name + " needs a value.");
+      } else {
+        value = words[++i];
+      }
+    }
+    if (name == "profile") {
+      options.profile = value;
+    } else {
+      options.flags.emplace_back(std::move(name), std::move(value));
+    }
+  }
+  return options;
+}
+
+cli::TableStyle TerminalStyle() {
+  cli::TableStyle style;
+  struct winsize size {};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    style.width = size.ws_col;
+  } else if (const char* columns = std::getenv("COLUMNS"); columns && std::atoi(columns) > 0) {
+    style.width = static_cast<std::size_t>(std::atoi(columns));
+  } else {
+    style.width = static_cast<std::size_t>(-1) / 4;  // piped: every value whole
+  }
+  const char* no_colour = std::getenv("NO_COLOR");
+  style.colour = ::isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+  return style;
+}
+
+bool Paged(const cli::Command& command) {
+  const auto has = [&](std::string_view name) {
+    return std::ranges::any_of(command.flags,
+                               [&](const cli::Flag& flag) { return flag.property == name; });
+  };
+  return has("limit") && has("offset");
+}
+
+// Calls the operation; with --all, page after page until one comes back short, the pages'
+// rows gathered into the first answer. The exit code, and the answer when there is one.
+int Call(const cli::Command& command, json::object args, bool all, cli::ApiSession& session,
+         json::value& answer) {
+  std::size_t offset = args.contains("offset") ? args.at("offset").to_number<std::size_t>() : 0;
+  for (;;) {
+    const cli::CommandRequest request = cli::RequestOf(command, args);
+    auto reply = session.Call(request.method, request.target, request.body);
+    if (!reply) {
+      std::cerr << "sightline: " << reply.error().message() << "\n";
+      return reply.error().code() == core::ErrorCode::kAuthExpiredCredential ? 3 : 1;
+    }
+    if (reply->status >= 300) {
+      std::cerr << "sightline: " << cli::DescribeFailure(*reply) << "\n";
+      return cli::ExitCodeOf(reply->status);
+    }
+    if (reply->body.empty()) return 0;
+    json::value page = json::parse(reply->body);
+    std::string member;
+    const json::array* rows = cli::RowsOf(page, &member);
+    if (answer.is_null()) {
+      answer = page;
+    } else if (rows && !member.empty()) {
+      json::array& gathered = answer.as_object()[member].as_array();
+      gathered.insert(gathered.end(), rows->begin(), rows->end());
+    }
+    const std::size_t limit =
+        args.contains("limit") ? args.at("limit").to_number<std::size_t>() : 0;
+    if (!all || rows == nullptr || limit == 0 || rows->size() < limit) return 0;
+    offset += limit;
+    args["offset"] = offset;
+  }
+}
+
+}  // namespace
+
+bool IsCommandGroup(std::string_view name) {
+  static const std::vector<std::string> groups =
+      cli::Groups(cli::CommandTree(tools::AllOperations()));
+  return std::ranges::find(groups, name) != groups.end();
+}
+
+int RunOperationCommand(std::string_view group, std::span<char*> words) {
+  static const std::vector<cli::Command> tree = cli::CommandTree(tools::AllOperations());
+  if (!IsCommandGroup(group)) {
+    std::cerr << "sightline: unknown command '" << group << "' (sightline --help lists them)\n";
+    return 2;
+  }
+  if (words.empty() || std::string_view(words[0]) == "--help" ||
+      std::string_view(words[0]) == "-h") {
+    std::cout << cli::GroupHelp(tree, group);
+    return words.empty() ? 2 : 0;
+  }
+  const cli::Command* command = cli::FindCommand(tree, group, words[0]);
+  if (command == nullptr) {
+    std::cerr << "sightline: '" << group << "' has no command '" << words[0] << "'\n\n"
+              << cli::GroupHelp(tree, group);
+    return 2;
+  }
+  auto options = ParseCommandOptions(*command, words.subspan(1));
+  if (!options) return std::cerr << "sightline: " << options.error().message() << "\n", 2;
+  if (options->help) return std::cout << cli::CommandHelp(*command), 0;
+  auto opened = OpenCliClient(options->profile);
+  if (!opened.client) return opened.exit_code;
+  auto args = cli::ArgumentsOf(*command, options->flags, opened.client->defaults);
+  if (!args) return std::cerr << "sightline: " << args.error().message() << "\n", 2;
+  if (options->all && !Paged(*command)) {
+    std::cerr << "sightline: --all: this command has no pages\n";
+    return 2;
+  }
+  if (options->all && !args->contains("limit")) (*args)["limit"] = 100;
+  json::value answer;
+  const int code = Call(*command, std::move(*args), options->all, *opened.client->session, answer);
+  if (code != 0 || answer.is_null()) return code;
+  cli::Render(answer, options->format, TerminalStyle(), std::cout);
+  return 0;
+}
+
+}  // namespace sightline::app
