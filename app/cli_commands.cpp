@@ -207,6 +207,7 @@ bool IsCliCommandGroup(std::string_view name) { return IsCommandGroup(name); }
 
 int RunCliCommand(std::string_view command, std::span<char*> words) {
   if (IsCommandGroup(command)) return RunOperationCommand(command, words);
+  if (command == "track") return RunTrack(words);
   auto args = ParseCliArgs(words);
   if (!args) return Fail(args.error(), kUsageError);
   if (command == "login") return RunLogin(*args);

@@ -11,7 +11,7 @@
 namespace sightline::app {
 namespace {
 
-constexpr std::string_view kClientCommands = "login logout auth api completion";
+constexpr std::string_view kClientCommands = "login logout auth api track completion";
 
 std::string Joined(const std::vector<std::string>& words) {
   std::string out;

@@ -70,6 +70,26 @@ core::Result<CommandOptions> ParseCommandOptions(const cli::Command& command,
   return options;
 }
 
+std::string EnvOr(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+// The server of the login (`profile`, else the last one), else the local default.
+std::string LoginServer(const std::string& profile) {
+  auto directory = cli::CredentialStore::DefaultDirectory();
+  if (directory) {
+    cli::CredentialStore store(*directory);
+    std::string name = profile;
+    if (name.empty()) {
+      auto last = store.DefaultName();
+      name = last ? *last : "default";
+    }
+    if (auto found = store.Find(name); found && *found) return (*found)->server;
+  }
+  return "http://127.0.0.1:8080";
+}
+
 cli::TableStyle TerminalStyle() {
   cli::TableStyle style;
   struct winsize size {};
@@ -133,6 +153,43 @@ bool IsCommandGroup(std::string_view name) {
   static const std::vector<std::string> groups =
       cli::Groups(cli::CommandTree(tools::AllOperations()));
   return std::ranges::find(groups, name) != groups.end();
+}
+
+// `sightline track --event NAME [--channel C] [--notify] …`: sdk_track_event with an SDK key
+// (SIGHTLINE_SDK_KEY or --sdk-key), the operation's own flags, for scripts and CI notifications.
+int RunTrack(std::span<char*> words) {
+  static const std::vector<cli::Command> tree = cli::CommandTree(tools::AllOperations());
+  const auto command = std::ranges::find_if(
+      tree, [](const cli::Command& c) { return c.spec->name == "sdk_track_event"; });
+  auto options = ParseCommandOptions(*command, words);
+  if (!options) return std::cerr << "sightline: " << options.error().message() << "\n", 2;
+  if (options->help) {
+    std::cout << "Usage: sightline track --event NAME [--channel C] [--description TEXT] "
+                 "[--icon EMOJI] [--notify] [flags]\n\nSends one tracked event with an SDK key "
+                 "(SIGHTLINE_SDK_KEY or --sdk-key) to SIGHTLINE_SERVER (or --server, or the "
+                 "login's server).\n\n"
+              << cli::CommandHelp(*command).substr(cli::CommandHelp(*command).find("Flags:"));
+    return 0;
+  }
+  std::string key = EnvOr("SIGHTLINE_SDK_KEY"), server = EnvOr("SIGHTLINE_SERVER");
+  std::erase_if(options->flags, [&](const auto& flag) {
+    if (flag.first == "sdk-key") key = flag.second;
+    if (flag.first == "server") server = flag.second;
+    return flag.first == "sdk-key" || flag.first == "server";
+  });
+  if (key.empty()) {
+    std::cerr << "sightline: set SIGHTLINE_SDK_KEY (or --sdk-key) to the project's SDK key\n";
+    return 3;
+  }
+  if (server.empty()) server = LoginServer(options->profile);
+  auto args = cli::ArgumentsOf(*command, options->flags, {});
+  if (!args) return std::cerr << "sightline: " << args.error().message() << "\n", 2;
+  auto http = NewCliHttpClient();
+  cli::ApiSession session(*http, server, key);
+  json::value answer;
+  const int code = Call(*command, std::move(*args), false, session, answer);
+  if (code == 0) std::cerr << "✓ tracked\n";
+  return code;
 }
 
 int RunOperationCommand(std::string_view group, std::span<char*> words) {

@@ -39,5 +39,6 @@ int RunCompletion(const CliArgs& args);
 // Registry operations as commands (app/cli_operation_command.cpp).
 bool IsCommandGroup(std::string_view name);
 int RunOperationCommand(std::string_view group, std::span<char*> words);
+int RunTrack(std::span<char*> words);
 
 }  // namespace sightline::app

@@ -23,6 +23,7 @@ constexpr std::string_view kUsage =
     "  logout    Revoke the login and forget it.\n"
     "  auth      status: what the login may do; token: print an access token.\n"
     "  api       Send a request to the REST API: sightline api GET /web-analytics.\n"
+    "  track     Send a tracked event with an SDK key: sightline track --event deploy.\n"
     "  completion  Print a bash, zsh or fish completion script.\n"
     "  <group> <command>  Every API operation, by its group: web-analytics, projects, keys…\n"
     "            ('sightline <group> --help' lists its commands).\n\n"
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
     if (command == "admin") return sightline::app::RunAdmin(args.subspan(1));
     if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
     if (command == "login" || command == "logout" || command == "auth" || command == "api" ||
-        command == "completion" || sightline::app::IsCliCommandGroup(command)) {
+        command == "completion" || command == "track" ||
+        sightline::app::IsCliCommandGroup(command)) {
       return sightline::app::RunCliCommand(command, args.subspan(1));
     }
     if (command == "version" || command == "--version") {

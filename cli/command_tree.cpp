@@ -37,11 +37,13 @@ std::string Joined(const std::vector<std::string>& words) {
   return out;
 }
 
-// projectId → project-id.
+// projectId → project-id, user_id → user-id.
 std::string KebabCase(std::string_view property) {
   std::string out;
   for (char c : property) {
-    if (std::isupper(static_cast<unsigned char>(c))) {
+    if (c == '_') {
+      out.push_back('-');
+    } else if (std::isupper(static_cast<unsigned char>(c))) {
       out.push_back('-');
       out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     } else {

@@ -200,6 +200,24 @@ TEST_F(Cli, EveryOperationIsACommandWithTheApisAnswer) {
   }
 }
 
+TEST_F(Cli, TrackSendsAnEventWithTheSdkKey) {
+  ::setenv("SIGHTLINE_SDK_KEY", creds_.sdk_key.c_str(), 1);
+  ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);
+  const CommandResult tracked = RunSightline(
+      {"track", "--event", "deploy", "--channel", "ci", "--notify", "--description", "v1.2"});
+  const CommandResult nameless = RunSightline({"track", "--channel", "ci"});
+  ::unsetenv("SIGHTLINE_SDK_KEY");
+  const CommandResult keyless = RunSightline({"track", "--event", "deploy"});
+  ::unsetenv("SIGHTLINE_SERVER");
+  EXPECT_EQ(tracked.exit_code, 0) << tracked.err;
+  EXPECT_NE(nameless.exit_code, 0);
+  EXPECT_EQ(keyless.exit_code, 3) << keyless.err;
+  const Response events = api().Call("GET", creds_.ProjectPath() + "/events?event=deploy",
+                                     creds_.private_api_key);
+  ASSERT_EQ(events.status, 200) << events.body;
+  EXPECT_NE(events.body.find("\"channel\":\"ci\""), std::string::npos) << events.body;
+}
+
 TEST_F(Cli, CompletionScriptsLoadAndComplete) {
   const CommandResult script = RunSightline({"completion", "bash"});
   ASSERT_EQ(script.exit_code, 0) << script.err;
