@@ -174,7 +174,10 @@ int RunAuthStatus(cli::CredentialStore& store, const CliArgs& args) {
             << (left > 0 ? "valid for " + std::to_string(left / 60) + " min"
                          : std::string("expired (refreshed on the next command)"))
             << "\n"
-            << "  stored in:     " << store.file().string() << "\n";
+            << "  stored in:     "
+            << (p.storage == "keyring" ? "the OS keyring (tokens), " + store.file().string()
+                                       : store.file().string())
+            << "\n";
   return 0;
 }
 

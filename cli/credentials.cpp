@@ -8,6 +8,8 @@
 
 #include <boost/json.hpp>
 
+#include "cli/keyring.h"
+
 namespace sightline::cli {
 namespace {
 
@@ -29,6 +31,7 @@ Profile ProfileOf(const std::string& name, const json::object& object) {
                   Text(object, "organization"),
                   Text(object, "projectId"),
                   {}};
+  if (Text(object, "storage") == "keyring") profile.storage = "keyring";
   if (const json::value* at = object.if_contains("expiresAt"); at && at->is_int64()) {
     profile.expires_at = at->as_int64();
   }
@@ -43,13 +46,35 @@ Profile ProfileOf(const std::string& name, const json::object& object) {
 json::object JsonOf(const Profile& profile) {
   json::array permissions;
   for (const std::string& name : profile.permissions) permissions.emplace_back(name);
-  return {{"server", profile.server},
-          {"accessToken", profile.access_token},
-          {"refreshToken", profile.refresh_token},
-          {"expiresAt", profile.expires_at},
-          {"organization", profile.organization},
-          {"projectId", profile.project_id},
-          {"permissions", std::move(permissions)}};
+  json::object out{{"server", profile.server},
+                   {"expiresAt", profile.expires_at},
+                   {"organization", profile.organization},
+                   {"projectId", profile.project_id},
+                   {"permissions", std::move(permissions)},
+                   {"storage", profile.storage}};
+  if (profile.storage != "keyring") {
+    out["accessToken"] = profile.access_token;
+    out["refreshToken"] = profile.refresh_token;
+  }
+  return out;
+}
+
+// The tokens as the keyring keeps them.
+std::string SecretOf(const Profile& profile) {
+  return json::serialize(json::object{{"accessToken", profile.access_token},
+                                      {"refreshToken", profile.refresh_token}});
+}
+
+// A keyring profile's tokens, read back (left empty when the keyring lost them: the commands
+// then ask for a new login).
+void LoadSecret(Profile& profile) {
+  auto secret = Keyring::Lookup(profile.name);
+  if (!secret || !*secret) return;
+  boost::system::error_code ec;
+  const json::value parsed = json::parse(**secret, ec);
+  if (ec || !parsed.is_object()) return;
+  profile.access_token = Text(parsed.as_object(), "accessToken");
+  profile.refresh_token = Text(parsed.as_object(), "refreshToken");
 }
 
 Error Unreadable(const std::filesystem::path& file, std::string why) {
@@ -125,7 +150,9 @@ Result<std::optional<Profile>> CredentialStore::Find(const std::string& name) co
   if (!contents) return contents.error();
   const auto found = contents->profiles.find(name);
   if (found == contents->profiles.end()) return std::optional<Profile>();
-  return std::optional<Profile>(found->second);
+  Profile profile = found->second;
+  if (profile.storage == "keyring") LoadSecret(profile);
+  return std::optional<Profile>(std::move(profile));
 }
 
 Result<std::string> CredentialStore::DefaultName() const {
@@ -137,7 +164,12 @@ Result<std::string> CredentialStore::DefaultName() const {
 Result<void> CredentialStore::Save(const Profile& profile) {
   auto contents = Read();
   if (!contents) return contents.error();
-  contents->profiles[profile.name] = profile;
+  Profile kept = profile;
+  // The keyring when the session has one; the file (0600) when it has none or refuses.
+  kept.storage = Keyring::Available() && Keyring::Store(profile.name, SecretOf(profile))
+                     ? "keyring"
+                     : "file";
+  contents->profiles[profile.name] = kept;
   contents->default_name = profile.name;
   return Write(*contents);
 }
@@ -145,7 +177,10 @@ Result<void> CredentialStore::Save(const Profile& profile) {
 Result<void> CredentialStore::Remove(const std::string& name) {
   auto contents = Read();
   if (!contents) return contents.error();
-  if (contents->profiles.erase(name) == 0) return {};
+  const auto found = contents->profiles.find(name);
+  if (found == contents->profiles.end()) return {};
+  if (found->second.storage == "keyring") (void)Keyring::Clear(name);
+  contents->profiles.erase(found);
   return Write(*contents);
 }
 

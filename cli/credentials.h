@@ -1,6 +1,7 @@
 // Where the command-line client keeps its logins: named profiles (one per server and account),
 // in a JSON file readable by its owner only — ${SIGHTLINE_CONFIG_DIR}, else
-// ${XDG_CONFIG_HOME}/sightline, else ~/.config/sightline — `credentials.json` (docs/cli.md).
+// ${XDG_CONFIG_HOME}/sightline, else ~/.config/sightline — `credentials.json`; a profile's
+// tokens go to the OS keyring instead when there is one (cli/keyring.h; docs/cli.md).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@ struct Profile {
   std::int64_t expires_at = 0;  // Unix ms of the access token's end
   std::string organization, project_id;
   std::vector<std::string> permissions;
+  std::string storage = "file";  // where the tokens are: "keyring" or "file"
 };
 
 class CredentialStore {

@@ -40,8 +40,13 @@ class Cli : public ::testing::Test {
     ::unsetenv("SIGHTLINE_API_KEY");
     ::unsetenv("SIGHTLINE_SERVER");
     ::unsetenv("BROWSER");
+    // Never the keyring of whoever runs the tests: the one test of it starts its own.
+    ::setenv("SIGHTLINE_CREDENTIAL_STORE", "file", 1);
   }
-  void TearDown() override { ::unsetenv("SIGHTLINE_CONFIG_DIR"); }
+  void TearDown() override {
+    ::unsetenv("SIGHTLINE_CONFIG_DIR");
+    ::unsetenv("SIGHTLINE_CREDENTIAL_STORE");
+  }
 
   ApiClient api() const { return ApiClient(*server_); }
   std::filesystem::path CredentialsFile() const {
@@ -135,6 +140,33 @@ TEST_F(Cli, LoginThenCommandsWithTheStoredLoginThenLogout) {
   const CommandResult after = RunSightline({"api", "GET", "/web-analytics"});
   EXPECT_EQ(after.exit_code, 3);
   EXPECT_NE(after.err.find("not logged in"), std::string::npos) << after.err;
+}
+
+// A D-Bus session of its own with GNOME Keyring unlocked in it (the Secret Service a desktop
+// has): the login's tokens go there, and the file keeps only which profile it is.
+TEST_F(Cli, ALoginKeepsItsTokensInTheKeyringWhenThereIsOne) {
+  const std::filesystem::path home = config_.path() / "home";
+  std::filesystem::create_directories(home);
+  const std::string binary = SIGHTLINE_BINARY;
+  const std::string script =
+      "export HOME='" + home.string() + "'; unset SIGHTLINE_CREDENTIAL_STORE; "
+      "eval \"$(printf pw | gnome-keyring-daemon --unlock --components=secrets)\"; " +
+      binary + " login --server " + url_ + " --no-browser && " + binary + " auth status && " +
+      binary + " api GET /web-analytics > /dev/null && "
+      "secret-tool lookup service sightline-cli profile default";
+  ChildProcess session("dbus-run-session", {"--", "sh", "-c", script});
+  const std::string shown = session.WaitForError("Open this URL");
+  std::smatch code;
+  ASSERT_TRUE(std::regex_search(shown, code, std::regex("code: ([A-Z]{4}-[A-Z]{4})"))) << shown;
+  ASSERT_NO_FATAL_FAILURE(Decide(code[1].str(), "approve"));
+  const CommandResult done = session.Wait(std::chrono::seconds(60));
+  ASSERT_EQ(done.exit_code, 0) << done.out << done.err;
+  EXPECT_NE(done.out.find("the OS keyring"), std::string::npos) << done.out;
+  EXPECT_NE(done.out.find("cli_rt_"), std::string::npos) << "the secret is in the keyring";
+  const std::string file = ReadAll(CredentialsFile());
+  EXPECT_EQ(file.find("cli_at_"), std::string::npos) << file;
+  EXPECT_EQ(file.find("cli_rt_"), std::string::npos) << file;
+  EXPECT_NE(file.find(R"("storage":"keyring")"), std::string::npos) << file;
 }
 
 TEST_F(Cli, ADeniedLoginExitsWithTheAuthCode) {
