@@ -130,7 +130,9 @@ int Call(const cli::Command& command, json::object args, bool all, cli::ApiSessi
       return cli::ExitCodeOf(reply->status);
     }
     if (reply->body.empty()) return 0;
-    json::value page = json::parse(reply->body);
+    boost::system::error_code ec;
+    json::value page = json::parse(reply->body, ec);
+    if (ec) return std::cout << reply->body, 0;  // not JSON: as it came
     std::string member;
     const json::array* rows = cli::RowsOf(page, &member);
     if (answer.is_null()) {
@@ -141,10 +143,30 @@ int Call(const cli::Command& command, json::object args, bool all, cli::ApiSessi
     }
     const std::size_t limit =
         args.contains("limit") ? args.at("limit").to_number<std::size_t>() : 0;
-    if (!all || rows == nullptr || limit == 0 || rows->size() < limit) return 0;
+    const bool more = all && rows != nullptr && limit > 0 && rows->size() >= limit;
+    if (all && ::isatty(STDERR_FILENO)) {  // progress for people, never in a pipe's output
+      const std::size_t so_far = member.empty() ? 0 : answer.as_object()[member].as_array().size();
+      std::cerr << "\rfetched " << so_far << " rows" << (more ? "…" : "\n") << std::flush;
+    }
+    if (!more) return 0;
     offset += limit;
     args["offset"] = offset;
   }
+}
+
+// A stream (stream_notifications): each event's JSON on its own line as it comes, until the
+// server ends it or the user stops the command.
+int Follow(const cli::Command& command, const json::object& args, cli::ApiSession& session) {
+  const cli::CommandRequest request = cli::RequestOf(command, args);
+  auto reply = session.Stream(request.method, request.target, [](std::string_view data) {
+    std::cout << data << std::endl;
+  });
+  if (!reply) return std::cerr << "sightline: " << reply.error().message() << "\n", 1;
+  if (reply->status >= 300) {
+    std::cerr << "sightline: " << cli::DescribeFailure(*reply) << "\n";
+    return cli::ExitCodeOf(reply->status);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -221,6 +243,9 @@ int RunOperationCommand(std::string_view group, std::span<char*> words) {
     return 2;
   }
   if (options->all && !args->contains("limit")) (*args)["limit"] = 100;
+  if (command->spec->open_stream && !command->spec->run && !command->spec->run_async) {
+    return Follow(*command, *args, *opened.client->session);
+  }
   json::value answer;
   const int code = Call(*command, std::move(*args), options->all, *opened.client->session, answer);
   if (code != 0 || answer.is_null()) return code;

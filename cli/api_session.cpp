@@ -42,8 +42,14 @@ std::string DescribeFailure(const ApiAnswer& answer) {
     out += message->as_string();
   }
   if (answer.status == 429) {
+    const json::value* details = e.if_contains("details");
+    const json::value* seconds =
+        details && details->is_object() ? details->as_object().if_contains("retryAfterSeconds")
+                                        : nullptr;
     if (const auto retry = answer.headers.Get("Retry-After")) {
       out += " (retry in " + std::string(*retry) + " s)";
+    } else if (seconds && seconds->is_number()) {
+      out += " (retry in " + json::serialize(*seconds) + " s)";
     }
   }
   return out;
@@ -104,6 +110,37 @@ Result<std::string> ApiSession::Token() {
   auto saved = store_->Save(*profile_);
   if (!saved) return saved.error();
   return profile_->access_token;
+}
+
+Result<ApiAnswer> ApiSession::Stream(core::HttpMethod method, const std::string& path,
+                                     const std::function<void(std::string_view)>& on_data) {
+  auto token = Token();
+  if (!token) return token.error();
+  core::HttpHeaders headers;
+  headers.Set("Authorization", "Bearer " + *token);
+  headers.Set("Accept", "text/event-stream");
+  // A subscription lasts as long as the user wants it: only a silent server ends it.
+  core::OutboundLimits limits;
+  limits.idle_timeout = std::chrono::hours(1);
+  limits.total_timeout = std::chrono::hours(24 * 365);
+  ApiAnswer answer;
+  std::string pending;
+  const core::OutboundRequest request{ApiBase(server_) + path, std::move(headers), "", method};
+  auto done = http_.Send(request, limits,
+                         [&](const core::OutboundResponse& head, std::string_view bytes) {
+                           if (head.status >= 300) return answer.body.append(bytes), void();
+                           pending.append(bytes);
+                           for (std::size_t end; (end = pending.find('\n')) != std::string::npos;) {
+                             const std::string line = pending.substr(0, end);
+                             pending.erase(0, end + 1);
+                             if (line.starts_with("data: ")) on_data(std::string_view(line).substr(6));
+                           }
+                         },
+                         [] { return false; });
+  if (!done) return done.error();
+  answer.status = done->status;
+  answer.headers = done->headers;
+  return answer;
 }
 
 Result<ApiAnswer> ApiSession::Call(core::HttpMethod method, const std::string& path,

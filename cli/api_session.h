@@ -4,6 +4,7 @@
 // here: requests and answers as they are.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -49,6 +50,10 @@ class ApiSession {
   // sent as JSON when not empty.
   core::Result<ApiAnswer> Call(core::HttpMethod method, const std::string& path,
                                const std::string& body = "");
+  // A request whose answer is a stream of Server-Sent Events: `on_data` gets each event's data
+  // as it arrives (the status and headers come back once the stream ends or fails).
+  core::Result<ApiAnswer> Stream(core::HttpMethod method, const std::string& path,
+                                 const std::function<void(std::string_view data)>& on_data);
   // A usable access token (refreshed first when it runs out within a minute); AUTH_004 when
   // the refresh is refused (the login was revoked or expired: log in again).
   core::Result<std::string> Token();

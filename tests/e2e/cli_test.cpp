@@ -11,6 +11,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "api_client.h"
 #include "harness.h"
@@ -232,11 +233,22 @@ TEST_F(Cli, EveryOperationIsACommandWithTheApisAnswer) {
   }
 }
 
-TEST_F(Cli, TrackSendsAnEventWithTheSdkKey) {
+TEST_F(Cli, TrackSendsAnEventWithTheSdkKeyAndAStreamFollowsIt) {
   ::setenv("SIGHTLINE_SDK_KEY", creds_.sdk_key.c_str(), 1);
   ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);
+  // The notifications stream, one JSON line per notification as it comes.
+  ::setenv("SIGHTLINE_API_KEY", creds_.private_api_key.c_str(), 1);
+  ::setenv("SIGHTLINE_ORG", creds_.org_slug.c_str(), 1);
+  ::setenv("SIGHTLINE_PROJECT", creds_.project_id.c_str(), 1);
+  ChildProcess follower(SIGHTLINE_BINARY, {"events", "stream-notifications"});
+  for (const char* name : {"SIGHTLINE_API_KEY", "SIGHTLINE_ORG", "SIGHTLINE_PROJECT"}) {
+    ::unsetenv(name);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const CommandResult tracked = RunSightline(
       {"track", "--event", "deploy", "--channel", "ci", "--notify", "--description", "v1.2"});
+  const std::string notified = follower.FirstLine();
+  EXPECT_EQ(json::parse(notified).at("event").as_string(), "deploy") << notified;
   const CommandResult nameless = RunSightline({"track", "--channel", "ci"});
   ::unsetenv("SIGHTLINE_SDK_KEY");
   const CommandResult keyless = RunSightline({"track", "--event", "deploy"});
