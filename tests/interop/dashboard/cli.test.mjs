@@ -123,7 +123,8 @@ test('a login is confirmed, narrowed and approved; the token holds exactly the c
   await confirm.getByRole('button', { name: 'Revoke' }).click();
   await page.getByRole('status').filter({ hasText: 'sightline-cli on build-box is signed out.' }).waitFor();
   await table.getByText('No command-line sessions.').waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Signed-in command-line clients');
+  // Focus moves to the list once the dialog has closed (the revoked row's button is gone).
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Signed-in command-line clients');
   const after = await ctx.api('GET', '/users/me/cli-sessions', { token: ownerToken });
   assert.ok(!after.body.sessions.some((item) => item.id === login.id));
   assert.equal((await ctx.api('GET', `/web-analytics?projectId=${ctx.projectId}`, { token: accessToken })).status, 401);

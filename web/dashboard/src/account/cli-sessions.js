@@ -30,17 +30,20 @@ export function CliSessionsSection() {
       : 'Never' },
     { key: 'actions', label: 'Actions', render: (session) => html`<${Button} class="btn-small" onClick=${() => { setRevoked(null); setRevoking(session); }} aria-label=${`Revoke ${nameOf(session)}`}>Revoke<//>` },
   ];
-  // The revoked row and its button are gone: once the dialog has closed (and tried to give focus
-  // back to that button), focus goes to the list rather than to the page's start.
+  // The revoked row and its button are gone: once the dialog has closed (and the browser has
+  // tried to give focus back to that button, wherever that lands), focus goes to the list
+  // rather than to the page's start.
   const focusList = useRef(false);
   useEffect(() => {
     if (revoking || !focusList.current) return undefined;
     focusList.current = false;
-    const timer = setTimeout(() => {
-      const active = document.activeElement;
-      if (!active || active === document.body || !active.isConnected) document.querySelector(`.table-wrap[aria-label="${tableLabel}"]`)?.focus();
-    }, 0);
-    return () => clearTimeout(timer);
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        const list = document.querySelector(`.table-wrap[aria-label="${tableLabel}"]`);
+        if (list && !list.contains(document.activeElement)) list.focus();
+      });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [revoking]);
   return html`<${Section} title="Command-line sessions" description="Command-line clients you signed in with the code from their terminal, each to one project with the permissions you chose. Revoking one signs it out.">
     <${ErrorNotice} error=${sessions.error} />
