@@ -5,6 +5,7 @@
 #include "core/json_util.h"
 #include "core/text.h"
 #include "ingest/attribution.h"
+#include "ingest/traffic_sources.h"
 
 #include <algorithm>
 #include <array>
@@ -136,6 +137,11 @@ storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& sig
   row.utm_campaign = attribution.utm_campaign;
   row.utm_term = attribution.utm_term;
   row.utm_content = attribution.utm_content;
+  const TrafficSource origin = ClassifyTrafficSource(
+      row.referrer.value_or(""), HostOfUrl(page), row.utm_source.value_or(""),
+      row.utm_medium.value_or(""), row.utm_campaign.value_or(""));
+  row.traffic_source = origin.source;
+  row.traffic_channel = origin.channel;
   return row;
 }
 

@@ -88,6 +88,8 @@ const std::string& SingleValueOf(const WebVisitRow& visit, WebDimension dimensio
     case WebDimension::kCity: return visit.city;
     case WebDimension::kBrowser: return visit.browser;
     case WebDimension::kOs: return visit.os;
+    case WebDimension::kSource: return visit.source;
+    case WebDimension::kChannel: return visit.channel;
     default: return visit.device;
   }
 }
@@ -109,7 +111,7 @@ void ForEachValue(const WebVisitRow& visit, WebDimension dimension, Count count)
       }
       return;
     case WebDimension::kEvent:
-    case WebDimension::kChannel:
+    case WebDimension::kEventChannel:
       for (const storage::VisitListItem& item : storage::DecodeVisitList(
                dimension == WebDimension::kEvent ? visit.event_names : visit.channels)) {
         if (!item.counts.empty()) count(item.value, Contribution{item.counts[0]});

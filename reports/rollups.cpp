@@ -36,9 +36,13 @@ bool IsPassive(const std::string& event) {
   return event == "screen_view" || event == "session_start" || event == "scroll_depth";
 }
 
-// The value an event has for a dimension counted per event (not entry/exit pages).
-const std::string& ValueOf(const RollupEvent& e, WebDimension dimension) {
+// The value an event has for a dimension counted per event (not entry/exit pages). Source and
+// channel are the visit's: those of `origin`, its first event (GA4's session source).
+const std::string& ValueOf(const RollupEvent& e, const RollupEvent& origin,
+                           WebDimension dimension) {
   switch (dimension) {
+    case WebDimension::kSource: return origin.source;
+    case WebDimension::kChannel: return origin.channel;
     case WebDimension::kReferrer: return e.referrer;
     case WebDimension::kUtmSource: return e.utm_source;
     case WebDimension::kUtmMedium: return e.utm_medium;
@@ -51,7 +55,7 @@ const std::string& ValueOf(const RollupEvent& e, WebDimension dimension) {
     case WebDimension::kBrowser: return e.browser;
     case WebDimension::kOs: return e.os;
     case WebDimension::kDevice: return e.device;
-    case WebDimension::kChannel: return e.channel;
+    case WebDimension::kEventChannel: return e.event_channel;
     case WebDimension::kEvent: return e.event;
     default: return e.path;
   }
@@ -62,7 +66,8 @@ constexpr WebDimension kPerEventDimensions[] = {
     WebDimension::kUtmCampaign, WebDimension::kUtmTerm,   WebDimension::kUtmContent,
     WebDimension::kCountry,     WebDimension::kRegion,    WebDimension::kCity,
     WebDimension::kBrowser,     WebDimension::kOs,        WebDimension::kDevice,
-    WebDimension::kChannel,     WebDimension::kEvent};
+    WebDimension::kEventChannel, WebDimension::kEvent,    WebDimension::kSource,
+    WebDimension::kChannel};
 
 class DayRollup {
  public:
@@ -80,7 +85,7 @@ class DayRollup {
   void AddVisit(const std::vector<const RollupEvent*>& visit) {
     const std::size_t hour = HourIndex(visit.front()->occurred_at);
     if (hour == kOutside) return;  // started on another day: rolled up there
-    for (const RollupEvent* e : visit) AddEvent(*e, hour);
+    for (const RollupEvent* e : visit) AddEvent(*e, *visit.front(), hour);
     const RollupEvent* entry = nullptr;
     const RollupEvent* previous_view = nullptr;
     std::int64_t pageviews = 0;
@@ -114,7 +119,7 @@ class DayRollup {
   // Counts an event that belongs to no visit, where it happened.
   void AddLooseEvent(const RollupEvent& e) {
     const std::size_t hour = HourIndex(e.occurred_at);
-    if (hour != kOutside) AddEvent(e, hour);
+    if (hour != kOutside) AddEvent(e, e, hour);
   }
 
   std::vector<WebRollupRow> Rows() {
@@ -162,19 +167,19 @@ class DayRollup {
   static void Count(Cell& cell, const RollupEvent& e, bool is_view) {
     cell.row.events += 1;
     cell.row.pageviews += is_view ? 1 : 0;
-    // Events with neither an anonymous id nor a user id have no visitor to count.
+    // Events stored without any id (before daily visitor ids) have no visitor to count.
     if (!e.visitor.empty()) cell.visitors.Add(core::StableHash64(e.visitor));
   }
   static void CountView(Cell& cell, const RollupEvent& e) { Count(cell, e, true); }
 
-  void AddEvent(const RollupEvent& e, std::size_t hour) {
+  void AddEvent(const RollupEvent& e, const RollupEvent& origin, std::size_t hour) {
     const bool is_view = e.event == "screen_view";
     Count(day_totals_, e, is_view);
     Count(hour_totals_[hour], e, is_view);
     ForEachSlot(hour, [&](std::size_t slot) {
       if (is_view) CountView(CellFor(slot, WebDimension::kPage, e.path), e);
       for (WebDimension dimension : kPerEventDimensions) {
-        Count(CellFor(slot, dimension, ValueOf(e, dimension)), e, is_view);
+        Count(CellFor(slot, dimension, ValueOf(e, origin, dimension)), e, is_view);
       }
     });
   }
@@ -225,6 +230,8 @@ storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
   row.browser = first.browser;
   row.os = first.os;
   row.device = first.device;
+  row.source = first.source;
+  row.channel = first.channel;
   std::vector<storage::VisitListItem> pages, names, channels;
   const RollupEvent* previous_view = nullptr;
   bool engaged = false;
@@ -232,7 +239,7 @@ storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
     row.events += 1;
     engaged = engaged || !IsPassive(e->event);
     CountItem(names, e->event, {1});
-    CountItem(channels, e->channel, {1});
+    CountItem(channels, e->event_channel, {1});
     if (e->event != "screen_view") continue;
     row.pageviews += 1;
     if (previous_view == nullptr) row.entry_page = e->path;

@@ -237,7 +237,7 @@ bool CountsVisitors(WebDimension dimension) {
     case WebDimension::kPage:
     case WebDimension::kEntryPage:
     case WebDimension::kExitPage:
-    case WebDimension::kChannel:
+    case WebDimension::kEventChannel:
     case WebDimension::kEvent: return false;
     default: return true;
   }

@@ -35,7 +35,7 @@ struct WebBreakdownRow {
 };
 
 // Whether a breakdown by `dimension` counts unique visitors (pages count pageviews, entry and
-// exit pages visits, channels and event names events).
+// exit pages visits, event channels and event names events).
 bool CountsVisitors(storage::WebDimension dimension);
 
 struct WebSummary {

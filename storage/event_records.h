@@ -81,6 +81,11 @@ struct EventRecord {
   std::optional<std::string> verification_method;
   std::optional<double> actor_confidence;
   bool is_ai = false;
+  // Where the visit came from (ingest/traffic_sources.h): "Google", "Organic Search".
+  std::optional<std::string> traffic_source, traffic_channel;
+  // For events with neither an anonymous nor a user id: the daily keyed hash of project, IP
+  // and User-Agent that counts them as a visitor (docs/metrics.md).
+  std::optional<std::string> daily_visitor;
 };
 
 // One classified crawler request forwarded by a customer's server, edge or log drain.

@@ -17,7 +17,7 @@ constexpr std::string_view kEventColumns =
     "os_version, device, brand, model, device_confidence, signal_source, in_app, country, "
     "region, city, path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "
     "is_bot, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
-    "verification_method, actor_confidence, is_ai";
+    "verification_method, actor_confidence, is_ai, traffic_source, traffic_channel, daily_visitor";
 
 std::vector<SqlValue> EventParams(const EventRecord& e) {
   return {e.id,          e.project_id,     e.occurred_at,  e.received_at,
@@ -40,7 +40,8 @@ std::vector<SqlValue> EventParams(const EventRecord& e) {
           Nullable(e.bot_name),            Nullable(e.bot_vendor),
           Nullable(e.actor_category),      Flag(e.actor_verified),
           Nullable(e.verification_method), Opt(e.actor_confidence),
-          Flag(e.is_ai)};
+          Flag(e.is_ai),                   Nullable(e.traffic_source),
+          Nullable(e.traffic_channel),     Nullable(e.daily_visitor)};
 }
 
 EventRecord MapEvent(const SqlRow& r) {
@@ -76,6 +77,9 @@ EventRecord MapEvent(const SqlRow& r) {
   e.verification_method = r.OptText(i++);
   e.actor_confidence = OptDouble(r, i++);
   e.is_ai = r.Bool(i++);
+  for (auto* field : {&e.traffic_source, &e.traffic_channel, &e.daily_visitor}) {
+    *field = r.OptText(i++);
+  }
   return e;
 }
 
@@ -195,6 +199,26 @@ Result<std::string> EventRepository::TouchVisitorSession(std::string_view projec
   if (!*session) return core::Error::Internal("visitor session upsert returned no row");
   if (last_seen_after) *last_seen_after = (*session)->second;
   return std::move((*session)->first);
+}
+
+Result<std::string> EventRepository::DailyVisitorSalt(std::int64_t day,
+                                                     std::string_view candidate) {
+  if (auto old = ExecuteVoid(session_, "DELETE FROM visitor_salts WHERE day < $1", {day - 1});
+      !old) {
+    return old.error();
+  }
+  if (auto put = ExecuteVoid(session_,
+                             "INSERT INTO visitor_salts (day, salt) VALUES ($1, $2) "
+                             "ON CONFLICT (day) DO NOTHING",
+                             {day, std::string(candidate)});
+      !put) {
+    return put.error();
+  }
+  auto salt = FindOne<std::string>(session_, "SELECT salt FROM visitor_salts WHERE day = $1",
+                                   {day}, [](const SqlRow& r) { return r.Text(0); });
+  if (!salt) return salt.error();
+  if (!*salt) return core::Error::Internal("visitor salt missing after its insert");
+  return std::move(**salt);
 }
 
 Result<void> EventRepository::PutVisitorSession(std::string_view project_id,

@@ -41,19 +41,23 @@ struct RollupMark {
 struct RollupEvent {
   std::string id;
   std::optional<std::string> session_id;
-  std::string visitor;  // the anonymous id, else the user id, else ""
+  std::string visitor;  // the anonymous id, else the user id, else the daily id, else ""
   std::int64_t occurred_at = 0;
-  std::string event, channel, path, referrer;
+  std::string event, event_channel;  // the tracked event's name and channel
+  std::string source, channel;       // where the visit came from: "Google", "Organic Search"
+  std::string path, referrer;
   std::string utm_source, utm_medium, utm_campaign, utm_term, utm_content;
   std::string country, region, city, browser, os, device;
 };
 
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
-// pages count visits by their first and last pageview; channel and event count events; every
-// other dimension counts visitors. The numbers are persisted (web_rollups.dimension).
+// pages count visits by their first and last pageview; event channel and event count events;
+// every other dimension counts visitors. Source and channel are the visit's (its first event's).
+// The numbers are persisted (web_rollups.dimension).
 enum class WebDimension {
   kPage = 1, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
-  kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kChannel, kEvent
+  kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kEventChannel, kEvent,
+  kSource, kChannel
 };
 
 // web_rollups.dimension of the rows that hold a whole period's figures (value "").
@@ -194,9 +198,9 @@ struct WebVisitRow {
   std::string entry_page, exit_page;  // "" without a pageview
   // The visit's first event's values.
   std::string referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content;
-  std::string country, region, city, browser, os, device;
+  std::string country, region, city, browser, os, device, source, channel;
   // The values that vary within a visit, as lists (storage/visit_lists.h): per page its views,
-  // timed views and view ms; per event name and per channel its events.
+  // timed views and view ms; per event name and per event channel its events.
   std::string pages, event_names, channels;
 };
 

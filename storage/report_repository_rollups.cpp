@@ -258,7 +258,8 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
                                                               std::int64_t start_ms,
                                                               std::int64_t end_ms) {
   constexpr std::string_view kColumns =
-      "SELECT id, session_id, COALESCE(anonymous_id, user_id, ''), occurred_at, event, channel, "
+      "SELECT id, session_id, COALESCE(anonymous_id, user_id, daily_visitor, ''), occurred_at, "
+      "event, channel, COALESCE(traffic_source, ''), COALESCE(traffic_channel, ''), "
       "COALESCE(path, ''), COALESCE(referrer, ''), COALESCE(utm_source, ''), "
       "COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''), COALESCE(utm_term, ''), "
       "COALESCE(utm_content, ''), COALESCE(country, ''), COALESCE(region, ''), "
@@ -272,7 +273,7 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
     e.session_id = r.OptText(i++);
     e.visitor = r.Text(i++);
     e.occurred_at = r.Int(i++);
-    for (std::string* field : {&e.event, &e.channel, &e.path, &e.referrer, &e.utm_source,
+    for (std::string* field : {&e.event, &e.event_channel, &e.source, &e.channel, &e.path, &e.referrer, &e.utm_source,
                                &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content,
                                &e.country, &e.region, &e.city, &e.browser, &e.os, &e.device}) {
       *field = r.Text(i++);

@@ -14,13 +14,14 @@ constexpr std::string_view kVisitColumns =
     "project_id, zone, started_at, in_visit, session_id, visitor, events, pageviews, bounce, "
     "duration_ms, entry_page, exit_page, referrer, utm_source, utm_medium, utm_campaign, "
     "utm_term, utm_content, country, region, city, browser, os, device, pages, event_names, "
-    "channels";
+    "channels, source, channel";
 
 // What every report over visits reads.
 constexpr std::string_view kFigureColumns =
     "started_at, in_visit, visitor, events, pageviews, bounce, duration_ms";
 
-// The column holding a dimension's value of a visit (a list for pages, events and channels).
+// The column holding a dimension's value of a visit (a list for pages, events and event
+// channels).
 std::string_view ColumnOf(WebDimension dimension) {
   switch (dimension) {
     case WebDimension::kPage: return "pages";
@@ -38,7 +39,9 @@ std::string_view ColumnOf(WebDimension dimension) {
     case WebDimension::kBrowser: return "browser";
     case WebDimension::kOs: return "os";
     case WebDimension::kDevice: return "device";
-    case WebDimension::kChannel: return "channels";
+    case WebDimension::kEventChannel: return "channels";
+    case WebDimension::kSource: return "source";
+    case WebDimension::kChannel: return "channel";
     case WebDimension::kEvent: return "event_names";
   }
   return "pages";
@@ -46,7 +49,7 @@ std::string_view ColumnOf(WebDimension dimension) {
 
 bool IsList(WebDimension dimension) {
   return dimension == WebDimension::kPage || dimension == WebDimension::kEvent ||
-         dimension == WebDimension::kChannel;
+         dimension == WebDimension::kEventChannel;
 }
 
 std::string& FieldOf(WebVisitRow& row, WebDimension dimension) {
@@ -66,7 +69,9 @@ std::string& FieldOf(WebVisitRow& row, WebDimension dimension) {
     case WebDimension::kBrowser: return row.browser;
     case WebDimension::kOs: return row.os;
     case WebDimension::kDevice: return row.device;
-    case WebDimension::kChannel: return row.channels;
+    case WebDimension::kEventChannel: return row.channels;
+    case WebDimension::kSource: return row.source;
+    case WebDimension::kChannel: return row.channel;
     case WebDimension::kEvent: return row.event_names;
   }
   return row.pages;
@@ -94,7 +99,7 @@ Result<void> ReportRepository::InsertWebVisits(std::string_view project_id, std:
             r.visitor, r.events, r.pageviews, internal::Flag(r.bounce), r.duration_ms,
             r.entry_page, r.exit_page, r.referrer, r.utm_source, r.utm_medium, r.utm_campaign,
             r.utm_term, r.utm_content, r.country, r.region, r.city, r.browser, r.os, r.device,
-            r.pages, r.event_names, r.channels};
+            r.pages, r.event_names, r.channels, r.source, r.channel};
   });
 }
 

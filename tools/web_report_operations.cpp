@@ -28,23 +28,28 @@ constexpr DimensionName kDimensions[] = {
     {"utm_content", WebDimension::kUtmContent}, {"country", WebDimension::kCountry},
     {"region", WebDimension::kRegion},         {"city", WebDimension::kCity},
     {"browser", WebDimension::kBrowser},       {"os", WebDimension::kOs},
-    {"device", WebDimension::kDevice},         {"channel", WebDimension::kChannel},
-    {"event", WebDimension::kEvent},
+    {"device", WebDimension::kDevice},         {"event_channel", WebDimension::kEventChannel},
+    {"event", WebDimension::kEvent},           {"source", WebDimension::kSource},
+    {"channel", WebDimension::kChannel},
 };
 
 #define SIGHTLINE_DIMENSION_PROPERTY                                                          \
   R"("dimension": {"type": "string", "enum": ["top_page", "entry_page", "exit_page", )"       \
   R"("referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", )"    \
-  R"("country", "region", "city", "browser", "os", "device", "channel", "event"], )"          \
+  R"("country", "region", "city", "browser", "os", "device", "event_channel", "event", )"    \
+  R"("source", "channel"], )"                                                                 \
   R"("description": "What to group by. top_page counts pageviews, entry_page and exit_page )" \
-  R"(visits, channel and event events, the others unique visitors."})"
+  R"(visits, event_channel (the tracked event's channel) and event events, the others )"      \
+  R"(unique visitors. source (Google, ChatGPT, a referring domain) and channel (AI )"         \
+  R"(Assistants, Organic Search, Direct, ...) are where the visit came from."})"
 
 #define SIGHTLINE_FILTER_PROPERTY                                                             \
   R"("filter": {"type": "string", "minLength": 2, "maxLength": 2100, "description": "Keeps )"  \
   R"(the visits that have one value of a dimension, written dimension:value (country:DE, )"     \
   R"(top_page:/pricing, utm_campaign:spring; country: keeps the visits without a country). )"  \
   R"(Every figure then counts only those visits. Dimensions as for get_web_breakdown; a )"     \
-  R"(visit's referrer, UTM fields, place and device are those of its first event."})"
+  R"(visit's referrer, UTM fields, source, channel, place and device are those of its first )" \
+  R"(event (channel:AI Assistants keeps the visits that came from an AI assistant)."})"
 
 #define SIGHTLINE_FILTER_OUTPUT                                                              \
   R"("filter": {"type": "object", "required": ["dimension", "value"], "properties": {)"      \

@@ -235,6 +235,16 @@ class WebAggregates : public StoreConformance {
     rows[7].user_id = "C";
     rows[8].user_id = "C";
     rows[8].channel = "growth";
+    // Where the visits came from: s1 from ChatGPT (its later events carry other values, which a
+    // visit-level dimension ignores), s2 direct, s3 from Google; s4 and s5 from nowhere known.
+    const auto came_from = [&](std::size_t i, const char* source, const char* channel) {
+      rows[i].traffic_source = source;
+      rows[i].traffic_channel = channel;
+    };
+    came_from(0, "ChatGPT", "AI Assistants");
+    came_from(1, "Google", "Organic Search");
+    came_from(3, "Direct", "Direct");
+    came_from(4, "Google", "Organic Search");
     EventRecord bot = WebEvent("x1", kT0, "screen_view", "X", "s9", "/home", "US");
     bot.is_bot = true;
     EventRecord revenue = WebEvent("x2", kT0 + 100'000, "purchase", "A", "s1", "/pricing", "NP");
@@ -355,7 +365,11 @@ TEST_P(WebAggregates, BreakdownsCountWhatEachDimensionMeans) {
   EXPECT_EQ(Breakdown(WebDimension::kEvent),
             (V{"screen_view=6/4", "click=1/1", "scroll_depth=1/1", "session_start=1/1",
                "signup=1/1"}));
-  EXPECT_EQ(Breakdown(WebDimension::kChannel), (V{"web=9/4", "growth=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kEventChannel), (V{"web=9/4", "growth=1/1"}));
+  // Source and channel are the visit's first event's, counted in visitors.
+  EXPECT_EQ(Breakdown(WebDimension::kChannel),
+            (V{"=2/2", "AI Assistants=1/1", "Direct=1/1", "Organic Search=1/1"}));
+  EXPECT_EQ(Breakdown(WebDimension::kSource), (V{"=2/2", "ChatGPT=1/1", "Direct=1/1", "Google=1/1"}));
   EXPECT_EQ(Breakdown(WebDimension::kCountry), (V{"NP=2/2", "=1/1", "DE=1/1"}));
   EXPECT_EQ(Breakdown(WebDimension::kPage, 1, 1), (V{"/pricing=2/2"}));
   EXPECT_EQ(Breakdown(WebDimension::kCountry, 1, 1), (V{"=1/1"}));
@@ -455,7 +469,12 @@ TEST_P(WebFilters, AFilterKeepsTheVisitsWithTheValue) {
   const std::string signup = "1 visitors, 1 visits, 1 pageviews, 0 bounces, 300000 ms, 2 events";
   EXPECT_EQ(Summary(WebDimension::kCountry, ""), signup);
   EXPECT_EQ(Summary(WebDimension::kEvent, "signup"), signup);
-  EXPECT_EQ(Summary(WebDimension::kChannel, "growth"), signup);
+  EXPECT_EQ(Summary(WebDimension::kEventChannel, "growth"), signup);
+  // The visits that came from an AI assistant: s1.
+  EXPECT_EQ(Summary(WebDimension::kChannel, "AI Assistants"),
+            "1 visitors, 1 visits, 2 pageviews, 0 bounces, 90000 ms, 3 events");
+  EXPECT_EQ(Summary(WebDimension::kSource, "Google"),
+            "1 visitors, 1 visits, 1 pageviews, 1 bounces, 30000 ms, 3 events");
   // A page keeps the visits that viewed it, with all their pageviews.
   EXPECT_EQ(Summary(WebDimension::kPage, "/pricing"),
             "2 visitors, 2 visits, 3 pageviews, 1 bounces, 120000 ms, 6 events");
@@ -466,10 +485,10 @@ TEST_P(WebFilters, AFilterKeepsTheVisitsWithTheValue) {
 TEST_P(WebFilters, AValueEveryVisitHasChangesNothing) {
   auto whole = reports::SummarizeVisits(store(), "p-1", TwoDays());
   ASSERT_TRUE(Ok(whole));
-  EXPECT_EQ(Summary(WebDimension::kChannel, "web"), Show(whole->current));
+  EXPECT_EQ(Summary(WebDimension::kEventChannel, "web"), Show(whole->current));
   for (WebDimension by : {WebDimension::kPage, WebDimension::kEntryPage, WebDimension::kExitPage,
                           WebDimension::kCountry, WebDimension::kEvent}) {
-    EXPECT_EQ(Breakdown(by, WebDimension::kChannel, "web"), WebAggregates::Breakdown(by));
+    EXPECT_EQ(Breakdown(by, WebDimension::kEventChannel, "web"), WebAggregates::Breakdown(by));
   }
 }
 

@@ -154,6 +154,9 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   assert.equal(await page.getByRole('tab', { name: 'Referrers' }).getAttribute('aria-selected'), 'true');
   await page.getByRole('tab', { name: 'Channels' }).click();
   await page.waitForURL((url) => !url.searchParams.has('sources'));
+  // Channels are acquisition channels now, counted in visitors (the event's own channel is
+  // the Events card's "Event channels" tab).
+  await page.getByRole('table', { name: 'Channel by visitors' }).waitFor();
 
   // A custom comparison window, typed into the picker.
   await page.getByRole('button', { name: /^Remove filter/ }).click();

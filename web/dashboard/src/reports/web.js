@@ -38,6 +38,7 @@ export const breakdownGroups = [
   ] },
   { key: 'sources', title: 'Sources', tabs: [
     { value: 'channel', label: 'Channels', name: 'Channel' },
+    { value: 'source', label: 'Sources', name: 'Source' },
     { value: 'referrer', label: 'Referrers', name: 'Referrer' },
     { value: 'utm_source', label: 'UTM source', name: 'Source' },
     { value: 'utm_medium', label: 'UTM medium', name: 'Medium' },
@@ -55,14 +56,17 @@ export const breakdownGroups = [
     { value: 'os', label: 'Operating systems', name: 'Operating system' },
     { value: 'device', label: 'Devices', name: 'Device' },
   ] },
-  { key: 'events', title: 'Events', tabs: [{ value: 'event', label: 'Events', name: 'Event' }] },
+  { key: 'events', title: 'Events', tabs: [
+    { value: 'event', label: 'Events', name: 'Event' },
+    { value: 'event_channel', label: 'Event channels', name: 'Event channel' },
+  ] },
 ];
 
 /** What a breakdown's count means, per dimension (docs/metrics.md). */
 export function countLabel(dimension) {
   if (dimension === 'top_page') return 'Pageviews';
   if (dimension === 'entry_page' || dimension === 'exit_page') return 'Visits';
-  if (dimension === 'channel' || dimension === 'event') return 'Events';
+  if (dimension === 'event_channel' || dimension === 'event') return 'Events';
   return 'Visitors';
 }
 
