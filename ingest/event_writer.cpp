@@ -94,7 +94,10 @@ Result<void> EventWriter::AssignSessions(storage::Transaction& tx,
                                          std::vector<storage::EventRecord>& events) {
   std::map<std::pair<std::string, std::string>, std::vector<storage::EventRecord*>> visitors;
   for (auto& event : events) {
-    const auto& key = event.anonymous_id ? event.anonymous_id : event.user_id;
+    // Events without ids form visits under their daily id, as Plausible's do (docs/metrics.md).
+    const auto& key = event.anonymous_id ? event.anonymous_id
+                      : event.user_id    ? event.user_id
+                                         : event.daily_visitor;
     if (key) visitors[{event.project_id, *key}].push_back(&event);
   }
   const std::int64_t gap = options_.session_inactivity_ms;

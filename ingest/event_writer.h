@@ -52,6 +52,8 @@ class EventWriter {
   bool Submit(IngestBatch batch, CommitCallback done);
   void Stop();
   std::size_t queued_rows() const;
+  // The store the rows go to.
+  storage::Store& store() const { return store_; }
 
  private:
   struct Item {

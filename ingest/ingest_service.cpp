@@ -85,6 +85,18 @@ void IngestService::Submit(IngestBatch batch, json::value answer, JsonCallback d
   if (!queued) done(QueueFull());
 }
 
+Result<void> IngestService::AddDailyVisitors(IngestBatch& batch, const RequestSignals& signals,
+                                            std::int64_t now) {
+  for (storage::EventRecord& row : batch.events) {
+    if (row.anonymous_id || row.user_id || row.is_bot) continue;
+    auto id = daily_ids_.IdFor(row.project_id, signals.client_ip,
+                               signals.user_agent.value_or(""), now);
+    if (!id) return id.error();
+    row.daily_visitor = std::move(*id);
+  }
+  return {};
+}
+
 void IngestService::TrackOne(const storage::ProjectRecord& project, const json::object& body,
                              const RequestSignals& signals, JsonCallback done) {
   const std::int64_t now = clock_.NowMillis();
@@ -98,6 +110,7 @@ void IngestService::TrackOne(const storage::ProjectRecord& project, const json::
   storage::UsageRecord usage{project.id, UsageMonth(now)};
   Keep(project, std::move(row), batch, usage);
   batch.usage.push_back(usage);
+  if (auto added = AddDailyVisitors(batch, signals, now); !added) return done(added.error());
   Submit(std::move(batch), std::move(answer), std::move(done));
 }
 
@@ -126,6 +139,7 @@ void IngestService::TrackBatch(const storage::ProjectRecord& project, const json
     Keep(project, Enrich(*event, signals, project, now, options_.classifier), batch, usage);
   }
   batch.usage.push_back(usage);
+  if (auto added = AddDailyVisitors(batch, signals, now); !added) return done(added.error());
   json::value answer = json::object{{"accepted", accepted},
                                     {"total", static_cast<std::int64_t>(events.size())},
                                     {"errors", std::move(errors)}};

@@ -14,6 +14,7 @@
 #include "detection/geo.h"
 #include "detection/request_classifier.h"
 #include "detection/user_agent.h"
+#include "ingest/daily_visitor_ids.h"
 #include "ingest/event_writer.h"
 #include "ingest/server_item.h"
 #include "storage/account_records.h"
@@ -50,7 +51,7 @@ using JsonCallback = std::function<void(core::Result<boost::json::value>)>;
 class IngestService {
  public:
   IngestService(const core::Clock& clock, EventWriter& writer, IngestOptions options)
-      : clock_(clock), writer_(writer), options_(std::move(options)) {}
+      : clock_(clock), writer_(writer), options_(std::move(options)), daily_ids_(writer.store()) {}
 
   // Copies what enrichment needs from the request, and geolocates the client IP.
   RequestSignals ReadSignals(const core::HttpHeaders& headers, std::string_view peer) const;
@@ -80,6 +81,10 @@ class IngestService {
 
  private:
   void Submit(IngestBatch batch, boost::json::value answer, JsonCallback done);
+  // Gives the events of `batch` that have neither an anonymous nor a user id the daily visitor
+  // id of the request's IP and User-Agent.
+  core::Result<void> AddDailyVisitors(IngestBatch& batch, const RequestSignals& signals,
+                                      std::int64_t now);
   // Classifies each item and adds the bots (with usage) to `batch`, recorded as coming from
   // `source` ("server" or a drain's name); nothing when the project's bot detection is off.
   // Returns how many were added.
@@ -90,6 +95,7 @@ class IngestService {
   const core::Clock& clock_;
   EventWriter& writer_;
   const IngestOptions options_;
+  DailyVisitorIds daily_ids_;
 };
 
 }  // namespace sightline::ingest

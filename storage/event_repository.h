@@ -37,6 +37,11 @@ class EventRepository {
   // transaction has locked the row).
   core::Result<void> PutVisitorSession(std::string_view project_id, std::string_view visitor_key,
                                        std::string_view session_id, std::int64_t last_seen_at);
+  // The visitor salt of UTC day `day` (days since 1970-01-01): `candidate` when this call
+  // stores it first, else the one stored first by any node (INSERT … ON CONFLICT DO NOTHING,
+  // then read), so nodes sharing a store agree. Also deletes the salts of days before
+  // `day - 1`: a salt lives 48 hours at most. Salts never leave the store but through this.
+  core::Result<std::string> DailyVisitorSalt(std::int64_t day, std::string_view candidate);
   // Inserts or replaces the link of an anonymous id (last identify wins).
   core::Result<void> PutIdentity(const IdentityRecord& identity);
   core::Result<std::optional<IdentityRecord>> FindIdentity(std::string_view project_id,

@@ -8,6 +8,7 @@
 #include "storage/agent_repository.h"
 #include "storage/event_repository.h"
 #include "storage/oauth_repository.h"
+#include "storage/report_repository.h"
 #include "storage/second_factor_repository.h"
 
 #include <latch>
@@ -1227,6 +1228,37 @@ TEST_P(StoreConformance, BotRequestsRoundTripEveryFieldNewestFirst) {
 // ---- Sessions, identities, usage, notifications, the events feed ---------------------------
 
 constexpr std::int64_t kInactivityMs = 30 * 60 * 1000;
+
+TEST_P(StoreConformance, DailyVisitorSaltsAreCreatedOnceAndKeptTwoDays) {
+  auto salt = [&](std::int64_t day, const char* candidate) {
+    return WriteOk([&](Transaction& tx) { return tx.events().DailyVisitorSalt(day, candidate); });
+  };
+  EXPECT_EQ(salt(20000, "first"), "first") << "the first caller's candidate is stored";
+  EXPECT_EQ(salt(20000, "second"), "first") << "a later caller (another node) reads it";
+  EXPECT_EQ(salt(20001, "next"), "next") << "every day has its own";
+  EXPECT_EQ(salt(20000, "again"), "first") << "yesterday's is still kept";
+  // Two days later the salt of day 20000 is deleted (it lived 48 hours): asking for that day
+  // again would make a new one, unrelated to the first.
+  EXPECT_EQ(salt(20002, "third"), "third");
+  EXPECT_EQ(salt(20001, "x"), "next");
+  EXPECT_EQ(salt(20000, "fresh"), "fresh");
+}
+
+TEST_P(StoreConformance, EventsKeepTheirSourceChannelAndDailyVisitor) {
+  SeedTwoProjects();
+  EventRecord e = SparseEvent("e-1", "p-1", 1'763'000'000'000);
+  e.traffic_source = "ChatGPT";
+  e.traffic_channel = "AI Assistants";
+  e.daily_visitor = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents({e}); })));
+  const auto rows = ReadOk([](Transaction& tx) {
+    return tx.reports().ListRollupEvents("p-1", 1'762'000'000'000, 1'764'000'000'000);
+  });
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].source, "ChatGPT");
+  EXPECT_EQ(rows[0].channel, "AI Assistants");
+  EXPECT_EQ(rows[0].visitor, *e.daily_visitor) << "the daily id counts as the visitor";
+}
 
 TEST_P(StoreConformance, VisitorSessionContinuesWithinTheWindowAndRestartsAfterIt) {
   SeedTwoProjects();
