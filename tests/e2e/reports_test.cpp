@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <thread>
 
 namespace sightline::e2e {
@@ -478,6 +479,88 @@ TEST_P(WebReports, AFilterKeepsTheVisitsWithTheValue) {
   ASSERT_EQ(exits.at("rows").as_array().size(), 1u);
   EXPECT_EQ(Row(exits, 0).at("value").as_string(), "/pricing");
 }
+
+// Where visits came from (source, channel), and events without ids counted by their daily id.
+class WebSources : public WebReports {
+ protected:
+  // One request of the SDK's batch endpoint from a browser with this User-Agent.
+  void Send(const std::string& user_agent, const std::vector<std::string>& events) {
+    std::string body = R"({"events":[)";
+    for (std::size_t i = 0; i < events.size(); ++i) body += (i ? "," : "") + events[i];
+    const Response r = server_->Request("POST", "/sdk/v1/logs/batch",
+                                        {{"x-sdk-key", creds_.sdk_key},
+                                         {"Content-Type", "application/json"},
+                                         {"User-Agent", user_agent}},
+                                        body + "]}");
+    ASSERT_EQ(r.status, 202) << r.body;
+  }
+  // A pageview now; `visitor` "" sends no id at all.
+  static std::string View(const std::string& visitor, const std::string& url,
+                          const std::string& referrer) {
+    std::string event = R"({"event":"screen_view","channel":"web",)";
+    if (!visitor.empty()) event += R"("anonymous_id":")" + visitor + R"(",)";
+    event += R"("tags":{"$url":"https://site.test)" + url + R"(")";
+    if (!referrer.empty()) event += R"(,"$referrer":")" + referrer + R"(")";
+    return event + "}}";
+  }
+  // value → count of a breakdown.
+  std::map<std::string, std::int64_t> Counts(const std::string& query) {
+    std::map<std::string, std::int64_t> out;
+    for (const json::value& row : Report("/web-analytics/breakdown?" + query).at("rows").as_array()) {
+      const json::value& value = row.at("value");
+      out[value.is_null() ? "(none)" : std::string(value.as_string())] = row.at("count").as_int64();
+    }
+    return out;
+  }
+};
+
+constexpr char kFirefox[] =
+    "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+constexpr char kChrome[] =
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/131.0.0.0 Safari/537.36";
+
+TEST_P(WebSources, SourcesChannelsAndVisitorsWithoutIds) {
+  Send(kFirefox, {View(kV1, "/", "https://chatgpt.com/"),
+                  View(kV1, "/pricing", "https://site.test/"),  // the same visit, internal
+                  View(kV2, "/", "https://www.google.com/search?q=sightline"),
+                  View(kV3, "/?utm_source=perplexity.ai", "")});
+  // No ids: the same browser (IP and User-Agent) is one visitor with one visit today, another
+  // browser another visitor.
+  Send(kFirefox, {View("", "/", ""), View("", "/docs", "")});
+  Send(kChrome, {View("", "/", "https://news.ycombinator.com/item?id=1")});
+
+  const json::object summary = Report("/web-analytics");
+  EXPECT_EQ(Metric(summary, "visitors").at("value").as_int64(), 5);
+  EXPECT_EQ(Metric(summary, "visits").at("value").as_int64(), 5);
+  EXPECT_EQ(Metric(summary, "pageviews").at("value").as_int64(), 7);
+
+  using Map = std::map<std::string, std::int64_t>;
+  EXPECT_EQ(Counts("dimension=channel"), (Map{{"AI Assistants", 2},
+                                             {"Direct", 1},
+                                             {"Organic Search", 1},
+                                             {"Organic Social", 1}}));
+  EXPECT_EQ(Counts("dimension=source"), (Map{{"ChatGPT", 1},
+                                            {"Direct", 1},
+                                            {"Google", 1},
+                                            {"Hacker News", 1},
+                                            {"Perplexity", 1}}));
+  EXPECT_EQ(Counts("dimension=event_channel"), (Map{{"web", 7}}));
+
+  // The visits that came from an AI assistant, and what they viewed.
+  const std::string ai = "filter=channel%3AAI%20Assistants";
+  const json::object from_ai = Report("/web-analytics?" + ai);
+  EXPECT_EQ(Metric(from_ai, "visitors").at("value").as_int64(), 2);
+  EXPECT_EQ(Metric(from_ai, "pageviews").at("value").as_int64(), 3);
+  EXPECT_EQ(Counts("dimension=top_page&" + ai), (Map{{"/", 2}, {"/pricing", 1}}));
+  EXPECT_EQ(Counts("dimension=source&" + ai), (Map{{"ChatGPT", 1}, {"Perplexity", 1}}));
+  const json::object series =
+      Report("/web-analytics/dimension/timeline?dimension=channel&value=AI%20Assistants");
+  EXPECT_EQ(series.at("series").at(0).at("total").as_int64(), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, WebSources, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
 
 TEST_P(WebReports, BadArgumentsAreRefused) {
   auto status = [&](const std::string& target) {

@@ -1250,7 +1250,8 @@ TEST_P(StoreConformance, EventsKeepTheirSourceChannelAndDailyVisitor) {
   e.traffic_source = "ChatGPT";
   e.traffic_channel = "AI Assistants";
   e.daily_visitor = "0123456789abcdef0123456789abcdef";
-  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents({e}); })));
+  const std::vector<EventRecord> inserted = {e};
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(inserted); })));
   const auto rows = ReadOk([](Transaction& tx) {
     return tx.reports().ListRollupEvents("p-1", 1'762'000'000'000, 1'764'000'000'000);
   });
