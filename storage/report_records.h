@@ -53,7 +53,8 @@ struct RollupEvent {
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
 // pages count visits by their first and last pageview; event channel and event count events;
 // every other dimension counts visitors. Source and channel are the visit's (its first event's).
-// The numbers are persisted (web_rollups.dimension).
+// The numbers are persisted (web_rollups.dimension); a new one must also join kEveryDimension
+// in report_repository_rollups.cpp.
 enum class WebDimension {
   kPage = 1, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
   kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kEventChannel, kEvent,

@@ -22,7 +22,7 @@ constexpr std::size_t kInListChunk = 400;
 // Every web_rollups.dimension and bot_rollups.kind, as conditions that let a statement on one
 // period seek through the tables' keys (both come before the period's start).
 constexpr std::string_view kEveryDimension =
-    "dimension IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)";
+    "dimension IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)";
 constexpr std::string_view kEveryKind = "kind IN (0, 1, 2, 3, 4, 5)";
 // The kinds rolled up into blocks of days: all but those per path and bot or vendor, nearly
 // one row per request on a busy day (a block would hold about as many rows as its days).
