@@ -1,7 +1,7 @@
 // Outbound HTTP requests whose answer streams in (a language model's reply) or that a command
 // of the CLI makes, for layers that must not know the transport; implemented by api/transport
 // over Beast and OpenSSL. The destination is operator or user configuration, not a visitor's
-// input, so any address is allowed.
+// input, so any address is allowed unless the limits say `public_only`.
 #pragma once
 
 #include <chrono>
@@ -27,6 +27,10 @@ struct OutboundLimits {
   std::chrono::milliseconds idle_timeout{60000};     // longest silence while reading the answer
   std::chrono::milliseconds total_timeout{300000};   // the whole exchange
   std::size_t max_body_bytes = 16 * 1024 * 1024;
+  // Connect only to global addresses (core::IpAddress::IsGlobal), checked on the resolved
+  // address itself: for destinations a project member chose (an AI-visibility engine's base
+  // URL), not the operator (SSRF).
+  bool public_only = false;
 };
 
 struct OutboundResponse {

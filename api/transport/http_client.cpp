@@ -155,7 +155,8 @@ struct BeastHttpClient::Impl {
 #pragma GCC diagnostic pop
 
   Result<std::vector<tcp::endpoint>> Endpoints(const Target& target,
-                                               std::chrono::milliseconds timeout) {
+                                               std::chrono::milliseconds timeout,
+                                               bool public_only) {
     std::vector<std::string> addresses;
     if (core::IpAddress::Parse(target.host)) {
       addresses.push_back(target.host);
@@ -173,10 +174,19 @@ struct BeastHttpClient::Impl {
     }
     std::vector<tcp::endpoint> endpoints;
     const auto port = static_cast<unsigned short>(std::stoi(target.port));
+    bool refused = false;
     for (const std::string& text : addresses) {
+      const auto parsed = core::IpAddress::Parse(text);
+      if (public_only && (!parsed || !parsed->IsGlobal())) {
+        refused = true;
+        continue;
+      }
       beast::error_code ec;
       const auto address = asio::ip::make_address(text, ec);
       if (!ec) endpoints.emplace_back(address, port);
+    }
+    if (endpoints.empty() && refused) {
+      return Failed(target.host + " is not a public address, and this destination must be.");
     }
     if (endpoints.empty()) return Failed("Cannot resolve " + target.host + ".");
     return endpoints;
@@ -198,7 +208,7 @@ Result<OutboundResponse> BeastHttpClient::Send(const core::OutboundRequest& outb
   const auto started = std::chrono::steady_clock::now();
   auto target = ParseTarget(outbound.url);
   if (!target) return target.error();
-  auto endpoints = impl_->Endpoints(*target, limits.connect_timeout);
+  auto endpoints = impl_->Endpoints(*target, limits.connect_timeout, limits.public_only);
   if (!endpoints) return endpoints.error();
   const http::verb verb = http::string_to_verb(core::MethodName(outbound.method));
   http::request<http::string_body> request{verb, target->path_and_query, 11};
