@@ -183,6 +183,21 @@ json::object AnthropicProvider::Render(const ChatRequest& request) const {
   return body;
 }
 
+namespace {
+
+// A text block's web search citations (`web_search_result_location`: url, title).
+void ReadCitations(const json::object& block, std::vector<SourceCitation>& citations) {
+  const json::value* cited = block.if_contains("citations");
+  if (!cited || !cited->is_array()) return;
+  for (const json::value& citation : cited->as_array()) {
+    if (!citation.is_object()) continue;
+    const std::string url = StringField(citation.as_object(), "url");
+    if (!url.empty()) citations.push_back({url, StringField(citation.as_object(), "title")});
+  }
+}
+
+}  // namespace
+
 Result<ChatReply> AnthropicProvider::ParseReply(const json::value& body) const {
   const json::object* object = body.if_object();
   const json::value* content = object ? object->if_contains("content") : nullptr;
@@ -198,6 +213,7 @@ Result<ChatReply> AnthropicProvider::ParseReply(const json::value& body) const {
     const std::string type = StringField(b, "type");
     if (type == "text") {
       reply.text += StringField(b, "text");
+      ReadCitations(b, reply.citations);
     } else if (type == "tool_use") {
       const json::value* input = b.if_contains("input");
       reply.tool_calls.push_back({StringField(b, "id"), StringField(b, "name"),

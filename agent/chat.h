@@ -40,6 +40,9 @@ struct ChatRequest {
   std::vector<ToolDefinition> tools;
   int max_tokens = 2048;
   bool stream = false;
+  // Fields merged into the request body last, over the rendered ones (an AI-visibility
+  // engine's parameters: temperature, web search options, a server-side tool…).
+  boost::json::object extra;
 };
 
 struct Usage {
@@ -49,12 +52,22 @@ struct Usage {
 
 enum class FinishReason { kStop, kToolCalls, kLength, kOther };
 
+// A source the provider says the reply used (web-search-enabled APIs).
+struct SourceCitation {
+  std::string url;
+  std::string title;
+};
+
 // One reply of the model: text, tool calls, or both.
 struct ChatReply {
   std::string text;
   std::vector<ToolCall> tool_calls;
   Usage usage;
   FinishReason finish = FinishReason::kStop;
+  // OpenAI's url_citation annotations, Perplexity's citations and search_results, Anthropic's
+  // web search citations; in the order given.
+  std::vector<SourceCitation> citations;
+  std::string raw;  // the provider's whole answer as received (not streamed replies)
 };
 
 // While a streamed reply arrives: each piece of text as it comes.

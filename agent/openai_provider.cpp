@@ -165,6 +165,37 @@ json::object OpenAiProvider::Render(const ChatRequest& request) const {
   return body;
 }
 
+namespace {
+
+// The sources of a web-search-enabled answer: OpenAI's url_citation annotations on the
+// message, and Perplexity's top-level `citations` (URLs) and `search_results` ({title, url}).
+void ReadCitations(const json::object& body, const json::object& message,
+                   std::vector<SourceCitation>& citations) {
+  if (const json::value* notes = message.if_contains("annotations"); notes && notes->is_array()) {
+    for (const json::value& note : notes->as_array()) {
+      if (!note.is_object() || StringField(note.as_object(), "type") != "url_citation") continue;
+      const json::value* cited = note.as_object().if_contains("url_citation");
+      const json::object& fields = cited && cited->is_object() ? cited->as_object() : note.as_object();
+      citations.push_back({StringField(fields, "url"), StringField(fields, "title")});
+    }
+  }
+  if (const json::value* urls = body.if_contains("citations"); urls && urls->is_array()) {
+    for (const json::value& url : urls->as_array()) {
+      if (url.is_string()) citations.push_back({std::string(url.as_string()), ""});
+    }
+  }
+  if (const json::value* results = body.if_contains("search_results");
+      results && results->is_array()) {
+    for (const json::value& result : results->as_array()) {
+      if (!result.is_object()) continue;
+      citations.push_back(
+          {StringField(result.as_object(), "url"), StringField(result.as_object(), "title")});
+    }
+  }
+}
+
+}  // namespace
+
 Result<ChatReply> OpenAiProvider::ParseReply(const json::value& body) const {
   const json::object* object = body.if_object();
   const json::value* choices = object ? object->if_contains("choices") : nullptr;
@@ -191,6 +222,7 @@ Result<ChatReply> OpenAiProvider::ParseReply(const json::value& body) const {
     }
   }
   if (!reply.tool_calls.empty()) reply.finish = FinishReason::kToolCalls;
+  ReadCitations(*object, message->as_object(), reply.citations);
   return reply;
 }
 

@@ -29,14 +29,20 @@ bool Sleep(std::chrono::milliseconds delay, const std::function<bool()>& cancell
   return true;
 }
 
+// A Retry-After given in seconds (the form the model APIs use).
+std::optional<double> RetryAfterSeconds(const core::HttpHeaders& headers) {
+  auto after = headers.Get("Retry-After");
+  if (!after) return std::nullopt;
+  char* end = nullptr;
+  const std::string text(*after);
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || seconds < 0) return std::nullopt;
+  return seconds;
+}
+
 std::chrono::milliseconds RetryDelay(const core::HttpHeaders& headers, int attempt) {
-  if (auto after = headers.Get("Retry-After")) {
-    char* end = nullptr;
-    const std::string text(*after);
-    const double seconds = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() && seconds >= 0) {
-      return std::chrono::milliseconds(static_cast<long>(std::min(seconds, 20.0) * 1000));
-    }
+  if (auto seconds = RetryAfterSeconds(headers)) {
+    return std::chrono::milliseconds(static_cast<long>(std::min(*seconds, 20.0) * 1000));
   }
   return std::chrono::milliseconds(500 << attempt);
 }
@@ -70,7 +76,9 @@ core::Error ProviderError(std::string message, int status) {
 Result<ChatReply> HttpProvider::Complete(const ChatRequest& request,
                                          const TextDeltaCallback& on_text,
                                          const std::function<bool()>& cancelled) {
-  core::OutboundRequest outbound{Url(), {}, json::serialize(Render(request))};
+  json::object rendered = Render(request);
+  for (const auto& field : request.extra) rendered[field.key()] = field.value();
+  core::OutboundRequest outbound{Url(), {}, json::serialize(rendered)};
   outbound.headers.Set("Content-Type", "application/json");
   outbound.headers.Set("Accept", request.stream ? "text/event-stream" : "application/json");
   AddHeaders(outbound.headers);
@@ -108,7 +116,11 @@ Result<ChatReply> HttpProvider::Complete(const ChatRequest& request,
           Sleep(RetryDelay(answered->headers, attempt), cancelled)) {
         continue;
       }
-      return ProviderError(ErrorMessage(status, body), status);
+      core::Error error = ProviderError(ErrorMessage(status, body), status);
+      if (auto after = RetryAfterSeconds(answered->headers)) {
+        error.mutable_details()["retryAfterSeconds"] = *after;
+      }
+      return error;
     }
     if (accumulator) {
       if (!stream_failure) return stream_failure.error();
@@ -117,7 +129,9 @@ Result<ChatReply> HttpProvider::Complete(const ChatRequest& request,
     boost::system::error_code ec;
     const json::value parsed = json::parse(body, ec);
     if (ec) return ProviderError("The language model provider's answer is not JSON.", status);
-    return ParseReply(parsed);
+    auto reply = ParseReply(parsed);
+    if (reply) reply->raw = std::move(body);
+    return reply;
   }
 }
 
