@@ -21,7 +21,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   };
   long threads = 0, connections = 0, body = 0, header = 0, read = 0, idle = 0, grace = 0, pool = 0,
        queue_rows = 0, access_ttl = 0, refresh = 0, rollup = 0, quota = 0, public_quota = 0,
-       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0;
+       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0, ai_interval = 0;
   const Number numbers[] = {{"threads", &threads},
                             {"max-connections", &connections},
                             {"max-body-bytes", &body},
@@ -39,7 +39,8 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
                             {"public-rate-limit", &public_quota},
                             {"llm-timeout", &llm_timeout},
                             {"agent-max-steps", &steps},
-                            {"agent-max-seconds", &seconds}};
+                            {"agent-max-seconds", &seconds},
+                            {"ai-visibility-interval", &ai_interval}};
   for (const Number& number : numbers) {
     auto value = options.GetInt(number.flag);
     if (!value) return value.error();
@@ -66,6 +67,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   config.llm.limits.idle_timeout = std::chrono::seconds(llm_timeout);
   config.assistant.max_steps = static_cast<int>(steps);
   config.assistant.max_duration = std::chrono::seconds(seconds);
+  config.ai_visibility_interval = std::chrono::seconds(ai_interval);
   return {};
 }
 
@@ -124,6 +126,12 @@ Result<void> ReadSources(const Options& options, ServeConfig& config) {
   config.client_metadata_private = options.Has("client-metadata-private");
   config.mcp_conformance_fixtures = options.Has("mcp-conformance-fixtures");
   if (options.Has("sdk-script")) config.sdk_script = options.Get("sdk-script");
+  config.encryption_key_file = options.Get("encryption-key-file");
+  if (config.encryption_key_file.empty() && config.store.database_url.empty()) {
+    config.encryption_key_file = options.Get("data") + "/encryption.key";
+    config.create_encryption_key = true;
+  }
+  config.ai_engines_private_urls = options.Has("ai-engines-private-urls");
   return {};
 }
 

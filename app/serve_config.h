@@ -52,6 +52,10 @@ struct ServeConfig {
   std::string passkey_rp_id;
   std::vector<std::string> passkey_origins;
   std::string sdk_script;  // empty: the script compiled into the binary
+  std::string encryption_key_file;  // empty: none (engine keys refused)
+  bool create_encryption_key = false;  // the SQLite default: made at first start
+  std::chrono::seconds ai_visibility_interval{10};
+  bool ai_engines_private_urls = false;
 
   // Reports leave changed days to the background refresher when it runs.
   reports::ChangedDays changed_days() const {

@@ -120,6 +120,18 @@ const OptionDef kServeOptions[] = {
     {"agent-max-seconds", "SIGHTLINE_AGENT_MAX_SECONDS", "180", "SECONDS",
      "Longest time one answer may take.",
      5, 3600},
+    {"encryption-key-file", "SIGHTLINE_ENCRYPTION_KEY_FILE", "", "FILE",
+     "The 32-byte key (raw, hex or base64) that seals secrets the server must read back, such "
+     "as AI-visibility engines' API keys (AES-256-GCM). Default on SQLite: <data>/"
+     "encryption.key, created at first start; on PostgreSQL none (engine keys are then "
+     "refused): give every node the same file. Keep it out of the database's backups."},
+    {"ai-visibility-interval", "SIGHTLINE_AI_VISIBILITY_INTERVAL", "10", "SECONDS",
+     "How often this node looks for scheduled AI-visibility runs to start and queued answers "
+     "to ask (each is claimed by one node). 0: this node runs none.",
+     0, 3600},
+    {"ai-engines-private-urls", "SIGHTLINE_AI_ENGINES_PRIVATE_URLS", "", "",
+     "Let AI-visibility engines' base URLs reach private and loopback addresses (a model served "
+     "on the local network; tests). Off: only public addresses, checked on connect."},
     {"passkey-rp-id", "SIGHTLINE_PASSKEY_RP_ID", "", "HOST",
      "The WebAuthn relying party ID passkeys are bound to; default: the public URL's host "
      "(localhost for a loopback address). Passkeys need a host name, not an IP address."},

@@ -102,12 +102,13 @@ mcp::AppViews EmbeddedAppViews() {
   if (const api::EmbeddedAsset* reports = api::FindEmbeddedAsset("ui://sightline/reports.html")) {
     views.push_back({.name = "reports",
                      .title = "Sightline report",
-                     .description = "Web and crawler analytics as charts and tables, with the "
-                                    "period and its comparison adjustable.",
+                     .description = "Web analytics, crawler analytics and AI visibility as charts "
+                                    "and tables, with the period and its comparison adjustable.",
                      .html = std::string(reports->body),
                      .digest_hex = core::HexEncode(reports->sha384),
                      .tools = {"get_web_analytics", "get_web_timeline", "get_web_breakdown",
-                               "get_bot_timeline", "get_top_bots"}});
+                               "get_bot_timeline", "get_top_bots", "get_ai_visibility",
+                               "get_ai_visibility_loop"}});
   }
   return mcp::AppViews(std::move(views));
 }
@@ -140,6 +141,15 @@ std::unique_ptr<const mcp::McpExtension> McpExtensionFor(const ServeConfig& conf
   return std::make_unique<mcp::ConformanceExtension>();
 }
 
+// Engines are configured by project members, not the operator: unless the operator allows
+// private addresses, a call may only reach public ones.
+agent::VisibilityRunnerSettings VisibilityRunnerSettingsFor(const ServeConfig& config) {
+  agent::VisibilityRunnerSettings settings;
+  settings.limits = config.llm.limits;
+  settings.limits.public_only = !config.ai_engines_private_urls;
+  return settings;
+}
+
 }  // namespace
 
 // Everything that can fail, done before the first member of Server is built.
@@ -152,6 +162,7 @@ struct ServerFoundations {
   std::unique_ptr<api::BeastHttpClient> llm_client;
   std::unique_ptr<agent::LlmProvider> provider;  // null: the assistant is off
   std::string signing_secret;
+  std::unique_ptr<core::SealedBox> ai_keys;
   std::unique_ptr<transport::HttpServer> http;
   std::string address;  // host:port listened on, [host]:port for IPv6
   std::string public_url;
@@ -180,6 +191,13 @@ Result<void> OpenStorage(const ServeConfig& config, ServerFoundations& out) {
   auto secret = identity::SessionService::LoadSigningSecret(*out.store, clock);
   if (!secret) return secret.error();
   out.signing_secret = std::move(*secret);
+  if (!config.encryption_key_file.empty()) {
+    auto keys = config.create_encryption_key
+                    ? core::SealedBox::LoadOrCreateKeyFile(config.encryption_key_file)
+                    : core::SealedBox::FromKeyFile(config.encryption_key_file);
+    if (!keys) return Error::Invalid("encryption-key-file", "--" + keys.error().message());
+    out.ai_keys = std::make_unique<core::SealedBox>(std::move(*keys));
+  }
   return {};
 }
 
@@ -282,8 +300,10 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       ingestion_(clock_, writer_, {config_.trusted_proxies, geo_.get(), &classifier_}),
       sessions_(*store_, clock_, std::move(f.signing_secret)),
       passkeys_(*store_, clock_, PasskeySettingsFor(config_, public_url_)),
-      services_{sessions_, &ingestion_, &assistant_, &passkeys_, &device_login_,
-                config_.changed_days()},
+      ai_keys_(std::move(f.ai_keys)),
+      services_{sessions_,        &ingestion_,   &assistant_,
+                &passkeys_,       &device_login_, config_.changed_days(),
+                ai_keys_.get(),   config_.ai_engines_private_urls},
       dispatcher_(*store_, clock_, services_),
       assistant_(std::move(f.provider), config_.assistant, dispatcher_, registry_, *store_, clock_),
       authenticator_(*store_),
@@ -322,7 +342,13 @@ Server::Server(ServeConfig config, ServerFoundations& f)
           CatalogRangeSources(detection::BotCatalog::Builtin(), config_.bot_ranges_mirror),
           config_.bot_ranges_dir, CatalogListIds(), live_ranges_, config_.bot_ranges_refresh),
       rollups_(config_.rollup_interval, /*first_at_start=*/false,
-               [this](const std::atomic<bool>&) { RefreshMarkedRollups(*store_); }) {
+               [this](const std::atomic<bool>&) { RefreshMarkedRollups(*store_); }),
+      visibility_runner_(*store_, clock_, *llm_client_, ai_keys_.get(),
+                         VisibilityRunnerSettingsFor(config_)),
+      ai_visibility_(config_.ai_visibility_interval, /*first_at_start=*/true,
+                     [this](const std::atomic<bool>& stopping) {
+                       visibility_runner_.RunRound(stopping);
+                     }) {
   if (const tools::AssistantStatus status = assistant_.Status(); status.configured) {
     core::Log(core::LogLevel::kInfo, "agent assistant ready",
               {{"provider", status.provider}, {"model", status.model}});

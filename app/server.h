@@ -14,6 +14,7 @@
 #include <string>
 
 #include "agent/assistant.h"
+#include "agent/visibility_runner.h"
 #include "api/authorize_endpoint.h"
 #include "api/dashboard_endpoint.h"
 #include "api/documents_endpoint.h"
@@ -30,6 +31,7 @@
 #include "app/periodic_task.h"
 #include "app/range_refresh.h"
 #include "app/serve_config.h"
+#include "core/sealed_box.h"
 #include "detection/geo.h"
 #include "detection/ip_ranges.h"
 #include "detection/request_classifier.h"
@@ -98,6 +100,7 @@ class Server {
   identity::SessionService sessions_;
   identity::PasskeyService passkeys_;
   // Names the assistant below: the dispatcher reaches it only when serving, once it exists.
+  std::unique_ptr<core::SealedBox> ai_keys_;  // null: no --encryption-key-file
   tools::Services services_;
   tools::Dispatcher dispatcher_;
   agent::AssistantService assistant_;
@@ -123,6 +126,8 @@ class Server {
   // Background work, last.
   RangeRefresher range_refresher_;
   PeriodicTask rollups_;
+  agent::VisibilityRunner visibility_runner_;
+  PeriodicTask ai_visibility_;  // scheduled runs and queued answers
 };
 
 }  // namespace sightline::app

@@ -174,6 +174,17 @@ constexpr std::array kErrorTable = {
     ErrorInfo{ErrorCode::kAgentProviderFailed, "AGENT_003", 502, "Language model provider failed",
               "The language model provider could not be reached, refused the request or did not "
               "answer in time; `details` says which. The question stays in the conversation."},
+    ErrorInfo{ErrorCode::kAiNothingToRun, "AIV_001", 409, "Nothing to run",
+              "An AI-visibility run needs at least one active prompt and one active engine in "
+              "the project; add them first. No run was created."},
+    ErrorInfo{ErrorCode::kAiBudgetReached, "AIV_002", 429, "AI-visibility budget reached",
+              "The project reached its daily budget of runs or tokens (`details.budget`, "
+              "`details.limit`, `details.used`); raise it in the AI-visibility settings or wait "
+              "until the past 24 hours hold less. A run that reaches the token budget stops and "
+              "skips its remaining answers."},
+    ErrorInfo{ErrorCode::kAiEngineKeyUnreadable, "AIV_003", 503, "Engine key unreadable",
+              "The engine's API key was sealed with another encryption key than the server's "
+              "(`--encryption-key-file`); set the key again with `update_ai_engine`."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

@@ -73,6 +73,9 @@ enum class ErrorCode : std::uint16_t {
   kAgentNotConfigured,       // AGENT_001
   kAgentBusy,                // AGENT_002
   kAgentProviderFailed,      // AGENT_003
+  kAiNothingToRun,           // AIV_001
+  kAiBudgetReached,          // AIV_002
+  kAiEngineKeyUnreadable,    // AIV_003
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003

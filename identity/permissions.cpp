@@ -33,7 +33,10 @@ constexpr std::array kCatalog = {
     PermissionInfo{P::kBotsIngest, "bots.ingest",
                    "Forward request signals and log drains (server-side ingestion)."},
     PermissionInfo{P::kWebhookCreate, "webhook.create", "Create webhooks."},
-    PermissionInfo{P::kAiVisibilityManage, "aivisibility.manage", "Manage AI-visibility settings."},
+    PermissionInfo{P::kAiVisibilityView, "aivisibility.view",
+                   "Read AI-visibility reports, answers and their configuration."},
+    PermissionInfo{P::kAiVisibilityManage, "aivisibility.manage",
+                   "Manage AI-visibility brands, prompts, engines and settings; start runs."},
     PermissionInfo{P::kAgentUse, "agent.use", "Use the in-dashboard agent assistant."},
     PermissionInfo{P::kAccount, "account.manage",
                    "Read and update your own profile, list and create organizations. Held by "
@@ -132,10 +135,11 @@ PermissionSet RolePermissions(Role role) {
                  P::kProjectManage, P::kSdkKeyView, P::kSdkKeyCreate, P::kSdkKeyRevoke,
                  P::kPrivateApiKeyView, P::kPrivateApiKeyCreate, P::kPrivateApiKeyRevoke,
                  P::kAnalyticsView, P::kBotsView, P::kBotsClassify, P::kEventsIngest,
-                 P::kBotsIngest, P::kWebhookCreate, P::kAiVisibilityManage, P::kAgentUse});
+                 P::kBotsIngest, P::kWebhookCreate, P::kAiVisibilityView, P::kAiVisibilityManage,
+                 P::kAgentUse});
     case Role::kAnalyst:
       return Of({P::kOrganizationView, P::kMemberView, P::kProjectView, P::kAnalyticsView,
-                 P::kBotsView, P::kBotsClassify, P::kAgentUse});
+                 P::kBotsView, P::kBotsClassify, P::kAiVisibilityView, P::kAgentUse});
     case Role::kSupport:
       // Support reads web analytics and the audit log, and may ask the assistant about them
       // (which then refuses crawler analytics, as the role does).

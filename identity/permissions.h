@@ -34,6 +34,7 @@ enum class Permission : unsigned {
   kEventsIngest,
   kBotsIngest,
   kWebhookCreate,
+  kAiVisibilityView,
   kAiVisibilityManage,
   kAgentUse,
   // Not granted by roles but by the kind of credential: every user session holds

@@ -96,7 +96,9 @@ Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
   }
   for (std::string_view table :
        {"events", "bot_requests", "visit_starts", "rollup_dirty", "rollup_days", "rollup_blocks",
-        "web_rollups", "web_visits", "bot_rollups", "agent_conversations", "oauth_grants"}) {
+        "web_rollups", "web_visits", "bot_rollups", "agent_conversations", "oauth_grants",
+        "ai_brands", "ai_prompts", "ai_engines", "ai_settings", "ai_runs", "ai_answers",
+        "ai_mentions", "ai_citations"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",
                                 {std::string(id)});

@@ -2,6 +2,7 @@
 
 #include "storage/account_repository.h"
 #include "storage/agent_repository.h"
+#include "storage/ai_visibility_repository.h"
 #include "storage/event_repository.h"
 #include "storage/oauth_repository.h"
 #include "storage/report_repository.h"
@@ -15,5 +16,6 @@ EventRepository Transaction::events() { return EventRepository(session_); }
 ReportRepository Transaction::reports() { return ReportRepository(session_); }
 OAuthRepository Transaction::oauth() { return OAuthRepository(session_); }
 AgentRepository Transaction::agent() { return AgentRepository(session_); }
+AiVisibilityRepository Transaction::ai_visibility() { return AiVisibilityRepository(session_); }
 
 }  // namespace sightline::storage

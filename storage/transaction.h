@@ -14,6 +14,7 @@ class EventRepository;
 class ReportRepository;
 class OAuthRepository;
 class AgentRepository;
+class AiVisibilityRepository;
 
 class Transaction {
  public:
@@ -33,6 +34,8 @@ class Transaction {
   OAuthRepository oauth();
   // The agent assistant's conversations (storage/agent_repository.h).
   AgentRepository agent();
+  // AI visibility: brands, prompts, engines, runs, answers (storage/ai_visibility_repository.h).
+  AiVisibilityRepository ai_visibility();
 
  private:
   SqlSession& session_;

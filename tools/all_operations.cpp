@@ -1,6 +1,7 @@
 // The explicit list of every operation. Adding an operation = one spec in a *_operations.cpp
 // file + one line here; routes, OpenAPI, MCP tools and agent tools follow from it.
 #include "tools/agent_operations.h"
+#include "tools/ai_visibility_operations.h"
 #include "tools/audit_operations.h"
 #include "tools/auth_operations.h"
 #include "tools/bot_operations.h"
@@ -69,6 +70,14 @@ std::span<const OperationSpec> AllOperations() {
       kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
+      // AI visibility: configuration, runs and answers, reports.
+      kListAiBrands, kCreateAiBrand, kUpdateAiBrand, kDeleteAiBrand,
+      kListAiPrompts, kCreateAiPrompt, kCreateAiPrompts, kUpdateAiPrompt, kDeleteAiPrompt,
+      kListAiEngines, kCreateAiEngine, kUpdateAiEngine, kDeleteAiEngine,
+      kGetAiVisibilitySettings, kUpdateAiVisibilitySettings,
+      kStartAiVisibilityRun, kListAiVisibilityRuns, kGetAiVisibilityRun, kCancelAiVisibilityRun,
+      kListAiAnswers, kGetAiAnswer,
+      kGetAiVisibility, kGetAiVisibilitySources, kGetAiVisibilityGaps, kGetAiVisibilityLoop,
   };
   return kOperations;
 }

@@ -6,6 +6,9 @@
 
 #include "reports/report_windows.h"
 
+namespace sightline::core {
+class SealedBox;
+}
 namespace sightline::identity {
 class PasskeyService;
 class SessionService;
@@ -30,6 +33,10 @@ struct Services {
   // Whether reports roll up the changed days they read first, or leave that to the server's
   // background refresher (`--rollup-interval`).
   reports::ChangedDays changed_days = reports::ChangedDays::kRollUpFirst;
+  // Seals AI-visibility engines' API keys (--encryption-key-file).
+  const core::SealedBox* ai_keys = nullptr;
+  // Whether engines' base URLs may name private addresses (--ai-engines-private-urls).
+  bool ai_engines_private_urls = false;
 };
 
 }  // namespace sightline::tools

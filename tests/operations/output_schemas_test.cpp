@@ -441,6 +441,69 @@ const std::vector<Step>& Steps() {
        [](Scenario& s) {
          return json::object{{"sessionId", s["cliSession"]}, {"userCode", s["cliUserCode"]}};
        }},
+      // AI visibility: configuration, a run (queued: no runner in this suite), its answers
+      // and the reports over them.
+      {"create_ai_brand", Caller::kOwner,
+       [](Scenario& s) {
+         return s.Project({{"name", "Acme"}, {"aliases", json::array{"ACME Inc"}},
+                           {"domains", json::array{"acme.example"}}, {"own", true}});
+       },
+       Save("aiBrand", "id")},
+      {"update_ai_brand", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"brandId", s["aiBrand"]}, {"name", "Acme Co"}}); }},
+      {"list_ai_brands", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"create_ai_prompt", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"text", "best analytics"}, {"topic", "tools"}}); },
+       Save("aiPrompt", "id")},
+      {"create_ai_prompts", Caller::kOwner,
+       [](Scenario& s) {
+         return s.Project({{"prompts", json::array{json::object{{"text", "cheap analytics"}},
+                                                   json::object{{"text", "GDPR analytics"},
+                                                                {"country", "DE"}}}}});
+       }},
+      {"update_ai_prompt", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"promptId", s["aiPrompt"]}, {"topic", "analytics"}}); }},
+      {"list_ai_prompts", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"create_ai_engine", Caller::kOwner,
+       [](Scenario& s) {
+         return s.Project({{"provider", "perplexity"}, {"model", "sonar"},
+                           {"params", json::object{{"temperature", 0.2}}}});
+       },
+       Save("aiEngine", "id")},
+      {"update_ai_engine", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"engineId", s["aiEngine"]}, {"webSearch", true}}); }},
+      {"list_ai_engines", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"update_ai_visibility_settings", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"repetitions", 2}, {"schedule", "weekly"}}); }},
+      {"get_ai_visibility_settings", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"start_ai_visibility_run", Caller::kOwner, [](Scenario& s) { return s.Project(); },
+       Save("aiRun", "id")},
+      {"list_ai_visibility_runs", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"get_ai_visibility_run", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"runId", s["aiRun"]}}); }},
+      {"list_ai_answers", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"runId", s["aiRun"]}}); },
+       [](Scenario& s, const json::value& r) {
+         s.saved["aiAnswer"] = Text(r.at("answers").as_array().front().at("id"));
+       }},
+      {"get_ai_answer", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"answerId", s["aiAnswer"]}}); }},
+      {"get_ai_visibility", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"projectId", s.project}, {"groupBy", "engine"}}; }},
+      {"get_ai_visibility_sources", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"projectId", s.project}, {"by", "page"}}; }},
+      {"get_ai_visibility_gaps", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"projectId", s.project}}; }},
+      {"get_ai_visibility_loop", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"projectId", s.project}, {"interval", "week"}}; }},
+      {"cancel_ai_visibility_run", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"runId", s["aiRun"]}}); }},
+      {"delete_ai_prompt", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"promptId", s["aiPrompt"]}}); }},
+      {"delete_ai_engine", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"engineId", s["aiEngine"]}}); }},
+      {"delete_ai_brand", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"brandId", s["aiBrand"]}}); }},
       {"delete_organization", Caller::kOwner,
        [](Scenario& s) {
          return json::object{{"orgSlug", s["scratchOrg"]}};

@@ -36,6 +36,7 @@ const Names kAll = {"organization.view",
                     "events.ingest",
                     "bots.ingest",
                     "webhook.create",
+                    "aivisibility.view",
                     "aivisibility.manage",
                     "agent.use"};
 
@@ -112,13 +113,14 @@ TEST(RolePermissions, Developer) {
                    "project.manage", "sdk_key.view", "sdk_key.create", "sdk_key.revoke",
                    "private_api_key.view", "private_api_key.create", "private_api_key.revoke",
                    "analytics.view", "bots.view", "bots.classify", "events.ingest", "bots.ingest",
-                   "webhook.create", "aivisibility.manage", "agent.use"}));
+                   "webhook.create", "aivisibility.view", "aivisibility.manage", "agent.use"}));
 }
 
 TEST(RolePermissions, AnalystReadsButManagesNoCredentials) {
   const PermissionSet analyst = RolePermissions(Role::kAnalyst);
   EXPECT_EQ(analyst.Names(), (Names{"organization.view", "member.view", "project.view",
-                                    "analytics.view", "bots.view", "bots.classify", "agent.use"}));
+                                    "analytics.view", "bots.view", "bots.classify",
+                                    "aivisibility.view", "agent.use"}));
   EXPECT_FALSE(analyst.Has(Permission::kSdkKeyCreate));
   EXPECT_FALSE(analyst.Has(Permission::kPrivateApiKeyCreate));
 }

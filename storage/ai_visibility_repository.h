@@ -1,0 +1,138 @@
+// AI visibility: brands, prompts, engines and settings of a project; runs and their answers
+// (queued work that nodes claim with a lease); the mentions and citations of each answer; and the
+// aggregates the reports read. Reached from a Transaction (`tx.ai_visibility()`); lives for one
+// transaction and is used by one thread. Lookups return nullopt for "not there"; a unique-key
+// clash is ErrorCode::kConflict.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "storage/ai_visibility_records.h"
+
+namespace sightline::storage {
+
+class SqlSession;
+
+class AiVisibilityRepository {
+ public:
+  explicit AiVisibilityRepository(SqlSession& session) : session_(session) {}
+
+  // Brands, prompts and engines (storage/ai_visibility_repository.cpp). Lists are in creation
+  // order; Find* answer only within the project.
+  core::Result<std::vector<AiBrandRecord>> ListAiBrands(std::string_view project_id);
+  core::Result<std::optional<AiBrandRecord>> FindAiBrand(std::string_view project_id,
+                                                         std::string_view brand_id);
+  core::Result<void> InsertAiBrand(const AiBrandRecord& brand);
+  core::Result<void> UpdateAiBrand(const AiBrandRecord& brand);
+  // With its mentions (the reports forget it); whether it existed.
+  core::Result<bool> DeleteAiBrand(std::string_view project_id, std::string_view brand_id);
+
+  core::Result<std::vector<AiPromptRecord>> ListAiPrompts(std::string_view project_id);
+  core::Result<std::optional<AiPromptRecord>> FindAiPrompt(std::string_view project_id,
+                                                           std::string_view prompt_id);
+  core::Result<void> InsertAiPrompts(std::span<const AiPromptRecord> prompts);
+  core::Result<void> UpdateAiPrompt(const AiPromptRecord& prompt);
+  // Its answers stay (the runs' evidence) but no new run asks it.
+  core::Result<bool> DeleteAiPrompt(std::string_view project_id, std::string_view prompt_id);
+
+  core::Result<std::vector<AiEngineRecord>> ListAiEngines(std::string_view project_id);
+  core::Result<std::optional<AiEngineRecord>> FindAiEngine(std::string_view project_id,
+                                                           std::string_view engine_id);
+  core::Result<void> InsertAiEngine(const AiEngineRecord& engine);
+  core::Result<void> UpdateAiEngine(const AiEngineRecord& engine);
+  core::Result<bool> DeleteAiEngine(std::string_view project_id, std::string_view engine_id);
+
+  // The project's settings; the defaults (AiSettingsRecord{}) when never saved.
+  core::Result<AiSettingsRecord> GetAiSettings(std::string_view project_id);
+  core::Result<void> SaveAiSettings(const AiSettingsRecord& settings);
+  // Every project whose schedule is daily or weekly.
+  core::Result<std::vector<AiSettingsRecord>> ListScheduledAiSettings();
+
+  // Runs and answers (storage/ai_visibility_repository_runs.cpp).
+  // kConflict when a scheduled run of the same slot exists (another node made it first).
+  core::Result<void> InsertAiRun(const AiRunRecord& run);
+  core::Result<void> InsertAiAnswers(std::span<const AiAnswerRecord> answers);
+  core::Result<std::optional<AiRunRecord>> FindAiRun(std::string_view project_id,
+                                                     std::string_view run_id);
+  core::Result<std::optional<AiRunRecord>> FindAiRunById(std::string_view run_id);
+  core::Result<std::vector<AiRunRecord>> ListAiRuns(std::string_view project_id,
+                                                    std::int64_t limit, std::int64_t offset);
+  core::Result<AiRunProgress> GetAiRunProgress(std::string_view run_id);
+  core::Result<void> SetAiRunStatus(std::string_view run_id, std::string_view status,
+                                    std::optional<std::int64_t> finished_at);
+  // Runs created since `since` (the daily run budget) and tokens answered since then.
+  core::Result<std::int64_t> CountAiRunsSince(std::string_view project_id, std::int64_t since);
+  core::Result<std::int64_t> CountAiTokensSince(std::string_view project_id, std::int64_t since);
+  // Marks the run's answers that have not started `skipped` (cancel, budget); how many.
+  core::Result<std::int64_t> SkipPendingAiAnswers(std::string_view run_id,
+                                                  std::string_view reason);
+
+  // Up to `limit` answers due at `now`: pending ones whose time has come, and running ones
+  // whose lease ran out (their node died).
+  core::Result<std::vector<AiAnswerRecord>> ListDueAiAnswers(std::int64_t now,
+                                                             std::int64_t limit);
+  // Takes the answer until `lease_until` unless another node took it first; whether it did.
+  core::Result<bool> ClaimAiAnswer(std::string_view answer_id, std::int64_t now,
+                                   std::int64_t lease_until);
+  // Stores the answer (status done) with its mentions and citations.
+  core::Result<void> FinishAiAnswer(const AiAnswerRecord& answer,
+                                    std::span<const AiMentionRecord> mentions,
+                                    std::span<const AiCitationRecord> citations);
+  // Back to pending until `next_attempt_at` (a 429 or a failure worth retrying).
+  core::Result<void> RetryAiAnswer(std::string_view answer_id, std::int64_t next_attempt_at,
+                                   std::string_view error_code, std::string_view message);
+  core::Result<void> FailAiAnswer(std::string_view answer_id, std::string_view error_code,
+                                  std::string_view message, std::int64_t now);
+
+  // Evidence: answers of the project, newest first, optionally of one run, prompt, engine, or
+  // mentioning one brand.
+  struct AnswerFilter {
+    std::string run_id, prompt_id, engine_id, brand_id;
+    std::int64_t limit = 50, offset = 0;
+  };
+  core::Result<std::vector<AiAnswerRecord>> ListAiAnswers(std::string_view project_id,
+                                                          const AnswerFilter& filter);
+  core::Result<std::optional<AiAnswerRecord>> FindAiAnswer(std::string_view project_id,
+                                                           std::string_view answer_id);
+  core::Result<std::vector<AiMentionRecord>> ListAiMentions(std::span<const std::string> answer_ids);
+  core::Result<std::vector<AiCitationRecord>> ListAiCitations(
+      std::span<const std::string> answer_ids);
+
+  // Report aggregates (storage/ai_visibility_repository_reports.cpp) over the answers done in
+  // the query's window, grouped by its group_by.
+  core::Result<std::vector<AiAnswerTotals>> AiAnswerTotalsOf(const AiReportQuery& query);
+  core::Result<std::vector<AiMentionTotals>> AiMentionTotalsOf(const AiReportQuery& query);
+  // The most cited domains (or pages, with `by_page`), at most `limit`.
+  core::Result<std::vector<AiCitedSource>> AiCitedSourcesOf(const AiReportQuery& query,
+                                                           bool by_page, std::int64_t limit);
+  // The loop report: owned pages cited, AI-crawler fetches and AI-assistant visits, per path,
+  // and the same per quarter hour for the timeline.
+  core::Result<std::vector<AiPageCitations>> AiOwnedPageCitations(const AiReportQuery& query);
+  core::Result<std::vector<AiQuarterCount>> AiOwnedCitationQuarters(const AiReportQuery& query,
+                                                                     std::string_view path);
+  core::Result<std::vector<AiCrawlerFetches>> AiCrawlerFetchesOf(std::string_view project_id,
+                                                                 std::int64_t start_ms,
+                                                                 std::int64_t end_ms);
+  core::Result<std::vector<AiQuarterCount>> AiCrawlerQuarters(std::string_view project_id,
+                                                              std::int64_t start_ms,
+                                                              std::int64_t end_ms,
+                                                              std::string_view path);
+  core::Result<std::vector<AiAssistantVisits>> AiAssistantVisitsOf(std::string_view project_id,
+                                                                   std::string_view zone,
+                                                                   std::int64_t start_ms,
+                                                                   std::int64_t end_ms);
+  core::Result<std::vector<AiQuarterCount>> AiAssistantVisitQuarters(
+      std::string_view project_id, std::string_view zone, std::int64_t start_ms,
+      std::int64_t end_ms, std::string_view path);
+
+ private:
+  SqlSession& session_;
+};
+
+}  // namespace sightline::storage

@@ -1,0 +1,188 @@
+// The aggregates AI-visibility reports read: answers, mentions and citations of a window, and
+// for the loop report the owned pages' citations beside the AI crawlers' fetches of them and the
+// visits arriving from AI assistants.
+#include "storage/ai_visibility_repository.h"
+#include "storage/sql_helpers.h"
+
+namespace sightline::storage {
+namespace {
+
+using core::Result;
+using namespace internal;  // NOLINT: the SQL helpers of this folder
+
+constexpr std::int64_t kQuarterMs = 900'000;
+
+// The grouping column of a report query; a constant for no grouping.
+std::string GroupColumn(const AiReportQuery& query) {
+  if (query.group_by == "engine") return "engine_id";
+  if (query.group_by == "topic") return "topic";
+  if (query.group_by == "prompt") return "prompt_id";
+  return "''";
+}
+
+// " GROUP BY …" over the query's group and `more` (PostgreSQL refuses a constant there).
+std::string GroupBy(const AiReportQuery& query, std::string_view more = {}) {
+  std::vector<std::string> columns;
+  if (GroupColumn(query) != "''") columns.push_back(GroupColumn(query));
+  if (!more.empty()) columns.emplace_back(more);
+  std::string text;
+  for (const std::string& column : columns) text += (text.empty() ? " GROUP BY " : ", ") + column;
+  return text;
+}
+
+// "project_id = $1 AND answered_at >= $2 AND answered_at < $3" and the query's filters.
+std::string WindowConditions(SqlBuilder& sql, const AiReportQuery& query) {
+  std::string text = "project_id = " + sql.Next(query.project_id) + " AND answered_at >= " +
+                     sql.Next(query.start_ms) + " AND answered_at < " + sql.Next(query.end_ms);
+  if (!query.engine_id.empty()) text += " AND engine_id = " + sql.Next(query.engine_id);
+  if (!query.topic.empty()) text += " AND topic = " + sql.Next(query.topic);
+  if (!query.prompt_id.empty()) text += " AND prompt_id = " + sql.Next(query.prompt_id);
+  return text;
+}
+
+Result<std::vector<AiQuarterCount>> Quarters(SqlBuilder& sql, SqlSession& session) {
+  auto rows = sql.Query(session);
+  if (!rows) return rows.error();
+  std::vector<AiQuarterCount> quarters;
+  for (const SqlRow& row : *rows) quarters.push_back({row.Int(0), row.Int(1)});
+  return quarters;
+}
+
+}  // namespace
+
+Result<std::vector<AiAnswerTotals>> AiVisibilityRepository::AiAnswerTotalsOf(
+    const AiReportQuery& query) {
+  SqlBuilder sql;
+  const std::string group = GroupColumn(query);
+  sql.text = "SELECT " + group +
+             ", COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN "
+             "owned_citations > 0 THEN 1 ELSE 0 END), SUM(citations), SUM(owned_citations) FROM "
+             "ai_answers WHERE status = 'done' AND " +
+             WindowConditions(sql, query) + GroupBy(query);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiAnswerTotals> totals;
+  for (const SqlRow& r : *rows) {
+    totals.push_back({r.Text(0), r.Int(1), r.Int(2), r.Int(3), r.Int(4), r.Int(5)});
+  }
+  return totals;
+}
+
+Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
+    const AiReportQuery& query) {
+  SqlBuilder sql;
+  const std::string group = GroupColumn(query);
+  sql.text = "SELECT " + group +
+             ", brand_id, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 "
+             "THEN 1 ELSE 0 END), COUNT(recommended), COALESCE(SUM(sentiment), 0), "
+             "COUNT(sentiment) FROM ai_mentions WHERE " +
+             WindowConditions(sql, query) + GroupBy(query, "brand_id");
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiMentionTotals> totals;
+  for (const SqlRow& r : *rows) {
+    totals.push_back({r.Text(0), r.Text(1), r.Int(2), r.Int(3), r.Int(4), r.Int(5), r.Int(6),
+                      r.Double(7), r.Int(8)});
+  }
+  return totals;
+}
+
+Result<std::vector<AiCitedSource>> AiVisibilityRepository::AiCitedSourcesOf(
+    const AiReportQuery& query, bool by_page, std::int64_t limit) {
+  SqlBuilder sql;
+  const std::string value = by_page ? "url" : "domain";
+  sql.text = "SELECT " + value +
+             ", COUNT(*), COUNT(DISTINCT answer_id), MAX(owned), MAX(brand_id) FROM ai_citations "
+             "WHERE " +
+             WindowConditions(sql, query) + " GROUP BY " + value + " ORDER BY COUNT(*) DESC, " +
+             value + " LIMIT " + sql.Next(limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiCitedSource> sources;
+  for (const SqlRow& r : *rows) {
+    sources.push_back({r.Text(0), r.Int(1), r.Int(2), r.Bool(3), r.OptText(4)});
+  }
+  return sources;
+}
+
+Result<std::vector<AiPageCitations>> AiVisibilityRepository::AiOwnedPageCitations(
+    const AiReportQuery& query) {
+  SqlBuilder sql;
+  sql.text = "SELECT path, COUNT(*), COUNT(DISTINCT answer_id) FROM ai_citations WHERE owned = 1 "
+             "AND " +
+             WindowConditions(sql, query) + " GROUP BY path";
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiPageCitations> pages;
+  for (const SqlRow& r : *rows) pages.push_back({r.Text(0), r.Int(1), r.Int(2)});
+  return pages;
+}
+
+Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiOwnedCitationQuarters(
+    const AiReportQuery& query, std::string_view path) {
+  SqlBuilder sql;
+  const std::string quarter = "answered_at / " + std::to_string(kQuarterMs);
+  sql.text = "SELECT " + quarter + ", COUNT(*) FROM ai_citations WHERE owned = 1 AND " +
+             WindowConditions(sql, query);
+  if (!path.empty()) sql.text += " AND path = " + sql.Next(std::string(path));
+  sql.text += " GROUP BY " + quarter;
+  return Quarters(sql, session_);
+}
+
+Result<std::vector<AiCrawlerFetches>> AiVisibilityRepository::AiCrawlerFetchesOf(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms) {
+  auto rows = session_.Query(
+      "SELECT COALESCE(path, ''), COALESCE(bot_vendor, ''), COALESCE(actor_category, ''), "
+      "actor_type, COUNT(*) FROM bot_requests WHERE project_id = $1 AND occurred_at >= $2 AND "
+      "occurred_at < $3 AND is_ai = 1 GROUP BY path, bot_vendor, actor_category, actor_type",
+      {std::string(project_id), start_ms, end_ms});
+  if (!rows) return rows.error();
+  std::vector<AiCrawlerFetches> fetches;
+  for (const SqlRow& r : *rows) {
+    fetches.push_back({r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Int(4)});
+  }
+  return fetches;
+}
+
+Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiCrawlerQuarters(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms,
+    std::string_view path) {
+  SqlBuilder sql;
+  const std::string quarter = "occurred_at / " + std::to_string(kQuarterMs);
+  sql.text = "SELECT " + quarter + ", COUNT(*) FROM bot_requests WHERE project_id = " +
+             sql.Next(std::string(project_id)) + " AND occurred_at >= " + sql.Next(start_ms) +
+             " AND occurred_at < " + sql.Next(end_ms) + " AND is_ai = 1";
+  if (!path.empty()) sql.text += " AND path = " + sql.Next(std::string(path));
+  sql.text += " GROUP BY " + quarter;
+  return Quarters(sql, session_);
+}
+
+Result<std::vector<AiAssistantVisits>> AiVisibilityRepository::AiAssistantVisitsOf(
+    std::string_view project_id, std::string_view zone, std::int64_t start_ms,
+    std::int64_t end_ms) {
+  auto rows = session_.Query(
+      "SELECT entry_page, source, COUNT(*) FROM web_visits WHERE project_id = $1 AND zone = $2 "
+      "AND started_at >= $3 AND started_at < $4 AND in_visit = 1 AND channel = 'AI Assistants' "
+      "GROUP BY entry_page, source",
+      {std::string(project_id), std::string(zone), start_ms, end_ms});
+  if (!rows) return rows.error();
+  std::vector<AiAssistantVisits> visits;
+  for (const SqlRow& r : *rows) visits.push_back({r.Text(0), r.Text(1), r.Int(2)});
+  return visits;
+}
+
+Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiAssistantVisitQuarters(
+    std::string_view project_id, std::string_view zone, std::int64_t start_ms,
+    std::int64_t end_ms, std::string_view path) {
+  SqlBuilder sql;
+  const std::string quarter = "started_at / " + std::to_string(kQuarterMs);
+  sql.text = "SELECT " + quarter + ", COUNT(*) FROM web_visits WHERE project_id = " +
+             sql.Next(std::string(project_id)) + " AND zone = " + sql.Next(std::string(zone)) +
+             " AND started_at >= " + sql.Next(start_ms) + " AND started_at < " +
+             sql.Next(end_ms) + " AND in_visit = 1 AND channel = 'AI Assistants'";
+  if (!path.empty()) sql.text += " AND entry_page = " + sql.Next(std::string(path));
+  sql.text += " GROUP BY " + quarter;
+  return Quarters(sql, session_);
+}
+
+}  // namespace sightline::storage

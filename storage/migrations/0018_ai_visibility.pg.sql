@@ -1,0 +1,142 @@
+-- AI visibility (docs/ai-visibility.md): the brands a project tracks (its own and competitors),
+-- the prompts it asks, the engines (language models) it asks them of, runs of prompt × engine ×
+-- repetition, and per answer the brand mentions and citations extracted from it. Mentions and
+-- citations repeat the answer's time, engine, prompt and topic so the reports group one table.
+CREATE TABLE ai_brands (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  project_id TEXT COLLATE "C" NOT NULL,
+  name TEXT COLLATE "C" NOT NULL,
+  aliases TEXT COLLATE "C" NOT NULL,
+  domains TEXT COLLATE "C" NOT NULL,
+  is_own INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX ai_brands_project ON ai_brands (project_id);
+
+CREATE TABLE ai_prompts (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  project_id TEXT COLLATE "C" NOT NULL,
+  text TEXT COLLATE "C" NOT NULL,
+  topic TEXT COLLATE "C" NOT NULL,
+  tags TEXT COLLATE "C" NOT NULL,
+  language TEXT COLLATE "C" NOT NULL,
+  country TEXT COLLATE "C" NOT NULL,
+  active INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX ai_prompts_project ON ai_prompts (project_id);
+
+-- `api_key` is sealed (core/sealed_box.h) with the engine id as associated data.
+CREATE TABLE ai_engines (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  project_id TEXT COLLATE "C" NOT NULL,
+  name TEXT COLLATE "C" NOT NULL,
+  provider TEXT COLLATE "C" NOT NULL,
+  model TEXT COLLATE "C" NOT NULL,
+  base_url TEXT COLLATE "C" NOT NULL,
+  web_search INTEGER NOT NULL,
+  params TEXT COLLATE "C" NOT NULL,
+  api_key TEXT COLLATE "C",
+  api_key_hint TEXT COLLATE "C" NOT NULL,
+  input_price DOUBLE PRECISION NOT NULL,
+  output_price DOUBLE PRECISION NOT NULL,
+  active INTEGER NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX ai_engines_project ON ai_engines (project_id);
+
+CREATE TABLE ai_settings (
+  project_id TEXT COLLATE "C" PRIMARY KEY,
+  schedule TEXT COLLATE "C" NOT NULL,
+  repetitions INTEGER NOT NULL,
+  max_runs_per_day INTEGER NOT NULL,
+  max_tokens_per_day BIGINT NOT NULL,
+  judge_engine_id TEXT COLLATE "C",
+  updated_at BIGINT NOT NULL
+);
+
+-- A scheduled run names its slot (the local day or ISO week it is for), so that of several
+-- nodes only the first creates it.
+CREATE TABLE ai_runs (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  project_id TEXT COLLATE "C" NOT NULL,
+  trigger TEXT COLLATE "C" NOT NULL,
+  slot TEXT COLLATE "C",
+  status TEXT COLLATE "C" NOT NULL,
+  created_by TEXT COLLATE "C",
+  created_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  UNIQUE (project_id, slot)
+);
+CREATE INDEX ai_runs_project ON ai_runs (project_id, created_at);
+
+CREATE TABLE ai_answers (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  run_id TEXT COLLATE "C" NOT NULL,
+  project_id TEXT COLLATE "C" NOT NULL,
+  prompt_id TEXT COLLATE "C" NOT NULL,
+  engine_id TEXT COLLATE "C" NOT NULL,
+  repetition INTEGER NOT NULL,
+  topic TEXT COLLATE "C" NOT NULL,
+  status TEXT COLLATE "C" NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at BIGINT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  answered_at BIGINT,
+  answer TEXT COLLATE "C" NOT NULL,
+  raw_response TEXT COLLATE "C" NOT NULL,
+  model TEXT COLLATE "C" NOT NULL,
+  input_tokens BIGINT NOT NULL,
+  output_tokens BIGINT NOT NULL,
+  cost_micros BIGINT NOT NULL,
+  error_code TEXT COLLATE "C" NOT NULL,
+  error_message TEXT COLLATE "C" NOT NULL,
+  judge_model TEXT COLLATE "C" NOT NULL,
+  citations INTEGER NOT NULL,
+  owned_citations INTEGER NOT NULL
+);
+CREATE INDEX ai_answers_due ON ai_answers (status, next_attempt_at);
+CREATE INDEX ai_answers_run ON ai_answers (run_id);
+CREATE INDEX ai_answers_window ON ai_answers (project_id, answered_at);
+
+CREATE TABLE ai_mentions (
+  answer_id TEXT COLLATE "C" NOT NULL,
+  brand_id TEXT COLLATE "C" NOT NULL,
+  project_id TEXT COLLATE "C" NOT NULL,
+  answered_at BIGINT NOT NULL,
+  engine_id TEXT COLLATE "C" NOT NULL,
+  prompt_id TEXT COLLATE "C" NOT NULL,
+  topic TEXT COLLATE "C" NOT NULL,
+  rank INTEGER NOT NULL,
+  first_offset INTEGER NOT NULL,
+  occurrences INTEGER NOT NULL,
+  snippet TEXT COLLATE "C" NOT NULL,
+  recommended INTEGER,
+  sentiment DOUBLE PRECISION,
+  PRIMARY KEY (answer_id, brand_id)
+);
+CREATE INDEX ai_mentions_window ON ai_mentions (project_id, answered_at);
+
+CREATE TABLE ai_citations (
+  answer_id TEXT COLLATE "C" NOT NULL,
+  position INTEGER NOT NULL,
+  project_id TEXT COLLATE "C" NOT NULL,
+  answered_at BIGINT NOT NULL,
+  engine_id TEXT COLLATE "C" NOT NULL,
+  prompt_id TEXT COLLATE "C" NOT NULL,
+  topic TEXT COLLATE "C" NOT NULL,
+  url TEXT COLLATE "C" NOT NULL,
+  domain TEXT COLLATE "C" NOT NULL,
+  path TEXT COLLATE "C" NOT NULL,
+  title TEXT COLLATE "C" NOT NULL,
+  origin TEXT COLLATE "C" NOT NULL,
+  owned INTEGER NOT NULL,
+  brand_id TEXT COLLATE "C",
+  PRIMARY KEY (answer_id, position)
+);
+CREATE INDEX ai_citations_window ON ai_citations (project_id, answered_at);
+CREATE INDEX ai_citations_page ON ai_citations (project_id, owned, path, answered_at);

@@ -1,0 +1,33 @@
+// The statistics of rates measured on samples of answers. One answer to one prompt says little:
+// answers vary from run to run, so a rate comes with its 95% Wilson score interval, and a change
+// between two periods is called significant only when the 95% interval of the difference
+// (Newcombe's hybrid score method, from the two Wilson intervals) leaves out zero.
+#pragma once
+
+#include <cstdint>
+
+namespace sightline::visibility {
+
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+
+inline constexpr double kZ95 = 1.959963984540054;
+
+// The rate successes / trials (0 without trials).
+double Rate(std::int64_t successes, std::int64_t trials);
+// Wilson's score interval for a proportion; [0, 1] without trials.
+Interval WilsonInterval(std::int64_t successes, std::int64_t trials, double z = kZ95);
+
+struct RateChange {
+  double difference = 0;  // current rate − previous rate
+  Interval interval;      // of the difference
+  bool significant = false;
+};
+
+// Newcombe (1998) method 10. Not significant when either sample is empty.
+RateChange CompareRates(std::int64_t current_successes, std::int64_t current_trials,
+                        std::int64_t previous_successes, std::int64_t previous_trials);
+
+}  // namespace sightline::visibility
