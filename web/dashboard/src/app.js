@@ -4,7 +4,7 @@
 //   /cli[?code=XXXX-XXXX]                         approve or deny a command-line sign-in
 //   /                                             → last used (or first) project's web analytics
 //   /{org}/settings/members | /{org}/settings/audit-log
-//   /{org}/{projectId}/{web|crawlers|live|assistant[/{id}]|setup|settings|usage}
+//   /{org}/{projectId}/{web|crawlers|ai-visibility|live|assistant[/{id}]|setup|settings|usage}
 // Every page gets { org, project, query, setQuery, navigate } (see docs/dashboard.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Loading, ErrorNotice, Notice, Button, Field, useAction } from './ui/index.js';
@@ -38,6 +38,7 @@ function lazy(load, exportName) {
 
 const WebAnalyticsPage = lazy(() => import('./reports/index.js'), 'WebAnalyticsPage');
 const CrawlerAnalyticsPage = lazy(() => import('./reports/index.js'), 'CrawlerAnalyticsPage');
+const AiVisibilityPage = lazy(() => import('./ai-visibility/index.js'), 'AiVisibilityPage');
 const LivePage = lazy(() => import('./live/index.js'), 'LivePage');
 const AssistantPage = lazy(() => import('./assistant/index.js'), 'AssistantPage');
 const SetupPage = lazy(() => import('./onboarding/index.js'), 'SetupPage');
@@ -52,6 +53,7 @@ const CliLoginPage = lazy(() => import('./cli/index.js'), 'CliLoginPage');
 const projectViews = {
   web: { label: 'Web analytics', page: WebAnalyticsPage },
   crawlers: { label: 'Crawlers', page: CrawlerAnalyticsPage },
+  'ai-visibility': { label: 'AI visibility', page: AiVisibilityPage },
   live: { label: 'Live', page: LivePage },
   assistant: { label: 'Assistant', page: AssistantPage },
   setup: { label: 'Setup', page: SetupPage },
@@ -251,7 +253,7 @@ function Layout({ user, org, project, projects, section, title, children }) {
     <div class="body">
       <nav id="site-nav" class=${`sidenav ${menuOpen ? 'open' : ''}`} aria-label="Main">
         ${project && html`<ul>
-          ${Object.entries(projectViews).map(([key, item]) => html`<li><a href=${`/${seg(org.slug)}/${seg(project.id)}/${key}${(key === 'web' || key === 'crawlers') ? periodSearch(loc.query) : ''}`} aria-current=${section === key ? 'page' : undefined}>${item.label}</a></li>`)}
+          ${Object.entries(projectViews).map(([key, item]) => html`<li><a href=${`/${seg(org.slug)}/${seg(project.id)}/${key}${reportViews.has(key) ? periodSearch(loc.query) : ''}`} aria-current=${section === key ? 'page' : undefined}>${item.label}</a></li>`)}
         </ul>`}
         ${org && html`<p class="nav-heading" id="nav-org">${org.name}</p><ul aria-labelledby="nav-org">
           <li><a href=${`/${seg(org.slug)}/settings/members`} aria-current=${section === 'members' ? 'page' : undefined}>Members</a></li>
@@ -264,7 +266,8 @@ function Layout({ user, org, project, projects, section, title, children }) {
   </div>`;
 }
 
-// Keeps the period when moving between the two report pages.
+// Keeps the period when moving between the report pages.
+const reportViews = new Set(['web', 'crawlers', 'ai-visibility']);
 function periodSearch(query) {
   const keep = ['period', 'from', 'to', 'compare', 'compareFrom', 'compareTo'];
   const params = new URLSearchParams();
@@ -279,7 +282,7 @@ function Switcher({ user, org, project, projects, section }) {
   const switchProject = (id) => {
     const view = projectViews[section] ? section : 'web';
     const query = currentLocation().query;
-    navigate(`/${seg(org.slug)}/${seg(id)}/${view}${view === 'web' || view === 'crawlers' ? periodSearch(query) : ''}`);
+    navigate(`/${seg(org.slug)}/${seg(id)}/${view}${reportViews.has(view) ? periodSearch(query) : ''}`);
   };
   return html`<div class="switcher">
     ${orgs.length > 0 && html`<label class="visually-hidden" for="switch-org">Organization</label>

@@ -1,6 +1,7 @@
 // The MCP Apps view (ui://sightline/reports.html): a host (Claude, ChatGPT, an IDE…) renders it
 // in a sandboxed iframe beside the result of get_web_analytics, get_web_timeline,
-// get_web_breakdown, get_bot_timeline or get_top_bots. It draws the result with the dashboard's
+// get_web_breakdown, get_bot_timeline, get_top_bots, get_ai_visibility or
+// get_ai_visibility_loop. It draws the result with the dashboard's
 // charts and lets the user pick another period, which calls the same tool again through the
 // host (app.callServerTool). Built by build.mjs into one self-contained HTML file.
 import { render } from 'preact';

@@ -5,6 +5,7 @@ import { formatDuration, formatNumber, formatPercent } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
 import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
+import { BrandTable, LoopChart, LoopTable, VisibilityCards } from '../charts/visibility.js';
 
 /** The tool behind each kind of result (to call it again for another period). */
 export const toolOfKind = {
@@ -13,11 +14,15 @@ export const toolOfKind = {
   webBreakdown: 'get_web_breakdown',
   botTimeline: 'get_bot_timeline',
   topBots: 'get_top_bots',
+  aiVisibility: 'get_ai_visibility',
+  aiVisibilityLoop: 'get_ai_visibility_loop',
 };
 
 /** The kind of report a structuredContent holds, or null. */
 export function kindOf(content) {
   if (!content || typeof content !== 'object') return null;
+  if (Array.isArray(content.brands) && content.answers && typeof content.answers === 'object') return 'aiVisibility';
+  if (Array.isArray(content.pages) && Array.isArray(content.series?.citations)) return 'aiVisibilityLoop';
   if (content.metrics && typeof content.metrics === 'object') return 'webAnalytics';
   if (Array.isArray(content.points) && Array.isArray(content.buckets)) return 'webTimeline';
   if (typeof content.dimension === 'string' && Array.isArray(content.rows)) return 'webBreakdown';
@@ -67,6 +72,20 @@ export function ReportView({ content }) {
     return html`<${BarList} caption="Crawlers by requests" showCaption nameLabel="Crawler" valueLabel="Requests" showComparison=${compared}
       rows=${content.rows.map((row) => ({ key: `${row.botName}/${row.vendor}`, name: row.botName ?? '(unnamed automation)', value: row.requestCount,
         previous: row.previousRequestCount, change: row.percentageChange }))} />`;
+  }
+  if (kind === 'aiVisibility') {
+    return html`<div class="mcp-stack">
+      <${VisibilityCards} report=${content} showComparison=${compared} />
+      <${BrandTable} brands=${content.brands} caption="Brand visibility (share of answers mentioning each brand, 95% interval)" showCaption showComparison=${compared} />
+      ${content.groupBy && (content.groups ?? []).map((group) => html`<${BrandTable} key=${group.key} brands=${group.brands}
+        caption=${`${content.groupBy[0].toUpperCase()}${content.groupBy.slice(1)}: ${group.label}`} showCaption showComparison=${false} />`)}
+    </div>`;
+  }
+  if (kind === 'aiVisibilityLoop') {
+    return html`<div class="mcp-stack">
+      <${LoopChart} report=${content} showComparison=${compared} />
+      <${LoopTable} pages=${content.pages} showComparison=${compared} />
+    </div>`;
   }
   return html`<p class="muted">This result cannot be shown as a chart.</p>`;
 }
