@@ -3,16 +3,21 @@
 // endpoint (resources/list + resources/read with the bootstrap private API key), renders it in
 // a sandboxed iframe (srcdoc, sandbox="allow-scripts"), hands it a real tools/call result of
 // get_web_analytics, and forwards the tools/call the view makes when its period changes to the
-// server. Run: node --test tests/interop/mcp_apps.test.mjs (Chromium at /usr/bin/chromium).
+// server. The AI-visibility kinds (get_ai_visibility, get_ai_visibility_loop) are drawn from
+// real results of a run against tests/interop/scripted_engine_server.mjs.
+// Run: node --test tests/interop/mcp_apps.test.mjs (Chromium at /usr/bin/chromium).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { start, screenshot } from './dashboard/harness.mjs';
 
 const here = dirname(new URL(import.meta.url).pathname);
 let context;
 let mcp;
+let engine;
 
 /** A minimal legacy-era MCP client over POST /api/mcp (initialize first, then the session id). */
 async function mcpSession(base, key) {
@@ -59,30 +64,8 @@ async function seed() {
   assert.equal(response.status, 202, JSON.stringify(response.body));
 }
 
-before(async () => {
-  context = await start({ name: 'mcp-apps' });
-  mcp = await mcpSession(context.base, context.boot.privateApiKey);
-  await seed();
-});
-after(async () => { await context?.stop(); });
-
-test('the reports view renders a get_web_analytics result in an AppBridge host and calls the tool again for another period', async () => {
-  const listed = await mcp.send('resources/list', {});
-  const resource = listed.resources.find((item) => /^ui:\/\/sightline\/reports-[0-9a-f]{12}\.html$/.test(item.uri));
-  assert.ok(resource, `no reports view in ${JSON.stringify(listed.resources)}`);
-  const tools = await mcp.send('tools/list', {});
-  const tool = tools.tools.find((item) => item.name === 'get_web_analytics');
-  assert.equal(tool._meta?.ui?.resourceUri, resource.uri);
-  const read = await mcp.send('resources/read', { uri: resource.uri });
-  const view = read.contents[0];
-  assert.equal(view.mimeType, 'text/html;profile=mcp-app');
-  assert.match(view.text, /<script>/);
-
-  const today = new Date().toISOString().slice(0, 10);
-  const from = new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10);
-  const first = await mcp.send('tools/call', { name: 'get_web_analytics', arguments: { from, to: today } });
-  assert.ok(first.structuredContent?.metrics, JSON.stringify(first).slice(0, 300));
-
+/** A page hosting the view (AppBridge in a sandboxed iframe); its tools/calls go to the server. */
+async function openHost(viewHtml) {
   const page = await context.newPage();
   const forwarded = [];
   await page.exposeFunction('forwardToolCall', async (params) => {
@@ -112,8 +95,42 @@ window.startView = async (html) => {
 </script></body></html>`;
   await page.route('http://host.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: hostHtml }));
   await page.goto('http://host.test/');
-  await page.evaluate((html) => window.startView(html), view.text);
+  await page.evaluate((html) => window.startView(html), viewHtml);
   await page.evaluate(() => window.viewReady);
+  return { page, forwarded };
+}
+
+before(async () => {
+  context = await start({ name: 'mcp-apps', serveArgs: ['--ai-engines-private-urls', '--ai-visibility-interval', '1'] });
+  mcp = await mcpSession(context.base, context.boot.privateApiKey);
+  await seed();
+});
+after(async () => {
+  await context?.stop();
+  if (engine && engine.exitCode === null) {
+    engine.kill('SIGTERM');
+    await new Promise((done) => { engine.once('exit', done); setTimeout(done, 3000); });
+  }
+});
+
+test('the reports view renders a get_web_analytics result in an AppBridge host and calls the tool again for another period', async () => {
+  const listed = await mcp.send('resources/list', {});
+  const resource = listed.resources.find((item) => /^ui:\/\/sightline\/reports-[0-9a-f]{12}\.html$/.test(item.uri));
+  assert.ok(resource, `no reports view in ${JSON.stringify(listed.resources)}`);
+  const tools = await mcp.send('tools/list', {});
+  const tool = tools.tools.find((item) => item.name === 'get_web_analytics');
+  assert.equal(tool._meta?.ui?.resourceUri, resource.uri);
+  const read = await mcp.send('resources/read', { uri: resource.uri });
+  const view = read.contents[0];
+  assert.equal(view.mimeType, 'text/html;profile=mcp-app');
+  assert.match(view.text, /<script>/);
+
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10);
+  const first = await mcp.send('tools/call', { name: 'get_web_analytics', arguments: { from, to: today } });
+  assert.ok(first.structuredContent?.metrics, JSON.stringify(first).slice(0, 300));
+
+  const { page, forwarded } = await openHost(view.text);
   await page.evaluate(async ({ args, result }) => {
     await window.bridge.sendToolInput({ arguments: args });
     await window.bridge.sendToolResult(result);
@@ -140,5 +157,84 @@ window.startView = async (html) => {
   await frame.locator('.mcp-range').filter({ hasText: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${weekFrom}T12:00:00Z`)) }).waitFor();
   assert.equal(await frame.locator('[data-metric="visitors"]').textContent(), number(second.structuredContent.metrics.visitors.value));
   await screenshot(page, 'mcp-app-web-analytics-7d');
+  assert.deepEqual(page.problems, []);
+});
+
+/** Brands, prompts and a scripted engine over REST, then one run to completion. */
+async function seedAiVisibility() {
+  engine = spawn(process.execPath, [join(here, 'scripted_engine_server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { port } = JSON.parse(await new Promise((done) => createInterface({ input: engine.stdout }).once('line', done)));
+  await fetch(`http://127.0.0.1:${port}/__script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answers: {
+    'best analytics tool': [{ text: 'Acme Analytics is best, then Plausible.', citations: [{ url: 'https://acme.example/docs', title: 'Docs' }] },
+      { text: 'Plausible.' }],
+  } }) });
+  const token = (await context.api('POST', '/auth/login', { body: context.owner })).body.accessToken;
+  const base = `/${context.orgSlug}/projects/${context.projectId}/ai-visibility`;
+  const post = async (path, body, status = 201) => {
+    const response = await context.api('POST', `${base}/${path}`, { token, body });
+    assert.equal(response.status, status, JSON.stringify(response.body));
+    return response.body;
+  };
+  await post('brands', { name: 'Acme Analytics', domains: ['acme.example'], own: true });
+  await post('brands', { name: 'Plausible' });
+  await post('prompts', { text: 'best analytics tool', topic: 'tools' });
+  await post('engines', { provider: 'openai', model: 'scripted', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-scripted' });
+  const run = await post('runs', { repetitions: 2 }, 202);
+  for (let i = 0; i < 100; i += 1) {
+    const current = await context.api('GET', `${base}/runs/${run.id}`, { token });
+    if (current.body.status === 'completed') return;
+    assert.ok(['queued', 'running'].includes(current.body.status), JSON.stringify(current.body));
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  assert.fail('the run did not complete');
+}
+
+test('the reports view draws get_ai_visibility (intervals, share of voice) and get_ai_visibility_loop results', async () => {
+  await seedAiVisibility();
+  const listed = await mcp.send('resources/list', {});
+  const resource = listed.resources.find((item) => /^ui:\/\/sightline\/reports-[0-9a-f]{12}\.html$/.test(item.uri));
+  const tools = await mcp.send('tools/list', {});
+  for (const name of ['get_ai_visibility', 'get_ai_visibility_loop']) {
+    assert.equal(tools.tools.find((item) => item.name === name)?._meta?.ui?.resourceUri, resource.uri, name);
+  }
+  const view = (await mcp.send('resources/read', { uri: resource.uri })).contents[0];
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+  const percent = (value) => new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }).format(value);
+
+  const visibility = await mcp.send('tools/call', { name: 'get_ai_visibility', arguments: { from, to: today } });
+  const report = visibility.structuredContent;
+  assert.ok(Array.isArray(report?.brands) && report.answers, JSON.stringify(visibility).slice(0, 300));
+  assert.equal(report.answers.answers, 2);
+  const { page, forwarded } = await openHost(view.text);
+  await page.evaluate(async (result) => {
+    await window.bridge.sendToolInput({ arguments: result.args });
+    await window.bridge.sendToolResult(result.result);
+  }, { args: { from, to: today }, result: visibility });
+  const frame = page.frameLocator('iframe[title="Sightline report"]');
+  await frame.locator('[data-metric="citationRate"]').waitFor();
+  assert.equal(await frame.locator('[data-metric="citationRate"]').textContent(), percent(report.answers.citationRate));
+  for (const brand of report.brands) {
+    assert.equal(await frame.locator(`[data-rate="${brand.brandId}"]`).textContent(), percent(brand.visibility), brand.name);
+    assert.equal(await frame.locator(`[data-interval="${brand.brandId}"]`).textContent(),
+      `${percent(brand.interval.low)} – ${percent(brand.interval.high)}`, brand.name);
+    assert.equal(await frame.locator(`[data-sov="${brand.brandId}"]`).textContent(), percent(brand.shareOfVoice), brand.name);
+  }
+  await screenshot(page, 'mcp-app-ai-visibility');
+  // Another period calls get_ai_visibility again through the host.
+  await frame.getByLabel('Period').selectOption({ label: 'Last 30 days' });
+  await frame.locator('.mcp-range').filter({ hasText: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+    .format(new Date(Date.now() - 29 * 86_400_000)) }).waitFor();
+  assert.equal(forwarded.at(-1).name, 'get_ai_visibility');
+
+  const loop = await mcp.send('tools/call', { name: 'get_ai_visibility_loop', arguments: { from, to: today } });
+  const pages = loop.structuredContent?.pages;
+  assert.deepEqual(pages.map((item) => item.path), ['/docs']);
+  await page.evaluate(async (result) => { await window.bridge.sendToolResult(result); }, loop);
+  await frame.getByRole('rowheader', { name: '/docs' }).waitFor();
+  await frame.locator('.timeline-plot canvas').first().waitFor();
+  assert.equal(await frame.locator('[data-fetches="/docs"]').textContent(), String(pages[0].fetches));
+  assert.equal(await frame.locator('[data-visits="/docs"]').textContent(), String(pages[0].visits));
+  await screenshot(page, 'mcp-app-ai-visibility-loop');
   assert.deepEqual(page.problems, []);
 });

@@ -65,7 +65,7 @@ export function VisibilityCards({ report, showComparison = true }) {
       previous: before ? formatPercent(before.citationRate) : null, change: showComparison ? report.citationChange : null },
     { key: 'ownedCitationRate', label: 'Owned-citation rate', value: formatPercent(now.ownedCitationRate), interval: now.ownedCitationInterval,
       previous: before ? formatPercent(before.ownedCitationRate) : null,
-      note: `${formatNumber(now.ownedCitedAnswers)} answers cite your domains` },
+      note: `${formatNumber(now.ownedCitedAnswers)} ${now.ownedCitedAnswers === 1 ? 'answer cites' : 'answers cite'} your domains` },
   ];
   return html`<ul class="metric-cards" aria-label="AI visibility summary">
     ${cards.map((card) => html`<li key=${card.key}><div class="metric-card">
