@@ -149,7 +149,7 @@ test('the empty state explains the setup, which is done in the page; the engine 
   assert.deepEqual(page.problems, []);
 });
 
-test('"Run now" starts a run and the runs list follows it until it completes', async () => {
+test('"Run now" starts a run, the runs list follows it until it completes, and a spent budget is explained', async () => {
   await page.getByRole('navigation', { name: 'AI visibility sections' }).getByRole('link', { name: 'Runs' }).click();
   await page.getByRole('heading', { name: 'Runs', level: 2 }).waitFor();
   await page.getByRole('button', { name: 'Run now' }).click();
@@ -162,6 +162,17 @@ test('"Run now" starts a run and the runs list follows it until it completes', a
   assert.equal(runs.runs[0].status, 'completed');
   assert.equal(runs.runs[0].progress.done, 6);
   await screenshot(page, 'ai-visibility-runs');
+
+  // The daily budget spent: the refusal says so, with its code and what was used.
+  const patched = await context.api('PATCH', configPath('settings'), { token, body: { maxRunsPerDay: 1 } });
+  assert.equal(patched.status, 200, JSON.stringify(patched.body));
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'AIV_002' });
+  await refusal.waitFor();
+  assert.match(await refusal.textContent(), /1 of 1 runs used today/);
+  assert.equal((await get(configPath('runs'))).runs.length, 1);
+  await context.api('PATCH', configPath('settings'), { token, body: { maxRunsPerDay: 4 } });
+  // The console reports the refused request (429) as a failed resource load only.
   assert.deepEqual(page.problems, []);
 });
 

@@ -23,7 +23,7 @@ function describeRunError(error) {
     const { budget, limit, used } = error.details ?? {};
     const what = budget === 'tokens' || budget === 'maxTokensPerDay' ? 'tokens' : 'runs';
     const figures = limit !== undefined ? ` (${formatNumber(used ?? 0)} of ${formatNumber(limit)} ${what} used today)` : '';
-    return { ...error, message: `${error.message}${figures}. Raise the budget in Setup or wait until tomorrow.` };
+    return { ...error, message: `${error.message.replace(/\.$/, '')}${figures}. Raise the budget in Setup or wait until tomorrow.` };
   }
   return error;
 }
