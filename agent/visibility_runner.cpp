@@ -9,6 +9,7 @@
 #include "storage/ai_visibility_repository.h"
 #include "visibility/extraction.h"
 #include "visibility/runs.h"
+#include "visibility/visibility_reports.h"
 
 namespace sightline::agent {
 namespace {
@@ -24,6 +25,7 @@ struct AnswerInputs {
   storage::AiSettingsRecord settings;
   std::optional<storage::AiEngineRecord> judge;
   std::int64_t tokens_used = 0;  // in the budget's window
+  std::string zone;              // the project's reporting zone: its day rollups
 };
 
 Result<std::optional<AnswerInputs>> ReadInputs(storage::Transaction& tx, const AiAnswerRecord& a,
@@ -38,8 +40,11 @@ Result<std::optional<AnswerInputs>> ReadInputs(storage::Transaction& tx, const A
   if (!brands) return brands.error();
   auto settings = repository.GetAiSettings(a.project_id);
   if (!settings) return settings.error();
+  auto project = tx.accounts().FindProject(a.project_id);
+  if (!project) return project.error();
+  if (!*project) return std::optional<AnswerInputs>();
   AnswerInputs inputs{std::move(**prompt), std::move(**engine), std::move(*brands),
-                      std::move(*settings), std::nullopt, 0};
+                      std::move(*settings), std::nullopt, 0, (*project)->reporting_timezone};
   if (inputs.settings.judge_engine_id) {
     auto judge = repository.FindAiEngine(a.project_id, *inputs.settings.judge_engine_id);
     if (!judge) return judge.error();
@@ -135,8 +140,14 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   if (!claimed || !*claimed) return false;
   auto finish = [&](Result<void> stored) {
     if (!stored) {
+      // Asked again later rather than left claimed until its lease runs out.
       core::Log(core::LogLevel::kWarn, "ai visibility: answer not stored",
                 {{"answerId", queued.id}, {"error", stored.error().message()}});
+      (void)store_.WriteOne([&](storage::Transaction& tx) {
+        return tx.ai_visibility().RetryAiAnswer(queued.id, clock_.NowMillis() + 60'000,
+                                                stored.error().info().id,
+                                                stored.error().message());
+      });
     }
     FinishRunIfDone(queued.run_id);
     return true;
@@ -148,7 +159,7 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   };
   auto inputs = store_.Read([&](storage::Transaction& tx) { return ReadInputs(tx, queued, now); });
   if (!inputs) return fail("SYS_003", inputs.error().message());
-  if (!*inputs) return fail("REQ_004", "The prompt or the engine was deleted.");
+  if (!*inputs) return fail("REQ_004", "The prompt, the engine or the project was deleted.");
   AnswerInputs& in = **inputs;
   if (in.tokens_used >= in.settings.max_tokens_per_day) {
     return finish(store_.Write([&](storage::Transaction& tx) -> Result<void> {
@@ -219,8 +230,12 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
     ++answer.citations;
     if (c.owned) ++answer.owned_citations;
   }
+  std::optional<storage::AiRollupDay> day;
+  if (auto zone = reports::ReportingZone::Find(in.zone)) {
+    day = visibility::RollupDayOf(*zone, *answer.answered_at);
+  }
   return finish(store_.Write([&](storage::Transaction& tx) {
-    return tx.ai_visibility().FinishAiAnswer(answer, mentions, citations);
+    return tx.ai_visibility().FinishAiAnswer(answer, mentions, citations, day);
   }));
 }
 

@@ -134,6 +134,15 @@ struct AiReportQuery {
   std::int64_t end_ms = 0;
   std::string engine_id, topic, prompt_id;
   std::string group_by;  // "", engine, topic, prompt
+  // Read the day rollups of this zone (start_ms and end_ms must then be local day starts);
+  // empty: the answers themselves.
+  std::string zone;
+};
+
+// Where an answer goes in the day rollups: the project's zone and the local day it was answered.
+struct AiRollupDay {
+  std::string zone;
+  std::int64_t day_start = 0;
 };
 
 struct AiAnswerTotals {

@@ -104,6 +104,8 @@ Result<bool> AiVisibilityRepository::DeleteAiBrand(std::string_view project_id,
                               "DELETE FROM ai_mentions WHERE project_id = $1 AND brand_id = $2",
                               {std::string(project_id), std::string(brand_id)});
   if (!mentions) return mentions.error();
+  auto rolled = DeleteAiBrandRollups(project_id, brand_id);
+  if (!rolled) return rolled.error();
   return ExecuteChanged(session_, "DELETE FROM ai_brands WHERE project_id = $1 AND id = $2",
                         {std::string(project_id), std::string(brand_id)});
 }

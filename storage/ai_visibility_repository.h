@@ -80,10 +80,12 @@ class AiVisibilityRepository {
   // Takes the answer until `lease_until` unless another node took it first; whether it did.
   core::Result<bool> ClaimAiAnswer(std::string_view answer_id, std::int64_t now,
                                    std::int64_t lease_until);
-  // Stores the answer (status done) with its mentions and citations.
+  // Stores the answer (status done) with its mentions and citations, and adds them to the day
+  // rollups of `day` when that zone's rollups are built.
   core::Result<void> FinishAiAnswer(const AiAnswerRecord& answer,
                                     std::span<const AiMentionRecord> mentions,
-                                    std::span<const AiCitationRecord> citations);
+                                    std::span<const AiCitationRecord> citations,
+                                    const std::optional<AiRollupDay>& day = std::nullopt);
   // Back to pending until `next_attempt_at` (a 429 or a failure worth retrying).
   core::Result<void> RetryAiAnswer(std::string_view answer_id, std::int64_t next_attempt_at,
                                    std::string_view error_code, std::string_view message);
@@ -103,6 +105,23 @@ class AiVisibilityRepository {
   core::Result<std::vector<AiMentionRecord>> ListAiMentions(std::span<const std::string> answer_ids);
   core::Result<std::vector<AiCitationRecord>> ListAiCitations(
       std::span<const std::string> answer_ids);
+
+  // Day rollups (storage/ai_visibility_repository_rollups.cpp).
+  core::Result<bool> HasAiRollupZone(std::string_view project_id, std::string_view zone);
+  // The first and last instants an answer of the project was answered; nullopt without any.
+  core::Result<std::optional<std::pair<std::int64_t, std::int64_t>>> AiAnsweredSpan(
+      std::string_view project_id);
+  // Replaces every rollup of the project with `zone`'s, built from the answers of `days`
+  // (consecutive local days as [start, end) windows), and records the zone as built.
+  core::Result<void> RebuildAiRollups(std::string_view project_id, std::string_view zone,
+                                      std::span<const std::pair<std::int64_t, std::int64_t>> days,
+                                      std::int64_t now);
+  // Adds a stored answer to `day`'s rollups when that zone's are built (FinishAiAnswer does).
+  core::Result<void> AddToAiRollups(const AiAnswerRecord& answer, const AiRollupDay& day,
+                                    std::span<const AiMentionRecord> mentions,
+                                    std::span<const AiCitationRecord> citations);
+  // Forgets a deleted brand's mentions in the rollups.
+  core::Result<void> DeleteAiBrandRollups(std::string_view project_id, std::string_view brand_id);
 
   // Report aggregates (storage/ai_visibility_repository_reports.cpp) over the answers done in
   // the query's window, grouped by its group_by.

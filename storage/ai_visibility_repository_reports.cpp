@@ -40,6 +40,24 @@ std::string WindowConditions(SqlBuilder& sql, const AiReportQuery& query) {
   return text;
 }
 
+// The rollup rows of the query's zone and days at the grain its grouping and filters need:
+// per prompt, or per engine and topic (prompt_id '').
+std::string RollupConditions(SqlBuilder& sql, const AiReportQuery& query) {
+  std::string text = "project_id = " + sql.Next(query.project_id) + " AND zone = " +
+                     sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
+                     " AND day_start < " + sql.Next(query.end_ms);
+  const bool by_prompt = query.group_by == "prompt" || !query.prompt_id.empty();
+  text += by_prompt ? " AND prompt_id <> ''" : " AND prompt_id = ''";
+  if (!query.engine_id.empty()) text += " AND engine_id = " + sql.Next(query.engine_id);
+  if (!query.topic.empty()) text += " AND topic = " + sql.Next(query.topic);
+  if (!query.prompt_id.empty()) text += " AND prompt_id = " + sql.Next(query.prompt_id);
+  return text;
+}
+
+bool Filtered(const AiReportQuery& query) {
+  return !query.engine_id.empty() || !query.topic.empty() || !query.prompt_id.empty();
+}
+
 Result<std::vector<AiQuarterCount>> Quarters(SqlBuilder& sql, SqlSession& session) {
   auto rows = sql.Query(session);
   if (!rows) return rows.error();
@@ -54,11 +72,18 @@ Result<std::vector<AiAnswerTotals>> AiVisibilityRepository::AiAnswerTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  sql.text = "SELECT " + group +
-             ", COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN "
-             "owned_citations > 0 THEN 1 ELSE 0 END), SUM(citations), SUM(owned_citations) FROM "
-             "ai_answers WHERE status = 'done' AND " +
-             WindowConditions(sql, query) + GroupBy(query);
+  if (!query.zone.empty()) {
+    sql.text = "SELECT " + group +
+               ", SUM(answers), SUM(cited_answers), SUM(owned_cited_answers), SUM(citations), "
+               "SUM(owned_citations) FROM ai_day_answers WHERE " +
+               RollupConditions(sql, query) + GroupBy(query);
+  } else {
+    sql.text = "SELECT " + group +
+               ", COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN "
+               "owned_citations > 0 THEN 1 ELSE 0 END), SUM(citations), SUM(owned_citations) "
+               "FROM ai_answers WHERE status = 'done' AND " +
+               WindowConditions(sql, query) + GroupBy(query);
+  }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<AiAnswerTotals> totals;
@@ -72,11 +97,18 @@ Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  sql.text = "SELECT " + group +
-             ", brand_id, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 "
-             "THEN 1 ELSE 0 END), COUNT(recommended), COALESCE(SUM(sentiment), 0), "
-             "COUNT(sentiment) FROM ai_mentions WHERE " +
-             WindowConditions(sql, query) + GroupBy(query, "brand_id");
+  if (!query.zone.empty()) {
+    sql.text = "SELECT " + group +
+               ", brand_id, SUM(answers), SUM(occurrences), SUM(rank_sum), SUM(recommended), "
+               "SUM(judged), SUM(sentiment_sum), SUM(sentiment_count) FROM ai_day_mentions WHERE " +
+               RollupConditions(sql, query) + GroupBy(query, "brand_id");
+  } else {
+    sql.text = "SELECT " + group +
+               ", brand_id, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 "
+               "THEN 1 ELSE 0 END), COUNT(recommended), COALESCE(SUM(sentiment), 0), "
+               "COUNT(sentiment) FROM ai_mentions WHERE " +
+               WindowConditions(sql, query) + GroupBy(query, "brand_id");
+  }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<AiMentionTotals> totals;
@@ -91,11 +123,22 @@ Result<std::vector<AiCitedSource>> AiVisibilityRepository::AiCitedSourcesOf(
     const AiReportQuery& query, bool by_page, std::int64_t limit) {
   SqlBuilder sql;
   const std::string value = by_page ? "url" : "domain";
-  sql.text = "SELECT " + value +
-             ", COUNT(*), COUNT(DISTINCT answer_id), MAX(owned), MAX(brand_id) FROM ai_citations "
-             "WHERE " +
-             WindowConditions(sql, query) + " GROUP BY " + value + " ORDER BY COUNT(*) DESC, " +
-             value + " LIMIT " + sql.Next(limit);
+  if (!query.zone.empty() && !Filtered(query)) {
+    // Page rows have a url; a domain's row has url ''.
+    sql.text = "SELECT " + value +
+               ", SUM(citations), SUM(answers), MAX(owned), MAX(brand_id) FROM ai_day_citations "
+               "WHERE project_id = " + sql.Next(query.project_id) + " AND zone = " +
+               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
+               " AND day_start < " + sql.Next(query.end_ms) +
+               (by_page ? " AND url <> ''" : " AND url = ''") + " GROUP BY " + value +
+               " ORDER BY SUM(citations) DESC, " + value + " LIMIT " + sql.Next(limit);
+  } else {
+    sql.text = "SELECT " + value +
+               ", COUNT(*), COUNT(DISTINCT answer_id), MAX(owned), MAX(brand_id) FROM "
+               "ai_citations WHERE " +
+               WindowConditions(sql, query) + " GROUP BY " + value +
+               " ORDER BY COUNT(*) DESC, " + value + " LIMIT " + sql.Next(limit);
+  }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<AiCitedSource> sources;
@@ -108,9 +151,16 @@ Result<std::vector<AiCitedSource>> AiVisibilityRepository::AiCitedSourcesOf(
 Result<std::vector<AiPageCitations>> AiVisibilityRepository::AiOwnedPageCitations(
     const AiReportQuery& query) {
   SqlBuilder sql;
-  sql.text = "SELECT path, COUNT(*), COUNT(DISTINCT answer_id) FROM ai_citations WHERE owned = 1 "
-             "AND " +
-             WindowConditions(sql, query) + " GROUP BY path";
+  if (!query.zone.empty()) {
+    sql.text = "SELECT path, SUM(citations), SUM(answers) FROM ai_day_citations WHERE owned = 1 "
+               "AND url <> '' AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
+               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
+               " AND day_start < " + sql.Next(query.end_ms) + " GROUP BY path";
+  } else {
+    sql.text = "SELECT path, COUNT(*), COUNT(DISTINCT answer_id) FROM ai_citations WHERE "
+               "owned = 1 AND " +
+               WindowConditions(sql, query) + " GROUP BY path";
+  }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
   std::vector<AiPageCitations> pages;
@@ -121,6 +171,17 @@ Result<std::vector<AiPageCitations>> AiVisibilityRepository::AiOwnedPageCitation
 Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiOwnedCitationQuarters(
     const AiReportQuery& query, std::string_view path) {
   SqlBuilder sql;
+  if (!query.zone.empty()) {
+    // Daily series: each day's count at its start (local days start on a quarter hour).
+    const std::string quarter = "day_start / " + std::to_string(kQuarterMs);
+    sql.text = "SELECT " + quarter + ", SUM(citations) FROM ai_day_citations WHERE owned = 1 "
+               "AND url <> '' AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
+               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
+               " AND day_start < " + sql.Next(query.end_ms);
+    if (!path.empty()) sql.text += " AND path = " + sql.Next(std::string(path));
+    sql.text += " GROUP BY " + quarter;
+    return Quarters(sql, session_);
+  }
   const std::string quarter = "answered_at / " + std::to_string(kQuarterMs);
   sql.text = "SELECT " + quarter + ", COUNT(*) FROM ai_citations WHERE owned = 1 AND " +
              WindowConditions(sql, query);

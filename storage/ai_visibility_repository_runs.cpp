@@ -208,7 +208,8 @@ Result<bool> AiVisibilityRepository::ClaimAiAnswer(std::string_view answer_id, s
 
 Result<void> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a,
                                                     std::span<const AiMentionRecord> mentions,
-                                                    std::span<const AiCitationRecord> citations) {
+                                                    std::span<const AiCitationRecord> citations,
+                                                    const std::optional<AiRollupDay>& day) {
   auto updated = ExecuteVoid(
       session_,
       "UPDATE ai_answers SET status = 'done', answered_at = $2, answer = $3, raw_response = $4, "
@@ -225,12 +226,14 @@ Result<void> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a,
             m.snippet, Nullable(OptFlag(m.recommended)), Opt(m.sentiment)};
   });
   if (!inserted) return inserted;
-  return InsertRows(session_, "ai_citations", kCitationColumns, citations,
+  auto cited = InsertRows(session_, "ai_citations", kCitationColumns, citations,
                     [&](const AiCitationRecord& c) -> std::vector<SqlValue> {
     return {a.id,   c.position, a.project_id, at,       a.engine_id,  a.prompt_id, a.topic,
             c.url,  c.domain,   c.path,       c.title,  c.origin,     Flag(c.owned),
             Nullable(c.brand_id)};
   });
+  if (!cited || !day) return cited;
+  return AddToAiRollups(a, *day, mentions, citations);
 }
 
 Result<void> AiVisibilityRepository::RetryAiAnswer(std::string_view answer_id,

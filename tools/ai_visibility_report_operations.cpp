@@ -46,15 +46,26 @@ Result<Catalog> ReadCatalog(storage::Transaction& tx, const std::string& project
   return catalog;
 }
 
+// The report's query over the day rollups of the project's zone (built first when missing).
 storage::AiReportQuery QueryOf(OperationContext& context, const json::object& args,
-                               const reports::UtcWindow& window) {
+                               const reports::UtcWindow& window, const std::string& zone) {
   return {context.project->id,
           window.start_ms,
           window.end_ms,
           OptionalString(args, "engineId").value_or(""),
           OptionalString(args, "topic").value_or(""),
           OptionalString(args, "promptId").value_or(""),
-          OptionalString(args, "groupBy").value_or("")};
+          OptionalString(args, "groupBy").value_or(""),
+          zone};
+}
+
+Result<ReportSetup> RollupSetup(OperationContext& context, const json::object& args) {
+  auto setup = Setup(context, args);
+  if (!setup) return setup.error();
+  auto built = visibility::PrepareRollups(context.store, context.project->id, setup->zone,
+                                          context.clock.NowMillis());
+  if (!built) return built.error();
+  return setup;
 }
 
 json::value Optional(const std::optional<double>& value) {
@@ -130,19 +141,19 @@ std::string GroupLabel(const Catalog& catalog, const std::string& group_by, cons
 }
 
 Result<json::value> RunGetAiVisibility(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = RollupSetup(context, args);
   if (!setup) return setup.error();
   const std::string group_by = OptionalString(args, "groupBy").value_or("");
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto catalog = ReadCatalog(tx, context.project->id);
     if (!catalog) return catalog.error();
-    auto current = visibility::ReadVisibility(tx, QueryOf(context, args, setup->windows.selection),
+    auto current = visibility::ReadVisibility(tx, QueryOf(context, args, setup->windows.selection, setup->zone.name()),
                                               catalog->brands);
     if (!current) return current.error();
     std::optional<visibility::VisibilityReport> previous;
     if (setup->windows.comparison) {
       auto read = visibility::ReadVisibility(
-          tx, QueryOf(context, args, *setup->windows.comparison), catalog->brands);
+          tx, QueryOf(context, args, *setup->windows.comparison, setup->zone.name()), catalog->brands);
       if (!read) return read.error();
       previous = std::move(*read);
     }
@@ -177,18 +188,18 @@ Result<json::value> RunGetAiVisibility(OperationContext& context, const json::ob
 }
 
 Result<json::value> RunGetAiVisibilitySources(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = RollupSetup(context, args);
   if (!setup) return setup.error();
   const bool by_page = OptionalString(args, "by").value_or("domain") == "page";
   const std::int64_t limit = IntegerOr(args, "limit", 20);
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto current = tx.ai_visibility().AiCitedSourcesOf(
-        QueryOf(context, args, setup->windows.selection), by_page, limit);
+        QueryOf(context, args, setup->windows.selection, setup->zone.name()), by_page, limit);
     if (!current) return current.error();
     std::map<std::string, storage::AiCitedSource> before;
     if (setup->windows.comparison) {
       auto previous = tx.ai_visibility().AiCitedSourcesOf(
-          QueryOf(context, args, *setup->windows.comparison), by_page, 10'000);
+          QueryOf(context, args, *setup->windows.comparison, setup->zone.name()), by_page, 10'000);
       if (!previous) return previous.error();
       for (auto& source : *previous) before[source.value] = source;
     }
@@ -212,12 +223,12 @@ Result<json::value> RunGetAiVisibilitySources(OperationContext& context, const j
 }
 
 Result<json::value> RunGetAiVisibilityGaps(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = RollupSetup(context, args);
   if (!setup) return setup.error();
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto catalog = ReadCatalog(tx, context.project->id);
     if (!catalog) return catalog.error();
-    storage::AiReportQuery query = QueryOf(context, args, setup->windows.selection);
+    storage::AiReportQuery query = QueryOf(context, args, setup->windows.selection, setup->zone.name());
     query.group_by = "prompt";
     auto report = visibility::ReadVisibility(tx, query, catalog->brands);
     if (!report) return report.error();
@@ -301,7 +312,7 @@ json::object SeriesJson(const visibility::LoopSeries& series) {
 }
 
 Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json::object& args) {
-  auto setup = Setup(context, args);
+  auto setup = RollupSetup(context, args);
   if (!setup) return setup.error();
   auto interval = reports::ParseInterval(OptionalString(args, "interval").value_or("day"));
   if (!interval) return interval.error();
@@ -326,7 +337,9 @@ Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json
       if (!read) return read.error();
       previous = std::move(*read);
     }
-    auto series = visibility::ReadLoopSeries(tx, context.project->id, zone, (*buckets)[0], path);
+    const bool daily = *interval != reports::Interval::kHour;
+    auto series =
+        visibility::ReadLoopSeries(tx, context.project->id, zone, (*buckets)[0], path, daily);
     if (!series) return series.error();
     json::object out = HeaderJson(*setup);
     out["interval"] = OptionalString(args, "interval").value_or("day");
@@ -334,7 +347,8 @@ Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json
     out["buckets"] = BucketsJson(setup->zone, (*buckets)[0]);
     out["series"] = SeriesJson(*series);
     if (buckets->size() > 1) {
-      auto before = visibility::ReadLoopSeries(tx, context.project->id, zone, (*buckets)[1], path);
+      auto before = visibility::ReadLoopSeries(tx, context.project->id, zone, (*buckets)[1],
+                                               path, daily);
       if (!before) return before.error();
       out["comparisonBuckets"] = BucketsJson(setup->zone, (*buckets)[1]);
       out["comparisonSeries"] = SeriesJson(*before);

@@ -69,6 +69,35 @@ void Fold(const std::vector<storage::AiQuarterCount>& quarters,
 
 }  // namespace
 
+Result<void> PrepareRollups(storage::Store& store, const std::string& project_id,
+                            const reports::ReportingZone& zone, std::int64_t now) {
+  auto built = store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().HasAiRollupZone(project_id, zone.name());
+  });
+  if (!built) return built.error();
+  if (*built) return {};
+  return store.Write([&](storage::Transaction& tx) -> Result<void> {
+    // Read again inside the write: another report may have built them meanwhile.
+    auto again = tx.ai_visibility().HasAiRollupZone(project_id, zone.name());
+    if (!again) return again.error();
+    if (*again) return {};
+    auto span = tx.ai_visibility().AiAnsweredSpan(project_id);
+    if (!span) return span.error();
+    std::vector<std::pair<std::int64_t, std::int64_t>> days;
+    if (*span) {
+      for (reports::LocalDay day = zone.DayOf((*span)->first); day <= zone.DayOf((*span)->second);
+           ++day) {
+        days.emplace_back(zone.StartOfDay(day), zone.StartOfDay(day + 1));
+      }
+    }
+    return tx.ai_visibility().RebuildAiRollups(project_id, zone.name(), days, now);
+  });
+}
+
+storage::AiRollupDay RollupDayOf(const reports::ReportingZone& zone, std::int64_t answered_at) {
+  return {zone.name(), zone.StartOfDay(zone.DayOf(answered_at))};
+}
+
 Result<VisibilityReport> ReadVisibility(storage::Transaction& tx,
                                         const storage::AiReportQuery& query,
                                         const std::vector<AiBrandRecord>& brands) {
@@ -148,7 +177,8 @@ Result<std::map<std::string, LoopPage>> ReadLoop(storage::Transaction& tx,
     entry.path = path;
     return entry;
   };
-  storage::AiReportQuery query{project_id, window.start_ms, window.end_ms, "", "", "", ""};
+  storage::AiReportQuery query{project_id, window.start_ms, window.end_ms, "", "", "", "",
+                               window.zone};
   auto cited = tx.ai_visibility().AiOwnedPageCitations(query);
   if (!cited) return cited.error();
   for (const storage::AiPageCitations& row : *cited) {
@@ -181,11 +211,11 @@ Result<std::map<std::string, LoopPage>> ReadLoop(storage::Transaction& tx,
 Result<LoopSeries> ReadLoopSeries(storage::Transaction& tx, const std::string& project_id,
                                   const std::string& zone,
                                   const std::vector<reports::UtcWindow>& buckets,
-                                  const std::string& path) {
+                                  const std::string& path, bool daily) {
   LoopSeries series;
   if (buckets.empty()) return series;
   const std::int64_t start = buckets.front().start_ms, end = buckets.back().end_ms;
-  storage::AiReportQuery query{project_id, start, end, "", "", "", ""};
+  storage::AiReportQuery query{project_id, start, end, "", "", "", "", daily ? zone : ""};
   auto citations = tx.ai_visibility().AiOwnedCitationQuarters(query, path);
   if (!citations) return citations.error();
   auto fetches = tx.ai_visibility().AiCrawlerQuarters(project_id, start, end, path);

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "reports/calendar.h"
 #include "storage/ai_visibility_records.h"
+#include "storage/store.h"
 #include "storage/transaction.h"
 #include "visibility/statistics.h"
 
@@ -40,6 +41,14 @@ struct VisibilityReport {
   VisibilityFigures total;
   std::map<std::string, VisibilityFigures> groups;  // by engine id, topic or prompt id
 };
+
+// Builds the project's day rollups in `zone` when that zone has none yet (a first report, or
+// the reporting zone changed): every local day holding an answer, from the answers.
+core::Result<void> PrepareRollups(storage::Store& store, const std::string& project_id,
+                                  const reports::ReportingZone& zone, std::int64_t now);
+
+// The day of `zone` an answer answered at `answered_at` is rolled up in.
+storage::AiRollupDay RollupDayOf(const reports::ReportingZone& zone, std::int64_t answered_at);
 
 // `brands`: the project's tracked brands (every one gets figures, zero when never named).
 core::Result<VisibilityReport> ReadVisibility(storage::Transaction& tx,
@@ -80,13 +89,14 @@ core::Result<std::map<std::string, LoopPage>> ReadLoop(storage::Transaction& tx,
                                                        const std::string& project_id,
                                                        const LoopWindow& window);
 
-// Citations, AI-crawler fetches and AI-assistant visits per bucket (of one page, or all).
+// Citations, AI-crawler fetches and AI-assistant visits per bucket (of one page, or all);
+// `daily`: the buckets are whole local days or longer, so citations come from the rollups.
 struct LoopSeries {
   std::vector<std::int64_t> citations, fetches, visits;
 };
 core::Result<LoopSeries> ReadLoopSeries(storage::Transaction& tx, const std::string& project_id,
                                         const std::string& zone,
                                         const std::vector<reports::UtcWindow>& buckets,
-                                        const std::string& path);
+                                        const std::string& path, bool daily);
 
 }  // namespace sightline::visibility

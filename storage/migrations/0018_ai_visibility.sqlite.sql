@@ -140,3 +140,61 @@ CREATE TABLE ai_citations (
 );
 CREATE INDEX ai_citations_window ON ai_citations (project_id, answered_at);
 CREATE INDEX ai_citations_page ON ai_citations (project_id, owned, path, answered_at);
+
+-- Rollups the reports read, per local day of a zone (the project's reporting zone when they were
+-- built): answers and mentions per engine and topic (prompt_id '') and per engine and prompt;
+-- citations per page and, with url '', per domain. Written as each answer is stored, and rebuilt
+-- from the rows above for a zone that has none yet (ai_rollup_zones lists the zones built).
+CREATE TABLE ai_rollup_zones (
+  project_id TEXT NOT NULL,
+  zone TEXT NOT NULL,
+  built_at BIGINT NOT NULL,
+  PRIMARY KEY (project_id, zone)
+) WITHOUT ROWID;
+
+CREATE TABLE ai_day_answers (
+  project_id TEXT NOT NULL,
+  zone TEXT NOT NULL,
+  day_start BIGINT NOT NULL,
+  engine_id TEXT NOT NULL,
+  prompt_id TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  answers BIGINT NOT NULL,
+  cited_answers BIGINT NOT NULL,
+  owned_cited_answers BIGINT NOT NULL,
+  citations BIGINT NOT NULL,
+  owned_citations BIGINT NOT NULL,
+  PRIMARY KEY (project_id, zone, day_start, engine_id, prompt_id, topic)
+) WITHOUT ROWID;
+
+CREATE TABLE ai_day_mentions (
+  project_id TEXT NOT NULL,
+  zone TEXT NOT NULL,
+  day_start BIGINT NOT NULL,
+  engine_id TEXT NOT NULL,
+  prompt_id TEXT NOT NULL,
+  brand_id TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  answers BIGINT NOT NULL,
+  occurrences BIGINT NOT NULL,
+  rank_sum BIGINT NOT NULL,
+  recommended BIGINT NOT NULL,
+  judged BIGINT NOT NULL,
+  sentiment_sum REAL NOT NULL,
+  sentiment_count BIGINT NOT NULL,
+  PRIMARY KEY (project_id, zone, day_start, engine_id, prompt_id, topic, brand_id)
+) WITHOUT ROWID;
+
+CREATE TABLE ai_day_citations (
+  project_id TEXT NOT NULL,
+  zone TEXT NOT NULL,
+  day_start BIGINT NOT NULL,
+  domain TEXT NOT NULL,
+  url TEXT NOT NULL,
+  path TEXT NOT NULL,
+  owned INTEGER NOT NULL,
+  brand_id TEXT,
+  citations BIGINT NOT NULL,
+  answers BIGINT NOT NULL,
+  PRIMARY KEY (project_id, zone, day_start, domain, url)
+) WITHOUT ROWID;

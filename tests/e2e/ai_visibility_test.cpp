@@ -266,6 +266,20 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   }
   EXPECT_EQ(competitors, (std::set<std::string>{"Globex", "Initech"}));
 
+  // The rollups are built now; a second run adds itself to them as its answers are stored, and
+  // rebuilding them in another reporting zone from the answers gives the same figures.
+  RunToTheEnd();
+  const json::object twice = Report("/ai-visibility?groupBy=topic");
+  EXPECT_EQ(twice.at("answers").at("answers").as_int64(), 36);
+  EXPECT_EQ(twice.at("answers").at("ownedCitations").as_int64(), 18);
+  EXPECT_EQ(BrandRow(twice, "Acme Analytics").at("mentioned").as_int64(), 18);
+  EXPECT_EQ(Report("/ai-visibility/sources").at("sources").at(0).at("citations").as_int64(), 18);
+  Call("PATCH", creds_.ProjectPath(), R"({"reportingTimezone":"Pacific/Kiritimati"})");
+  const json::object rebuilt = Report("/ai-visibility?groupBy=topic");
+  EXPECT_EQ(json::serialize(rebuilt.at("answers")), json::serialize(twice.at("answers")));
+  EXPECT_EQ(json::serialize(rebuilt.at("brands")), json::serialize(twice.at("brands")));
+  EXPECT_EQ(json::serialize(rebuilt.at("groups")), json::serialize(twice.at("groups")));
+
   // The evidence: every answer with its mentions and citations; one with its raw response.
   const json::value listed =
       Call("GET", Path("answers?runId=" + std::string(run.at("id").as_string()) + "&limit=100"));
@@ -280,6 +294,37 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   EXPECT_EQ(one.at("citations").at(0).at("url").as_string(), "https://acme.example/docs/crawlers");
   EXPECT_TRUE(one.at("citations").at(0).at("owned").as_bool());
   EXPECT_NE(one.at("rawResponse").as_string().find("\"usage\""), std::string::npos);
+}
+
+TEST_P(AiVisibility, AJudgeModelRatesTheMentionsAndIsNamedWithEachJudgement) {
+  Create("brands", R"({"name":"Acme","own":true})");
+  Create("brands", R"({"name":"Globex"})");
+  Create("prompts", R"({"text":"which tool"})");
+  PerplexityEngine();
+  const std::string judge = OpenAiEngine();
+  Call("PATCH", Path("settings"), R"({"repetitions":1,"judgeEngineId":")" + judge + R"("})");
+  engines_.Script(R"({"answers":{"which tool":[{"text":"Pick Acme. Avoid Globex."}]},
+    "judge":{"text":"```json\n{\"brands\":[{\"name\":\"Acme\",\"recommended\":true,\"sentiment\":90},{\"name\":\"Globex\",\"recommended\":false,\"sentiment\":15}]}\n```"}})");
+  // One answer per engine (the judge is an engine too), each judged by the OpenAI engine.
+  const json::object run = RunToTheEnd();
+  EXPECT_EQ(run.at("progress").at("done").as_int64(), 2);
+  const json::value listed = Call("GET", Path("answers"));
+  for (const json::value& answer : listed.at("answers").as_array()) {
+    EXPECT_EQ(answer.at("judgeModel").as_string(), "openai/gpt-test");
+    for (const json::value& mention : answer.at("mentions").as_array()) {
+      const bool acme = mention.at("rank").as_int64() == 1;
+      EXPECT_EQ(mention.at("recommended").as_bool(), acme);
+      EXPECT_DOUBLE_EQ(mention.at("sentiment").as_double(), acme ? 90 : 15);
+    }
+  }
+  const json::object report = Report("/ai-visibility");
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("sentiment").as_double(), 90);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("recommendedRate").as_double(), 1.0);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Globex").at("recommendedRate").as_double(), 0.0);
+  // The judge's tokens count: each answer is its own 200 plus the judge's 200.
+  EXPECT_EQ(run.at("progress").at("inputTokens").as_int64() +
+                run.at("progress").at("outputTokens").as_int64(),
+            2 * 400);
 }
 
 TEST_P(AiVisibility, EngineKeysAreSealedNeverShownAndPrivateUrlsNeedTheOperatorsLeave) {
