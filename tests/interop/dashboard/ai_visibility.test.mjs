@@ -270,6 +270,9 @@ test('an answer shows its mentions highlighted at the server\'s offsets, and its
   const first = listed.find((answer) => answer.answer.startsWith('I recommend'));
   await page.locator(`[href*="answer=${first.id}"]`).click();
   await page.locator(`mark[data-brand="${acme.id}"][data-first="true"]`).filter({ hasText: 'Acme Analytics' }).waitFor();
+  // "acme" in https://acme.example/pricing is a link, not a mention: as many marks as occurrences.
+  const counted = first.mentions.find((item) => item.brandId === acme.id).occurrences;
+  assert.equal(await page.locator(`[data-answer-text] mark[data-brand="${acme.id}"]`).count(), counted);
   assert.equal(first.citations.length, 2);
   for (const citation of first.citations) {
     const item = page.locator(`[data-citation="${citation.url}"]`);

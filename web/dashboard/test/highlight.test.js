@@ -30,3 +30,10 @@ test('a brand unknown to the page still gets its word at the offset; no mention,
   assert.deepEqual(marks(highlight(answer, [{ brandId: 'fathom', offset: 4 }], brands)), [['Fathom', 'fathom', true]]);
   assert.deepEqual(highlight(answer, [], brands), [{ text: answer }]);
 });
+
+test('a name inside a link is not marked, and no more marks than the server counted', () => {
+  const answer = 'Acme Analytics first. See https://acme.example/pricing or www.acme.example. Acme, Acme.';
+  const parts = highlight(answer, [{ brandId: 'acme', offset: 0, occurrences: 2 }], brands);
+  assert.deepEqual(marks(parts), [['Acme Analytics', 'acme', true], ['Acme', 'acme', false]]);
+  assert.equal(parts.map((part) => part.text).join(''), answer);
+});
