@@ -8,7 +8,8 @@
 // Environment: SIGHTLINE_BINARY (default ../../../build/sightline), SIGHTLINE_TEST_PG_DSN,
 // SIGHTLINE_SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,13 +55,20 @@ export async function start({ name = 'dashboard', serveArgs = [] } = {}) {
   const orgName = `Acme ${unique}`;
   const boot = JSON.parse(execFileSync(binary, ['admin', 'bootstrap', ...storeArgs, '--org', orgName, '--project', 'Shop',
     '--email', owner.email, '--password', owner.password], { encoding: 'utf8' }));
+  // PostgreSQL has no default key for the secrets the server must read back (AI-visibility
+  // engines' API keys): give the test server one of its own.
+  const keyArgs = [];
+  if (store === 'postgresql') {
+    writeFileSync(join(work, 'encryption.key'), randomBytes(32).toString('hex'), { mode: 0o600 });
+    keyArgs.push('--encryption-key-file', join(work, 'encryption.key'));
+  }
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const logPath = join(work, 'server.log');
   const { openSync } = await import('node:fs');
   const log = openSync(logPath, 'w');
   const server = spawn(binary, ['serve', '--listen', `127.0.0.1:${port}`, '--public-url', base, ...storeArgs,
-    '--rollup-interval', '0', '--bot-ranges-refresh', '0', ...serveArgs], { stdio: ['ignore', log, log] });
+    '--rollup-interval', '0', '--bot-ranges-refresh', '0', ...keyArgs, ...serveArgs], { stdio: ['ignore', log, log] });
   let browser;
   const stop = async () => {
     await browser?.close().catch(() => {});
