@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
@@ -284,16 +285,48 @@ test('an answer shows its mentions highlighted at the server\'s offsets, and its
   assert.deepEqual(page.problems, []);
 });
 
-test('the loop shows the REST loop report per owned page, and a page filters the chart', async () => {
+/** AI crawlers fetching /docs (OpenAI's user agents from other addresses) and visits from AI assistants. */
+async function seedLoop() {
+  const now = Date.now() - 60_000;
+  const crawlers = await context.api('POST', '/ingest/v1/server', { headers: { Authorization: `Bearer ${context.boot.privateApiKey}` }, body: { events: [
+    { user_agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot', ip_address: '203.0.113.7', path: '/docs', client_timestamp: now },
+    { user_agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', ip_address: '203.0.113.8', path: '/docs', client_timestamp: now },
+  ] } });
+  assert.equal(crawlers.status, 202, JSON.stringify(crawlers.body));
+  const visit = (path, referrer) => ({ event: 'screen_view', channel: 'web', anonymous_id: randomUUID(), timestamp: now,
+    tags: { $url: `https://acme.example${path}`, $referrer: referrer } });
+  const visits = await context.api('POST', '/sdk/v1/logs/batch', { body: { events: [visit('/docs', 'https://chatgpt.com/'), visit('/pricing', 'https://www.perplexity.ai/')] },
+    headers: { 'x-sdk-key': context.boot.sdkKey, 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' } });
+  assert.equal(visits.status, 202, JSON.stringify(visits.body));
+  // Ingestion is asynchronous: wait until the loop report sees both.
+  for (let i = 0; i < 50; i += 1) {
+    const loop = await get(`/ai-visibility/loop?${reportQuery()}&interval=day&limit=50`);
+    const docs = loop.pages.find((item) => item.path === '/docs');
+    if (docs?.fetches >= 2 && docs.visits >= 1) return;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  assert.fail('the loop report never saw the seeded fetches and visits');
+}
+
+test('the loop shows the REST loop report per owned page (citations, AI fetches, AI visits), and a page filters the chart', async () => {
+  await seedLoop();
   await page.goto(pageUrl('?tab=loop'));
   await page.getByRole('heading', { name: 'Your pages' }).waitFor();
   const loop = await get(`/ai-visibility/loop?${reportQuery()}&interval=day&limit=50`);
   assert.deepEqual(loop.pages.map((item) => item.path).sort(), ['/docs', '/pricing']);
   const table = page.getByRole('region', { name: 'The loop: owned pages cited, fetched and visited' });
+  await table.locator('[data-fetches="/docs"]').filter({ hasText: String(loop.pages.find((item) => item.path === '/docs').fetches) }).waitFor();
   for (const item of loop.pages) {
     const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: item.path }) });
     assert.equal(await row.getByRole('cell').first().textContent(), String(item.citations));
+    assert.equal(await table.locator(`[data-fetches="${item.path}"]`).textContent(), String(item.fetches));
+    assert.equal(await table.locator(`[data-verified="${item.path}"]`).textContent(), String(item.verifiedFetches));
+    assert.equal(await table.locator(`[data-visits="${item.path}"]`).textContent(), String(item.visits));
   }
+  const docs = loop.pages.find((item) => item.path === '/docs');
+  assert.deepEqual(docs.fetchesByVendor, { OpenAI: 2 });
+  await table.getByText('OpenAI 2').waitFor();
+  await table.getByText('ChatGPT 1').waitFor();
   await page.locator('.timeline-plot canvas').first().waitFor();
   await table.getByRole('button', { name: '/docs' }).click();
   assert.match(page.url(), /path=%2Fdocs/);

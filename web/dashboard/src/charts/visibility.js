@@ -120,7 +120,7 @@ export function BrandTable({ brands, caption = 'Visibility per brand', showCapti
   </div>`;
 }
 
-const purposeLabels = { ai_training: 'training', ai_search: 'search', ai_assistant: 'user fetch', user_fetch: 'user fetch' };
+const purposeLabels = { ai_training: 'training', ai_search: 'search', ai_user_fetch: 'user fetch', ai_assistant: 'user fetch' };
 /** {"ai_training": 3, "OpenAI": 2} → "training 3 · search 2" (largest first). */
 export function formatCounts(counts, labels = {}) {
   const entries = Object.entries(counts ?? {}).filter(([, count]) => count > 0).sort((a, b) => b[1] - a[1]);
@@ -143,7 +143,9 @@ export function LoopTable({ pages, showComparison = true, onSelect, selectedPath
     extra: {
       answers: formatNumber(page.citingAnswers),
       fetches: html`<span data-fetches=${page.path}>${formatNumber(page.fetches)}</span>`,
-      verified: html`${formatNumber(page.verifiedFetches)}${page.spoofedFetches > 0 ? html`<span class="change-absolute">${formatNumber(page.spoofedFetches)} spoofed</span>` : ''}`,
+      verified: html`<span data-verified=${page.path}>${formatNumber(page.verifiedFetches)}</span>${page.spoofedFetches > 0
+        ? html`<span class="change-absolute">${formatNumber(page.spoofedFetches)} spoofed</span>` : ''}${page.unverifiedFetches > 0
+        ? html`<span class="change-absolute">${formatNumber(page.unverifiedFetches)} unverified</span>` : ''}`,
       purposes: html`<span class="counts">${formatCounts(page.fetchesByPurpose, purposeLabels)}</span>`,
       vendors: html`<span class="counts">${formatCounts(page.fetchesByVendor)}</span>`,
       visits: html`<span data-visits=${page.path}>${formatNumber(page.visits)}</span>${page.previous && showComparison
