@@ -221,6 +221,24 @@ test('the reports view draws get_ai_visibility (intervals, share of voice) and g
     assert.equal(await frame.locator(`[data-sov="${brand.brandId}"]`).textContent(), percent(brand.shareOfVoice), brand.name);
   }
   await screenshot(page, 'mcp-app-ai-visibility');
+
+  // A change is flagged only when the server says it is beyond the noise: the same result with
+  // a significant change for one brand and one within noise for the other.
+  const [flagged, noisy] = report.brands;
+  const changed = structuredClone(visibility);
+  changed.structuredContent.brands[0].change = { difference: 0.3, interval: { low: 0.05, high: 0.55 }, significant: true };
+  changed.structuredContent.brands[1].change = { difference: -0.2, interval: { low: -0.5, high: 0.1 }, significant: false };
+  await page.evaluate(async (result) => { await window.bridge.sendToolResult(result); }, changed);
+  const significant = frame.locator(`[data-change="${flagged.brandId}"]`);
+  await significant.waitFor();
+  assert.equal(await significant.getAttribute('data-significant'), 'true');
+  assert.match(await significant.textContent(), /\+30 pp.*significant/);
+  const withinNoise = frame.locator(`[data-change="${noisy.brandId}"]`);
+  assert.equal(await withinNoise.getAttribute('data-significant'), 'false');
+  assert.match(await withinNoise.textContent(), /-20 pp.*within noise/);
+  assert.doesNotMatch(await withinNoise.textContent(), /significant/);
+  await page.evaluate(async (result) => { await window.bridge.sendToolResult(result); }, visibility);
+
   // Another period calls get_ai_visibility again through the host.
   await frame.getByLabel('Period').selectOption({ label: 'Last 30 days' });
   await frame.locator('.mcp-range').filter({ hasText: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
