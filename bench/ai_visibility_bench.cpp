@@ -233,8 +233,12 @@ int main(int argc, char** argv) {
   };
   auto sources = [&](bool by_page) {
     return [=](storage::Transaction& tx) {
-      return tx.ai_visibility().AiCitedSourcesOf(Query(30), by_page, 20) &&
-             tx.ai_visibility().AiCitedSourcesOf(Query(30, "", 30), by_page, 10'000);
+      auto shown = tx.ai_visibility().AiCitedSourcesOf(Query(30), by_page, 20);
+      if (!shown) return false;
+      std::vector<std::string> values;
+      for (const auto& source : *shown) values.push_back(source.value);
+      return static_cast<bool>(
+          tx.ai_visibility().AiCitedSourcesOf(Query(30, "", 30), by_page, 20, &values));
     };
   };
   const std::vector<Timed> reports = {
@@ -248,7 +252,9 @@ int main(int argc, char** argv) {
       {"visibility by engine, 30 days + previous", visibility(30, "engine")},
       {"visibility by topic, 30 days + previous", visibility(30, "topic")},
       {"visibility by prompt, 30 days + previous", visibility(30, "prompt")},
-      {"prompt gaps, 30 days", visibility(30, "prompt")},
+      {"prompt gaps, 30 days", [&](storage::Transaction& tx) {
+         return static_cast<bool>(visibility::ReadVisibility(tx, Query(30, "prompt"), brands));
+       }},
       {"cited domains, 30 days + previous", sources(false)},
       {"cited pages, 30 days + previous", sources(true)},
       {"loop pages, 30 days + previous",

@@ -127,9 +127,11 @@ class AiVisibilityRepository {
   // the query's window, grouped by its group_by.
   core::Result<std::vector<AiAnswerTotals>> AiAnswerTotalsOf(const AiReportQuery& query);
   core::Result<std::vector<AiMentionTotals>> AiMentionTotalsOf(const AiReportQuery& query);
-  // The most cited domains (or pages, with `by_page`), at most `limit`.
-  core::Result<std::vector<AiCitedSource>> AiCitedSourcesOf(const AiReportQuery& query,
-                                                           bool by_page, std::int64_t limit);
+  // The most cited domains (or pages, with `by_page`), at most `limit`; only those of `only`
+  // when given.
+  core::Result<std::vector<AiCitedSource>> AiCitedSourcesOf(
+      const AiReportQuery& query, bool by_page, std::int64_t limit,
+      const std::vector<std::string>* only = nullptr);
   // The loop report: owned pages cited, AI-crawler fetches and AI-assistant visits, per path,
   // and the same per quarter hour for the timeline.
   core::Result<std::vector<AiPageCitations>> AiOwnedPageCitations(const AiReportQuery& query);

@@ -4,6 +4,9 @@
 #include "storage/ai_visibility_repository.h"
 #include "storage/sql_helpers.h"
 
+#include <map>
+#include <unordered_map>
+
 namespace sightline::storage {
 namespace {
 
@@ -40,14 +43,24 @@ std::string WindowConditions(SqlBuilder& sql, const AiReportQuery& query) {
   return text;
 }
 
+bool ByPrompt(const AiReportQuery& query) {
+  return query.group_by == "prompt" || !query.prompt_id.empty();
+}
+
+// Whether the day rollups answer the query: they keep prompts and engines apart, so one
+// engine's answers per prompt are counted from the answers themselves.
+bool FromRollups(const AiReportQuery& query) {
+  return !query.zone.empty() && !(ByPrompt(query) && !query.engine_id.empty());
+}
+
 // The rollup rows of the query's zone and days at the grain its grouping and filters need:
-// per prompt, or per engine and topic (prompt_id '').
+// per prompt (grain 1), or per engine and topic (grain 0).
 std::string RollupConditions(SqlBuilder& sql, const AiReportQuery& query) {
+  const std::int64_t grain = ByPrompt(query) ? 1 : 0;
   std::string text = "project_id = " + sql.Next(query.project_id) + " AND zone = " +
-                     sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
-                     " AND day_start < " + sql.Next(query.end_ms);
-  const bool by_prompt = query.group_by == "prompt" || !query.prompt_id.empty();
-  text += by_prompt ? " AND prompt_id <> ''" : " AND prompt_id = ''";
+                     sql.Next(query.zone) + " AND grain = " + sql.Next(grain) +
+                     " AND day_start >= " + sql.Next(query.start_ms) + " AND day_start < " +
+                     sql.Next(query.end_ms);
   if (!query.engine_id.empty()) text += " AND engine_id = " + sql.Next(query.engine_id);
   if (!query.topic.empty()) text += " AND topic = " + sql.Next(query.topic);
   if (!query.prompt_id.empty()) text += " AND prompt_id = " + sql.Next(query.prompt_id);
@@ -72,11 +85,35 @@ Result<std::vector<AiAnswerTotals>> AiVisibilityRepository::AiAnswerTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  if (!query.zone.empty()) {
+  if (FromRollups(query) && !ByPrompt(query)) {
     sql.text = "SELECT " + group +
                ", SUM(answers), SUM(cited_answers), SUM(owned_cited_answers), SUM(citations), "
                "SUM(owned_citations) FROM ai_day_answers WHERE " +
                RollupConditions(sql, query) + GroupBy(query);
+  } else if (FromRollups(query)) {
+    // Per prompt, summed here rather than by GROUP BY: grouping the many prompt rows makes
+    // SQLite sort them, which costs more than reading them (ai_visibility_bench).
+    sql.text = "SELECT " + group +
+               ", answers, cited_answers, owned_cited_answers, citations, owned_citations FROM "
+               "ai_day_answers WHERE " +
+               RollupConditions(sql, query);
+    auto rows = sql.Query(session_);
+    if (!rows) return rows.error();
+    std::unordered_map<std::string, AiAnswerTotals> sums;
+    for (const SqlRow& r : *rows) {
+      AiAnswerTotals& sum = sums[r.Text(0)];
+      sum.answers += r.Int(1);
+      sum.cited_answers += r.Int(2);
+      sum.owned_cited_answers += r.Int(3);
+      sum.citations += r.Int(4);
+      sum.owned_citations += r.Int(5);
+    }
+    std::vector<AiAnswerTotals> totals;
+    for (auto& [key, sum] : sums) {
+      sum.key = key;
+      totals.push_back(std::move(sum));
+    }
+    return totals;
   } else {
     sql.text = "SELECT " + group +
                ", COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN "
@@ -97,11 +134,36 @@ Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  if (!query.zone.empty()) {
+  if (FromRollups(query) && !ByPrompt(query)) {
     sql.text = "SELECT " + group +
                ", brand_id, SUM(answers), SUM(occurrences), SUM(rank_sum), SUM(recommended), "
                "SUM(judged), SUM(sentiment_sum), SUM(sentiment_count) FROM ai_day_mentions WHERE " +
                RollupConditions(sql, query) + GroupBy(query, "brand_id");
+  } else if (FromRollups(query)) {
+    sql.text = "SELECT " + group +
+               ", brand_id, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
+               "sentiment_count FROM ai_day_mentions WHERE " +
+               RollupConditions(sql, query);
+    auto rows = sql.Query(session_);
+    if (!rows) return rows.error();
+    std::map<std::pair<std::string, std::string>, AiMentionTotals> sums;
+    for (const SqlRow& r : *rows) {
+      AiMentionTotals& sum = sums[{r.Text(0), r.Text(1)}];
+      sum.answers += r.Int(2);
+      sum.occurrences += r.Int(3);
+      sum.rank_sum += r.Int(4);
+      sum.recommended += r.Int(5);
+      sum.judged += r.Int(6);
+      sum.sentiment_sum += r.Double(7);
+      sum.sentiment_count += r.Int(8);
+    }
+    std::vector<AiMentionTotals> totals;
+    for (auto& [key, sum] : sums) {
+      sum.key = key.first;
+      sum.brand_id = key.second;
+      totals.push_back(std::move(sum));
+    }
+    return totals;
   } else {
     sql.text = "SELECT " + group +
                ", brand_id, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 "
@@ -120,24 +182,29 @@ Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
 }
 
 Result<std::vector<AiCitedSource>> AiVisibilityRepository::AiCitedSourcesOf(
-    const AiReportQuery& query, bool by_page, std::int64_t limit) {
+    const AiReportQuery& query, bool by_page, std::int64_t limit,
+    const std::vector<std::string>* only) {
   SqlBuilder sql;
   const std::string value = by_page ? "url" : "domain";
   if (!query.zone.empty() && !Filtered(query)) {
-    // Page rows have a url; a domain's row has url ''.
+    // Page rows are grain 1; a domain's row (url '') grain 0.
     sql.text = "SELECT " + value +
                ", SUM(citations), SUM(answers), MAX(owned), MAX(brand_id) FROM ai_day_citations "
                "WHERE project_id = " + sql.Next(query.project_id) + " AND zone = " +
-               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
-               " AND day_start < " + sql.Next(query.end_ms) +
-               (by_page ? " AND url <> ''" : " AND url = ''") + " GROUP BY " + value +
-               " ORDER BY SUM(citations) DESC, " + value + " LIMIT " + sql.Next(limit);
+               sql.Next(query.zone) + " AND grain = " + sql.Next(std::int64_t{by_page ? 1 : 0}) +
+               " AND day_start >= " + sql.Next(query.start_ms) + " AND day_start < " +
+               sql.Next(query.end_ms);
+    if (only) sql.text += " AND " + sql.In(value, *only);
+    sql.text += " GROUP BY " + value + " ORDER BY SUM(citations) DESC, " + value + " LIMIT " +
+                sql.Next(limit);
   } else {
     sql.text = "SELECT " + value +
                ", COUNT(*), COUNT(DISTINCT answer_id), MAX(owned), MAX(brand_id) FROM "
                "ai_citations WHERE " +
-               WindowConditions(sql, query) + " GROUP BY " + value +
-               " ORDER BY COUNT(*) DESC, " + value + " LIMIT " + sql.Next(limit);
+               WindowConditions(sql, query);
+    if (only) sql.text += " AND " + sql.In(value, *only);
+    sql.text += " GROUP BY " + value + " ORDER BY COUNT(*) DESC, " + value + " LIMIT " +
+                sql.Next(limit);
   }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
@@ -153,7 +220,7 @@ Result<std::vector<AiPageCitations>> AiVisibilityRepository::AiOwnedPageCitation
   SqlBuilder sql;
   if (!query.zone.empty()) {
     sql.text = "SELECT path, SUM(citations), SUM(answers) FROM ai_day_citations WHERE owned = 1 "
-               "AND url <> '' AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
+               "AND grain = 1 AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
                sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
                " AND day_start < " + sql.Next(query.end_ms) + " GROUP BY path";
   } else {
@@ -175,7 +242,7 @@ Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiOwnedCitationQuart
     // Daily series: each day's count at its start (local days start on a quarter hour).
     const std::string quarter = "day_start / " + std::to_string(kQuarterMs);
     sql.text = "SELECT " + quarter + ", SUM(citations) FROM ai_day_citations WHERE owned = 1 "
-               "AND url <> '' AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
+               "AND grain = 1 AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
                sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
                " AND day_start < " + sql.Next(query.end_ms);
     if (!path.empty()) sql.text += " AND path = " + sql.Next(std::string(path));

@@ -5,6 +5,7 @@
 #include "storage/ai_visibility_repository.h"
 #include "storage/sql_helpers.h"
 
+#include <array>
 #include <map>
 
 namespace sightline::storage {
@@ -27,18 +28,27 @@ constexpr std::string_view kMentionSums =
     "excluded.sentiment_sum, sentiment_count = ai_day_mentions.sentiment_count + "
     "excluded.sentiment_count";
 
-// The answer in its two rows: per engine and topic (prompt ''), and per engine and prompt.
+// The two grains: per engine and topic (prompt ''), and per prompt (engine '').
+struct Grain {
+  std::int64_t grain;
+  std::string engine_id, prompt_id;
+};
+std::array<Grain, 2> GrainsOf(const AiAnswerRecord& a) {
+  return {Grain{0, a.engine_id, ""}, Grain{1, "", a.prompt_id}};
+}
+
+// The answer in its two rows.
 Result<void> AddAnswer(SqlSession& session, const AiAnswerRecord& a, const AiRollupDay& day) {
   static const std::string sql =
-      "INSERT INTO ai_day_answers (project_id, zone, day_start, engine_id, prompt_id, topic, "
-      "answers, cited_answers, owned_cited_answers, citations, owned_citations) VALUES ($1, $2, "
-      "$3, $4, $5, $6, 1, $7, $8, $9, $10) ON CONFLICT (project_id, zone, day_start, engine_id, "
-      "prompt_id, topic) DO UPDATE SET " + std::string(kAnswerSums);
-  for (const std::string& prompt : {std::string(), a.prompt_id}) {
+      "INSERT INTO ai_day_answers (grain, project_id, zone, day_start, engine_id, prompt_id, "
+      "topic, answers, cited_answers, owned_cited_answers, citations, owned_citations) VALUES "
+      "($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10, $11) ON CONFLICT (project_id, zone, grain, "
+      "day_start, engine_id, prompt_id, topic) DO UPDATE SET " + std::string(kAnswerSums);
+  for (const Grain& g : GrainsOf(a)) {
     auto done = ExecuteVoid(session, sql,
-                            {a.project_id, day.zone, day.day_start, a.engine_id, prompt, a.topic,
-                             Flag(a.citations > 0), Flag(a.owned_citations > 0), a.citations,
-                             a.owned_citations});
+                            {g.grain, a.project_id, day.zone, day.day_start, g.engine_id,
+                             g.prompt_id, a.topic, Flag(a.citations > 0),
+                             Flag(a.owned_citations > 0), a.citations, a.owned_citations});
     if (!done) return done;
   }
   return {};
@@ -47,16 +57,17 @@ Result<void> AddAnswer(SqlSession& session, const AiAnswerRecord& a, const AiRol
 Result<void> AddMention(SqlSession& session, const AiAnswerRecord& a, const AiRollupDay& day,
                         const AiMentionRecord& m) {
   static const std::string sql =
-      "INSERT INTO ai_day_mentions (project_id, zone, day_start, engine_id, prompt_id, brand_id, "
-      "topic, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
-      "sentiment_count) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10, $11, $12, $13) ON "
-      "CONFLICT (project_id, zone, day_start, engine_id, prompt_id, topic, brand_id) DO UPDATE "
-      "SET " +
+      "INSERT INTO ai_day_mentions (grain, project_id, zone, day_start, engine_id, prompt_id, "
+      "brand_id, topic, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
+      "sentiment_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11, $12, $13, $14) "
+      "ON CONFLICT (project_id, zone, grain, day_start, engine_id, prompt_id, topic, brand_id) DO "
+      "UPDATE SET " +
       std::string(kMentionSums);
-  for (const std::string& prompt : {std::string(), a.prompt_id}) {
+  for (const Grain& g : GrainsOf(a)) {
     auto done = ExecuteVoid(
         session, sql,
-        {a.project_id, day.zone, day.day_start, a.engine_id, prompt, m.brand_id, a.topic,
+        {g.grain, a.project_id, day.zone, day.day_start, g.engine_id, g.prompt_id, m.brand_id,
+         a.topic,
          m.occurrences, m.rank, Flag(m.recommended.value_or(false)), Flag(m.recommended.has_value()),
          m.sentiment.value_or(0.0), Flag(m.sentiment.has_value())});
     if (!done) return done;
@@ -69,15 +80,15 @@ Result<void> AddMention(SqlSession& session, const AiAnswerRecord& a, const AiRo
 Result<void> AddCitations(SqlSession& session, const AiAnswerRecord& a, const AiRollupDay& day,
                           std::span<const AiCitationRecord> citations) {
   static const std::string sql =
-      "INSERT INTO ai_day_citations (project_id, zone, day_start, domain, url, path, owned, "
-      "brand_id, citations, answers) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1) ON CONFLICT "
-      "(project_id, zone, day_start, domain, url) DO UPDATE SET citations = "
+      "INSERT INTO ai_day_citations (grain, project_id, zone, day_start, domain, url, path, "
+      "owned, brand_id, citations, answers) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1) "
+      "ON CONFLICT (project_id, zone, grain, day_start, domain, url) DO UPDATE SET citations = "
       "ai_day_citations.citations + excluded.citations, answers = ai_day_citations.answers + 1";
   std::map<std::string, std::pair<std::int64_t, const AiCitationRecord*>> domains;
   for (const AiCitationRecord& c : citations) {
     auto done = ExecuteVoid(session, sql,
-                            {a.project_id, day.zone, day.day_start, c.domain, c.url, c.path,
-                             Flag(c.owned), Nullable(c.brand_id), std::int64_t{1}});
+                            {std::int64_t{1}, a.project_id, day.zone, day.day_start, c.domain,
+                             c.url, c.path, Flag(c.owned), Nullable(c.brand_id), std::int64_t{1}});
     if (!done) return done;
     auto& [count, first] = domains[c.domain];
     if (count++ == 0) first = &c;
@@ -85,8 +96,8 @@ Result<void> AddCitations(SqlSession& session, const AiAnswerRecord& a, const Ai
   for (const auto& [domain, entry] : domains) {
     const AiCitationRecord& c = *entry.second;
     auto done = ExecuteVoid(session, sql,
-                            {a.project_id, day.zone, day.day_start, domain, std::string(), "",
-                             Flag(c.owned), Nullable(c.brand_id), entry.first});
+                            {std::int64_t{0}, a.project_id, day.zone, day.day_start, domain,
+                             std::string(), "", Flag(c.owned), Nullable(c.brand_id), entry.first});
     if (!done) return done;
   }
   return {};
@@ -128,34 +139,44 @@ Result<void> AiVisibilityRepository::RebuildAiRollups(
     if (!done) return done;
   }
   // Per day: the answers and mentions at both grains, the pages and the domains.
+  // %GRAIN% is 0 (per engine and topic) or 1 (per prompt); %ENGINE% and %PROMPT% the grain's
+  // columns or ''.
   const std::string answers =
-      "INSERT INTO ai_day_answers (project_id, zone, day_start, engine_id, prompt_id, topic, "
-      "answers, cited_answers, owned_cited_answers, citations, owned_citations) SELECT "
-      "project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), engine_id, %PROMPT%, topic, COUNT(*), SUM(CASE WHEN citations > 0 "
-      "THEN 1 ELSE 0 END), SUM(CASE WHEN owned_citations > 0 THEN 1 ELSE 0 END), SUM(citations), "
-      "SUM(owned_citations) FROM ai_answers WHERE project_id = $1 AND status = 'done' AND "
-      "answered_at >= $3 AND answered_at < $4 GROUP BY project_id, engine_id, topic%GROUP%";
+      "INSERT INTO ai_day_answers (grain, project_id, zone, day_start, engine_id, prompt_id, "
+      "topic, answers, cited_answers, owned_cited_answers, citations, owned_citations) SELECT "
+      "%GRAIN%, project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), %ENGINE%, %PROMPT%, topic, "
+      "COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN owned_citations "
+      "> 0 THEN 1 ELSE 0 END), SUM(citations), SUM(owned_citations) FROM ai_answers WHERE "
+      "project_id = $1 AND status = 'done' AND answered_at >= $3 AND answered_at < $4 GROUP BY "
+      "project_id, topic, %GROUP%";
   const std::string mentions =
-      "INSERT INTO ai_day_mentions (project_id, zone, day_start, engine_id, prompt_id, brand_id, "
-      "topic, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
-      "sentiment_count) SELECT project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), engine_id, %PROMPT%, brand_id, topic, "
-      "COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 THEN 1 ELSE 0 END), "
-      "COUNT(recommended), COALESCE(SUM(sentiment), 0), COUNT(sentiment) FROM ai_mentions WHERE "
-      "project_id = $1 AND answered_at >= $3 AND answered_at < $4 GROUP BY project_id, "
-      "engine_id, topic, brand_id%GROUP%";
+      "INSERT INTO ai_day_mentions (grain, project_id, zone, day_start, engine_id, prompt_id, "
+      "brand_id, topic, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
+      "sentiment_count) SELECT %GRAIN%, project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), "
+      "%ENGINE%, %PROMPT%, brand_id, topic, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN "
+      "recommended = 1 THEN 1 ELSE 0 END), COUNT(recommended), COALESCE(SUM(sentiment), 0), "
+      "COUNT(sentiment) FROM ai_mentions WHERE project_id = $1 AND answered_at >= $3 AND "
+      "answered_at < $4 GROUP BY project_id, topic, brand_id, %GROUP%";
   auto grain = [](std::string sql, bool by_prompt) {
-    sql.replace(sql.find("%PROMPT%"), 8, by_prompt ? "prompt_id" : "CAST('' AS TEXT)");
-    sql.replace(sql.find("%GROUP%"), 7, by_prompt ? ", prompt_id" : "");
+    auto put = [&](std::string_view mark, std::string_view text) {
+      sql.replace(sql.find(mark), mark.size(), text);
+    };
+    put("%GRAIN%", by_prompt ? "1" : "0");
+    put("%ENGINE%", by_prompt ? "CAST('' AS TEXT)" : "engine_id");
+    put("%PROMPT%", by_prompt ? "prompt_id" : "CAST('' AS TEXT)");
+    put("%GROUP%", by_prompt ? "prompt_id" : "engine_id");
     return sql;
   };
   const std::string pages =
-      "INSERT INTO ai_day_citations (project_id, zone, day_start, domain, url, path, owned, "
-      "brand_id, citations, answers) SELECT project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), domain, url, MIN(path), "
+      "INSERT INTO ai_day_citations (grain, project_id, zone, day_start, domain, url, path, owned, "
+      "brand_id, citations, answers) SELECT 1, project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), "
+      "domain, url, MIN(path), "
       "MAX(owned), MAX(brand_id), COUNT(*), COUNT(*) FROM ai_citations WHERE project_id = $1 AND "
       "answered_at >= $3 AND answered_at < $4 GROUP BY project_id, domain, url";
   const std::string domains =
-      "INSERT INTO ai_day_citations (project_id, zone, day_start, domain, url, path, owned, "
-      "brand_id, citations, answers) SELECT project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), domain, '', '', MAX(owned), "
+      "INSERT INTO ai_day_citations (grain, project_id, zone, day_start, domain, url, path, owned, "
+      "brand_id, citations, answers) SELECT 0, project_id, CAST($2 AS TEXT), CAST($3 AS BIGINT), "
+      "domain, '', '', MAX(owned), "
       "MAX(brand_id), COUNT(*), COUNT(DISTINCT answer_id) FROM ai_citations WHERE project_id = "
       "$1 AND answered_at >= $3 AND answered_at < $4 GROUP BY project_id, domain";
   const std::vector<std::string> statements = {grain(answers, false), grain(answers, true),

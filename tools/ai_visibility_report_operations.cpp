@@ -198,8 +198,12 @@ Result<json::value> RunGetAiVisibilitySources(OperationContext& context, const j
     if (!current) return current.error();
     std::map<std::string, storage::AiCitedSource> before;
     if (setup->windows.comparison) {
+      // Only the values shown: their previous counts.
+      std::vector<std::string> shown;
+      for (const storage::AiCitedSource& source : *current) shown.push_back(source.value);
       auto previous = tx.ai_visibility().AiCitedSourcesOf(
-          QueryOf(context, args, *setup->windows.comparison, setup->zone.name()), by_page, 10'000);
+          QueryOf(context, args, *setup->windows.comparison, setup->zone.name()), by_page,
+          limit, &shown);
       if (!previous) return previous.error();
       for (auto& source : *previous) before[source.value] = source;
     }

@@ -142,8 +142,10 @@ CREATE INDEX ai_citations_window ON ai_citations (project_id, answered_at);
 CREATE INDEX ai_citations_page ON ai_citations (project_id, owned, path, answered_at);
 
 -- Rollups the reports read, per local day of a zone (the project's reporting zone when they were
--- built): answers and mentions per engine and topic (prompt_id '') and per engine and prompt;
--- citations per page and, with url '', per domain. Written as each answer is stored, and rebuilt
+-- built), each at two grains kept apart by `grain` (first in the key, so a report scans only
+-- its own): answers and mentions per engine and topic (grain 0, prompt_id '') and per prompt
+-- (grain 1, engine_id ''); citations per domain (grain 0, url '') and per page (grain 1).
+-- Written as each answer is stored, and rebuilt
 -- from the rows above for a zone that has none yet (ai_rollup_zones lists the zones built).
 CREATE TABLE ai_rollup_zones (
   project_id TEXT NOT NULL,
@@ -153,6 +155,7 @@ CREATE TABLE ai_rollup_zones (
 ) WITHOUT ROWID;
 
 CREATE TABLE ai_day_answers (
+  grain INTEGER NOT NULL,
   project_id TEXT NOT NULL,
   zone TEXT NOT NULL,
   day_start BIGINT NOT NULL,
@@ -164,10 +167,11 @@ CREATE TABLE ai_day_answers (
   owned_cited_answers BIGINT NOT NULL,
   citations BIGINT NOT NULL,
   owned_citations BIGINT NOT NULL,
-  PRIMARY KEY (project_id, zone, day_start, engine_id, prompt_id, topic)
+  PRIMARY KEY (project_id, zone, grain, day_start, engine_id, prompt_id, topic)
 ) WITHOUT ROWID;
 
 CREATE TABLE ai_day_mentions (
+  grain INTEGER NOT NULL,
   project_id TEXT NOT NULL,
   zone TEXT NOT NULL,
   day_start BIGINT NOT NULL,
@@ -182,10 +186,11 @@ CREATE TABLE ai_day_mentions (
   judged BIGINT NOT NULL,
   sentiment_sum REAL NOT NULL,
   sentiment_count BIGINT NOT NULL,
-  PRIMARY KEY (project_id, zone, day_start, engine_id, prompt_id, topic, brand_id)
+  PRIMARY KEY (project_id, zone, grain, day_start, engine_id, prompt_id, topic, brand_id)
 ) WITHOUT ROWID;
 
 CREATE TABLE ai_day_citations (
+  grain INTEGER NOT NULL,
   project_id TEXT NOT NULL,
   zone TEXT NOT NULL,
   day_start BIGINT NOT NULL,
@@ -196,5 +201,5 @@ CREATE TABLE ai_day_citations (
   brand_id TEXT,
   citations BIGINT NOT NULL,
   answers BIGINT NOT NULL,
-  PRIMARY KEY (project_id, zone, day_start, domain, url)
+  PRIMARY KEY (project_id, zone, grain, day_start, domain, url)
 ) WITHOUT ROWID;

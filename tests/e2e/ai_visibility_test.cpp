@@ -150,7 +150,7 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
       {"text":"enterprise BI suites","topic":"analytics","tags":["enterprise"]}]})", 201);
   ASSERT_EQ(prompts.at("prompts").as_array().size(), 3u);
   EXPECT_EQ(prompts.at("prompts").at(1).at("country").as_string(), "DE");
-  OpenAiEngine();
+  const std::string openai = OpenAiEngine();
   Create("engines", R"({"provider":"anthropic","model":"claude-test","baseUrl":")" +
                         engines_.Url() + R"(","apiKey":")" + kAnthropicKey +
                         R"(","webSearch":true})");
@@ -243,6 +243,21 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
     acme_over_engines += BrandRow(group.as_object(), "Acme Analytics").at("mentioned").as_int64();
   }
   EXPECT_EQ(acme_over_engines, 9);
+
+  // Filters: a topic (from the rollups), and one engine's answers per prompt (from the answers:
+  // the rollups keep engines and prompts apart).
+  const json::object crawlers = Report("/ai-visibility?topic=crawlers");
+  EXPECT_EQ(crawlers.at("answers").at("answers").as_int64(), 6);
+  EXPECT_EQ(BrandRow(crawlers, "Acme Analytics").at("mentioned").as_int64(), 6);
+  const json::object one_engine = Report("/ai-visibility?groupBy=prompt&engineId=" + openai);
+  EXPECT_EQ(one_engine.at("answers").at("answers").as_int64(), 6);
+  ASSERT_EQ(one_engine.at("groups").as_array().size(), 3u);
+  for (const json::value& group : one_engine.at("groups").as_array()) {
+    EXPECT_EQ(group.at("answers").at("answers").as_int64(), 2);
+    if (group.at("label").as_string() == "how do I see AI crawlers on my site") {
+      EXPECT_EQ(BrandRow(group.as_object(), "Acme Analytics").at("mentioned").as_int64(), 2);
+    }
+  }
 
   const json::object domains = Report("/ai-visibility/sources");
   ASSERT_EQ(domains.at("sources").as_array().size(), 2u);
