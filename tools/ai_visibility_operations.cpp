@@ -1,3 +1,4 @@
+#include "tools/ai_visibility_common.h"
 #include "tools/ai_visibility_operations.h"
 
 #include <boost/json/serialize.hpp>
@@ -23,7 +24,8 @@ using core::Result;
 using identity::CredentialKind;
 using identity::Permission;
 
-constexpr auto kCallers = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
+using ai_visibility::kCallers;
+using ai_visibility::ProjectId;
 
 std::vector<std::string> Strings(const json::object& args, std::string_view name) {
   std::vector<std::string> out;
@@ -52,8 +54,6 @@ Result<std::vector<std::string>> Domains(const json::object& args) {
   }
   return domains;
 }
-
-const std::string& ProjectId(const OperationContext& context) { return context.project->id; }
 
 // ---- brands
 
@@ -104,19 +104,28 @@ Result<json::value> RunUpdateAiBrand(OperationContext& context, const json::obje
   return SaveBrand(context, args, std::move(**brand), false);
 }
 
-Result<json::value> RunDeleteAiBrand(OperationContext& context, const json::object& args) {
-  const std::string id = RequiredString(args, "brandId");
-  AuditEntry audit{"ai_brand.delete", "ai_brand", id, {}};
-  bool existed = false;
+// Deletes one of the project's brands, prompts or engines, audited; 404 when it is not there.
+Result<json::value> DeleteConfigured(
+    OperationContext& context, const json::object& args, std::string_view id_field,
+    std::string_view kind, std::string_view resource,
+    core::Result<bool> (storage::AiVisibilityRepository::*remove)(std::string_view,
+                                                                  std::string_view)) {
+  const std::string id = RequiredString(args, id_field);
+  AuditEntry audit{std::string(kind) + ".delete", std::string(kind), id, {}};
   auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto gone = tx.ai_visibility().DeleteAiBrand(ProjectId(context), id);
+    auto repository = tx.ai_visibility();
+    auto gone = (repository.*remove)(ProjectId(context), id);
     if (!gone) return gone.error();
-    existed = *gone;
-    if (!existed) return NotFound("brand");
+    if (!*gone) return NotFound(resource);
     return {};
   });
   if (!deleted) return deleted.error();
   return NoContent();
+}
+
+Result<json::value> RunDeleteAiBrand(OperationContext& context, const json::object& args) {
+  return DeleteConfigured(context, args, "brandId", "ai_brand", "brand",
+                          &storage::AiVisibilityRepository::DeleteAiBrand);
 }
 
 // ---- prompts
@@ -211,17 +220,10 @@ Result<json::value> RunUpdateAiPrompt(OperationContext& context, const json::obj
   return json::value(AiPromptView(*prompt));
 }
 
+
 Result<json::value> RunDeleteAiPrompt(OperationContext& context, const json::object& args) {
-  const std::string id = RequiredString(args, "promptId");
-  AuditEntry audit{"ai_prompt.delete", "ai_prompt", id, {}};
-  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto gone = tx.ai_visibility().DeleteAiPrompt(ProjectId(context), id);
-    if (!gone) return gone.error();
-    if (!*gone) return NotFound("prompt");
-    return {};
-  });
-  if (!deleted) return deleted.error();
-  return NoContent();
+  return DeleteConfigured(context, args, "promptId", "ai_prompt", "prompt",
+                          &storage::AiVisibilityRepository::DeleteAiPrompt);
 }
 
 // ---- engines
@@ -332,17 +334,10 @@ Result<json::value> RunUpdateAiEngine(OperationContext& context, const json::obj
   return SaveEngine(context, *built, false);
 }
 
+
 Result<json::value> RunDeleteAiEngine(OperationContext& context, const json::object& args) {
-  const std::string id = RequiredString(args, "engineId");
-  AuditEntry audit{"ai_engine.delete", "ai_engine", id, {}};
-  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto gone = tx.ai_visibility().DeleteAiEngine(ProjectId(context), id);
-    if (!gone) return gone.error();
-    if (!*gone) return NotFound("engine");
-    return {};
-  });
-  if (!deleted) return deleted.error();
-  return NoContent();
+  return DeleteConfigured(context, args, "engineId", "ai_engine", "engine",
+                          &storage::AiVisibilityRepository::DeleteAiEngine);
 }
 
 // ---- settings
@@ -384,7 +379,6 @@ Result<json::value> RunUpdateAiVisibilitySettings(OperationContext& context,
   return json::value(AiSettingsView(saved));
 }
 
-#define SIGHTLINE_AI_SCOPE R"({"type": "object", "required": ["orgSlug", "projectId")"
 #define SIGHTLINE_AI_NAMES(name, what)                                                     \
   R"(")" name R"(": {"type": "array", "maxItems": 20, "items": {"type": "string", )"       \
   R"("minLength": 1, "maxLength": 200}, "description": ")" what R"("})"

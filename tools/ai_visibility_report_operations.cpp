@@ -7,6 +7,7 @@
 
 #include "reports/rollups.h"
 #include "storage/ai_visibility_repository.h"
+#include "tools/ai_visibility_common.h"
 #include "tools/ai_visibility_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
@@ -21,7 +22,8 @@ using identity::CredentialKind;
 using identity::Permission;
 using visibility::BrandFigures;
 
-constexpr auto kCallers = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
+using ai_visibility::kCallers;
+using ai_visibility::ProjectId;
 
 // What the reports need of the project's configuration, for names.
 struct Catalog {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "storage/ai_visibility_repository.h"
+#include "tools/ai_visibility_common.h"
 #include "tools/ai_visibility_operations.h"
 #include "tools/ai_visibility_views.h"
 #include "tools/audit.h"
@@ -19,9 +20,8 @@ using core::Result;
 using identity::CredentialKind;
 using identity::Permission;
 
-constexpr auto kCallers = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
-
-const std::string& ProjectId(const OperationContext& context) { return context.project->id; }
+using ai_visibility::kCallers;
+using ai_visibility::ProjectId;
 
 Result<json::value> RunView(storage::Transaction& tx, const storage::AiRunRecord& run) {
   auto progress = tx.ai_visibility().GetAiRunProgress(run.id);
@@ -151,9 +151,6 @@ Result<json::value> RunGetAiAnswer(OperationContext& context, const json::object
   });
 }
 
-#define SIGHTLINE_AI_SCOPE R"({"type": "object", "required": ["orgSlug", "projectId")"
-#define SIGHTLINE_AI_ID(name) \
-  R"(")" name R"(": {"type": "string", "minLength": 1, "maxLength": 64})"
 
 }  // namespace
 
