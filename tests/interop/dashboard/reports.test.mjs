@@ -152,7 +152,7 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   await page.reload();
   await viewReady();
   assert.equal(await page.getByRole('tab', { name: 'Referrers' }).getAttribute('aria-selected'), 'true');
-  await page.getByRole('tab', { name: 'Channels' }).click();
+  await page.getByRole('tab', { name: 'Channels', exact: true }).click();
   await page.waitForURL((url) => !url.searchParams.has('sources'));
   // Channels are acquisition channels now, counted in visitors (the event's own channel is
   // the Events card's "Event channels" tab).
