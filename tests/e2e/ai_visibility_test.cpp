@@ -559,6 +559,45 @@ TEST_P(AiVisibility, TheLoopJoinsCitationsCrawlerFetchesAndVisitsPerOwnedPage) {
   EXPECT_EQ(one.at("buckets").as_array().size(), loop.at("buckets").as_array().size());
 }
 
+TEST_P(AiVisibility, BadInputIsRefusedWithTheFieldAndNothingIsStored) {
+  auto refused = [&](const std::string& method, const std::string& target, const std::string& body,
+                     int status, const std::string& code, const std::string& field = "") {
+    const Response r = api().Call(method, target, creds_.private_api_key, body);
+    EXPECT_EQ(r.status, status) << target << " " << body << ": " << r.body;
+    if (r.status != status) return;
+    EXPECT_EQ(r.Json().at("error").at("code").as_string(), code) << r.body;
+    if (!field.empty()) {
+      EXPECT_EQ(r.Json().at("error").at("details").at("field").as_string(), field) << r.body;
+    }
+  };
+  refused("POST", Path("brands"), R"({"name":"Acme","domains":["not a domain"]})", 400, "VAL_003",
+          "domains");
+  refused("POST", Path("brands"), R"({"name":""})", 400, "VAL_003");
+  refused("POST", Path("prompts"), R"({"text":"q","country":"DEU"})", 400, "VAL_003");
+  refused("POST", Path("prompts"), R"({"text":"   "})", 400, "VAL_003", "text");
+  std::string many = R"({"prompts":[)";
+  for (int i = 0; i < 501; ++i) many += std::string(i ? "," : "") + R"({"text":"q"})";
+  refused("POST", Path("prompts/bulk"), many + "]}", 400, "VAL_003");
+  // All or nothing: the third prompt is empty, so the two before it are not stored either.
+  const Response bulk = api().Call("POST", Path("prompts/bulk"), creds_.private_api_key,
+                                   R"({"prompts":[{"text":"a"},{"text":"b"},{"text":" "}]})");
+  EXPECT_EQ(bulk.status, 400) << bulk.body;
+  EXPECT_EQ(bulk.Json().at("error").at("details").at("index").as_int64(), 2);
+  EXPECT_TRUE(Call("GET", Path("prompts")).at("prompts").as_array().empty());
+  refused("PATCH", Path("settings"), R"({"repetitions":0})", 400, "VAL_003");
+  refused("PATCH", Path("settings"), R"({"schedule":"hourly"})", 400, "VAL_003");
+  refused("PATCH", Path("settings"), R"({"judgeEngineId":"nope"})", 404, "REQ_004");
+  refused("DELETE", Path("brands/nope"), "", 404, "REQ_004");
+  refused("DELETE", Path("engines/nope"), "", 404, "REQ_004");
+  refused("POST", Path("runs/nope/cancel"), "", 404, "REQ_004");
+  refused("GET", Path("answers/nope"), "", 404, "REQ_004");
+  refused("GET", "/ai-visibility?projectId=" + creds_.project_id + "&groupBy=country", "", 400,
+          "VAL_003");
+  refused("GET", "/ai-visibility/loop?projectId=" + creds_.project_id + "&interval=year", "", 400,
+          "VAL_003");
+  refused("POST", Path("runs"), "{}", 409, "AIV_001");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, AiVisibility, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
