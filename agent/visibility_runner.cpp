@@ -134,7 +134,7 @@ std::size_t VisibilityRunner::CreateScheduledRuns() {
 
 bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   const std::int64_t now = clock_.NowMillis();
-  auto claimed = store_.WriteOne([&](storage::Transaction& tx) {
+  auto claimed = store_.Write([&](storage::Transaction& tx) {
     return tx.ai_visibility().ClaimAiAnswer(queued.id, now, now + settings_.lease_ms);
   });
   if (!claimed || !*claimed) return false;

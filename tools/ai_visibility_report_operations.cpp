@@ -157,7 +157,8 @@ Result<json::value> RunGetAiVisibility(OperationContext& context, const json::ob
       auto read = visibility::ReadVisibility(
           tx, QueryOf(context, args, *setup->windows.comparison, setup->zone.name()), catalog->brands);
       if (!read) return read.error();
-      previous = std::move(*read);
+      // A comparison window without answers has nothing to compare: null, not zero rates.
+      if (read->total.answers.answers > 0) previous = std::move(*read);
     }
     json::object out = HeaderJson(*setup);
     out["answers"] = AnswerTotalsJson(current->total.answers);
@@ -429,7 +430,8 @@ const OperationSpec kGetAiVisibility{
         "answers naming it) with its 95% Wilson interval, share of voice, average position, "
         "sentiment and recommendation rate (judged answers only); the citation and "
         "owned-citation rates; each against the comparison window with `change.significant` "
-        "only when the difference is beyond the samples' noise. `groupBy` (engine, topic, "
+        "only when the difference is beyond the samples' noise (the previous figures are null "
+        "when the comparison window holds no answers). `groupBy` (engine, topic, "
         "prompt) adds the same per group. Definitions in docs/ai-visibility.md.",
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
