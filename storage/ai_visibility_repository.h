@@ -111,11 +111,14 @@ class AiVisibilityRepository {
   // The first and last instants an answer of the project was answered; nullopt without any.
   core::Result<std::optional<std::pair<std::int64_t, std::int64_t>>> AiAnsweredSpan(
       std::string_view project_id);
-  // Replaces every rollup of the project with `zone`'s, built from the answers of `days`
-  // (consecutive local days as [start, end) windows), and records the zone as built.
+  // Records `zone` as the project's built zone unless it is already (another builder's); whether
+  // this call did, and so must build them (RebuildAiRollups) in the same transaction.
+  core::Result<bool> ClaimAiRollupZone(std::string_view project_id, std::string_view zone,
+                                       std::int64_t now);
+  // Replaces every rollup of the project (and the other zones' records) with `zone`'s, built
+  // from the answers of `days` (consecutive local days as [start, end) windows).
   core::Result<void> RebuildAiRollups(std::string_view project_id, std::string_view zone,
-                                      std::span<const std::pair<std::int64_t, std::int64_t>> days,
-                                      std::int64_t now);
+                                      std::span<const std::pair<std::int64_t, std::int64_t>> days);
   // Adds a stored answer to `day`'s rollups when that zone's are built (FinishAiAnswer does).
   core::Result<void> AddToAiRollups(const AiAnswerRecord& answer, const AiRollupDay& day,
                                     std::span<const AiMentionRecord> mentions,

@@ -130,14 +130,17 @@ AiVisibilityRepository::AiAnsweredSpan(std::string_view project_id) {
 
 Result<void> AiVisibilityRepository::RebuildAiRollups(
     std::string_view project_id, std::string_view zone,
-    std::span<const std::pair<std::int64_t, std::int64_t>> days, std::int64_t now) {
+    std::span<const std::pair<std::int64_t, std::int64_t>> days) {
   const std::string project(project_id), zone_name(zone);
-  for (std::string_view table :
-       {"ai_day_answers", "ai_day_mentions", "ai_day_citations", "ai_rollup_zones"}) {
+  for (std::string_view table : {"ai_day_answers", "ai_day_mentions", "ai_day_citations"}) {
     auto done = ExecuteVoid(session_, "DELETE FROM " + std::string(table) + " WHERE project_id = $1",
                             {project});
     if (!done) return done;
   }
+  auto others = ExecuteVoid(session_,
+                            "DELETE FROM ai_rollup_zones WHERE project_id = $1 AND zone <> $2",
+                            {project, zone_name});
+  if (!others) return others;
   // Per day: the answers and mentions at both grains, the pages and the domains.
   // %GRAIN% is 0 (per engine and topic) or 1 (per prompt); %ENGINE% and %PROMPT% the grain's
   // columns or ''.
@@ -188,9 +191,19 @@ Result<void> AiVisibilityRepository::RebuildAiRollups(
       if (!done) return done;
     }
   }
-  return ExecuteVoid(session_,
-                     "INSERT INTO ai_rollup_zones (project_id, zone, built_at) VALUES ($1, $2, $3)",
-                     {project, zone_name, now});
+  return {};
+}
+
+Result<bool> AiVisibilityRepository::ClaimAiRollupZone(std::string_view project_id,
+                                                       std::string_view zone, std::int64_t now) {
+  // On PostgreSQL a second builder waits here for the first one's transaction, then finds the
+  // row and builds nothing.
+  auto changed = session_.Execute(
+      "INSERT INTO ai_rollup_zones (project_id, zone, built_at) VALUES ($1, $2, $3) ON CONFLICT "
+      "(project_id, zone) DO NOTHING",
+      {std::string(project_id), std::string(zone), now});
+  if (!changed) return changed.error();
+  return *changed == 1;
 }
 
 Result<void> AiVisibilityRepository::DeleteAiBrandRollups(std::string_view project_id,

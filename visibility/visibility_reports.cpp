@@ -77,10 +77,10 @@ Result<void> PrepareRollups(storage::Store& store, const std::string& project_id
   if (!built) return built.error();
   if (*built) return {};
   return store.Write([&](storage::Transaction& tx) -> Result<void> {
-    // Read again inside the write: another report may have built them meanwhile.
-    auto again = tx.ai_visibility().HasAiRollupZone(project_id, zone.name());
-    if (!again) return again.error();
-    if (*again) return {};
+    // Claimed first: of several reports (or nodes) asking at once, one builds them.
+    auto claimed = tx.ai_visibility().ClaimAiRollupZone(project_id, zone.name(), now);
+    if (!claimed) return claimed.error();
+    if (!*claimed) return {};
     auto span = tx.ai_visibility().AiAnsweredSpan(project_id);
     if (!span) return span.error();
     std::vector<std::pair<std::int64_t, std::int64_t>> days;
@@ -90,7 +90,7 @@ Result<void> PrepareRollups(storage::Store& store, const std::string& project_id
         days.emplace_back(zone.StartOfDay(day), zone.StartOfDay(day + 1));
       }
     }
-    return tx.ai_visibility().RebuildAiRollups(project_id, zone.name(), days, now);
+    return tx.ai_visibility().RebuildAiRollups(project_id, zone.name(), days);
   });
 }
 

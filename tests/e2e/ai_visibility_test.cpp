@@ -198,6 +198,22 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   EXPECT_EQ(by_path, (std::map<std::string, int>{
                          {"/chat/completions", 6}, {"/v1/chat/completions", 6}, {"/v1/messages", 6}}));
 
+  // The first reports build the day rollups: asked at once, one builds them and every one
+  // answers with the same figures.
+  std::vector<std::thread> readers;
+  std::vector<Response> answers_at_once(4);
+  for (std::size_t i = 0; i < answers_at_once.size(); ++i) {
+    readers.emplace_back([&, i] {
+      answers_at_once[i] = api().Call("GET", "/ai-visibility?projectId=" + creds_.project_id,
+                                      creds_.private_api_key);
+    });
+  }
+  for (std::thread& reader : readers) reader.join();
+  for (const Response& r : answers_at_once) {
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.Json().at("answers").at("answers").as_int64(), 18);
+  }
+
   // Acme is named in the 3 A answers (second, after Globex) and the 6 crawler answers (first);
   // Globex in A (first), B and the BI answers (second); Initech in B and the BI answers (first).
   const json::object report = Report("/ai-visibility");

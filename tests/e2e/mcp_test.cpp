@@ -16,7 +16,8 @@ namespace json = boost::json;
 constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
 // What a 401 suggests an OAuth client ask for: the view permissions.
 constexpr char kBaselineScope[] =
-    "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view\"";
+    "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view "
+    "aivisibility.view\"";
 
 class Mcp : public ::testing::TestWithParam<Backend> {
  protected:

@@ -105,10 +105,17 @@ test('every read-only tool answers and matches its declared output schema', asyn
     get_web_dimension_timeline: { dimension: 'country' },
     classify_request: { user_agent: GPTBOT, ip_address: '203.0.113.7' },
   };
+  // Tools reading one thing by id: nothing of that id here, so a 404 as a tool error.
+  const unknown = { get_ai_visibility_run: { runId: 'none' }, get_ai_answer: { answerId: 'none' } };
   for (const tool of tools.filter((t) => t.annotations.readOnlyHint)) {
     const takesDays = tool.inputSchema.properties?.from?.format === 'date';
-    const args = { ...(takesDays ? DAY : {}), ...(extra[tool.name] ?? {}) };
+    const args = { ...(takesDays ? DAY : {}), ...(extra[tool.name] ?? {}), ...(unknown[tool.name] ?? {}) };
     const result = await client.callTool({ name: tool.name, arguments: args });
+    if (unknown[tool.name]) {
+      assert.equal(result.isError, true, tool.name);
+      assert.equal(JSON.parse(result.content[0].text).error.code, 'REQ_004', tool.name);
+      continue;
+    }
     assert.equal(result.isError, false, `${tool.name}: ${result.content?.[0]?.text}`);
   }
   await client.close();
