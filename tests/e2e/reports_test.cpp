@@ -506,7 +506,9 @@ class WebSources : public WebReports {
   // value → count of a breakdown.
   std::map<std::string, std::int64_t> Counts(const std::string& query) {
     std::map<std::string, std::int64_t> out;
-    for (const json::value& row : Report("/web-analytics/breakdown?" + query).at("rows").as_array()) {
+    // Kept in a variable: a range-for over a member of a temporary reads freed memory.
+    const json::object report = Report("/web-analytics/breakdown?" + query);
+    for (const json::value& row : report.at("rows").as_array()) {
       const json::value& value = row.at("value");
       out[value.is_null() ? "(none)" : std::string(value.as_string())] = row.at("count").as_int64();
     }
