@@ -113,6 +113,11 @@ std::size_t VisibilityRunner::CreateScheduledRuns() {
       auto slot = visibility::ScheduleSlot(settings.schedule, (*project)->reporting_timezone, now);
       if (!slot) return slot.error();
       if (!*slot) return false;
+      // Made already (by this node or another): nothing to build. The slot's unique key still
+      // decides between nodes that both get past this.
+      auto made_before = tx.ai_visibility().HasAiRunForSlot(settings.project_id, **slot);
+      if (!made_before) return made_before.error();
+      if (*made_before) return false;
       auto made = visibility::CreateRun(
           tx, {settings.project_id, "schedule", *slot, std::nullopt, now, {}, {}, {}});
       if (!made) return made.error();

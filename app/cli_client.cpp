@@ -6,14 +6,10 @@
 #include "core/version.h"
 
 namespace sightline::app {
-namespace {
-
-std::string Env(const char* name) {
+std::string EnvOr(const char* name, std::string fallback) {
   const char* value = std::getenv(name);
-  return value ? std::string(value) : std::string();
+  return value && *value ? std::string(value) : std::move(fallback);
 }
-
-}  // namespace
 
 std::unique_ptr<api::BeastHttpClient> NewCliHttpClient() {
   return std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
@@ -23,12 +19,14 @@ std::unique_ptr<api::BeastHttpClient> NewCliHttpClient() {
 OpenedClient OpenCliClient(const std::string& profile_name) {
   auto client = std::make_unique<CliClient>();
   client->http = NewCliHttpClient();
-  if (const std::string key = Env("SIGHTLINE_API_KEY"); !key.empty()) {
-    const std::string server = Env("SIGHTLINE_SERVER");
+  if (const std::string key = EnvOr("SIGHTLINE_API_KEY"); !key.empty()) {
+    const std::string server = EnvOr("SIGHTLINE_SERVER");
     client->session.emplace(*client->http, server.empty() ? "http://127.0.0.1:8080" : server,
                             key);
-    if (const std::string org = Env("SIGHTLINE_ORG"); !org.empty()) client->defaults["orgSlug"] = org;
-    if (const std::string project = Env("SIGHTLINE_PROJECT"); !project.empty()) {
+    if (const std::string org = EnvOr("SIGHTLINE_ORG"); !org.empty()) {
+      client->defaults["orgSlug"] = org;
+    }
+    if (const std::string project = EnvOr("SIGHTLINE_PROJECT"); !project.empty()) {
       client->defaults["projectId"] = project;
     }
     return {std::move(client), 0};

@@ -35,4 +35,7 @@ OpenedClient OpenCliClient(const std::string& profile);
 
 std::unique_ptr<api::BeastHttpClient> NewCliHttpClient();
 
+// The environment variable's value, or `fallback` when it is unset or empty.
+std::string EnvOr(const char* name, std::string fallback = "");
+
 }  // namespace sightline::app

@@ -30,11 +30,6 @@ constexpr int kUsageError = 2;
 constexpr int kAuthError = 3;
 constexpr char kDefaultServer[] = "http://127.0.0.1:8080";
 
-std::string EnvOr(const char* name, std::string fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? std::string(value) : std::move(fallback);
-}
-
 // Opens the URL in the user's browser when this session has one ($BROWSER, or xdg-open with a
 // display), detached; a failure leaves the printed URL to the user.
 void OpenInBrowser(const std::string& url) {

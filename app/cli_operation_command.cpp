@@ -70,11 +70,6 @@ core::Result<CommandOptions> ParseCommandOptions(const cli::Command& command,
   return options;
 }
 
-std::string EnvOr(const char* name) {
-  const char* value = std::getenv(name);
-  return value ? std::string(value) : std::string();
-}
-
 // The server of the login (`profile`, else the last one), else the local default.
 std::string LoginServer(const std::string& profile) {
   auto directory = cli::CredentialStore::DefaultDirectory();

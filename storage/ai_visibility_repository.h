@@ -61,6 +61,8 @@ class AiVisibilityRepository {
   core::Result<std::optional<AiRunRecord>> FindAiRun(std::string_view project_id,
                                                      std::string_view run_id);
   core::Result<std::optional<AiRunRecord>> FindAiRunById(std::string_view run_id);
+  // Whether the project's scheduled run of `slot` exists (made by this node or another).
+  core::Result<bool> HasAiRunForSlot(std::string_view project_id, std::string_view slot);
   core::Result<std::vector<AiRunRecord>> ListAiRuns(std::string_view project_id,
                                                     std::int64_t limit, std::int64_t offset);
   core::Result<AiRunProgress> GetAiRunProgress(std::string_view run_id);

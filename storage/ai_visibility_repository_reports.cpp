@@ -67,6 +67,13 @@ std::string RollupConditions(SqlBuilder& sql, const AiReportQuery& query) {
   return text;
 }
 
+// The citation rollup rows of the query's zone and days: pages (grain 1) or domains (grain 0).
+std::string CitationRollupConditions(SqlBuilder& sql, const AiReportQuery& query, bool pages) {
+  return "project_id = " + sql.Next(query.project_id) + " AND zone = " + sql.Next(query.zone) +
+         " AND grain = " + sql.Next(std::int64_t{pages ? 1 : 0}) + " AND day_start >= " +
+         sql.Next(query.start_ms) + " AND day_start < " + sql.Next(query.end_ms);
+}
+
 bool Filtered(const AiReportQuery& query) {
   return !query.engine_id.empty() || !query.topic.empty() || !query.prompt_id.empty();
 }
@@ -81,39 +88,21 @@ Result<std::vector<AiQuarterCount>> Quarters(SqlBuilder& sql, SqlSession& sessio
 
 }  // namespace
 
+// Every query below answers rows of (group, [brand,] sums…); they are added up here, so the
+// per-prompt rollup rows can be read without a GROUP BY: grouping that many rows makes SQLite
+// sort them, which costs more than reading them (ai_visibility_bench). Rows grouped in SQL
+// already pass through unchanged.
 Result<std::vector<AiAnswerTotals>> AiVisibilityRepository::AiAnswerTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  if (FromRollups(query) && !ByPrompt(query)) {
-    sql.text = "SELECT " + group +
-               ", SUM(answers), SUM(cited_answers), SUM(owned_cited_answers), SUM(citations), "
-               "SUM(owned_citations) FROM ai_day_answers WHERE " +
-               RollupConditions(sql, query) + GroupBy(query);
-  } else if (FromRollups(query)) {
-    // Per prompt, summed here rather than by GROUP BY: grouping the many prompt rows makes
-    // SQLite sort them, which costs more than reading them (ai_visibility_bench).
-    sql.text = "SELECT " + group +
-               ", answers, cited_answers, owned_cited_answers, citations, owned_citations FROM "
-               "ai_day_answers WHERE " +
-               RollupConditions(sql, query);
-    auto rows = sql.Query(session_);
-    if (!rows) return rows.error();
-    std::unordered_map<std::string, AiAnswerTotals> sums;
-    for (const SqlRow& r : *rows) {
-      AiAnswerTotals& sum = sums[r.Text(0)];
-      sum.answers += r.Int(1);
-      sum.cited_answers += r.Int(2);
-      sum.owned_cited_answers += r.Int(3);
-      sum.citations += r.Int(4);
-      sum.owned_citations += r.Int(5);
-    }
-    std::vector<AiAnswerTotals> totals;
-    for (auto& [key, sum] : sums) {
-      sum.key = key;
-      totals.push_back(std::move(sum));
-    }
-    return totals;
+  if (FromRollups(query)) {
+    const bool by_prompt = ByPrompt(query);
+    const std::string sum = by_prompt ? "" : "SUM";
+    sql.text = "SELECT " + group + ", " + sum + "(answers), " + sum + "(cited_answers), " + sum +
+               "(owned_cited_answers), " + sum + "(citations), " + sum +
+               "(owned_citations) FROM ai_day_answers WHERE " + RollupConditions(sql, query) +
+               (by_prompt ? "" : GroupBy(query));
   } else {
     sql.text = "SELECT " + group +
                ", COUNT(*), SUM(CASE WHEN citations > 0 THEN 1 ELSE 0 END), SUM(CASE WHEN "
@@ -123,9 +112,19 @@ Result<std::vector<AiAnswerTotals>> AiVisibilityRepository::AiAnswerTotalsOf(
   }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
-  std::vector<AiAnswerTotals> totals;
+  std::unordered_map<std::string, AiAnswerTotals> sums;
   for (const SqlRow& r : *rows) {
-    totals.push_back({r.Text(0), r.Int(1), r.Int(2), r.Int(3), r.Int(4), r.Int(5)});
+    AiAnswerTotals& sum = sums[r.Text(0)];
+    sum.answers += r.Int(1);
+    sum.cited_answers += r.Int(2);
+    sum.owned_cited_answers += r.Int(3);
+    sum.citations += r.Int(4);
+    sum.owned_citations += r.Int(5);
+  }
+  std::vector<AiAnswerTotals> totals;
+  for (auto& [key, sum] : sums) {
+    sum.key = key;
+    totals.push_back(std::move(sum));
   }
   return totals;
 }
@@ -134,36 +133,13 @@ Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
     const AiReportQuery& query) {
   SqlBuilder sql;
   const std::string group = GroupColumn(query);
-  if (FromRollups(query) && !ByPrompt(query)) {
-    sql.text = "SELECT " + group +
-               ", brand_id, SUM(answers), SUM(occurrences), SUM(rank_sum), SUM(recommended), "
-               "SUM(judged), SUM(sentiment_sum), SUM(sentiment_count) FROM ai_day_mentions WHERE " +
-               RollupConditions(sql, query) + GroupBy(query, "brand_id");
-  } else if (FromRollups(query)) {
-    sql.text = "SELECT " + group +
-               ", brand_id, answers, occurrences, rank_sum, recommended, judged, sentiment_sum, "
-               "sentiment_count FROM ai_day_mentions WHERE " +
-               RollupConditions(sql, query);
-    auto rows = sql.Query(session_);
-    if (!rows) return rows.error();
-    std::map<std::pair<std::string, std::string>, AiMentionTotals> sums;
-    for (const SqlRow& r : *rows) {
-      AiMentionTotals& sum = sums[{r.Text(0), r.Text(1)}];
-      sum.answers += r.Int(2);
-      sum.occurrences += r.Int(3);
-      sum.rank_sum += r.Int(4);
-      sum.recommended += r.Int(5);
-      sum.judged += r.Int(6);
-      sum.sentiment_sum += r.Double(7);
-      sum.sentiment_count += r.Int(8);
-    }
-    std::vector<AiMentionTotals> totals;
-    for (auto& [key, sum] : sums) {
-      sum.key = key.first;
-      sum.brand_id = key.second;
-      totals.push_back(std::move(sum));
-    }
-    return totals;
+  if (FromRollups(query)) {
+    const bool by_prompt = ByPrompt(query);
+    const std::string sum = by_prompt ? "" : "SUM";
+    sql.text = "SELECT " + group + ", brand_id, " + sum + "(answers), " + sum + "(occurrences), " +
+               sum + "(rank_sum), " + sum + "(recommended), " + sum + "(judged), " + sum +
+               "(sentiment_sum), " + sum + "(sentiment_count) FROM ai_day_mentions WHERE " +
+               RollupConditions(sql, query) + (by_prompt ? "" : GroupBy(query, "brand_id"));
   } else {
     sql.text = "SELECT " + group +
                ", brand_id, COUNT(*), SUM(occurrences), SUM(rank), SUM(CASE WHEN recommended = 1 "
@@ -173,10 +149,22 @@ Result<std::vector<AiMentionTotals>> AiVisibilityRepository::AiMentionTotalsOf(
   }
   auto rows = sql.Query(session_);
   if (!rows) return rows.error();
-  std::vector<AiMentionTotals> totals;
+  std::map<std::pair<std::string, std::string>, AiMentionTotals> sums;
   for (const SqlRow& r : *rows) {
-    totals.push_back({r.Text(0), r.Text(1), r.Int(2), r.Int(3), r.Int(4), r.Int(5), r.Int(6),
-                      r.Double(7), r.Int(8)});
+    AiMentionTotals& sum = sums[{r.Text(0), r.Text(1)}];
+    sum.answers += r.Int(2);
+    sum.occurrences += r.Int(3);
+    sum.rank_sum += r.Int(4);
+    sum.recommended += r.Int(5);
+    sum.judged += r.Int(6);
+    sum.sentiment_sum += r.Double(7);
+    sum.sentiment_count += r.Int(8);
+  }
+  std::vector<AiMentionTotals> totals;
+  for (auto& [key, sum] : sums) {
+    sum.key = key.first;
+    sum.brand_id = key.second;
+    totals.push_back(std::move(sum));
   }
   return totals;
 }
@@ -187,13 +175,9 @@ Result<std::vector<AiCitedSource>> AiVisibilityRepository::AiCitedSourcesOf(
   SqlBuilder sql;
   const std::string value = by_page ? "url" : "domain";
   if (!query.zone.empty() && !Filtered(query)) {
-    // Page rows are grain 1; a domain's row (url '') grain 0.
     sql.text = "SELECT " + value +
                ", SUM(citations), SUM(answers), MAX(owned), MAX(brand_id) FROM ai_day_citations "
-               "WHERE project_id = " + sql.Next(query.project_id) + " AND zone = " +
-               sql.Next(query.zone) + " AND grain = " + sql.Next(std::int64_t{by_page ? 1 : 0}) +
-               " AND day_start >= " + sql.Next(query.start_ms) + " AND day_start < " +
-               sql.Next(query.end_ms);
+               "WHERE " + CitationRollupConditions(sql, query, by_page);
     if (only) sql.text += " AND " + sql.In(value, *only);
     sql.text += " GROUP BY " + value + " ORDER BY SUM(citations) DESC, " + value + " LIMIT " +
                 sql.Next(limit);
@@ -220,9 +204,7 @@ Result<std::vector<AiPageCitations>> AiVisibilityRepository::AiOwnedPageCitation
   SqlBuilder sql;
   if (!query.zone.empty()) {
     sql.text = "SELECT path, SUM(citations), SUM(answers) FROM ai_day_citations WHERE owned = 1 "
-               "AND grain = 1 AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
-               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
-               " AND day_start < " + sql.Next(query.end_ms) + " GROUP BY path";
+               "AND " + CitationRollupConditions(sql, query, true) + " GROUP BY path";
   } else {
     sql.text = "SELECT path, COUNT(*), COUNT(DISTINCT answer_id) FROM ai_citations WHERE "
                "owned = 1 AND " +
@@ -242,9 +224,7 @@ Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiOwnedCitationQuart
     // Daily series: each day's count at its start (local days start on a quarter hour).
     const std::string quarter = "day_start / " + std::to_string(kQuarterMs);
     sql.text = "SELECT " + quarter + ", SUM(citations) FROM ai_day_citations WHERE owned = 1 "
-               "AND grain = 1 AND project_id = " + sql.Next(query.project_id) + " AND zone = " +
-               sql.Next(query.zone) + " AND day_start >= " + sql.Next(query.start_ms) +
-               " AND day_start < " + sql.Next(query.end_ms);
+               "AND " + CitationRollupConditions(sql, query, true);
     if (!path.empty()) sql.text += " AND path = " + sql.Next(std::string(path));
     sql.text += " GROUP BY " + quarter;
     return Quarters(sql, session_);

@@ -110,6 +110,15 @@ Result<std::optional<AiRunRecord>> AiVisibilityRepository::FindAiRunById(std::st
   return FindOne<AiRunRecord>(session_, sql, {std::string(run_id)}, MapRun);
 }
 
+Result<bool> AiVisibilityRepository::HasAiRunForSlot(std::string_view project_id,
+                                                    std::string_view slot) {
+  auto found = FindOne<bool>(session_, "SELECT 1 FROM ai_runs WHERE project_id = $1 AND slot = $2",
+                             {std::string(project_id), std::string(slot)},
+                             [](const SqlRow&) { return true; });
+  if (!found) return found.error();
+  return found->has_value();
+}
+
 Result<std::vector<AiRunRecord>> AiVisibilityRepository::ListAiRuns(std::string_view project_id,
                                                                     std::int64_t limit,
                                                                     std::int64_t offset) {
