@@ -25,16 +25,24 @@ namespace sightline::detection {
 struct DnsAnswer {
   enum class Status { kOk, kNotFound, kFailed };
   Status status = Status::kFailed;
-  std::vector<std::string> values;  // PTR names, or addresses in canonical text form
+  // PTR names, addresses in canonical text form, or TXT values (bytes, one per record)
+  std::vector<std::string> values;
 };
 
 // Asynchronous DNS; implemented by the transport layer (c-ares). `done` is called exactly once,
-// from any thread.
+// from any thread. kNotFound only when the server says there is no such name or record
+// (NXDOMAIN, or an empty answer); kFailed for any other failure, a timeout included.
 class DnsResolver {
  public:
   virtual ~DnsResolver() = default;
   virtual void Reverse(const std::string& ip, std::function<void(DnsAnswer)> done) = 0;
   virtual void Forward(const std::string& host, std::function<void(DnsAnswer)> done) = 0;
+  // The TXT records of `name` (site-ownership proofs): one value per record, its
+  // character-strings joined without separators (as RFC 7208 section 3.3 reads them), the bytes
+  // as they came. This default, for resolvers that do not look TXT records up, answers kFailed.
+  virtual void Text(const std::string& /*name*/, std::function<void(DnsAnswer)> done) {
+    done(DnsAnswer{.status = DnsAnswer::Status::kFailed});
+  }
 };
 
 struct ReverseDnsOptions {

@@ -75,6 +75,7 @@ namespace {
 constexpr int kClassIn = 1;
 constexpr int kTypeA = 1;
 constexpr int kTypePtr = 12;
+constexpr int kTypeTxt = 16;
 constexpr int kTypeAaaa = 28;
 
 // The queries are made record by record (not with ares_gethostbyaddr/ares_getaddrinfo, which
@@ -183,6 +184,25 @@ void OnAaaa(void* arg, int status, int, unsigned char* reply, int length) {
   OnAddresses(arg, status, reply, length, true);
 }
 
+// One value per TXT record: c-ares gives each character-string as a chunk, `record_start` on the
+// first of a record's.
+void OnTxt(void* arg, int status, int /*timeouts*/, unsigned char* reply, int length) {
+  std::unique_ptr<Callback> done(static_cast<Callback*>(arg));
+  if (status != ARES_SUCCESS) return (*done)(Failure(status));
+  ares_txt_ext* chunks = nullptr;
+  // ENODATA (kNotFound) when the answer holds no TXT record, e.g. only a CNAME.
+  const int parsed = ares_parse_txt_reply_ext(reply, length, &chunks);
+  if (parsed != ARES_SUCCESS) return (*done)(Failure(parsed));
+  DnsAnswer answer;
+  answer.status = DnsAnswer::Status::kOk;
+  for (const ares_txt_ext* chunk = chunks; chunk != nullptr; chunk = chunk->next) {
+    if (chunk->record_start || answer.values.empty()) answer.values.emplace_back();
+    answer.values.back().append(reinterpret_cast<const char*>(chunk->txt), chunk->length);
+  }
+  ares_free_data(chunks);
+  (*done)(std::move(answer));
+}
+
 }  // namespace
 
 core::Result<std::unique_ptr<AresResolver>> AresResolver::Create(const std::string& server) {
@@ -229,6 +249,13 @@ void AresResolver::Forward(const std::string& host, Callback done) {
     auto* query = new ForwardQuery{std::move(done)};
     ares_query(impl->channel, host.c_str(), kClassIn, kTypeA, OnA, query);
     ares_query(impl->channel, host.c_str(), kClassIn, kTypeAaaa, OnAaaa, query);
+  });
+}
+
+void AresResolver::Text(const std::string& name, Callback done) {
+  impl_->Submit([impl = impl_.get(), name, done = std::move(done)]() mutable {
+    ares_query(impl->channel, name.c_str(), kClassIn, kTypeTxt, OnTxt,
+               new Callback(std::move(done)));
   });
 }
 

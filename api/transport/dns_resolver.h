@@ -1,5 +1,6 @@
 // Asynchronous DNS over c-ares, on the resolver's own thread: PTR lookups and A/AAAA lookups for
-// forward-confirmed reverse DNS. Each query is bounded (1 s per try, 2 tries).
+// forward-confirmed reverse DNS, TXT lookups for site-ownership proofs. Each query is bounded
+// (1 s per try, 2 tries); an answer too long for UDP is asked again over TCP.
 #pragma once
 
 #include "core/result.h"
@@ -18,6 +19,7 @@ class AresResolver final : public detection::DnsResolver {
 
   void Reverse(const std::string& ip, std::function<void(detection::DnsAnswer)> done) override;
   void Forward(const std::string& host, std::function<void(detection::DnsAnswer)> done) override;
+  void Text(const std::string& name, std::function<void(detection::DnsAnswer)> done) override;
 
   struct Impl;
 

@@ -79,7 +79,8 @@ std::vector<std::string> ResolveWith(detection::DnsResolver& resolver, const std
 
 // Reads the answer's head, then its body piece by piece into `on_body` as it arrives (a streamed
 // answer's events reach the caller when the server sends them, not when 16 KB have piled up);
-// each read may wait `idle` at most.
+// each read may wait `idle` at most. Answers without a body (to HEAD; 204, 304) end at
+// their head, and `on_body` is not called.
 template <class Stream>
 asio::awaitable<Result<OutboundResponse>> Exchange(Stream& stream,
                                                    http::request<http::string_body>& request,
@@ -93,6 +94,9 @@ asio::awaitable<Result<OutboundResponse>> Exchange(Stream& stream,
   beast::flat_buffer buffer;
   http::response_parser<http::buffer_body> parser;
   parser.body_limit(limits.max_body_bytes);
+  // An answer to HEAD has no body, whatever its Content-Length says; the parser cannot tell on
+  // its own (it ends 204 and 304 answers at their head by itself).
+  if (request.method() == http::verb::head) parser.skip(true);
   socket.expires_after(limits.idle_timeout);
   co_await http::async_read_header(stream, buffer, parser,
                                    asio::redirect_error(asio::use_awaitable, ec));

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 
 namespace sightline::detection {
 namespace {
@@ -78,6 +79,16 @@ TEST_F(ReverseDns, CachesAndRetriesFailuresLater) {
   EXPECT_GT(zone_.queries, after_failure);
   clock_.Advance(std::chrono::hours(2));
   EXPECT_TRUE(verifier_.ConfirmedNames("66.249.66.1")) << "stale names answer while refreshing";
+}
+
+// A resolver that does not look TXT records up (this fake) still answers, once: a failure.
+TEST(DnsResolver, TextAnswersFailedUnlessTheResolverLooksItUp) {
+  ZoneResolver zone;
+  std::optional<DnsAnswer> answer;
+  zone.Text("example.com", [&answer](DnsAnswer got) { answer = std::move(got); });
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->status, DnsAnswer::Status::kFailed);
+  EXPECT_TRUE(answer->values.empty());
 }
 
 TEST(HostSuffix, MatchesWholeLabelsOnly) {

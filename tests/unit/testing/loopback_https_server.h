@@ -1,10 +1,13 @@
 // Test helper: an HTTPS server on 127.0.0.1 (port 0) with a fresh self-signed certificate for
 // 127.0.0.1 (made by the openssl command, in a mkdtemp directory removed on destruction). It
-// answers GET <path> with the body Put() for that path (404 otherwise), each after `delay`, and
-// counts the connections open at once, so a test can check a client's concurrency limit.
-// Blocking OpenSSL, one thread per connection. Header-only, like temp_store.h.
+// answers <path> with the status and body Put() for that path (404 otherwise), each after
+// `delay`, and counts the connections open at once, so a test can check a client's concurrency
+// limit. The head always carries the body's Content-Length; the body itself is left out of
+// answers to HEAD and of 204 and 304 answers, as HTTP has it. Blocking OpenSSL, one thread per
+// connection. Header-only, like temp_store.h.
 //
-// Thread-safety: Put() before the requests that need it; the accessors from any thread.
+// Thread-safety: Put() and KeepConnectionsOpen() before the requests that need them; the
+// accessors from any thread.
 #pragma once
 
 #include <arpa/inet.h>
@@ -24,6 +27,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace sightline::testutil {
@@ -67,10 +71,13 @@ class LoopbackHttpsServer {
   bool ok() const { return acceptor_.joinable(); }
   std::string url() const { return "https://127.0.0.1:" + std::to_string(port_); }
   std::string ca_file() const { return (dir_ / "cert.pem").string(); }
-  void Put(const std::string& path, std::string body) {
+  void Put(const std::string& path, std::string body, int status = 200) {
     std::lock_guard lock(mutex_);
-    bodies_[path] = std::move(body);
+    answers_[path] = {status, std::move(body)};
   }
+  // From now on, a connection stays open after its answer until the client closes it (or 5 s
+  // pass), as a keep-alive server's would: a client waiting for more than the answer stalls.
+  void KeepConnectionsOpen() { keep_open_ = true; }
   int most_at_once() const { return most_at_once_; }
   int answered() const { return answered_; }
 
@@ -105,7 +112,7 @@ class LoopbackHttpsServer {
     SSL* ssl = SSL_new(tls_);
     SSL_set_fd(ssl, fd);
     if (SSL_accept(ssl) == 1) {
-      const std::string path = ReadRequestPath(ssl);
+      const auto [method, path] = ReadRequestLine(ssl);
       // Counted from the request to just before its answer: a client frees a slot only once it
       // has the answer, so this is exactly how many of its fetches were under way at once (a
       // connection's teardown after the answer would race with the next one's start).
@@ -115,36 +122,64 @@ class LoopbackHttpsServer {
            open > most && !most_at_once_.compare_exchange_weak(most, open);) {
       }
       std::this_thread::sleep_for(delay_);
-      const std::string response = ResponseFor(path);
+      const std::string response = ResponseFor(method, path);
       --open_;
       if (SSL_write(ssl, response.data(), static_cast<int>(response.size())) > 0) ++answered_;
+      char ignored[256];
+      while (keep_open_ && SSL_read(ssl, ignored, sizeof ignored) > 0) {
+      }
       SSL_shutdown(ssl);
     }
     SSL_free(ssl);
     close(fd);
   }
 
-  // The target of the request line, once the whole head has arrived ("" on failure).
-  static std::string ReadRequestPath(SSL* ssl) {
+  struct Answer {
+    int status = 200;
+    std::string body;
+  };
+
+  // The method and target of the request line, once the whole head has arrived (both empty on
+  // failure).
+  static std::pair<std::string, std::string> ReadRequestLine(SSL* ssl) {
     std::string head;
     char buffer[1024];
     while (head.find("\r\n\r\n") == std::string::npos) {
       const int read = SSL_read(ssl, buffer, sizeof buffer);
-      if (read <= 0) return "";
+      if (read <= 0) return {};
       head.append(buffer, static_cast<std::size_t>(read));
     }
     const auto start = head.find(' ') + 1;
-    return head.substr(start, head.find(' ', start) - start);
+    return {head.substr(0, start - 1), head.substr(start, head.find(' ', start) - start)};
   }
 
-  std::string ResponseFor(const std::string& path) {
-    std::lock_guard lock(mutex_);
-    const auto found = bodies_.find(path);
-    if (found == bodies_.end()) {
-      return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+  std::string ResponseFor(const std::string& method, const std::string& path) {
+    Answer answer{404, ""};
+    {
+      std::lock_guard lock(mutex_);
+      const auto found = answers_.find(path);
+      if (found != answers_.end()) answer = found->second;
     }
-    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-           std::to_string(found->second.size()) + "\r\nConnection: close\r\n\r\n" + found->second;
+    const bool bodiless = method == "HEAD" || answer.status == 204 || answer.status == 304;
+    return "HTTP/1.1 " + std::to_string(answer.status) + " " + Reason(answer.status) +
+           "\r\nContent-Type: application/json\r\nContent-Length: " +
+           std::to_string(answer.body.size()) + "\r\n" +
+           (keep_open_ ? "" : "Connection: close\r\n") + "\r\n" + (bodiless ? "" : answer.body);
+  }
+
+  static std::string Reason(int status) {
+    switch (status) {
+      case 200:
+        return "OK";
+      case 204:
+        return "No Content";
+      case 304:
+        return "Not Modified";
+      case 404:
+        return "Not Found";
+      default:
+        return "Status";
+    }
   }
 
   const std::chrono::milliseconds delay_;
@@ -152,10 +187,10 @@ class LoopbackHttpsServer {
   SSL_CTX* tls_ = nullptr;
   int listener_ = -1;
   int port_ = 0;
-  std::atomic<bool> stopping_{false};
+  std::atomic<bool> stopping_{false}, keep_open_{false};
   std::atomic<int> open_{0}, most_at_once_{0}, answered_{0};
   std::mutex mutex_;
-  std::map<std::string, std::string> bodies_;
+  std::map<std::string, Answer> answers_;
   std::thread acceptor_;
   std::vector<std::thread> connections_;  // only the acceptor adds; joined after it stops
 };

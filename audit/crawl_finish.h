@@ -1,0 +1,28 @@
+// The end of a crawl: the checks run over every stored page and link, each finding compared with
+// the site's previous completed crawl (new or still open; fixed ones are the previous crawl's
+// findings no longer present), the counts written into the summary, and the crawl's final
+// status. Thread-safe functions over the store.
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <string>
+#include <vector>
+
+#include "audit/crawler.h"
+#include "core/result.h"
+
+namespace sightline::audit {
+
+// `stop_reason`: "" (done), page_limit, duration_limit, cancelled, store_failed, shutdown,
+// lease_lost. A shutdown gives the crawl's lease up so the next node resumes it at once; a lost
+// lease leaves it to its new holder.
+core::Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::AuditCrawlRecord crawl,
+                               boost::json::object summary, const std::string& stop_reason,
+                               const std::string& failure);
+
+// Findings of `current` against `previous` (the same rule and URL): state new or open.
+std::vector<storage::AuditIssueRecord> CompareWithPrevious(
+    std::vector<storage::AuditIssueRecord> current,
+    const std::vector<storage::AuditIssueRecord>& previous);
+
+}  // namespace sightline::audit

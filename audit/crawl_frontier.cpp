@@ -1,0 +1,92 @@
+#include "audit/crawl_frontier.h"
+
+#include "audit/crawl_url.h"
+
+namespace sightline::audit {
+
+CrawlFrontier::CrawlFrontier(
+    std::function<std::chrono::milliseconds(const std::string&)> delay_for)
+    : delay_for_(std::move(delay_for)) {}
+
+bool CrawlFrontier::Known(const std::string& url) {
+  std::lock_guard lock(mutex_);
+  return known_.count(url) > 0;
+}
+
+void CrawlFrontier::MarkKnown(const std::string& url) {
+  std::lock_guard lock(mutex_);
+  known_.insert(url);
+}
+
+bool CrawlFrontier::Push(storage::AuditPageRecord page) {
+  std::lock_guard lock(mutex_);
+  known_.insert(page.url);
+  (page.depth < 0 ? orphans_ : linked_).push_back(std::move(page));
+  changed_.notify_one();
+  return true;
+}
+
+std::optional<storage::AuditPageRecord> CrawlFrontier::TakeReady(
+    std::chrono::steady_clock::time_point now, std::chrono::steady_clock::time_point& wake) {
+  for (auto* queue : {&linked_, &orphans_}) {
+    // The first few entries only: a busy host must not make us scan the whole queue.
+    const std::size_t scan = std::min<std::size_t>(queue->size(), 64);
+    for (std::size_t i = 0; i < scan; ++i) {
+      const std::string host = UrlAuthority((*queue)[i].url);
+      auto next = next_request_.find(host);
+      if (next != next_request_.end() && next->second > now) {
+        wake = std::min(wake, next->second);
+        continue;
+      }
+      next_request_[host] = now + delay_for_(host);
+      storage::AuditPageRecord page = std::move((*queue)[i]);
+      queue->erase(queue->begin() + static_cast<std::ptrdiff_t>(i));
+      return page;
+    }
+    if (!queue->empty()) return std::nullopt;  // linked pages first, even when waiting for them
+  }
+  return std::nullopt;
+}
+
+std::optional<storage::AuditPageRecord> CrawlFrontier::Take() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (stopped_) return std::nullopt;
+    if (linked_.empty() && orphans_.empty()) {
+      if (busy_ == 0) return std::nullopt;
+      changed_.wait_for(lock, std::chrono::milliseconds(200));
+      continue;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    auto wake = now + std::chrono::milliseconds(200);
+    if (auto page = TakeReady(now, wake)) {
+      ++busy_;
+      return page;
+    }
+    changed_.wait_until(lock, wake);
+  }
+}
+
+void CrawlFrontier::Done() {
+  std::lock_guard lock(mutex_);
+  --busy_;
+  changed_.notify_all();
+}
+
+void CrawlFrontier::Stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  changed_.notify_all();
+}
+
+bool CrawlFrontier::stopped() {
+  std::lock_guard lock(mutex_);
+  return stopped_;
+}
+
+std::size_t CrawlFrontier::queued() {
+  std::lock_guard lock(mutex_);
+  return linked_.size() + orphans_.size();
+}
+
+}  // namespace sightline::audit

@@ -1,0 +1,55 @@
+// The URLs a running crawl still has to fetch, handed to its workers in breadth-first order
+// (pages reached by links before pages only the sitemaps list), each host no sooner than its
+// delay after the previous request to it. Thread-safe: the workers share one frontier.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "storage/audit_records.h"
+
+namespace sightline::audit {
+
+class CrawlFrontier {
+ public:
+  // `delay_for(host)`: the pause between two requests to that host.
+  explicit CrawlFrontier(std::function<std::chrono::milliseconds(const std::string&)> delay_for);
+
+  // Whether `url` was ever seen by this crawl (queued, fetched or skipped).
+  bool Known(const std::string& url);
+  void MarkKnown(const std::string& url);
+  // Queues a URL that is not yet known; false when it was.
+  bool Push(storage::AuditPageRecord page);
+
+  // The next URL whose host may be asked now, waiting for one; nullopt when the frontier is
+  // empty and no worker is busy (the crawl is done) or after Stop. A URL taken must be handed
+  // back with Done.
+  std::optional<storage::AuditPageRecord> Take();
+  void Done();
+  // Wakes every waiting worker with nullopt.
+  void Stop();
+  bool stopped();
+  std::size_t queued();
+
+ private:
+  std::optional<storage::AuditPageRecord> TakeReady(std::chrono::steady_clock::time_point now,
+                                                    std::chrono::steady_clock::time_point& wake);
+
+  std::function<std::chrono::milliseconds(const std::string&)> delay_for_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<storage::AuditPageRecord> linked_, orphans_;
+  std::set<std::string> known_;
+  std::map<std::string, std::chrono::steady_clock::time_point> next_request_;
+  int busy_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace sightline::audit

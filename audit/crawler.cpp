@@ -1,0 +1,356 @@
+#include "audit/crawler.h"
+
+#include <atomic>
+#include <boost/json.hpp>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "audit/crawl_frontier.h"
+#include "audit/crawl_url.h"
+#include "audit/crawl_finish.h"
+#include "audit/page_facts.h"
+#include "audit/site_survey.h"
+#include "core/clock.h"
+#include "storage/audit_repository.h"
+#include "storage/store.h"
+
+namespace sightline::audit {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+
+constexpr auto kMaxHostDelay = std::chrono::milliseconds(60000);
+
+// What the previous crawl of the site knew of a URL, for conditional requests.
+struct Previous {
+  storage::AuditPageRecord page;
+  std::vector<storage::AuditLinkRecord> links;
+};
+
+bool IsExternalCheckWorthy(const FetchResult& head) {
+  // Some servers refuse HEAD or answer it differently: those get a GET.
+  return head.status == 0 || head.status == 405 || head.status == 501 || head.status >= 400;
+}
+
+}  // namespace
+
+struct Crawler::State {
+  CrawlerEnvironment env;
+  storage::AuditCrawlRecord crawl;
+  json::object summary;
+  RobotsTxt robots;
+  std::map<std::string, RobotsTxt> other_robots;  // external hosts, by origin
+  std::mutex robots_mutex;
+  std::map<std::string, Previous> previous;
+  CrawlFrontier frontier;
+  std::atomic<std::int64_t> fetched_internal{0}, fetched_external{0};
+  std::atomic<bool> cancelled{false}, lost{false}, failed{false};
+  std::string stop_reason;
+  std::string failure;
+  std::mutex stop_mutex;
+  std::int64_t next_seq = 1;
+  std::mutex seq_mutex;
+
+  State(CrawlerEnvironment e, storage::AuditCrawlRecord c)
+      : env(std::move(e)), crawl(std::move(c)), frontier([this](const std::string& host) {
+          return DelayFor(host);
+        }) {}
+
+  std::chrono::milliseconds DelayFor(const std::string& host) {
+    auto delay = std::chrono::milliseconds(crawl.delay_ms);
+    if (host == UrlAuthority(crawl.start_url)) {
+      if (auto crawl_delay = robots.CrawlDelay(kAuditBotToken)) {
+        delay = std::max(delay, std::chrono::milliseconds(
+                                    static_cast<std::int64_t>(*crawl_delay * 1000)));
+      }
+    }
+    return std::min(delay, kMaxHostDelay);
+  }
+
+  bool Internal(const std::string& url) const { return SameSite(url, crawl.start_url); }
+
+  void StopWith(std::string reason) {
+    std::lock_guard lock(stop_mutex);
+    if (stop_reason.empty()) stop_reason = std::move(reason);
+    frontier.Stop();
+  }
+
+  std::int64_t NextSeq() {
+    std::lock_guard lock(seq_mutex);
+    return next_seq++;
+  }
+};
+
+Crawler::Crawler(CrawlerEnvironment environment, storage::AuditCrawlRecord crawl)
+    : state_(std::make_unique<State>(std::move(environment), std::move(crawl))) {}
+
+Crawler::~Crawler() = default;
+
+namespace {
+
+using State = Crawler::State;  // NOLINT: the helpers below are the Crawler's own steps
+
+Result<void> Survey(State& s, const std::function<bool()>& stop) {
+  if (!s.crawl.summary.empty()) {
+    auto parsed = json::parse(s.crawl.summary);
+    if (parsed.is_object()) s.summary = parsed.as_object();
+  }
+  if (const auto* site = s.summary.if_contains("site")) {
+    s.robots = RobotsOfSurvey(site->as_object());
+    return {};
+  }
+  SiteSurvey survey =
+      SurveySite(s.env.fetcher, s.env.store, s.env.clock, s.crawl.start_url, s.env.ai_crawlers,
+                 stop);
+  s.robots = std::move(survey.robots);
+  s.summary["site"] = std::move(survey.site);
+  std::vector<storage::AuditPageRecord> urls;
+  storage::AuditPageRecord start{.crawl_id = s.crawl.id, .url = s.crawl.start_url, .seq = 1,
+                                 .depth = 0, .source = "start", .state = "queued"};
+  urls.push_back(start);
+  std::int64_t seq = 2;
+  for (const std::string& url : survey.sitemap_urls) {
+    urls.push_back({.crawl_id = s.crawl.id, .url = url, .seq = seq++, .depth = -1,
+                    .source = "sitemap", .in_sitemap = true, .state = "queued"});
+  }
+  const std::string summary = json::serialize(s.summary);
+  return s.env.store.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto audit = tx.audit();
+    if (auto added = audit.AddAuditUrls(urls); !added) return added;
+    if (auto marked = audit.MarkInSitemap(s.crawl.id, survey.sitemap_urls); !marked) return marked;
+    return audit.SaveAuditCrawlSummary(s.crawl.id, summary);
+  });
+}
+
+// Loads what the crawl already holds (a resumed crawl) and what the previous crawl fetched.
+Result<void> LoadFrontier(State& s) {
+  auto pages = s.env.store.Read([&](storage::Transaction& tx) {
+    return tx.audit().ListAllAuditPages(s.crawl.id);
+  });
+  if (!pages) return pages.error();
+  for (storage::AuditPageRecord& page : *pages) {
+    s.next_seq = std::max(s.next_seq, page.seq + 1);
+    if (page.state == "queued") {
+      s.frontier.Push(std::move(page));
+      continue;
+    }
+    s.frontier.MarkKnown(page.url);
+    if (page.state == "done" || page.state == "error") {
+      (page.internal ? s.fetched_internal : s.fetched_external)++;
+    }
+  }
+  if (!s.crawl.previous_crawl_id) return {};
+  return s.env.store.Read([&](storage::Transaction& tx) -> Result<void> {
+    auto audit = tx.audit();
+    auto old_pages = audit.ListAllAuditPages(*s.crawl.previous_crawl_id);
+    if (!old_pages) return old_pages.error();
+    auto old_links = audit.ListAllAuditLinks(*s.crawl.previous_crawl_id);
+    if (!old_links) return old_links.error();
+    for (auto& page : *old_pages) {
+      if (page.state == "done" && page.internal) s.previous[page.url].page = std::move(page);
+    }
+    for (auto& link : *old_links) {
+      auto found = s.previous.find(link.from_url);
+      if (found != s.previous.end()) found->second.links.push_back(std::move(link));
+    }
+    return {};
+  });
+}
+
+const RobotsTxt& RobotsFor(State& s, const std::string& url, const std::function<bool()>& stop) {
+  const std::string origin = UrlOrigin(url);
+  if (origin == UrlOrigin(s.crawl.start_url)) return s.robots;
+  std::lock_guard lock(s.robots_mutex);
+  auto found = s.other_robots.find(origin);
+  if (found == s.other_robots.end()) {
+    RobotsFetch robots = LoadRobots(s.env.fetcher, s.env.store, s.env.clock, origin, stop);
+    found = s.other_robots.emplace(origin, std::move(robots.rules)).first;
+  }
+  return found->second;
+}
+
+PageOutcome FetchInternal(State& s, storage::AuditPageRecord page,
+                          const std::function<bool()>& stop) {
+  FetchRequest request{.url = page.url};
+  request.want_body = [](const core::OutboundResponse& head) { return IsHtml(head.headers); };
+  auto previous = s.previous.find(page.url);
+  if (previous != s.previous.end()) {
+    request.if_none_match = previous->second.page.etag;
+    request.if_modified_since = previous->second.page.last_modified;
+  }
+  FetchResult answer = s.env.fetcher.Fetch(request, stop);
+  if (answer.status == 304 && previous != s.previous.end()) {
+    // Unchanged since the previous crawl: its facts and links stand.
+    PageOutcome out;
+    storage::AuditPageRecord old = previous->second.page;
+    page.state = "done";
+    page.http_status = old.http_status;
+    page.content_type = old.content_type;
+    page.bytes = old.bytes;
+    page.ttfb_ms = answer.ttfb_ms;
+    page.title = old.title;
+    page.indexable = old.indexable;
+    page.etag = old.etag;
+    page.last_modified = old.last_modified;
+    page.content_hash = old.content_hash;
+    json::object details = json::parse(old.details).as_object();
+    details["notModified"] = true;
+    page.details = json::serialize(details);
+    for (const auto& link : previous->second.links) {
+      out.found.push_back({link.to_url, "link", link.anchor, link.nofollow});
+    }
+    if (const auto* to = details.if_contains("redirectTo")) {
+      out.found.push_back({std::string(to->as_string()), "redirect", "", false});
+    }
+    out.page = std::move(page);
+    return out;
+  }
+  return DescribePage(std::move(page), answer);
+}
+
+PageOutcome CheckExternal(State& s, storage::AuditPageRecord page,
+                          const std::function<bool()>& stop) {
+  FetchRequest request{.url = page.url, .method = core::HttpMethod::kHead};
+  FetchResult answer = s.env.fetcher.Fetch(request, stop);
+  if (IsExternalCheckWorthy(answer)) {
+    request.method = core::HttpMethod::kGet;
+    request.want_body = [](const core::OutboundResponse&) { return false; };
+    answer = s.env.fetcher.Fetch(request, stop);
+  }
+  PageOutcome out = DescribePage(std::move(page), answer);
+  out.found.clear();  // an external page's redirects and links are not ours to follow
+  return out;
+}
+
+PageOutcome Blocked(storage::AuditPageRecord page, const RobotsVerdict& verdict) {
+  page.state = "blocked";
+  page.details = json::serialize(json::object{{"robotsRule", verdict.rule},
+                                              {"robotsLine", verdict.line},
+                                              {"robotsGroup", verdict.group}});
+  return {.page = std::move(page)};
+}
+
+// Queues what a page pointed at: internal links within the depth limit (not nofollow ones),
+// redirect, canonical and hreflang targets, and every external URL for a status check.
+std::vector<storage::AuditPageRecord> Enqueue(State& s, const storage::AuditPageRecord& from,
+                                              const PageOutcome& outcome) {
+  std::vector<storage::AuditPageRecord> added;
+  for (const FoundUrl& found : outcome.found) {
+    if (s.frontier.Known(found.url)) continue;
+    const bool internal = s.Internal(found.url);
+    const bool hop = found.kind == "redirect";
+    std::int64_t depth = from.depth < 0 ? -1 : from.depth + (hop ? 0 : 1);
+    if (internal && found.kind == "link" &&
+        (found.nofollow || !outcome.follow_links || depth > s.crawl.max_depth)) {
+      continue;
+    }
+    storage::AuditPageRecord page{.crawl_id = s.crawl.id, .url = found.url, .seq = s.NextSeq(),
+                                  .depth = depth, .source = found.kind, .internal = internal,
+                                  .state = "queued"};
+    s.frontier.Push(page);
+    added.push_back(std::move(page));
+  }
+  return added;
+}
+
+std::vector<storage::AuditLinkRecord> LinksOf(const State& s, const PageOutcome& outcome) {
+  std::vector<storage::AuditLinkRecord> links;
+  for (const FoundUrl& found : outcome.found) {
+    if (found.kind != "link") continue;
+    links.push_back({s.crawl.id, outcome.page.url, found.url, found.anchor.substr(0, 300),
+                     found.nofollow});
+  }
+  return links;
+}
+
+void Process(State& s, storage::AuditPageRecord page, const std::function<bool()>& stop) {
+  const RobotsVerdict verdict = RobotsFor(s, page.url, stop).Check(kAuditBotToken,
+                                                                    UrlTarget(page.url));
+  PageOutcome outcome;
+  if (!verdict.allowed) {
+    outcome = Blocked(std::move(page), verdict);
+  } else if (page.internal) {
+    outcome = FetchInternal(s, std::move(page), stop);
+    s.fetched_internal++;
+  } else {
+    outcome = CheckExternal(s, std::move(page), stop);
+    s.fetched_external++;
+  }
+  outcome.page.fetched_at = s.env.clock.NowMillis();
+  const std::vector<storage::AuditPageRecord> added = Enqueue(s, outcome.page, outcome);
+  const std::vector<storage::AuditLinkRecord> links = LinksOf(s, outcome);
+  auto saved = s.env.store.Write([&](storage::Transaction& tx) -> Result<void> {
+    auto audit = tx.audit();
+    if (auto done = audit.SaveAuditPage(outcome.page); !done) return done;
+    if (auto done = audit.AddAuditUrls(added); !done) return done;
+    return audit.InsertAuditLinks(links);
+  });
+  if (!saved) {
+    s.failure = saved.error().message();
+    s.failed = true;
+    s.StopWith("store_failed");
+  }
+}
+
+void Work(State& s, const std::function<bool()>& stop) {
+  while (auto page = s.frontier.Take()) {
+    if (page->internal && s.fetched_internal >= s.crawl.max_pages) {
+      s.StopWith("page_limit");
+      s.frontier.Done();
+      break;
+    }
+    Process(s, std::move(*page), stop);
+    s.frontier.Done();
+  }
+}
+
+// Renews the lease while the workers crawl, and stops them when the crawl is cancelled, its time
+// is up, the lease was lost or the server is shutting down.
+void Watch(State& s, const std::function<bool()>& shutting_down, std::atomic<bool>& finished) {
+  const std::int64_t started = s.crawl.started_at.value_or(s.env.clock.NowMillis());
+  auto last_renewal = std::chrono::steady_clock::now();
+  while (!finished) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (shutting_down()) return s.StopWith("shutdown");
+    if (s.env.clock.NowMillis() - started > s.crawl.max_duration_s * 1000) {
+      return s.StopWith("duration_limit");
+    }
+    if (std::chrono::steady_clock::now() - last_renewal <
+        std::chrono::milliseconds(std::min<std::int64_t>(s.env.lease_millis / 4, 1000))) {
+      continue;
+    }
+    last_renewal = std::chrono::steady_clock::now();
+    auto renewed = s.env.store.WriteOne([&](storage::Transaction& tx) {
+      return tx.audit().RenewAuditCrawlLease(s.crawl.id,
+                                             s.env.clock.NowMillis() + s.env.lease_millis);
+    });
+    if (renewed && *renewed) continue;
+    auto now = s.env.store.Read([&](storage::Transaction& tx) {
+      return tx.audit().FindAuditCrawlById(s.crawl.id);
+    });
+    if (now && *now && (*now)->cancel_requested) return s.StopWith("cancelled");
+    if (renewed) return s.StopWith("lease_lost");  // another node took it (we stalled too long)
+  }
+}
+
+}  // namespace
+
+Result<void> Crawler::Run(const std::function<bool()>& shutting_down) {
+  State& s = *state_;
+  auto stop = [&] { return shutting_down() || s.frontier.stopped(); };
+  if (auto surveyed = Survey(s, stop); !surveyed) return surveyed;
+  if (auto loaded = LoadFrontier(s); !loaded) return loaded;
+  std::atomic<bool> finished{false};
+  std::thread watcher([&] { Watch(s, shutting_down, finished); });
+  std::vector<std::thread> workers;
+  const std::int64_t count = std::clamp<std::int64_t>(s.crawl.concurrency, 1, 16);
+  for (std::int64_t i = 0; i < count; ++i) workers.emplace_back([&] { Work(s, stop); });
+  for (std::thread& worker : workers) worker.join();
+  finished = true;
+  watcher.join();
+  return FinishCrawl(s.env, s.crawl, s.summary, s.stop_reason, s.failure);
+}
+
+}  // namespace sightline::audit

@@ -1,0 +1,130 @@
+// Site audit: the sites a project proved it owns, ServiceAuditBot's crawls (queued work that one
+// node claims with a lease and renews while it crawls), the URLs and pages of each crawl, their
+// links, the issues found, cached robots.txt files and the crawler's signing keys. Reached from a
+// Transaction (`tx.audit()`); lives for one transaction and is used by one thread. Lookups return
+// nullopt for "not there"; a unique-key clash is ErrorCode::kConflict.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "storage/audit_records.h"
+
+namespace sightline::storage {
+
+class SqlSession;
+
+class AuditRepository {
+ public:
+  explicit AuditRepository(SqlSession& session) : session_(session) {}
+
+  // Sites (storage/audit_repository.cpp), in creation order.
+  core::Result<std::vector<AuditSiteRecord>> ListAuditSites(std::string_view project_id);
+  core::Result<std::optional<AuditSiteRecord>> FindAuditSite(std::string_view project_id,
+                                                             std::string_view site_id);
+  core::Result<void> InsertAuditSite(const AuditSiteRecord& site);
+  // Saves the outcome of an ownership check (verified_method, verified_at, checked_at, problem).
+  core::Result<void> UpdateAuditSiteCheck(const AuditSiteRecord& site);
+  // With its crawls, pages, links and issues; whether it existed.
+  core::Result<bool> DeleteAuditSite(std::string_view project_id, std::string_view site_id);
+
+  // Crawls (storage/audit_repository_crawls.cpp).
+  core::Result<void> InsertAuditCrawl(const AuditCrawlRecord& crawl);
+  core::Result<std::optional<AuditCrawlRecord>> FindAuditCrawl(std::string_view project_id,
+                                                               std::string_view crawl_id);
+  core::Result<std::optional<AuditCrawlRecord>> FindAuditCrawlById(std::string_view crawl_id);
+  // Newest first; only the site's when `site_id` is not empty.
+  core::Result<std::vector<AuditCrawlRecord>> ListAuditCrawls(std::string_view project_id,
+                                                              std::string_view site_id,
+                                                              std::int64_t limit,
+                                                              std::int64_t offset);
+  // The site's newest completed crawl created before `before`.
+  core::Result<std::optional<AuditCrawlRecord>> FindLastCompletedCrawl(std::string_view site_id,
+                                                                       std::int64_t before);
+  // Whether the site has a queued or running crawl.
+  core::Result<bool> HasActiveAuditCrawl(std::string_view site_id);
+  // Crawls due at `now`: queued ones, and running ones whose lease ran out (their node died).
+  core::Result<std::vector<AuditCrawlRecord>> ListDueAuditCrawls(std::int64_t now,
+                                                                 std::int64_t limit);
+  // Takes the crawl until `lease_until` unless another node holds it; whether this call did.
+  core::Result<bool> ClaimAuditCrawl(std::string_view crawl_id, std::int64_t now,
+                                     std::int64_t lease_until);
+  // Extends a running crawl's lease; false when it is no longer running (cancelled, finished).
+  core::Result<bool> RenewAuditCrawlLease(std::string_view crawl_id, std::int64_t lease_until);
+  // A queued crawl becomes cancelled at once; a running one is asked to stop (its node marks it
+  // cancelled). The crawl as it is afterwards, nullopt when not found.
+  core::Result<std::optional<AuditCrawlRecord>> CancelAuditCrawl(std::string_view project_id,
+                                                                 std::string_view crawl_id,
+                                                                 std::int64_t now);
+  // Ends a crawl: status, stop reason or error, summary and finish time.
+  core::Result<void> FinishAuditCrawl(const AuditCrawlRecord& crawl);
+  core::Result<void> SaveAuditCrawlSummary(std::string_view crawl_id, std::string_view summary);
+
+  // URLs and pages (storage/audit_repository_pages.cpp).
+  // Adds URLs not yet in the crawl (queued); those already there are left alone.
+  core::Result<void> AddAuditUrls(std::span<const AuditPageRecord> pages);
+  core::Result<void> MarkInSitemap(std::string_view crawl_id, std::span<const std::string> urls);
+  // Stores a fetched (or blocked, failed, skipped) URL's outcome.
+  core::Result<void> SaveAuditPage(const AuditPageRecord& page);
+  core::Result<std::optional<AuditPageRecord>> FindAuditPage(std::string_view crawl_id,
+                                                             std::string_view url);
+  // Queued URLs in discovery order.
+  core::Result<std::vector<AuditPageRecord>> ListQueuedAuditUrls(std::string_view crawl_id,
+                                                                 std::int64_t limit);
+  // Every URL of the crawl, in discovery order (the checks read them all).
+  core::Result<std::vector<AuditPageRecord>> ListAllAuditPages(std::string_view crawl_id);
+  struct PageFilter {
+    std::string state;      // "" any
+    bool internal_only = true;
+    std::string search;     // substring of the URL
+    std::int64_t limit = 50, offset = 0;
+  };
+  core::Result<std::vector<AuditPageRecord>> ListAuditPages(std::string_view crawl_id,
+                                                            const PageFilter& filter);
+  core::Result<AuditPageCounts> CountAuditPages(std::string_view crawl_id);
+  core::Result<std::int64_t> NextAuditSeq(std::string_view crawl_id);
+  // Marks every still-queued URL skipped (a limit was reached); how many.
+  core::Result<std::int64_t> SkipQueuedAuditUrls(std::string_view crawl_id);
+
+  core::Result<void> InsertAuditLinks(std::span<const AuditLinkRecord> links);
+  core::Result<std::vector<AuditLinkRecord>> ListAuditLinksFrom(std::string_view crawl_id,
+                                                                std::string_view from_url);
+  core::Result<std::vector<AuditLinkRecord>> ListAuditLinksTo(std::string_view crawl_id,
+                                                              std::string_view to_url,
+                                                              std::int64_t limit);
+  core::Result<std::vector<AuditLinkRecord>> ListAllAuditLinks(std::string_view crawl_id);
+
+  // Issues (storage/audit_repository_pages.cpp).
+  core::Result<void> ReplaceAuditIssues(std::string_view crawl_id,
+                                        std::span<const AuditIssueRecord> issues);
+  struct IssueFilter {
+    std::string rule_id, severity, url, state;  // "" any
+    std::int64_t limit = 100, offset = 0;
+  };
+  core::Result<std::vector<AuditIssueRecord>> ListAuditIssues(std::string_view crawl_id,
+                                                              const IssueFilter& filter);
+  core::Result<std::vector<AuditIssueRecord>> ListAllAuditIssues(std::string_view crawl_id);
+  core::Result<std::vector<AuditIssueCount>> CountAuditIssues(std::string_view crawl_id);
+
+  // robots.txt files fetched, by origin.
+  core::Result<std::optional<RobotsCacheRecord>> FindRobotsCache(std::string_view origin);
+  core::Result<void> SaveRobotsCache(const RobotsCacheRecord& robots);
+
+  // The crawler's keys, newest first; retired ones stay published for a while.
+  core::Result<std::vector<CrawlerKeyRecord>> ListCrawlerKeys();
+  core::Result<void> InsertCrawlerKey(const CrawlerKeyRecord& key);
+  // Retires every current key but `keep_id`.
+  core::Result<void> RetireCrawlerKeys(std::string_view keep_id, std::int64_t at);
+  // Forgets keys retired before `before`.
+  core::Result<void> DeleteCrawlerKeysRetiredBefore(std::int64_t before);
+
+ private:
+  SqlSession& session_;
+};
+
+}  // namespace sightline::storage

@@ -1,0 +1,198 @@
+// Site audit's repository (storage/audit_repository.h) on each backend: sites, the crawl claim
+// that only one node wins, cancel, the frontier's URLs (added once, in discovery order), pages,
+// links, issues with their filters and counts, the robots.txt cache and the crawler's keys.
+#include "storage/audit_repository.h"
+#include "store_fixture.h"
+
+namespace sightline::storage {
+namespace {
+
+using namespace conformance;  // NOLINT: the fixture and its helpers
+
+class AuditStore : public StoreConformance {
+ protected:
+  AuditCrawlRecord Crawl(const std::string& id, std::int64_t created_at) {
+    AuditCrawlRecord crawl;
+    crawl.id = id;
+    crawl.project_id = "p1";
+    crawl.site_id = "s1";
+    crawl.start_url = "https://example.com/";
+    crawl.status = "queued";
+    crawl.max_pages = 100;
+    crawl.max_depth = 5;
+    crawl.max_duration_s = 600;
+    crawl.concurrency = 2;
+    crawl.created_at = created_at;
+    crawl.summary = "{}";
+    return crawl;
+  }
+  AuditPageRecord Url(const std::string& url, std::int64_t seq) {
+    return {.crawl_id = "c1", .url = url, .seq = seq, .depth = 1, .source = "link",
+            .state = "queued"};
+  }
+};
+
+TEST_P(AuditStore, SitesAreKeptPerProjectAndOncePerOrigin) {
+  AuditSiteRecord site{"s1", "p1", "https://example.com", "sl-token", std::nullopt, std::nullopt,
+                       std::nullopt, "", std::string("u1"), 1000};
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.audit().InsertAuditSite(site); })));
+  site.id = "s2";
+  auto again = store().Write([&](Transaction& tx) { return tx.audit().InsertAuditSite(site); });
+  EXPECT_TRUE(IsError(again, ErrorCode::kConflict));
+  site.id = "s1";
+  site.verified_method = "dns";
+  site.verified_at = site.checked_at = 2000;
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) {
+    return tx.audit().UpdateAuditSiteCheck(site);
+  })));
+  auto found = ReadOk([](Transaction& tx) { return tx.audit().FindAuditSite("p1", "s1"); });
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->verified_method, "dns");
+  EXPECT_EQ(found->verified_at, 2000);
+  EXPECT_FALSE(ReadOk([](Transaction& tx) { return tx.audit().FindAuditSite("p2", "s1"); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().DeleteAuditSite("p1", "s1"); }));
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.audit().ListAuditSites("p1"); })
+                  .empty());
+}
+
+TEST_P(AuditStore, OneNodeClaimsACrawlAndAnotherResumesItWhenTheLeaseRunsOut) {
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) {
+    return tx.audit().InsertAuditCrawl(Crawl("c1", 1000));
+  })));
+  auto claim = [&](std::int64_t now) {
+    return WriteOk([&](Transaction& tx) { return tx.audit().ClaimAuditCrawl("c1", now, now + 60000); });
+  };
+  EXPECT_TRUE(claim(2000));
+  EXPECT_FALSE(claim(2001)) << "the first node holds it";
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.audit().ListDueAuditCrawls(30000, 10); })
+                  .empty());
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListDueAuditCrawls(70000, 10); })
+                .size(),
+            1u);
+  EXPECT_TRUE(claim(70000)) << "a dead node's crawl is claimed again";
+  auto crawl = ReadOk([](Transaction& tx) { return tx.audit().FindAuditCrawlById("c1"); });
+  ASSERT_TRUE(crawl);
+  EXPECT_EQ(crawl->status, "running");
+  EXPECT_EQ(crawl->started_at, 2000) << "the first start is kept";
+  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().RenewAuditCrawlLease("c1", 200000); }));
+}
+
+TEST_P(AuditStore, CancelStopsAQueuedCrawlAtOnceAndAsksARunningOneToStop) {
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) -> Result<void> {
+    if (auto a = tx.audit().InsertAuditCrawl(Crawl("c1", 1000)); !a) return a;
+    return tx.audit().InsertAuditCrawl(Crawl("c2", 1001));
+  })));
+  ASSERT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().ClaimAuditCrawl("c2", 5, 60000); }));
+  auto queued = WriteOk([](Transaction& tx) { return tx.audit().CancelAuditCrawl("p1", "c1", 7); });
+  ASSERT_TRUE(queued);
+  EXPECT_EQ(queued->status, "cancelled");
+  auto running = WriteOk([](Transaction& tx) { return tx.audit().CancelAuditCrawl("p1", "c2", 7); });
+  ASSERT_TRUE(running);
+  EXPECT_EQ(running->status, "running");
+  EXPECT_TRUE(running->cancel_requested);
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.audit().RenewAuditCrawlLease("c2", 9); }))
+      << "the crawling node learns it from its next renewal";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.audit().CancelAuditCrawl("p2", "c2", 7); }))
+      << "another project's crawl is not found";
+}
+
+TEST_P(AuditStore, UrlsAreAddedOnceAndPagesKeepTheirFacts) {
+  std::vector<AuditPageRecord> urls = {Url("https://example.com/", 1),
+                                       Url("https://example.com/a", 2)};
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.audit().AddAuditUrls(urls); })));
+  urls = {Url("https://example.com/a", 9), Url("https://example.com/b", 3)};
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.audit().AddAuditUrls(urls); })));
+  auto queued = ReadOk([](Transaction& tx) { return tx.audit().ListQueuedAuditUrls("c1", 10); });
+  ASSERT_EQ(queued.size(), 3u);
+  EXPECT_EQ(queued[1].url, "https://example.com/a");
+  EXPECT_EQ(queued[1].seq, 2) << "the first discovery stands";
+  AuditPageRecord page = queued[0];
+  page.state = "done";
+  page.http_status = 200;
+  page.title = "Home";
+  page.indexable = true;
+  page.etag = "\"v1\"";
+  page.details = R"({"titles":["Home"]})";
+  const std::vector<std::string> in_sitemap = {"https://example.com/"};
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) -> Result<void> {
+    if (auto saved = tx.audit().SaveAuditPage(page); !saved) return saved;
+    return tx.audit().MarkInSitemap("c1", in_sitemap);
+  })));
+  auto found = ReadOk([](Transaction& tx) {
+    return tx.audit().FindAuditPage("c1", "https://example.com/");
+  });
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->http_status, 200);
+  EXPECT_EQ(found->etag, "\"v1\"");
+  EXPECT_TRUE(found->in_sitemap);
+  EXPECT_EQ(found->details, R"({"titles":["Home"]})");
+  auto counts = ReadOk([](Transaction& tx) { return tx.audit().CountAuditPages("c1"); });
+  EXPECT_EQ(counts.total, 3);
+  EXPECT_EQ(counts.done, 1);
+  EXPECT_EQ(counts.queued, 2);
+  EXPECT_EQ(WriteOk([](Transaction& tx) { return tx.audit().SkipQueuedAuditUrls("c1"); }), 2);
+  AuditRepository::PageFilter filter;
+  filter.search = "example.com/b";
+  auto matching = ReadOk([&](Transaction& tx) { return tx.audit().ListAuditPages("c1", filter); });
+  ASSERT_EQ(matching.size(), 1u);
+  EXPECT_EQ(matching[0].state, "skipped");
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().NextAuditSeq("c1"); }), 4);
+}
+
+TEST_P(AuditStore, IssuesAreReplacedFilteredAndCounted) {
+  std::vector<AuditIssueRecord> issues = {
+      {"c1", "p1", "title/missing", "https://example.com/a", "error", "{}", "new"},
+      {"c1", "p1", "images/missing-alt", "https://example.com/a", "warning", "{}", "open"},
+      {"c1", "p1", "images/missing-alt", "https://example.com/b", "warning", "{}", "new"},
+      {"c1", "p1", "ai/llms-txt-missing", "", "notice", "{}", "new"}};
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.audit().ReplaceAuditIssues("c1", issues); })));
+  auto all = ReadOk([](Transaction& tx) { return tx.audit().ListAuditIssues("c1", {}); });
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].severity, "error") << "errors first";
+  EXPECT_EQ(all[3].severity, "notice");
+  AuditRepository::IssueFilter warnings;
+  warnings.severity = "warning";
+  warnings.state = "new";
+  auto fresh = ReadOk([&](Transaction& tx) { return tx.audit().ListAuditIssues("c1", warnings); });
+  ASSERT_EQ(fresh.size(), 1u);
+  EXPECT_EQ(fresh[0].url, "https://example.com/b");
+  auto counts = ReadOk([](Transaction& tx) { return tx.audit().CountAuditIssues("c1"); });
+  ASSERT_EQ(counts.size(), 3u);
+  EXPECT_EQ(counts[1].rule_id, "images/missing-alt");
+  EXPECT_EQ(counts[1].count, 2);
+  EXPECT_EQ(counts[1].new_count, 1);
+  issues.resize(1);
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.audit().ReplaceAuditIssues("c1", issues); })));
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListAllAuditIssues("c1"); }).size(), 1u);
+}
+
+TEST_P(AuditStore, RobotsFilesAndCrawlerKeysAreKept) {
+  ASSERT_TRUE(Ok(store().Write([](Transaction& tx) {
+    return tx.audit().SaveRobotsCache({"https://example.com", 10, 200, "User-agent: *"});
+  })));
+  ASSERT_TRUE(Ok(store().Write([](Transaction& tx) {
+    return tx.audit().SaveRobotsCache({"https://example.com", 20, 503, ""});
+  })));
+  auto robots = ReadOk([](Transaction& tx) { return tx.audit().FindRobotsCache("https://example.com"); });
+  ASSERT_TRUE(robots);
+  EXPECT_EQ(robots->http_status, 503);
+  EXPECT_EQ(robots->fetched_at, 20);
+  ASSERT_TRUE(Ok(store().Write([](Transaction& tx) -> Result<void> {
+    if (auto a = tx.audit().InsertCrawlerKey({"k1", "seed1", true, "pub1", 1, std::nullopt}); !a) return a;
+    if (auto b = tx.audit().InsertCrawlerKey({"k2", "seed2", true, "pub2", 2, std::nullopt}); !b) return b;
+    return tx.audit().RetireCrawlerKeys("k2", 3);
+  })));
+  auto keys = ReadOk([](Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].id, "k2");
+  EXPECT_FALSE(keys[0].retired_at);
+  EXPECT_EQ(keys[1].retired_at, 3);
+  ASSERT_TRUE(Ok(store().Write([](Transaction& tx) { return tx.audit().DeleteCrawlerKeysRetiredBefore(4); })));
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListCrawlerKeys(); }).size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sqlite, AuditStore, testing::Values(Backend::kSqlite));
+INSTANTIATE_TEST_SUITE_P(Postgres, AuditStore, testing::Values(Backend::kPostgres));
+
+}  // namespace
+}  // namespace sightline::storage
