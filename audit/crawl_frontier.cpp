@@ -18,12 +18,11 @@ void CrawlFrontier::MarkKnown(const std::string& url) {
   known_.insert(url);
 }
 
-bool CrawlFrontier::Push(storage::AuditPageRecord page) {
+void CrawlFrontier::Push(storage::AuditPageRecord page) {
   std::lock_guard lock(mutex_);
   known_.insert(page.url);
   (page.depth < 0 ? orphans_ : linked_).push_back(std::move(page));
   changed_.notify_one();
-  return true;
 }
 
 std::optional<storage::AuditPageRecord> CrawlFrontier::TakeReady(

@@ -25,8 +25,8 @@ class CrawlFrontier {
   // Whether `url` was ever seen by this crawl (queued, fetched or skipped).
   bool Known(const std::string& url);
   void MarkKnown(const std::string& url);
-  // Queues a URL that is not yet known; false when it was.
-  bool Push(storage::AuditPageRecord page);
+  // Queues a URL (the caller checked it is not Known) and marks it known.
+  void Push(storage::AuditPageRecord page);
 
   // The next URL whose host may be asked now, waiting for one; nullopt when the frontier is
   // empty and no worker is busy (the crawl is done) or after Stop. A URL taken must be handed

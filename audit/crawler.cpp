@@ -29,7 +29,7 @@ struct Previous {
   std::vector<storage::AuditLinkRecord> links;
 };
 
-bool IsExternalCheckWorthy(const FetchResult& head) {
+bool NeedsGet(const FetchResult& head) {
   // Some servers refuse HEAD or answer it differently: those get a GET.
   return head.status == 0 || head.status == 405 || head.status == 501 || head.status >= 400;
 }
@@ -214,7 +214,7 @@ PageOutcome CheckExternal(State& s, storage::AuditPageRecord page,
                           const std::function<bool()>& stop) {
   FetchRequest request{.url = page.url, .method = core::HttpMethod::kHead};
   FetchResult answer = s.env.fetcher.Fetch(request, stop);
-  if (IsExternalCheckWorthy(answer)) {
+  if (NeedsGet(answer)) {
     request.method = core::HttpMethod::kGet;
     request.want_body = [](const core::OutboundResponse&) { return false; };
     answer = s.env.fetcher.Fetch(request, stop);

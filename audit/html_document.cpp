@@ -2,6 +2,8 @@
 
 #include "audit/gumbo_parse.h"
 #include "audit/html_text.h"
+#include "core/http_types.h"
+#include "core/text.h"
 
 #include <gumbo.h>
 
@@ -239,10 +241,10 @@ class FactsBuilder {
 };
 
 void FactsBuilder::EnterMeta(const GumboElement& element) {
-  const std::string name = ToLowerAscii(TrimHtmlSpace(Attribute(element, "name")));
+  const std::string name = core::ToLowerAscii(TrimHtmlSpace(Attribute(element, "name")));
   const std::string_view content = TrimHtmlSpace(Attribute(element, "content"));
   const std::string key =
-      name.empty() ? ToLowerAscii(TrimHtmlSpace(Attribute(element, "property"))) : name;
+      name.empty() ? core::ToLowerAscii(TrimHtmlSpace(Attribute(element, "property"))) : name;
   if (!key.empty() && Room(facts_.metas, "meta tags")) {
     facts_.metas.emplace_back(key, Collapsed(content));
   }
@@ -251,7 +253,7 @@ void FactsBuilder::EnterMeta(const GumboElement& element) {
     facts_.meta_descriptions.push_back(Collapsed(content));
   }
   if (name != "robots" && name != "serviceauditbot") return;
-  const std::string directives = ToLowerAscii(content);
+  const std::string directives = core::ToLowerAscii(content);
   std::string_view rest = directives;
   while (!rest.empty()) {
     const std::size_t comma = std::min(rest.find(','), rest.size());
@@ -287,7 +289,7 @@ void FactsBuilder::EnterScript(const GumboNode& node) {
   // The MIME type's essence: "application/ld+json; charset=utf-8" counts.
   std::string_view type = Attribute(element, "type");
   type = TrimHtmlSpace(type.substr(0, type.find(';')));
-  if (!EqualsIgnoreCase(type, "application/ld+json") || !Room(facts_.json_ld, "JSON-LD blocks")) {
+  if (!core::EqualsIgnoreCase(type, "application/ld+json") || !Room(facts_.json_ld, "JSON-LD blocks")) {
     return;
   }
   std::string text;
@@ -319,7 +321,7 @@ void FactsBuilder::EnterEmbedding(const GumboElement& element) {
       }
       return;
     case GUMBO_TAG_INPUT:
-      if (EqualsIgnoreCase(TrimHtmlSpace(Attribute(element, "type")), "image")) {
+      if (core::EqualsIgnoreCase(TrimHtmlSpace(Attribute(element, "type")), "image")) {
         AddSubresource(Attribute(element, "src"));
       }
       return;

@@ -1,13 +1,11 @@
 #include "audit/html_text.h"
 
+#include "core/http_types.h"
+#include "core/text.h"
+
 #include <algorithm>
 
 namespace sightline::audit {
-namespace {
-
-char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-}  // namespace
 
 bool IsHtmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
@@ -17,23 +15,11 @@ std::string_view TrimHtmlSpace(std::string_view text) {
   return text;
 }
 
-std::string ToLowerAscii(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), LowerAscii);
-  return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return LowerAscii(x) == LowerAscii(y);
-         });
-}
-
 bool HasToken(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     const auto begin = std::find_if_not(list.begin(), list.end(), IsHtmlSpace);
     const auto end = std::find_if(begin, list.end(), IsHtmlSpace);
-    if (EqualsIgnoreCase(std::string_view(begin, end), token)) return true;
+    if (core::EqualsIgnoreCase(std::string_view(begin, end), token)) return true;
     list.remove_prefix(static_cast<std::size_t>(end - list.begin()));
   }
   return false;

@@ -13,10 +13,6 @@ namespace sightline::audit {
 bool IsHtmlSpace(char c);
 std::string_view TrimHtmlSpace(std::string_view text);
 
-// ASCII case folding; other bytes (UTF-8) are kept.
-std::string ToLowerAscii(std::string_view text);
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
-
 // Whether the whitespace-separated token list `list` (a rel value) holds `token`, in any case.
 bool HasToken(std::string_view list, std::string_view token);
 

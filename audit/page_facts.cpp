@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "audit/crawl_url.h"
+#include "audit/json_lists.h"
 #include "audit/html_document.h"
 #include "audit/structured_data.h"
 #include "core/crypto.h"
@@ -13,12 +14,6 @@ namespace sightline::audit {
 namespace {
 
 namespace json = boost::json;
-
-json::array Strings(const std::vector<std::string>& values) {
-  json::array out;
-  for (const std::string& v : values) out.emplace_back(v);
-  return out;
-}
 
 // X-Robots-Tag directives that apply to every crawler or to ours ("googlebot: noindex" does not).
 std::vector<std::string> HeaderRobots(const core::HttpHeaders& headers) {
@@ -66,11 +61,11 @@ json::object StructuredData(const std::vector<std::string>& blocks) {
   json::array items;
   for (const StructuredDataItem& item : report.items) {
     items.push_back(json::object{{"type", item.type},
-                                 {"missingRequired", Strings(item.missing_required)},
-                                 {"missingRecommended", Strings(item.missing_recommended)}});
+                                 {"missingRequired", JsonStrings(item.missing_required)},
+                                 {"missingRecommended", JsonStrings(item.missing_recommended)}});
   }
   return {{"blocks", blocks.size()}, {"items", std::move(items)},
-          {"errors", Strings(report.parse_errors)}};
+          {"errors", JsonStrings(report.parse_errors)}};
 }
 
 void AddLinks(const HtmlFacts& html, const std::string& base, PageOutcome& out,
@@ -89,12 +84,12 @@ void AddLinks(const HtmlFacts& html, const std::string& base, PageOutcome& out,
 void AddHtmlFacts(const HtmlFacts& html, const std::string& url, PageOutcome& out,
                   json::object& details) {
   const std::string base = html.base_href ? ResolveUrl(url, *html.base_href).value_or(url) : url;
-  details["titles"] = Strings(html.titles);
-  details["descriptions"] = Strings(html.meta_descriptions);
-  details["h1"] = Strings(html.h1s);
+  details["titles"] = JsonStrings(html.titles);
+  details["descriptions"] = JsonStrings(html.meta_descriptions);
+  details["h1"] = JsonStrings(html.h1s);
   details["lang"] = html.lang ? json::value(*html.lang) : json::value(nullptr);
   details["viewport"] = html.has_viewport;
-  details["metaRobots"] = Strings(html.robots_directives);
+  details["metaRobots"] = JsonStrings(html.robots_directives);
   json::array canonicals = details["canonicals"].as_array();
   for (const std::string& href : html.canonicals) {
     canonicals.emplace_back(ResolveUrl(base, href).value_or(href));
@@ -123,7 +118,7 @@ void AddHtmlFacts(const HtmlFacts& html, const std::string& url, PageOutcome& ou
   details["mixedContent"] = std::move(mixed);
   details["structuredData"] = StructuredData(html.json_ld);
   details["textBytes"] = html.text_bytes;
-  details["parseProblems"] = Strings(html.problems);
+  details["parseProblems"] = JsonStrings(html.problems);
   AddLinks(html, base, out, details);
 }
 
@@ -149,7 +144,7 @@ PageOutcome DescribePage(storage::AuditPageRecord page, const FetchResult& answe
   details["truncated"] = answer.truncated;
   if (auto hsts = answer.headers.Get("Strict-Transport-Security")) details["hsts"] = *hsts;
   const std::vector<std::string> header_robots = HeaderRobots(answer.headers);
-  details["xRobotsTag"] = Strings(header_robots);
+  details["xRobotsTag"] = JsonStrings(header_robots);
   details["canonicals"] = json::array();
   for (const std::string& href : HeaderCanonicals(answer.headers)) {
     details["canonicals"].as_array().emplace_back(ResolveUrl(page.url, href).value_or(href));

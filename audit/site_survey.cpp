@@ -3,18 +3,13 @@
 #include <boost/json.hpp>
 
 #include "audit/crawl_url.h"
+#include "audit/json_lists.h"
 #include "audit/page_fetcher.h"
 
 namespace sightline::audit {
 namespace {
 
 namespace json = boost::json;
-
-json::array Strings(const std::vector<std::string>& values) {
-  json::array out;
-  for (const std::string& v : values) out.emplace_back(v);
-  return out;
-}
 
 std::string AccessName(CrawlAccess access) {
   switch (access) {
@@ -35,7 +30,7 @@ json::array DescribeAiUsageLines(const RobotsTxt& rules) {
     lines.push_back(json::object{{"directive", line.directive}, {"line", line.line},
                                  {"scope", line.scope}, {"group", line.group},
                                  {"preferences", std::move(preferences)},
-                                 {"problems", Strings(line.problems)}});
+                                 {"problems", JsonStrings(line.problems)}});
   }
   return lines;
 }
@@ -45,7 +40,7 @@ json::object DescribeSitemaps(const SitemapHarvest& harvest) {
   for (const SitemapFile& file : harvest.files) {
     files.push_back(json::object{{"url", file.url}, {"status", file.status}, {"kind", file.kind},
                                  {"listedInRobots", file.listed_in_robots}, {"urls", file.urls},
-                                 {"problems", Strings(file.problems)}});
+                                 {"problems", JsonStrings(file.problems)}});
   }
   return {{"files", std::move(files)}, {"urls", harvest.page_urls.size()},
           {"truncated", harvest.truncated}};
@@ -57,9 +52,9 @@ json::object DescribeLlms(const LlmsTxtFetch& llms) {
           {"present", llms.present},
           {"wellFormed", llms.present && llms.report.well_formed},
           {"title", llms.report.title},
-          {"sections", Strings(llms.report.sections)},
+          {"sections", JsonStrings(llms.report.sections)},
           {"links", llms.report.link_count},
-          {"problems", Strings(llms.report.problems)}};
+          {"problems", JsonStrings(llms.report.problems)}};
 }
 
 // Whether http:// of the start host answers with a redirect to https:// (only asked when the
@@ -85,7 +80,7 @@ json::object DescribeRobots(const RobotsFetch& robots, const std::vector<AiCrawl
                    {"redirects", robots.redirects}, {"error", robots.error},
                    {"policy", robots.policy},   {"fromCache", robots.from_cache},
                    {"fetchedAt", robots.fetched_at}, {"body", robots.body},
-                   {"sitemaps", Strings(robots.rules.sitemaps())}};
+                   {"sitemaps", JsonStrings(robots.rules.sitemaps())}};
   const auto delay = robots.rules.CrawlDelay(kAuditBotToken);
   out["crawlDelay"] = delay ? json::value(*delay) : json::value(nullptr);
   out["aiUsage"] = DescribeAiUsageLines(robots.rules);
@@ -102,7 +97,7 @@ json::object DescribeRobots(const RobotsFetch& robots, const std::vector<AiCrawl
     for (int line : c.lines) lines.emplace_back(line);
     contradictions.push_back(json::object{{"key", c.key}, {"message", c.message},
                                           {"lines", std::move(lines)},
-                                          {"crawlers", Strings(c.crawlers)}});
+                                          {"crawlers", JsonStrings(c.crawlers)}});
   }
   out["aiCrawlers"] = std::move(crawlers);
   out["contradictions"] = std::move(contradictions);
