@@ -7,5 +7,6 @@ namespace sightline::app {
 
 std::string ErrorCodesMarkdown();
 std::string PermissionsMarkdown();
+std::string AuditRulesMarkdown();
 
 }  // namespace sightline::app

@@ -21,7 +21,8 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   };
   long threads = 0, connections = 0, body = 0, header = 0, read = 0, idle = 0, grace = 0, pool = 0,
        queue_rows = 0, access_ttl = 0, refresh = 0, rollup = 0, quota = 0, public_quota = 0,
-       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0, ai_interval = 0;
+       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0, ai_interval = 0,
+       audit_interval = 0, audit_crawls = 0;
   const Number numbers[] = {{"threads", &threads},
                             {"max-connections", &connections},
                             {"max-body-bytes", &body},
@@ -40,7 +41,9 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
                             {"llm-timeout", &llm_timeout},
                             {"agent-max-steps", &steps},
                             {"agent-max-seconds", &seconds},
-                            {"ai-visibility-interval", &ai_interval}};
+                            {"ai-visibility-interval", &ai_interval},
+                            {"audit-interval", &audit_interval},
+                            {"audit-crawls", &audit_crawls}};
   for (const Number& number : numbers) {
     auto value = options.GetInt(number.flag);
     if (!value) return value.error();
@@ -68,6 +71,8 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   config.assistant.max_steps = static_cast<int>(steps);
   config.assistant.max_duration = std::chrono::seconds(seconds);
   config.ai_visibility_interval = std::chrono::seconds(ai_interval);
+  config.audit_interval = std::chrono::seconds(audit_interval);
+  config.audit_crawls = audit_crawls;
   return {};
 }
 
@@ -132,6 +137,7 @@ Result<void> ReadSources(const Options& options, ServeConfig& config) {
     config.create_encryption_key = true;
   }
   config.ai_engines_private_urls = options.Has("ai-engines-private-urls");
+  config.audit_private_addresses = options.Has("audit-private-addresses");
   return {};
 }
 

@@ -56,6 +56,9 @@ struct ServeConfig {
   bool create_encryption_key = false;  // the SQLite default: made at first start
   std::chrono::seconds ai_visibility_interval{10};
   bool ai_engines_private_urls = false;
+  std::chrono::seconds audit_interval{5};  // 0: this node crawls none
+  std::int64_t audit_crawls = 2;           // crawls this node runs at once
+  bool audit_private_addresses = false;    // tests: ServiceAuditBot may reach loopback
 
   // Reports leave changed days to the background refresher when it runs.
   reports::ChangedDays changed_days() const {

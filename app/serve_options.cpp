@@ -132,6 +132,16 @@ const OptionDef kServeOptions[] = {
     {"ai-engines-private-urls", "SIGHTLINE_AI_ENGINES_PRIVATE_URLS", "", "",
      "Let AI-visibility engines' base URLs reach private and loopback addresses (a model served "
      "on the local network; tests). Off: only public addresses, checked on connect."},
+    {"audit-interval", "SIGHTLINE_AUDIT_INTERVAL", "5", "SECONDS",
+     "How often this node looks for queued site-audit crawls (and crawls a stopped node left) "
+     "to claim; each crawl is run by one node. 0: this node crawls none.",
+     0, 3600},
+    {"audit-crawls", "SIGHTLINE_AUDIT_CRAWLS", "2", "N",
+     "How many site-audit crawls this node runs at once.",
+     1, 64},
+    {"audit-private-addresses", "SIGHTLINE_AUDIT_PRIVATE_ADDRESSES", "", "",
+     "Let ServiceAuditBot (crawls and ownership checks) reach private and loopback addresses. "
+     "For tests only: off, it fetches only public addresses, checked on connect."},
     {"passkey-rp-id", "SIGHTLINE_PASSKEY_RP_ID", "", "HOST",
      "The WebAuthn relying party ID passkeys are bound to; default: the public URL's host "
      "(localhost for a loopback address). Passkeys need a host name, not an IP address."},

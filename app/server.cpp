@@ -103,12 +103,13 @@ mcp::AppViews EmbeddedAppViews() {
     views.push_back({.name = "reports",
                      .title = "Sightline report",
                      .description = "Web analytics, crawler analytics and AI visibility as charts "
-                                    "and tables, with the period and its comparison adjustable.",
+                                    "and tables, with the period and its comparison adjustable; "
+                                    "a site audit's summary by severity.",
                      .html = std::string(reports->body),
                      .digest_hex = core::HexEncode(reports->sha384),
                      .tools = {"get_web_analytics", "get_web_timeline", "get_web_breakdown",
                                "get_bot_timeline", "get_top_bots", "get_ai_visibility",
-                               "get_ai_visibility_loop"}});
+                               "get_ai_visibility_loop", "get_site_audit_summary"}});
   }
   return mcp::AppViews(std::move(views));
 }
@@ -148,6 +149,23 @@ agent::VisibilityRunnerSettings VisibilityRunnerSettingsFor(const ServeConfig& c
   settings.limits = config.llm.limits;
   settings.limits.public_only = !config.ai_engines_private_urls;
   return settings;
+}
+
+audit::SiteAuditSettings SiteAuditSettingsFor(const ServeConfig& config,
+                                              const std::string& public_url) {
+  audit::SiteAuditSettings settings;
+  settings.public_url = public_url;
+  settings.limits.public_only = !config.audit_private_addresses;
+  settings.ai_crawlers = audit::AiCrawlersOf(detection::BotCatalog::Builtin());
+  return settings;
+}
+
+audit::CrawlRunnerOptions CrawlRunnerOptionsFor(const audit::SiteAuditSettings& settings,
+                                                const ServeConfig& config) {
+  return {.public_url = settings.public_url,
+          .limits = settings.limits,
+          .max_crawls = config.audit_crawls,
+          .ai_crawlers = settings.ai_crawlers};
 }
 
 }  // namespace
@@ -293,17 +311,17 @@ Server::Server(ServeConfig config, ServerFoundations& f)
                   {.ranges = &live_ranges_,
                    .signatures = &signature_keys_,
                    .reverse_dns = &reverse_dns_,
-                   .own_signer = config_.public_url.empty()
-                                     ? std::string()
-                                     : detection::UrlOrigin(config_.public_url).value_or("")}),
+                   .own_signer = detection::UrlOrigin(public_url_).value_or("")}),
       writer_(*store_, {.max_queued_rows = config_.ingest_queue_rows}),
       ingestion_(clock_, writer_, {config_.trusted_proxies, geo_.get(), &classifier_}),
       sessions_(*store_, clock_, std::move(f.signing_secret)),
       passkeys_(*store_, clock_, PasskeySettingsFor(config_, public_url_)),
       ai_keys_(std::move(f.ai_keys)),
+      site_audit_(*store_, *llm_client_, resolver_.get(), ai_keys_.get(), clock_,
+                  SiteAuditSettingsFor(config_, public_url_)),
       services_{sessions_,        &ingestion_,   &assistant_,
                 &passkeys_,       &device_login_, config_.changed_days(),
-                ai_keys_.get(),   config_.ai_engines_private_urls},
+                ai_keys_.get(),   config_.ai_engines_private_urls, &site_audit_},
       dispatcher_(*store_, clock_, services_),
       assistant_(std::move(f.provider), config_.assistant, dispatcher_, registry_, *store_, clock_),
       authenticator_(*store_),
@@ -334,8 +352,9 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       authorize_endpoint_(authorization_server_, sessions_, rate_limits_, api_url_),
       operations_(registry_, dispatcher_, authenticator_, sessions_, rate_limits_,
                   &authorization_server_),
+      bot_(site_audit_),
       front_door_({&documents_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
-                   &operations_, &dashboard_},
+                   &operations_, &bot_, &dashboard_},
                   clock_),
       range_refresher_(
           *range_fetcher_, *store_, clock_,
@@ -348,7 +367,15 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       ai_visibility_(config_.ai_visibility_interval, /*first_at_start=*/true,
                      [this](const std::atomic<bool>& stopping) {
                        visibility_runner_.RunRound(stopping);
-                     }) {
+                     }),
+      crawl_runner_(*store_, *llm_client_, ai_keys_.get(), clock_,
+                    CrawlRunnerOptionsFor(site_audit_.settings(), config_)),
+      site_audit_crawls_(config_.audit_interval, /*first_at_start=*/true,
+                         [this](const std::atomic<bool>&) {
+                           PinOwnCrawlerKeys();
+                           crawl_runner_.Poll();
+                         }) {
+  PinOwnCrawlerKeys();
   if (const tools::AssistantStatus status = assistant_.Status(); status.configured) {
     core::Log(core::LogLevel::kInfo, "agent assistant ready",
               {{"provider", status.provider}, {"model", status.model}});
@@ -356,6 +383,14 @@ Server::Server(ServeConfig config, ServerFoundations& f)
 }
 
 Server::~Server() = default;
+
+void Server::PinOwnCrawlerKeys() {
+  const auto origin = detection::UrlOrigin(public_url_);
+  auto directory = site_audit_.KeyDirectory("");
+  if (!origin || !directory) return;  // the store is down: the next round tries again
+  auto keys = detection::ParseSignatureDirectory(directory->body);
+  if (keys) signature_keys_.Add(*origin, std::move(*keys));
+}
 
 void Server::LogReady() const {
   core::Log(core::LogLevel::kInfo, "ready",
@@ -373,6 +408,7 @@ int Server::Run() {
   http_->OnShutdown([this] { assistant_.StopAnswers(); });
   http_->Run(front_door_);
   assistant_.Shutdown();  // running answers end while the handler their callbacks reach exists
+  crawl_runner_.Stop();   // running crawls give their leases up for the next node to resume
   // A client metadata fetch still pending is answered now, while authorization_server_ (which
   // its callback reaches) exists; the other fetchers' callbacks hold shared state.
   client_fetcher_->Stop();

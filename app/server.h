@@ -16,6 +16,7 @@
 #include "agent/assistant.h"
 #include "agent/visibility_runner.h"
 #include "api/authorize_endpoint.h"
+#include "api/bot_endpoint.h"
 #include "api/dashboard_endpoint.h"
 #include "api/documents_endpoint.h"
 #include "api/front_door.h"
@@ -31,6 +32,8 @@
 #include "app/periodic_task.h"
 #include "app/range_refresh.h"
 #include "app/serve_config.h"
+#include "audit/crawl_runner.h"
+#include "audit/site_audit_service.h"
 #include "core/sealed_box.h"
 #include "detection/geo.h"
 #include "detection/ip_ranges.h"
@@ -73,6 +76,10 @@ class Server {
  private:
   Server(ServeConfig config, ServerFoundations& foundations);
   void LogReady() const;
+  // Hands ServiceAuditBot's published keys to detection for the installation's own origin, so
+  // forwarded requests of its crawls verify without fetching our own directory (again each
+  // crawl round: another node may have rotated the key).
+  void PinOwnCrawlerKeys();
 
   const ServeConfig config_;
   core::SystemClock clock_;
@@ -83,6 +90,7 @@ class Server {
   std::unique_ptr<api::HttpsFetcher> directory_fetcher_;  // Web Bot Auth key directories
   std::unique_ptr<api::HttpsFetcher> range_fetcher_;      // vendors' IP-range lists
   std::unique_ptr<api::HttpsFetcher> client_fetcher_;     // OAuth client metadata documents
+  // Outbound HTTP(S): AI engines, the assistant's provider and ServiceAuditBot.
   std::unique_ptr<api::BeastHttpClient> llm_client_;
   std::unique_ptr<transport::HttpServer> http_;  // listening already
   const std::string address_;                    // host:port listened on
@@ -101,6 +109,7 @@ class Server {
   identity::PasskeyService passkeys_;
   // Names the assistant below: the dispatcher reaches it only when serving, once it exists.
   std::unique_ptr<core::SealedBox> ai_keys_;  // null: no --encryption-key-file
+  audit::SiteAuditService site_audit_;          // ownership checks, the crawler's keys
   tools::Services services_;
   tools::Dispatcher dispatcher_;
   agent::AssistantService assistant_;
@@ -117,6 +126,7 @@ class Server {
   // The front door and its endpoint modules, in the order it asks them.
   api::RateLimits rate_limits_;
   api::DocumentsEndpoint documents_;  // OpenAPI, health, the static-asset table
+  api::BotEndpoint bot_;              // /bot and ServiceAuditBot's key directory
   api::DashboardEndpoint dashboard_;  // the site at /, but /.well-known
   api::McpEndpoint mcp_endpoint_;
   api::OAuthEndpoint oauth_endpoint_;
@@ -128,6 +138,8 @@ class Server {
   PeriodicTask rollups_;
   agent::VisibilityRunner visibility_runner_;
   PeriodicTask ai_visibility_;  // scheduled runs and queued answers
+  audit::CrawlRunner crawl_runner_;
+  PeriodicTask site_audit_crawls_;  // claims queued crawls for crawl_runner_
 };
 
 }  // namespace sightline::app

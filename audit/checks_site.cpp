@@ -57,7 +57,7 @@ void CheckHttps(CheckContext& context) {
 
 void CheckLlmsTxt(CheckContext& context) {
   const json::object& llms = ObjectAt(context.site(), "llmsTxt");
-  if (llms.empty()) return;
+  if (llms.empty() || BoolAt(llms, "blockedByRobots")) return;
   const json::value status = StatusJson(static_cast<int>(IntAt(llms, "status")));
   if (!BoolAt(llms, "present")) {
     context.Add("ai/llms-txt-missing", "", {{"url", StringAt(llms, "url")}, {"status", status}});

@@ -18,6 +18,27 @@ void CrawlFrontier::MarkKnown(const std::string& url) {
   known_.insert(url);
 }
 
+bool CrawlFrontier::Reserve(const std::string& url) {
+  std::lock_guard lock(mutex_);
+  return known_.insert(url).second;
+}
+
+bool CrawlFrontier::Promote(const std::string& url, std::int64_t depth,
+                            const std::string& source) {
+  std::lock_guard lock(mutex_);
+  for (auto it = orphans_.begin(); it != orphans_.end(); ++it) {
+    if (it->url != url) continue;
+    storage::AuditPageRecord page = std::move(*it);
+    orphans_.erase(it);
+    page.depth = depth;
+    page.source = source;
+    linked_.push_back(std::move(page));
+    changed_.notify_one();
+    return true;
+  }
+  return false;
+}
+
 void CrawlFrontier::Push(storage::AuditPageRecord page) {
   std::lock_guard lock(mutex_);
   known_.insert(page.url);
@@ -28,6 +49,7 @@ void CrawlFrontier::Push(storage::AuditPageRecord page) {
 std::optional<storage::AuditPageRecord> CrawlFrontier::TakeReady(
     std::chrono::steady_clock::time_point now, std::chrono::steady_clock::time_point& wake) {
   for (auto* queue : {&linked_, &orphans_}) {
+    if (queue == &orphans_ && busy_linked_ > 0) return std::nullopt;  // it may link to them
     // The first few entries only: a busy host must not make us scan the whole queue.
     const std::size_t scan = std::min<std::size_t>(queue->size(), 64);
     for (std::size_t i = 0; i < scan; ++i) {
@@ -60,15 +82,17 @@ std::optional<storage::AuditPageRecord> CrawlFrontier::Take() {
     auto wake = now + std::chrono::milliseconds(200);
     if (auto page = TakeReady(now, wake)) {
       ++busy_;
+      busy_linked_ += page->depth >= 0;
       return page;
     }
     changed_.wait_until(lock, wake);
   }
 }
 
-void CrawlFrontier::Done() {
+void CrawlFrontier::Done(bool linked) {
   std::lock_guard lock(mutex_);
   --busy_;
+  busy_linked_ -= linked;
   changed_.notify_all();
 }
 

@@ -25,14 +25,22 @@ class CrawlFrontier {
   // Whether `url` was ever seen by this crawl (queued, fetched or skipped).
   bool Known(const std::string& url);
   void MarkKnown(const std::string& url);
+  // Marks `url` known unless it was; whether this call did (so two workers finding one URL at
+  // once queue it once). The caller Pushes it later, once its row is stored.
+  bool Reserve(const std::string& url);
+  // A URL queued from the sitemaps only (depth < 0) that a link now reaches: it takes the link's
+  // depth and source and joins the linked pages. Whether it was still queued so.
+  bool Promote(const std::string& url, std::int64_t depth, const std::string& source);
   // Queues a URL (the caller checked it is not Known) and marks it known.
   void Push(storage::AuditPageRecord page);
 
   // The next URL whose host may be asked now, waiting for one; nullopt when the frontier is
   // empty and no worker is busy (the crawl is done) or after Stop. A URL taken must be handed
-  // back with Done.
+  // back with Done (`linked`: its depth was not negative). Sitemap-only URLs wait until no
+  // linked page is queued or being fetched, so that a link that reaches one first gives it its
+  // click depth (Promote).
   std::optional<storage::AuditPageRecord> Take();
-  void Done();
+  void Done(bool linked);
   // Wakes every waiting worker with nullopt.
   void Stop();
   bool stopped();
@@ -49,6 +57,7 @@ class CrawlFrontier {
   std::set<std::string> known_;
   std::map<std::string, std::chrono::steady_clock::time_point> next_request_;
   int busy_ = 0;
+  int busy_linked_ = 0;  // of busy_, pages reached by links
   bool stopped_ = false;
 };
 

@@ -41,7 +41,9 @@ struct Crawler::State {
   storage::AuditCrawlRecord crawl;
   json::object summary;
   RobotsTxt robots;
-  std::map<std::string, RobotsTxt> other_robots;  // external hosts, by origin
+  // External hosts' rules, by origin; AllowAll for a host that did not answer at all, whose
+  // links are then checked (and found broken) rather than counted as blocked.
+  std::map<std::string, RobotsTxt> other_robots;
   std::mutex robots_mutex;
   std::map<std::string, Previous> previous;
   CrawlFrontier frontier;
@@ -166,7 +168,12 @@ const RobotsTxt& RobotsFor(State& s, const std::string& url, const std::function
   auto found = s.other_robots.find(origin);
   if (found == s.other_robots.end()) {
     RobotsFetch robots = LoadRobots(s.env.fetcher, s.env.store, s.env.clock, origin, stop);
-    found = s.other_robots.emplace(origin, std::move(robots.rules)).first;
+    // RFC 9309 reads an unreachable robots.txt as "disallow all"; for a link's status check
+    // (one HEAD) a host that accepts no connection is simply a broken link, so it is asked.
+    const bool unreachable = robots.status == 0;
+    found = s.other_robots
+                .emplace(origin, unreachable ? RobotsTxt::AllowAll() : std::move(robots.rules))
+                .first;
   }
   return found->second;
 }
@@ -232,27 +239,38 @@ PageOutcome Blocked(storage::AuditPageRecord page, const RobotsVerdict& verdict)
   return {.page = std::move(page)};
 }
 
-// Queues what a page pointed at: internal links within the depth limit (not nofollow ones),
-// redirect, canonical and hreflang targets, and every external URL for a status check.
-std::vector<storage::AuditPageRecord> Enqueue(State& s, const storage::AuditPageRecord& from,
-                                              const PageOutcome& outcome) {
+// What a page pointed at, to queue: internal links within the depth limit (not nofollow ones),
+// redirect, canonical and hreflang targets, and every external URL for a status check. Each is
+// reserved in the frontier here and pushed only once its row is stored (Process), so no worker
+// fetches a URL whose row does not exist yet. A sitemap-only URL a link reaches takes the link's
+// click depth (`promoted`).
+struct Discovered {
   std::vector<storage::AuditPageRecord> added;
+  std::vector<storage::AuditPageRecord> promoted;
+};
+
+Discovered Discover(State& s, const storage::AuditPageRecord& from, const PageOutcome& outcome) {
+  Discovered out;
   for (const FoundUrl& found : outcome.found) {
-    if (s.frontier.Known(found.url)) continue;
     const bool internal = s.Internal(found.url);
     const bool hop = found.kind == "redirect";
-    std::int64_t depth = from.depth < 0 ? -1 : from.depth + (hop ? 0 : 1);
+    const std::int64_t depth = from.depth < 0 ? -1 : from.depth + (hop ? 0 : 1);
     if (internal && found.kind == "link" &&
         (found.nofollow || !outcome.follow_links || depth > s.crawl.max_depth)) {
       continue;
     }
-    storage::AuditPageRecord page{.crawl_id = s.crawl.id, .url = found.url, .seq = s.NextSeq(),
-                                  .depth = depth, .source = found.kind, .internal = internal,
-                                  .state = "queued"};
-    s.frontier.Push(page);
-    added.push_back(std::move(page));
+    if (!s.frontier.Reserve(found.url)) {
+      if (internal && depth >= 0 && s.frontier.Promote(found.url, depth, found.kind)) {
+        out.promoted.push_back({.crawl_id = s.crawl.id, .url = found.url, .depth = depth,
+                                .source = found.kind});
+      }
+      continue;
+    }
+    out.added.push_back({.crawl_id = s.crawl.id, .url = found.url, .seq = s.NextSeq(),
+                         .depth = depth, .source = found.kind, .internal = internal,
+                         .state = "queued"});
   }
-  return added;
+  return out;
 }
 
 std::vector<storage::AuditLinkRecord> LinksOf(const State& s, const PageOutcome& outcome) {
@@ -279,30 +297,36 @@ void Process(State& s, storage::AuditPageRecord page, const std::function<bool()
     s.fetched_external++;
   }
   outcome.page.fetched_at = s.env.clock.NowMillis();
-  const std::vector<storage::AuditPageRecord> added = Enqueue(s, outcome.page, outcome);
+  const Discovered discovered = Discover(s, outcome.page, outcome);
   const std::vector<storage::AuditLinkRecord> links = LinksOf(s, outcome);
   auto saved = s.env.store.Write([&](storage::Transaction& tx) -> Result<void> {
     auto audit = tx.audit();
     if (auto done = audit.SaveAuditPage(outcome.page); !done) return done;
-    if (auto done = audit.AddAuditUrls(added); !done) return done;
+    if (auto done = audit.AddAuditUrls(discovered.added); !done) return done;
+    for (const auto& page : discovered.promoted) {
+      if (auto done = audit.SetAuditUrlDepth(page); !done) return done;
+    }
     return audit.InsertAuditLinks(links);
   });
   if (!saved) {
     s.failure = saved.error().message();
     s.failed = true;
     s.StopWith("store_failed");
+    return;
   }
+  for (const auto& page : discovered.added) s.frontier.Push(page);
 }
 
 void Work(State& s, const std::function<bool()>& stop) {
   while (auto page = s.frontier.Take()) {
+    const bool linked = page->depth >= 0;
     if (page->internal && s.fetched_internal >= s.crawl.max_pages) {
       s.StopWith("page_limit");
-      s.frontier.Done();
+      s.frontier.Done(linked);
       break;
     }
     Process(s, std::move(*page), stop);
-    s.frontier.Done();
+    s.frontier.Done(linked);
   }
 }
 

@@ -89,15 +89,18 @@ Result<CrawlerKeyPair> RotateCrawlerKey(storage::Store& store, const core::Seale
   return fresh;
 }
 
-Result<std::vector<std::string>> PublishedCrawlerKeys(storage::Store& store,
-                                                      const core::Clock& clock) {
+Result<std::vector<CrawlerKeyPair>> PublishedCrawlerKeys(storage::Store& store,
+                                                         const core::SealedBox* box,
+                                                         const core::Clock& clock) {
   auto keys = store.Read([](storage::Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
   if (!keys) return keys.error();
   const std::int64_t since = clock.NowMillis() - kRetiredKeyDays * kDayMillis;
-  std::vector<std::string> published;
+  std::vector<CrawlerKeyPair> published;
   for (const auto& key : *keys) {
     if (key.retired_at && *key.retired_at < since) continue;
-    if (auto raw = core::Base64UrlDecode(key.public_key)) published.push_back(*raw);
+    auto pair = KeyOf(key, box);
+    if (!pair) return pair.error();
+    published.push_back(std::move(*pair));
   }
   return published;
 }

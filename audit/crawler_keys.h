@@ -31,9 +31,10 @@ core::Result<CrawlerKeyPair> LoadOrCreateCrawlerKey(storage::Store& store,
 // Makes a new key current and retires the others; the new key.
 core::Result<CrawlerKeyPair> RotateCrawlerKey(storage::Store& store, const core::SealedBox* box,
                                               const core::Clock& clock);
-// The raw public keys to publish: the current ones and those retired less than kRetiredKeyDays
-// ago.
-core::Result<std::vector<std::string>> PublishedCrawlerKeys(storage::Store& store,
-                                                            const core::Clock& clock);
+// The keys to publish (and to sign the directory with): the current ones and those retired less
+// than kRetiredKeyDays ago, newest first.
+core::Result<std::vector<CrawlerKeyPair>> PublishedCrawlerKeys(storage::Store& store,
+                                                               const core::SealedBox* box,
+                                                               const core::Clock& clock);
 
 }  // namespace sightline::audit

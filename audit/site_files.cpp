@@ -155,7 +155,11 @@ RobotsFetch LoadRobots(const PageFetcher& fetcher, storage::Store& store, const 
   auto cached = store.Read([&](storage::Transaction& tx) {
     return tx.audit().FindRobotsCache(origin);
   });
-  if (cached && *cached && now - (*cached)->fetched_at < kRobotsCacheMillis) {
+  // Only answers are kept: a 5xx or an unreachable host is asked again by the next crawl, so an
+  // owner who mends robots.txt does not wait a day (a crawl keeps its own copy while it runs).
+  const bool usable = cached && *cached && now - (*cached)->fetched_at < kRobotsCacheMillis &&
+                      (*cached)->http_status > 0 && (*cached)->http_status < 500;
+  if (usable) {
     robots.status = static_cast<int>((*cached)->http_status);
     robots.body = (*cached)->body;
     robots.fetched_at = (*cached)->fetched_at;

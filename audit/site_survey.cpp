@@ -121,7 +121,11 @@ SiteSurvey SurveySite(const PageFetcher& fetcher, storage::Store& store, const c
   SitemapHarvest sitemaps = LoadSitemaps(fetcher, robots, origin, cancelled);
   survey.site["robots"] = DescribeRobots(robots, ai_crawlers);
   survey.site["sitemaps"] = DescribeSitemaps(sitemaps);
-  survey.site["llmsTxt"] = DescribeLlms(LoadLlmsTxt(fetcher, origin, cancelled));
+  // robots.txt may keep the bot from /llms.txt too (a 5xx robots.txt disallows everything).
+  survey.site["llmsTxt"] =
+      robots.rules.IsAllowed(kAuditBotToken, "/llms.txt")
+          ? DescribeLlms(LoadLlmsTxt(fetcher, origin, cancelled))
+          : json::object{{"url", origin + "/llms.txt"}, {"blockedByRobots", true}};
   survey.site["https"] = DescribeHttps(fetcher, start_url, cancelled);
   survey.robots = std::move(robots.rules);
   survey.sitemap_urls = std::move(sitemaps.page_urls);

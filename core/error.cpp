@@ -185,6 +185,14 @@ constexpr std::array kErrorTable = {
     ErrorInfo{ErrorCode::kAiEngineKeyUnreadable, "AIV_003", 503, "Engine key unreadable",
               "The engine's API key was sealed with another encryption key than the server's "
               "(`--encryption-key-file`); set the key again with `update_ai_engine`."},
+    ErrorInfo{ErrorCode::kAuditSiteNotVerified, "AUDIT_001", 409, "Site ownership not proven",
+              "ServiceAuditBot crawls only sites whose ownership the project proved: publish the "
+              "site's token (file, meta tag or DNS TXT record) and call `verify_audit_site`."},
+    ErrorInfo{ErrorCode::kAuditCrawlActive, "AUDIT_002", 409, "Crawl already running",
+              "The site has a queued or running crawl (`details.crawlId`); wait for it or cancel "
+              "it first."},
+    ErrorInfo{ErrorCode::kAuditSiteExists, "AUDIT_003", 409, "Site already added",
+              "The project already has this site (`details.siteId`)."},
     ErrorInfo{ErrorCode::kInternal, "SYS_001", 500, "Internal error",
               "An unexpected failure; the `X-Request-Id` locates it in the server's log."},
     ErrorInfo{ErrorCode::kUnavailable, "SYS_002", 503, "Service unavailable",

@@ -76,6 +76,9 @@ enum class ErrorCode : std::uint16_t {
   kAiNothingToRun,           // AIV_001
   kAiBudgetReached,          // AIV_002
   kAiEngineKeyUnreadable,    // AIV_003
+  kAuditSiteNotVerified,     // AUDIT_001
+  kAuditCrawlActive,         // AUDIT_002
+  kAuditSiteExists,          // AUDIT_003
   kInternal,                 // SYS_001
   kUnavailable,              // SYS_002
   kStorageUnavailable,       // SYS_003

@@ -37,6 +37,10 @@ constexpr std::array kCatalog = {
                    "Read AI-visibility reports, answers and their configuration."},
     PermissionInfo{P::kAiVisibilityManage, "aivisibility.manage",
                    "Manage AI-visibility brands, prompts, engines and settings; start runs."},
+    PermissionInfo{P::kSiteAuditView, "siteaudit.view",
+                   "Read site audits: sites, crawls, pages, issues and the robots-vs-traffic report."},
+    PermissionInfo{P::kSiteAuditManage, "siteaudit.manage",
+                   "Add and verify sites, start and cancel ServiceAuditBot's crawls."},
     PermissionInfo{P::kAgentUse, "agent.use", "Use the in-dashboard agent assistant."},
     PermissionInfo{P::kAccount, "account.manage",
                    "Read and update your own profile, list and create organizations. Held by "
@@ -136,10 +140,11 @@ PermissionSet RolePermissions(Role role) {
                  P::kPrivateApiKeyView, P::kPrivateApiKeyCreate, P::kPrivateApiKeyRevoke,
                  P::kAnalyticsView, P::kBotsView, P::kBotsClassify, P::kEventsIngest,
                  P::kBotsIngest, P::kWebhookCreate, P::kAiVisibilityView, P::kAiVisibilityManage,
-                 P::kAgentUse});
+                 P::kSiteAuditView, P::kSiteAuditManage, P::kAgentUse});
     case Role::kAnalyst:
       return Of({P::kOrganizationView, P::kMemberView, P::kProjectView, P::kAnalyticsView,
-                 P::kBotsView, P::kBotsClassify, P::kAiVisibilityView, P::kAgentUse});
+                 P::kBotsView, P::kBotsClassify, P::kAiVisibilityView, P::kSiteAuditView,
+                 P::kAgentUse});
     case Role::kSupport:
       // Support reads web analytics and the audit log, and may ask the assistant about them
       // (which then refuses crawler analytics, as the role does).

@@ -36,6 +36,8 @@ enum class Permission : unsigned {
   kWebhookCreate,
   kAiVisibilityView,
   kAiVisibilityManage,
+  kSiteAuditView,
+  kSiteAuditManage,
   kAgentUse,
   // Not granted by roles but by the kind of credential: every user session holds
   // `account.manage` (its own profile and organizations); everyone, signed in or not, holds

@@ -52,6 +52,9 @@ std::optional<std::string> NameOf(const Message& message) {
     member = "name";
   } else if (message.method == "resources/read") {
     member = "uri";
+  } else if (message.method == "tasks/get" || message.method == "tasks/update" ||
+             message.method == "tasks/cancel") {
+    member = "taskId";  // SEP-2663's routing header
   } else {
     return std::nullopt;
   }
@@ -79,11 +82,11 @@ std::optional<RpcRefusal> CheckHeaders(const Message& message, const core::HttpH
   const auto given = headers.Get(kNameHeader);
   const auto decoded = given ? DecodeHeaderValue(*given) : std::nullopt;
   if (!decoded || *decoded != *expected_name) {
+    const std::string_view member = message.method == "resources/read" ? "params.uri"
+                                     : message.method.starts_with("tasks/") ? "params.taskId"
+                                                                            : "params.name";
     return Refuse(400, message.id, rpc::kHeaderMismatch,
-                  "The Mcp-Name header must equal the request's " +
-                      std::string(message.method == "resources/read" ? "params.uri"
-                                                                     : "params.name") +
-                      ".");
+                  "The Mcp-Name header must equal the request's " + std::string(member) + ".");
   }
   return std::nullopt;
 }

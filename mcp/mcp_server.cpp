@@ -206,12 +206,15 @@ void McpServer::HandleLegacy(const McpCall& call, json::value body, McpDone done
 
 void McpServer::AnswerLegacy(const McpCall& call, const Session& session, const Message& message,
                              McpDone done) {
-  const RequestContext context{Era::kLegacy, session.id_hash, session.record.log_level, {}};
+  const RequestContext context{
+      Era::kLegacy, session.id_hash, session.record.log_level, {},
+      TasksFor(Era::kLegacy, session.record.protocol_version, json::object())};
   const json::value& id = message.id;
   const std::string& method = message.method;
   if (method == "ping") return done(JsonAnswer(ResultMessage(id, json::object())));
   if (method == "tools/list") return done(JsonAnswer(ListTools(call, id, message.params)));
   if (method == "tools/call") return CallTool(call, context, id, message.params, std::move(done));
+  if (AnswerTask(call, context, message, done)) return;
   if (method == "logging/setLevel") {
     const json::value* level = message.params.if_contains("level");
     if (!level || !level->is_string() || !LogLevelRank(level->as_string())) {
@@ -267,6 +270,9 @@ Result<HttpResponse> McpServer::Initialize(const McpCall& call, const json::valu
   json::object result;
   result["protocolVersion"] = record.protocol_version;
   result["capabilities"] = ServerCapabilities(Era::kLegacy);
+  if (TasksFor(Era::kLegacy, record.protocol_version, json::object())) {
+    AddTaskCapabilities(result["capabilities"].as_object(), Era::kLegacy);
+  }
   result["serverInfo"] = json::object{
       {"name", identity_.name}, {"title", identity_.title}, {"version", identity_.version}};
   if (!identity_.instructions.empty()) result["instructions"] = identity_.instructions;
@@ -286,6 +292,8 @@ json::object McpServer::ServerCapabilities(Era era) const {
   if (extension_) {
     for (const auto& [name, value] : extension_->Capabilities(era)) capabilities[name] = value;
   }
+  // 2025-11-25's tasks capability depends on the revision a session negotiates: Initialize adds it.
+  if (era == Era::kModern) AddTaskCapabilities(capabilities, era);
   return capabilities;
 }
 

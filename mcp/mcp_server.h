@@ -6,6 +6,8 @@
 //   logging/setLevel). Sessions live in the store, so any node can serve any request of a
 //   session; a session belongs to the credential that opened it and is found by no other.
 // Answers come as JSON or, when the client asked for progress or logs, as Server-Sent Events.
+// Long-running tools may run as tasks (mcp/tasks.cpp): the Tasks extension in 2026-07-28, the
+// experimental tasks of 2025-11-25; a task is its job, read through the dispatcher each time.
 //
 // It never authenticates: the caller (api/) has checked the credential and the Origin, and
 // passes the principal in. Thread-safe.
@@ -24,11 +26,13 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace sightline::mcp {
 
 class CancellableCalls;
+struct TaskCall;  // one request about a task, kept while it runs (mcp/tasks.cpp)
 
 struct ServerIdentity {
   std::string name = "sightline";
@@ -69,6 +73,9 @@ class McpServer {
     std::string session_hash;      // legacy: the session; modern: empty
     std::string log_level;     // the syslog level logs go out at; empty: none
     boost::json::object client_capabilities;  // modern: declared in _meta
+    // Tasks are offered and this client takes them: modern, it declared the extension in this
+    // request; legacy, its session negotiated 2025-11-25 (the only revision with tasks).
+    bool tasks = false;
   };
   void HandlePost(const McpCall& call, McpDone done);
   void HandleLegacy(const McpCall& call, boost::json::value body, McpDone done);
@@ -90,9 +97,29 @@ class McpServer {
                                                      const boost::json::object& params,
                                                      const ExtensionRequest& request) const;
   boost::json::object ListTools(const McpCall& call, const boost::json::value& id,
-                               const boost::json::object& params) const;
+                               const boost::json::object& params,
+                               Era era = Era::kLegacy) const;
   void CallTool(const McpCall& call, const RequestContext& context, const boost::json::value& id,
                 const boost::json::object& params, McpDone done);
+  // The task methods (mcp/tasks.cpp).
+  bool TasksFor(Era era, std::string_view protocol_version,
+                const boost::json::object& client_capabilities) const;
+  void AddTaskCapabilities(boost::json::object& capabilities, Era era) const;
+  // Runs a long-running tool and answers with the task for its job.
+  void StartTask(const McpCall& call, const RequestContext& context, const Tool& tool,
+                 const boost::json::value& id, const boost::json::object& arguments,
+                 McpDone done);
+  // tasks/get, tasks/cancel, and tasks/result (legacy) or tasks/update (modern): true when
+  // `message` is one of them and this era offers it (then `done` has been called).
+  bool AnswerTask(const McpCall& call, const RequestContext& context, const Message& message,
+                  McpDone& done);
+  void AnswerOpenedTask(std::shared_ptr<TaskCall> task, McpDone done);
+  // The JSON-RPC answer to a task request, given what the job's status operation answered.
+  boost::json::object TaskOutcome(const TaskCall& task,
+                                  core::Result<boost::json::value> job) const;
+  void CancelTask(std::shared_ptr<TaskCall> task, boost::json::value job, McpDone done);
+  // The secret task ids are sealed with, shared by every node (read once, then kept).
+  core::Result<std::string> TaskKey();
   core::HttpResponse CallExtension(const McpCall& call, const RequestContext& context,
                                    const boost::json::value& id, std::string_view name,
                                    const boost::json::object& params);
@@ -106,6 +133,8 @@ class McpServer {
   ServerIdentity identity_;
   boost::json::object server_info_;  // `_meta` serverInfo of modern results: name and version
   std::unique_ptr<CancellableCalls> in_flight_;
+  std::mutex task_key_mutex_;
+  std::string task_key_;  // empty until first needed
 };
 
 }  // namespace sightline::mcp

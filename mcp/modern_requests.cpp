@@ -81,8 +81,10 @@ void McpServer::HandleModern(const McpCall& call, json::value body, McpDone done
   const CheckedEnvelope checked = CheckModernRequest(*message, call.headers);
   if (checked.refusal) return done(RpcAnswer(*checked.refusal));
   if (message->kind == Message::Kind::kNotification) return done(Accepted());
-  const RequestContext context{Era::kModern, {}, checked.envelope.log_level,
-                               checked.envelope.client_capabilities};
+  const RequestContext context{
+      Era::kModern, {}, checked.envelope.log_level, checked.envelope.client_capabilities,
+      TasksFor(Era::kModern, checked.envelope.protocol_version,
+               checked.envelope.client_capabilities)};
   AnswerModern(call, context, *message, std::move(done));
 }
 
@@ -96,11 +98,12 @@ void McpServer::AnswerModern(const McpCall& call, const RequestContext& context,
     return done(JsonAnswer(answer));
   }
   if (method == "tools/list") {
-    json::object answer = ListTools(call, id, message.params);
+    json::object answer = ListTools(call, id, message.params, Era::kModern);
     MarkResult(answer, server_info_, kToolsTtlMs, kPrivateScope);
     return done(JsonAnswer(answer, StatusOf(answer)));
   }
   if (method == "tools/call") return CallTool(call, context, id, message.params, std::move(done));
+  if (AnswerTask(call, context, message, done)) return;
   const ExtensionRequest request{Era::kModern,
                                  context.log_level,
                                  {},

@@ -1,20 +1,18 @@
 // tools/list and tools/call (mcp/mcp_server.h), the same in both eras but for how the answer is
-// marked: the registry's tools, filtered and run by the one access rule (tools/access.h).
+// marked: the registry's tools, filtered and run by the one access rule (tools/access.h). A
+// long-running tool called as a task goes on in mcp/tasks.cpp.
 #include "mcp/mcp_server.h"
 
 #include "core/crypto.h"
-#include "core/json_util.h"
-#include "core/logging.h"
 #include "mcp/answers.h"
 #include "mcp/cancellable_calls.h"
+#include "mcp/tool_results.h"
 #include "tools/access.h"
 
 namespace sightline::mcp {
 namespace {
 
 namespace json = boost::json;
-using core::Error;
-using core::ErrorCode;
 using core::HttpResponse;
 using core::Result;
 
@@ -41,43 +39,6 @@ std::optional<std::size_t> DecodeCursor(const json::value& cursor) {
   return offset;
 }
 
-json::object ToolResult(const Tool& tool, Result<json::value> result, std::int64_t now,
-                        std::string_view request_id) {
-  json::object answer;
-  if (!result) {
-    if (result.error().code() == ErrorCode::kInternal) {
-      core::Log(core::LogLevel::kError, "tool call failed",
-                {{"requestId", request_id},
-                 {"tool", tool.operation->spec->name},
-                 {"internal", result.error().internal()}});
-    }
-    const json::object body = core::ErrorResponseBody(result.error(), now, request_id);
-    answer["content"] = json::array{json::object{{"type", "text"}, {"text", core::ToJson(body)}}};
-    answer["isError"] = true;
-    return answer;
-  }
-  json::value& value = *result;
-  answer["content"] = json::array{
-      json::object{{"type", "text"}, {"text", value.is_null() ? "{}" : core::ToJson(value)}}};
-  if (tool.has_output_schema && value.is_object()) answer["structuredContent"] = std::move(value);
-  answer["isError"] = false;
-  return answer;
-}
-
-// The step-up challenge's scope (RFC 6750 §3.1): what the operation needs, with what the
-// consent already holds, so that one new consent covers both.
-Error InsufficientScope(const identity::Principal& principal, identity::Permission needed) {
-  std::string scope;
-  for (const std::string_view name : principal.permissions.Names()) scope += std::string(name) + " ";
-  scope += identity::PermissionName(needed);
-  json::object details;
-  details["requiredScope"] = scope;
-  return Error(ErrorCode::kOAuthInsufficientScope,
-               "This connection's consent does not include '" +
-                   std::string(identity::PermissionName(needed)) + "'.",
-               std::move(details));
-}
-
 const json::value* ProgressToken(const json::object& params) {
   const json::value* meta = params.if_contains("_meta");
   const json::value* token =
@@ -94,7 +55,7 @@ bool LogsInfo(std::string_view level) {
 }  // namespace
 
 json::object McpServer::ListTools(const McpCall& call, const json::value& id,
-                                  const json::object& params) const {
+                                  const json::object& params, Era era) const {
   std::size_t offset = 0;
   if (const json::value* cursor = params.if_contains("cursor")) {
     const auto decoded = DecodeCursor(*cursor);
@@ -103,9 +64,19 @@ json::object McpServer::ListTools(const McpCall& call, const json::value& id,
   }
   // The registry's order, then the extension's: the same for every request of a credential.
   std::vector<const json::object*> listed;
+  // 2026-07-28 tools have no `execution`: a task-capable tool is told apart by its answer alone.
+  std::vector<json::object> without_execution;
+  without_execution.reserve(catalog_.tools().size());
   const identity::PermissionSet held = tools::EffectivePermissions(call.principal, std::nullopt);
   for (const Tool& tool : catalog_.tools()) {
-    if (tools::MayCall(*tool.operation->spec, call.principal, held, tools::Caller::kModel)) {
+    if (!tools::MayCall(*tool.operation->spec, call.principal, held, tools::Caller::kModel)) {
+      continue;
+    }
+    if (era == Era::kModern && tool.descriptor.contains("execution")) {
+      json::object& copy = without_execution.emplace_back(tool.descriptor);
+      copy.erase("execution");
+      listed.push_back(&copy);
+    } else {
       listed.push_back(&tool.descriptor);
     }
   }
@@ -144,14 +115,23 @@ void McpServer::CallTool(const McpCall& call, const RequestContext& context,
   // A consent lacking the tool's permission, where consenting again could give it, is a
   // step-up challenge (403 insufficient_scope naming the scope to ask for), not a tool error.
   // Every other refusal comes from the dispatcher, as a tool result.
-  const tools::OperationSpec& spec = *tool->operation->spec;
-  const auto held = tools::EffectivePermissions(call.principal, std::nullopt);
-  if (call.principal.kind == identity::CredentialKind::kMcpToken &&
-      tools::CheckCredential(spec, call.principal, tools::Caller::kModel) &&
-      !tools::CheckPermission(spec, held) && call.principal.consentable.Has(spec.permission)) {
-    return done(InsufficientScope(call.principal, spec.permission));
-  }
+  if (auto step_up = StepUp(*tool->operation->spec, call.principal)) return done(*step_up);
   const bool modern = context.era == Era::kModern;
+  if (context.tasks) {
+    // Modern: the server decides, and runs every long-running tool as a task for a client that
+    // declared the extension (a legacy `task` param is ignored). Legacy: the client asks with
+    // `task`; a tool that cannot run as one is "method not found" (2025-11-25 tool-level rule).
+    const json::value* task = params.if_contains("task");
+    const bool asked = modern ? tool->task_support : task && task->is_object();
+    if (asked && tool->task_support) {
+      return StartTask(call, context, *tool, id, given, std::move(done));
+    }
+    if (asked) {
+      return done(JsonAnswer(ErrorMessage(
+          id, rpc::kMethodNotFound,
+          "Tool " + std::string(name->as_string()) + " does not run as a task.")));
+    }
+  }
   auto state = std::make_shared<CallState>();
   std::string key;
   if (!modern) {

@@ -63,6 +63,18 @@ ToolCatalog::ToolCatalog(const tools::Registry& registry, AppViews views)
     }
     tools_.push_back(std::move(tool));
   }
+  // A task is read and cancelled through its status and cancel operations, as tools: a tool
+  // whose companions are not tools (kept from models) cannot run as one.
+  for (Tool& tool : tools_) {
+    const tools::LongRunning* long_running = tool.operation->spec->long_running;
+    if (!long_running || !Find(long_running->status_operation)) continue;
+    const bool cancellable = !long_running->cancel_operation.empty();
+    if (cancellable && !Find(long_running->cancel_operation)) continue;
+    tool.task_support = true;
+    tool.descriptor["execution"] = json::object{{"taskSupport", "optional"}};
+    offers_tasks_ = true;
+    offers_task_cancel_ = offers_task_cancel_ || cancellable;
+  }
 }
 
 const Tool* ToolCatalog::Find(std::string_view name) const {

@@ -1,6 +1,6 @@
 // The rows of site audit (storage/audit_repository.h): sites and their ownership proofs, crawls,
-// the URLs and pages of a crawl, links, issues, cached robots.txt files and the crawler's keys.
-// Plain values.
+// the URLs and pages of a crawl, links, issues, cached robots.txt files, the crawler's keys and the
+// crawler traffic the robots-vs-traffic report reads. Plain values.
 #pragma once
 
 #include <cstdint>
@@ -95,6 +95,17 @@ struct RobotsCacheRecord {
   std::int64_t fetched_at = 0;
   std::int64_t http_status = 0;  // 0: unreachable
   std::string body;
+};
+
+// The crawler requests of one bot, verification outcome and path in a time window
+// (AuditRepository::BotTrafficByPath): what robots.txt is set against in the robots-vs-traffic
+// report.
+struct AuditBotTrafficRow {
+  std::string bot_name;        // as the bot catalog or User-Agent rules named it ("GPTBot")
+  std::string classification;  // verified, spoofed or suspected
+  std::string path;            // path and query as stored; "" when unknown or `other_paths`
+  std::int64_t requests = 0;
+  bool other_paths = false;    // the bot's requests to the paths past the per-bot bound, folded
 };
 
 struct CrawlerKeyRecord {

@@ -1,6 +1,7 @@
 // Site audit: the sites a project proved it owns, ServiceAuditBot's crawls (queued work that one
 // node claims with a lease and renews while it crawls), the URLs and pages of each crawl, their
-// links, the issues found, cached robots.txt files and the crawler's signing keys. Reached from a
+// links, the issues found, cached robots.txt files, the crawler's signing keys, and the crawler
+// traffic the robots-vs-traffic report sets against robots.txt. Reached from a
 // Transaction (`tx.audit()`); lives for one transaction and is used by one thread. Lookups return
 // nullopt for "not there"; a unique-key clash is ErrorCode::kConflict.
 #pragma once
@@ -69,6 +70,8 @@ class AuditRepository {
   // Adds URLs not yet in the crawl (queued); those already there are left alone.
   core::Result<void> AddAuditUrls(std::span<const AuditPageRecord> pages);
   core::Result<void> MarkInSitemap(std::string_view crawl_id, std::span<const std::string> urls);
+  // A queued URL's click depth and source (a sitemap-only URL a link reached).
+  core::Result<void> SetAuditUrlDepth(const AuditPageRecord& page);
   // Stores a fetched (or blocked, failed, skipped) URL's outcome.
   core::Result<void> SaveAuditPage(const AuditPageRecord& page);
   core::Result<std::optional<AuditPageRecord>> FindAuditPage(std::string_view crawl_id,
@@ -80,7 +83,7 @@ class AuditRepository {
   core::Result<std::vector<AuditPageRecord>> ListAllAuditPages(std::string_view crawl_id);
   struct PageFilter {
     std::string state;      // "" any
-    bool internal_only = true;
+    bool internal = true;  // the site's pages; false: the external URLs checked
     std::string search;     // substring of the URL
     std::int64_t limit = 50, offset = 0;
   };
@@ -114,6 +117,20 @@ class AuditRepository {
   // robots.txt files fetched, by origin.
   core::Result<std::optional<RobotsCacheRecord>> FindRobotsCache(std::string_view origin);
   core::Result<void> SaveRobotsCache(const RobotsCacheRecord& robots);
+
+  // Crawler traffic (storage/audit_repository_traffic.cpp): the project's named bot requests
+  // (bot_requests rows with a bot name, verified, spoofed or suspected) occurred in
+  // [from_ms, to_ms), counted by bot name, classification and path (path and query as stored).
+  // Bounded: per bot, only its `paths_per_bot` most requested paths (by requests over every
+  // classification, ties by path) keep rows of their own; the rest of its requests come folded
+  // into one `other_paths` row per classification, so per-bot totals stay exact. At most
+  // 3 × (paths_per_bot + 1) rows per bot. Ordered by bot name, then folded rows last, then
+  // requests descending, path, classification. One scan of the window by (project_id,
+  // occurred_at). A `paths_per_bot` below 1 counts as 1.
+  core::Result<std::vector<AuditBotTrafficRow>> BotTrafficByPath(std::string_view project_id,
+                                                                 std::int64_t from_ms,
+                                                                 std::int64_t to_ms,
+                                                                 std::int64_t paths_per_bot);
 
   // The crawler's keys, newest first; retired ones stay published for a while.
   core::Result<std::vector<CrawlerKeyRecord>> ListCrawlerKeys();

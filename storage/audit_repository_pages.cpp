@@ -80,6 +80,13 @@ Result<void> AuditRepository::MarkInSitemap(std::string_view crawl_id,
   return {};
 }
 
+Result<void> AuditRepository::SetAuditUrlDepth(const AuditPageRecord& p) {
+  return ExecuteVoid(session_,
+                     "UPDATE audit_pages SET depth = $3, source = $4 WHERE crawl_id = $1 AND "
+                     "url = $2",
+                     {p.crawl_id, p.url, p.depth, p.source});
+}
+
 Result<void> AuditRepository::SaveAuditPage(const AuditPageRecord& p) {
   return ExecuteVoid(
       session_,
@@ -118,11 +125,11 @@ Result<std::vector<AuditPageRecord>> AuditRepository::ListAuditPages(std::string
                                                                      const PageFilter& filter) {
   static const std::string sql = Select(
       kPageColumns,
-      "FROM audit_pages WHERE crawl_id = $1 AND ($2 = '' OR state = $2) AND (internal = 1 OR "
-      "$3 = 0) AND ($4 = '' OR url LIKE '%' || $4 || '%') ORDER BY seq LIMIT $5 OFFSET $6");
+      "FROM audit_pages WHERE crawl_id = $1 AND ($2 = '' OR state = $2) AND internal = $3 "
+      "AND ($4 = '' OR url LIKE '%' || $4 || '%') ORDER BY seq LIMIT $5 OFFSET $6");
   return FindAll<AuditPageRecord>(session_, sql,
                                   {std::string(crawl_id), filter.state,
-                                   Flag(filter.internal_only), filter.search, filter.limit,
+                                   Flag(filter.internal), filter.search, filter.limit,
                                    filter.offset},
                                   MapPage);
 }

@@ -15,6 +15,7 @@
 #include "tools/passkey_operations.h"
 #include "tools/project_operations.h"
 #include "tools/report_operations.h"
+#include "tools/site_audit_operations.h"
 #include "tools/two_factor_operations.h"
 #include "tools/user_operations.h"
 
@@ -78,6 +79,12 @@ std::span<const OperationSpec> AllOperations() {
       kStartAiVisibilityRun, kListAiVisibilityRuns, kGetAiVisibilityRun, kCancelAiVisibilityRun,
       kListAiAnswers, kGetAiAnswer,
       kGetAiVisibility, kGetAiVisibilitySources, kGetAiVisibilityGaps, kGetAiVisibilityLoop,
+      // Site audit: sites and their proofs, crawls and what they found.
+      kListAuditSites, kAddAuditSite, kGetAuditSite, kVerifyAuditSite, kDeleteAuditSite,
+      kListAuditRules,
+      kStartSiteCrawl, kListSiteCrawls, kGetSiteCrawl, kCancelSiteCrawl,
+      kListCrawlPages, kGetCrawlPage, kListCrawlIssues, kGetSiteAuditSummary,
+      kGetRobotsTrafficReport,
   };
   return kOperations;
 }

@@ -85,6 +85,16 @@ using StreamFunction = core::Result<std::shared_ptr<core::ResponseStream>> (*)(
 using AsyncRunFunction = void (*)(OperationContext& context, const boost::json::object& args,
                                   ResultCallback done);
 
+// An operation that starts background work and answers at once (202) with the job: an object
+// whose `id` names it and whose `status` is queued, running, completed, failed or cancelled.
+// Callers poll `status_operation` with the id as `id_argument`; over MCP the operation may run
+// as a task (io.modelcontextprotocol/tasks), which polls the same way.
+struct LongRunning {
+  std::string_view status_operation;  // e.g. "get_site_crawl"
+  std::string_view id_argument;       // e.g. "crawlId"
+  std::string_view cancel_operation;  // e.g. "cancel_site_crawl"; empty when it cannot be cancelled
+};
+
 struct OperationSpec {
   std::string_view name;  // OpenAPI operationId == MCP tool name; ^[a-z0-9_]{1,48}$
   std::string_view summary;
@@ -113,6 +123,8 @@ struct OperationSpec {
   // Error statuses documented beyond the usual ones (400, 401, 403, 404, 413, 415, 500),
   // space-separated: "409 503".
   std::string_view error_statuses = {};
+  // Set when the operation starts background work (see LongRunning).
+  const LongRunning* long_running = nullptr;
   // Exactly one of the three; or both `run_async` and `open_stream`, and the client's Accept
   // header chooses (`text/event-stream` streams).
   RunFunction run = nullptr;

@@ -6,6 +6,9 @@
 
 #include "reports/report_windows.h"
 
+namespace sightline::audit {
+class SiteAuditService;
+}
 namespace sightline::core {
 class SealedBox;
 }
@@ -37,6 +40,8 @@ struct Services {
   const core::SealedBox* ai_keys = nullptr;
   // Whether engines' base URLs may name private addresses (--ai-engines-private-urls).
   bool ai_engines_private_urls = false;
+  // ServiceAuditBot's ownership checks, key and AI-crawler list (site-audit operations).
+  audit::SiteAuditService* site_audit = nullptr;
 };
 
 }  // namespace sightline::tools

@@ -6,6 +6,7 @@
 
 #include "api_client.h"
 
+#include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
 namespace sightline::e2e {
@@ -17,7 +18,7 @@ constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
 // What a 401 suggests an OAuth client ask for: the view permissions.
 constexpr char kBaselineScope[] =
     "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view "
-    "aivisibility.view\"";
+    "aivisibility.view siteaudit.view\"";
 
 class Mcp : public ::testing::TestWithParam<Backend> {
  protected:
@@ -277,13 +278,22 @@ TEST_P(Mcp, TheFixtureModeAddsTheSuitesFixturesAndShowsAnonymousCallersNothingEl
     EXPECT_EQ(init.status, 200) << init.body;
     headers["Mcp-Session-Id"] = init.Header("mcp-session-id");
     headers["MCP-Protocol-Version"] = "2025-11-25";
-    const Response listed =
-        Post(fixtures, R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", headers);
+    // Every page of the list.
     std::string names;
-    const json::value body = listed.Json();
-    for (const auto& tool : body.at("result").at("tools").as_array()) {
-      names += std::string(tool.at("name").as_string()) + " ";
-    }
+    std::string cursor;
+    do {
+      const std::string params =
+          cursor.empty() ? "{}" : json::serialize(json::object{{"cursor", cursor}});
+      const Response listed = Post(
+          fixtures, R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":)" + params + "}",
+          headers);
+      const json::value body = listed.Json();
+      for (const auto& tool : body.at("result").at("tools").as_array()) {
+        names += std::string(tool.at("name").as_string()) + " ";
+      }
+      const json::value* next = body.at("result").as_object().if_contains("nextCursor");
+      cursor = next && next->is_string() ? std::string(next->as_string()) : "";
+    } while (!cursor.empty());
     return names;
   };
   const std::string anonymous = tool_names("");

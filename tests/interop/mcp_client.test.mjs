@@ -106,7 +106,13 @@ test('every read-only tool answers and matches its declared output schema', asyn
     classify_request: { user_agent: GPTBOT, ip_address: '203.0.113.7' },
   };
   // Tools reading one thing by id: nothing of that id here, so a 404 as a tool error.
-  const unknown = { get_ai_visibility_run: { runId: 'none' }, get_ai_answer: { answerId: 'none' } };
+  const unknown = {
+    get_ai_visibility_run: { runId: 'none' }, get_ai_answer: { answerId: 'none' },
+    get_audit_site: { siteId: 'none' }, get_robots_traffic_report: { siteId: 'none' },
+    get_site_crawl: { crawlId: 'none' }, list_crawl_pages: { crawlId: 'none' },
+    get_crawl_page: { crawlId: 'none', url: 'https://example.com/' },
+    list_crawl_issues: { crawlId: 'none' }, get_site_audit_summary: { crawlId: 'none' },
+  };
   for (const tool of tools.filter((t) => t.annotations.readOnlyHint)) {
     const takesDays = tool.inputSchema.properties?.from?.format === 'date';
     const args = { ...(takesDays ? DAY : {}), ...(extra[tool.name] ?? {}), ...(unknown[tool.name] ?? {}) };

@@ -1,6 +1,7 @@
 // Site audit's repository (storage/audit_repository.h) on each backend: sites, the crawl claim
 // that only one node wins, cancel, the frontier's URLs (added once, in discovery order), pages,
-// links, issues with their filters and counts, the robots.txt cache and the crawler's keys.
+// links, issues with their filters and counts, the robots.txt cache, the crawler's keys and the
+// crawler traffic the robots-vs-traffic report reads.
 #include "storage/audit_repository.h"
 #include "store_fixture.h"
 
@@ -189,6 +190,79 @@ TEST_P(AuditStore, RobotsFilesAndCrawlerKeysAreKept) {
   EXPECT_EQ(keys[1].retired_at, 3);
   ASSERT_TRUE(Ok(store().Write([](Transaction& tx) { return tx.audit().DeleteCrawlerKeysRetiredBefore(4); })));
   EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListCrawlerKeys(); }).size(), 1u);
+}
+
+BotRequestRecord TrafficBot(std::string id, std::string project, std::int64_t at,
+                            std::optional<std::string> name, std::string actor_type,
+                            std::optional<std::string> path) {
+  BotRequestRecord b = MinimalBot(std::move(id), std::move(project), at);
+  b.bot_name = std::move(name);
+  b.actor_type = std::move(actor_type);
+  b.path = std::move(path);
+  return b;
+}
+
+using TrafficRow = std::tuple<std::string, std::string, std::string, std::int64_t, bool>;
+
+std::vector<TrafficRow> Tuples(const std::vector<AuditBotTrafficRow>& rows) {
+  std::vector<TrafficRow> out;
+  for (const AuditBotTrafficRow& r : rows) {
+    out.emplace_back(r.bot_name, r.classification, r.path, r.requests, r.other_paths);
+  }
+  return out;
+}
+
+TEST_P(AuditStore, BotTrafficIsCountedByBotOutcomeAndPathWithTheTailFolded) {
+  std::vector<BotRequestRecord> rows = {
+      TrafficBot("g1", "p1", 1000, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("g2", "p1", 1100, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("g3", "p1", 1999, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("g4", "p1", 1200, "GPTBot", "spoofed_bot", "/a"),
+      TrafficBot("g5", "p1", 1300, "GPTBot", "verified_bot", "/b"),
+      TrafficBot("g6", "p1", 1301, "GPTBot", "verified_bot", "/b"),
+      TrafficBot("g7", "p1", 1400, "GPTBot", "suspected_bot", "/c"),
+      TrafficBot("g8", "p1", 1500, "GPTBot", "verified_bot", std::nullopt),
+      TrafficBot("c1", "p1", 1600, "ClaudeBot", "verified_bot", "/a?x=1"),
+      // Left out: outside [1000, 2000), unnamed, not a bot outcome, another project's.
+      TrafficBot("x1", "p1", 999, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("x2", "p1", 2000, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("x3", "p1", 1500, std::nullopt, "suspected_bot", "/a"),
+      TrafficBot("x4", "p1", 1500, "", "suspected_bot", "/a"),
+      TrafficBot("x5", "p1", 1500, "GPTBot", "human", "/a"),
+      TrafficBot("x6", "p1", 1500, "GPTBot", "unknown", "/a"),
+      TrafficBot("x7", "p2", 1500, "GPTBot", "verified_bot", "/a"),
+  };
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.events().InsertBotRequests(rows); })));
+  auto traffic = [&](std::int64_t paths_per_bot) {
+    return Tuples(ReadOk([&](Transaction& tx) {
+      return tx.audit().BotTrafficByPath("p1", 1000, 2000, paths_per_bot);
+    }));
+  };
+  // GPTBot's paths by requests: /a 4, /b 2, then "" (no path) and /c 1 each.
+  EXPECT_EQ(traffic(10), (std::vector<TrafficRow>{
+                             {"ClaudeBot", "verified", "/a?x=1", 1, false},
+                             {"GPTBot", "verified", "/a", 3, false},
+                             {"GPTBot", "verified", "/b", 2, false},
+                             {"GPTBot", "verified", "", 1, false},
+                             {"GPTBot", "spoofed", "/a", 1, false},
+                             {"GPTBot", "suspected", "/c", 1, false},
+                         }));
+  EXPECT_EQ(traffic(2), (std::vector<TrafficRow>{
+                            {"ClaudeBot", "verified", "/a?x=1", 1, false},
+                            {"GPTBot", "verified", "/a", 3, false},
+                            {"GPTBot", "verified", "/b", 2, false},
+                            {"GPTBot", "spoofed", "/a", 1, false},
+                            {"GPTBot", "suspected", "", 1, true},
+                            {"GPTBot", "verified", "", 1, true},
+                        }))
+      << "the paths past the first two fold into one row per outcome";
+  EXPECT_TRUE(Tuples(ReadOk([](Transaction& tx) {
+                return tx.audit().BotTrafficByPath("p1", 2000, 3000, 2);
+              })).size() == 1u)
+      << "only x2 at 2000";
+  EXPECT_TRUE(ReadOk([](Transaction& tx) {
+                return tx.audit().BotTrafficByPath("p3", 0, 5000, 2);
+              }).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, AuditStore, testing::Values(Backend::kSqlite));

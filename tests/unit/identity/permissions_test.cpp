@@ -38,6 +38,8 @@ const Names kAll = {"organization.view",
                     "webhook.create",
                     "aivisibility.view",
                     "aivisibility.manage",
+                    "siteaudit.view",
+                    "siteaudit.manage",
                     "agent.use"};
 
 bool IsCredentialPermission(std::string_view name) {
@@ -113,14 +115,15 @@ TEST(RolePermissions, Developer) {
                    "project.manage", "sdk_key.view", "sdk_key.create", "sdk_key.revoke",
                    "private_api_key.view", "private_api_key.create", "private_api_key.revoke",
                    "analytics.view", "bots.view", "bots.classify", "events.ingest", "bots.ingest",
-                   "webhook.create", "aivisibility.view", "aivisibility.manage", "agent.use"}));
+                   "webhook.create", "aivisibility.view", "aivisibility.manage", "siteaudit.view",
+                   "siteaudit.manage", "agent.use"}));
 }
 
 TEST(RolePermissions, AnalystReadsButManagesNoCredentials) {
   const PermissionSet analyst = RolePermissions(Role::kAnalyst);
   EXPECT_EQ(analyst.Names(), (Names{"organization.view", "member.view", "project.view",
                                     "analytics.view", "bots.view", "bots.classify",
-                                    "aivisibility.view", "agent.use"}));
+                                    "aivisibility.view", "siteaudit.view", "agent.use"}));
   EXPECT_FALSE(analyst.Has(Permission::kSdkKeyCreate));
   EXPECT_FALSE(analyst.Has(Permission::kPrivateApiKeyCreate));
 }

@@ -1,0 +1,50 @@
+#include "audit/site_audit_service.h"
+
+#include "audit/crawler_keys.h"
+#include "core/clock.h"
+#include "detection/bot_catalog.h"
+
+namespace sightline::audit {
+
+std::vector<AiCrawler> AiCrawlersOf(const detection::BotCatalog& catalog) {
+  std::vector<AiCrawler> crawlers;
+  for (const auto& entry : catalog.entries()) {
+    if (entry.category == "ai_training") crawlers.push_back({entry.name, "training"});
+    if (entry.category == "ai_search") crawlers.push_back({entry.name, "search"});
+    if (entry.category == "ai_user_fetch") crawlers.push_back({entry.name, "user_fetch"});
+  }
+  return crawlers;
+}
+
+SiteAuditService::SiteAuditService(storage::Store& store, core::HttpClient& http,
+                                   detection::DnsResolver* dns, const core::SealedBox* box,
+                                   const core::Clock& clock, SiteAuditSettings settings)
+    : store_(store), http_(http), dns_(dns), box_(box), clock_(clock),
+      settings_(std::move(settings)) {}
+
+core::Result<OwnershipCheck> SiteAuditService::CheckOwnership(const std::string& origin,
+                                                              const std::string& token,
+                                                              const std::string& method) const {
+  auto key = LoadOrCreateCrawlerKey(store_, box_, clock_);
+  if (!key) return key.error();
+  const RequestSigner signer(std::move(*key), settings_.public_url);
+  const PageFetcher fetcher(http_, &signer, ServiceAuditBotUserAgent(settings_.public_url),
+                            settings_.limits);
+  return audit::CheckOwnership(fetcher, dns_, origin, token, method);
+}
+
+core::Result<KeyDirectoryResponse> SiteAuditService::KeyDirectory(
+    std::string_view authority) const {
+  // The first request after installation may come before any crawl made the key.
+  if (auto current = LoadOrCreateCrawlerKey(store_, box_, clock_); !current) {
+    return current.error();
+  }
+  auto keys = PublishedCrawlerKeys(store_, box_, clock_);
+  if (!keys) return keys.error();
+  std::vector<std::string> public_keys;
+  for (const auto& key : *keys) public_keys.push_back(key.public_key);
+  return KeyDirectoryResponse{SignatureDirectoryDocument(public_keys),
+                              SignDirectoryResponse(*keys, authority, clock_.NowMillis() / 1000)};
+}
+
+}  // namespace sightline::audit

@@ -1,0 +1,17 @@
+// Site audit by ServiceAuditBot (docs/site-audit.md): the sites a project proved it owns and the
+// rule catalog (site_audit_operations.cpp); crawls, their pages, issues and summary
+// (site_audit_crawl_operations.cpp); the robots-vs-traffic report
+// (site_audit_report_operations.cpp).
+#pragma once
+
+#include "tools/operation.h"
+
+namespace sightline::tools {
+
+extern const OperationSpec kListAuditSites, kAddAuditSite, kGetAuditSite, kVerifyAuditSite,
+    kDeleteAuditSite, kListAuditRules;
+extern const OperationSpec kStartSiteCrawl, kListSiteCrawls, kGetSiteCrawl, kCancelSiteCrawl,
+    kListCrawlPages, kGetCrawlPage, kListCrawlIssues, kGetSiteAuditSummary;
+extern const OperationSpec kGetRobotsTrafficReport;
+
+}  // namespace sightline::tools
