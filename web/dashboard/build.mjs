@@ -77,7 +77,7 @@ function pendingPages() {
  * which @imports each of these that exists.
  */
 function pageStyles() {
-  const sheets = ['charts/charts.css', 'reports/reports.css', 'live/live.css', 'assistant/assistant.css', 'ai-visibility/ai-visibility.css'];
+  const sheets = ['charts/charts.css', 'reports/reports.css', 'live/live.css', 'assistant/assistant.css', 'ai-visibility/ai-visibility.css', 'site-audit/site-audit.css'];
   return {
     name: 'page-styles',
     setup(pluginBuild) {

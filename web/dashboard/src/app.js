@@ -4,7 +4,7 @@
 //   /cli[?code=XXXX-XXXX]                         approve or deny a command-line sign-in
 //   /                                             → last used (or first) project's web analytics
 //   /{org}/settings/members | /{org}/settings/audit-log
-//   /{org}/{projectId}/{web|crawlers|ai-visibility|live|assistant[/{id}]|setup|settings|usage}
+//   /{org}/{projectId}/{web|crawlers|ai-visibility|site-audit|live|assistant[/{id}]|setup|settings|usage}
 // Every page gets { org, project, query, setQuery, navigate } (see docs/dashboard.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Loading, ErrorNotice, Notice, Button, Field, useAction } from './ui/index.js';
@@ -39,6 +39,7 @@ function lazy(load, exportName) {
 const WebAnalyticsPage = lazy(() => import('./reports/index.js'), 'WebAnalyticsPage');
 const CrawlerAnalyticsPage = lazy(() => import('./reports/index.js'), 'CrawlerAnalyticsPage');
 const AiVisibilityPage = lazy(() => import('./ai-visibility/index.js'), 'AiVisibilityPage');
+const SiteAuditPage = lazy(() => import('./site-audit/index.js'), 'SiteAuditPage');
 const LivePage = lazy(() => import('./live/index.js'), 'LivePage');
 const AssistantPage = lazy(() => import('./assistant/index.js'), 'AssistantPage');
 const SetupPage = lazy(() => import('./onboarding/index.js'), 'SetupPage');
@@ -54,6 +55,7 @@ const projectViews = {
   web: { label: 'Web analytics', page: WebAnalyticsPage },
   crawlers: { label: 'Crawlers', page: CrawlerAnalyticsPage },
   'ai-visibility': { label: 'AI visibility', page: AiVisibilityPage },
+  'site-audit': { label: 'Site audit', page: SiteAuditPage },
   live: { label: 'Live', page: LivePage },
   assistant: { label: 'Assistant', page: AssistantPage },
   setup: { label: 'Setup', page: SetupPage },
@@ -267,7 +269,7 @@ function Layout({ user, org, project, projects, section, title, children }) {
 }
 
 // Keeps the period when moving between the report pages.
-const reportViews = new Set(['web', 'crawlers', 'ai-visibility']);
+const reportViews = new Set(['web', 'crawlers', 'ai-visibility', 'site-audit']);
 function periodSearch(query) {
   const keep = ['period', 'from', 'to', 'compare', 'compareFrom', 'compareTo'];
   const params = new URLSearchParams();

@@ -7,6 +7,7 @@ import { html } from '../ui/html.js';
 import { Loading, Notice, PageHeader, useLoad, useTitle } from '../ui/index.js';
 import { api, seg } from '../api.js';
 import { RequestError } from '../reports/sections.js';
+import { loadPermissions } from '../permissions.js';
 import { OverviewTab, LoopTab } from './report.js';
 import { AnswersTab } from './answers.js';
 import { RunsTab } from './runs.js';
@@ -20,17 +21,6 @@ export const tabs = [
   { value: 'runs', label: 'Runs' },
   { value: 'setup', label: 'Setup' },
 ];
-
-// The signed-in user's permissions in the organization (get_current_user_in_organization).
-const permissionLists = new Map();
-function loadPermissions(orgSlug) {
-  if (!permissionLists.has(orgSlug)) {
-    const promise = api.get(`/${seg(orgSlug)}/users/me`).then((body) => body.permissions ?? []);
-    promise.catch(() => permissionLists.delete(orgSlug));
-    permissionLists.set(orgSlug, promise);
-  }
-  return permissionLists.get(orgSlug);
-}
 
 export function AiVisibilityPage({ org, project, query, setQuery, navigate }) {
   useTitle(`AI visibility · ${project.name}`);

@@ -1,16 +1,17 @@
 // The MCP Apps view (ui://sightline/reports.html): a host (Claude, ChatGPT, an IDE…) renders it
 // in a sandboxed iframe beside the result of get_web_analytics, get_web_timeline,
-// get_web_breakdown, get_bot_timeline, get_top_bots, get_ai_visibility or
-// get_ai_visibility_loop. It draws the result with the dashboard's
-// charts and lets the user pick another period, which calls the same tool again through the
-// host (app.callServerTool). Built by build.mjs into one self-contained HTML file.
+// get_web_breakdown, get_bot_timeline, get_top_bots, get_ai_visibility,
+// get_ai_visibility_loop or get_site_audit_summary. It draws the result with the dashboard's
+// charts and, for the reports over a period, lets the user pick another period, which calls the
+// same tool again through the host (app.callServerTool). A site-audit summary is one crawl's:
+// it has no period. Built by build.mjs into one self-contained HTML file.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { HostLink } from './host-link.js';
 import { html } from '../ui/html.js';
 import { formatDate } from '../format.js';
 import { presetRange, todayIn } from '../reports/period.js';
-import { ReportView, kindOf, toolOfKind } from './views.js';
+import { ReportView, kindOf, periodlessKinds, toolOfKind } from './views.js';
 import './app.css';
 
 const app = new HostLink({ name: 'Sightline reports', version: '1.0.0' });
@@ -66,21 +67,29 @@ async function choosePeriod(preset) {
   }
 }
 
+/** "Site audit of https://example.com · crawled 3 Mar 2026, 10:04": the summary's heading line. */
+function crawlLine(content) {
+  const crawl = content.crawl ?? {};
+  const when = crawl.finishedAt ?? crawl.startedAt ?? crawl.createdAt;
+  return `Site audit${content.origin ? ` of ${content.origin}` : ''}${when ? ` · crawled ${formatDate(when)}` : ''}`;
+}
+
 function View() {
   const [current, setCurrent] = useState(state);
   useEffect(() => { listeners.add(setCurrent); return () => listeners.delete(setCurrent); }, []);
   const { content, busy, error, period } = current;
-  const range = content ? `${formatDate(content.from)} – ${formatDate(content.to)}` : '';
+  const periodless = periodlessKinds.has(kindOf(content));
+  const range = !content ? '' : periodless ? crawlLine(content) : `${formatDate(content.from)} – ${formatDate(content.to)}`;
   return html`<main class="mcp-report" aria-busy=${busy ? 'true' : 'false'}>
     <header class="mcp-head">
       <p class="mcp-range" aria-live="polite">${content ? range : 'Waiting for the report…'}</p>
-      <div class="field">
+      ${!periodless && html`<div class="field">
         <label for="mcp-period">Period</label>
         <select id="mcp-period" disabled=${!content || busy} onChange=${(event) => choosePeriod(event.currentTarget.value)}>
           <option value="" selected=${!period}>Choose a period…</option>
           ${presets.map((preset) => html`<option value=${preset.value} selected=${preset.value === period}>${preset.label}</option>`)}
         </select>
-      </div>
+      </div>`}
     </header>
     ${error && html`<p class="mcp-error" role="alert">${error}</p>`}
     ${content && html`<${ReportView} content=${content} />`}

@@ -6,6 +6,7 @@ import { MetricCards } from '../charts/metric-cards.js';
 import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
 import { BrandTable, LoopChart, LoopTable, VisibilityCards } from '../charts/visibility.js';
+import { AiCrawlerVerdicts, RuleGroups, SeverityCards, SiteFacts } from '../charts/site-audit.js';
 
 /** The tool behind each kind of result (to call it again for another period). */
 export const toolOfKind = {
@@ -16,11 +17,16 @@ export const toolOfKind = {
   topBots: 'get_top_bots',
   aiVisibility: 'get_ai_visibility',
   aiVisibilityLoop: 'get_ai_visibility_loop',
+  siteAuditSummary: 'get_site_audit_summary',
 };
+
+/** Kinds that are not reports over a period (no period picker: another crawl is another call). */
+export const periodlessKinds = new Set(['siteAuditSummary']);
 
 /** The kind of report a structuredContent holds, or null. */
 export function kindOf(content) {
   if (!content || typeof content !== 'object') return null;
+  if (content.crawl && typeof content.crawl === 'object' && Array.isArray(content.rules)) return 'siteAuditSummary';
   if (Array.isArray(content.brands) && content.answers && typeof content.answers === 'object') return 'aiVisibility';
   if (Array.isArray(content.pages) && Array.isArray(content.series?.citations)) return 'aiVisibilityLoop';
   if (content.metrics && typeof content.metrics === 'object') return 'webAnalytics';
@@ -85,6 +91,17 @@ export function ReportView({ content }) {
     return html`<div class="mcp-stack">
       <${LoopChart} report=${content} showComparison=${compared} />
       <${LoopTable} pages=${content.pages} showComparison=${compared} />
+    </div>`;
+  }
+  if (kind === 'siteAuditSummary') {
+    const crawl = content.crawl ?? {};
+    const finished = crawl.status === 'completed' || crawl.status === 'cancelled' || crawl.status === 'failed';
+    return html`<div class="mcp-stack">
+      ${!finished && html`<p class="muted">The crawl is ${crawl.status ?? 'in progress'}: the issues appear when it finishes.</p>`}
+      <${SeverityCards} summary=${content} />
+      <${RuleGroups} rules=${content.rules} showChanges=${Boolean(crawl.previousCrawlId)} />
+      <${SiteFacts} site=${content.site} />
+      <${AiCrawlerVerdicts} site=${content.site} caption="AI crawlers under robots.txt" showCaption />
     </div>`;
   }
   return html`<p class="muted">This result cannot be shown as a chart.</p>`;

@@ -1,0 +1,88 @@
+// Pages: the URLs a crawl met (list_crawl_pages), filtered by state (pageState=) and a search in
+// the URL (q=), 50 a page (offset=); each opens its detail (page=<url>).
+import { useState } from 'preact/hooks';
+import { html } from '../ui/html.js';
+import { Button, Loading, useLoad } from '../ui/index.js';
+import { api, seg } from '../api.js';
+import { formatNumber } from '../format.js';
+import { RequestError } from '../reports/sections.js';
+import { NoSites } from './shared.js';
+import { CrawlPicker, chosenCrawl, useCrawls } from './issues.js';
+import { pageStateLabels } from './model.js';
+
+const pageSize = 50;
+
+export function PagesTab(props) {
+  const { base, sites, query, setQuery, canManage, link } = props;
+  const crawls = useCrawls(base);
+  if (sites.length === 0) return html`<${NoSites} link=${link} canManage=${canManage} />`;
+  if (crawls.error) return html`<${RequestError} error=${crawls.error} />`;
+  if (crawls.data === undefined) return html`<${Loading} label="Loading the crawls…" />`;
+  const crawl = chosenCrawl(crawls.data, query);
+  if (!crawl) {
+    return html`<section class="card empty-state" aria-labelledby="sa-nopages-heading">
+      <h2 id="sa-nopages-heading">No crawl yet</h2>
+      <p>The pages of a crawl are listed here. Start a crawl of a proven site first.</p>
+      <p><a class="btn btn-primary" href=${link('crawls')}>Go to Crawls</a></p>
+    </section>`;
+  }
+  return html`<div class="stack">
+    <div class="crawler-filters" role="group" aria-label="Crawl">
+      <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} setQuery=${setQuery} />
+    </div>
+    <${PageList} key=${crawl.id} base=${base} crawlId=${crawl.id} query=${query} setQuery=${setQuery} link=${link} />
+  </div>`;
+}
+
+function PageList({ base, crawlId, query, setQuery, link }) {
+  const state = pageStateLabels[query.pageState] ? query.pageState : '';
+  const search = typeof query.q === 'string' ? query.q : '';
+  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
+  const [typed, setTyped] = useState(search);
+  const pages = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/pages`, { state, search, limit: pageSize + 1, offset })
+    .then((body) => body.pages ?? []), [base, crawlId, state, search, offset]);
+  const rows = (pages.data ?? []).slice(0, pageSize);
+  const more = (pages.data ?? []).length > pageSize;
+  return html`<section class="card" aria-labelledby="sa-pages-heading">
+    <div class="card-head"><div><h2 id="sa-pages-heading">Pages</h2>
+      <p class="muted">In the order the crawl found them. Choose a URL for its detail: what was read, its issues and links.</p></div></div>
+    <form class="row filters" role="search" onSubmit=${(event) => { event.preventDefault(); setQuery({ q: typed.trim() || null, offset: null }); }}>
+      <div class="field">
+        <label for="sa-page-state">State</label>
+        <select id="sa-page-state" onChange=${(event) => setQuery({ pageState: event.currentTarget.value || null, offset: null })}>
+          <option value="" selected=${!state}>Any state</option>
+          ${Object.entries(pageStateLabels).map(([value, label]) => html`<option value=${value} selected=${value === state}>${label}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="sa-page-search">URL contains</label>
+        <input id="sa-page-search" type="search" value=${typed} onInput=${(event) => setTyped(event.currentTarget.value)} />
+      </div>
+      <${Button} type="submit">Search<//>
+    </form>
+    <${RequestError} error=${pages.error} />
+    ${pages.data === undefined && !pages.error ? html`<${Loading} label="Loading the pages…" />` : html`
+      <div class="table-wrap" role="region" aria-label="Pages of the crawl" tabindex="0"><table class="page-table">
+        <caption class="visually-hidden">Pages of the crawl</caption>
+        <thead><tr><th scope="col">URL</th><th scope="col" class="num">Status</th><th scope="col">Title</th>
+          <th scope="col" class="num">Depth</th><th scope="col">Indexable</th><th scope="col">In sitemap</th><th scope="col">State</th></tr></thead>
+        <tbody>
+          ${rows.length === 0 && html`<tr><td colspan="7" class="empty">No pages${state || search ? ' match' : ' yet'}.</td></tr>`}
+          ${rows.map((page) => html`<tr key=${page.url}>
+            <td class="url-cell"><a href=${link('pages', { page: page.url })}>${page.url}</a></td>
+            <td class="num">${page.httpStatus ?? '—'}</td>
+            <td class="title-cell">${page.title || html`<span class="muted">—</span>`}</td>
+            <td class="num">${formatNumber(page.depth)}</td>
+            <td>${page.indexable ? 'Yes' : 'No'}</td>
+            <td>${page.inSitemap ? 'Yes' : 'No'}</td>
+            <td>${pageStateLabels[page.state] ?? page.state}</td>
+          </tr>`)}
+        </tbody>
+      </table></div>
+      ${(offset > 0 || more) && html`<nav class="pager" aria-label="Pages of the list">
+        ${offset > 0 && html`<a class="btn btn-small" href=${link('pages', { offset: offset - pageSize > 0 ? offset - pageSize : null })}>Previous ${pageSize}</a>`}
+        <span class="muted small">${formatNumber(offset + 1)}–${formatNumber(offset + rows.length)}</span>
+        ${more && html`<a class="btn btn-small" href=${link('pages', { offset: offset + pageSize })}>Next ${pageSize}</a>`}
+      </nav>`}`}
+  </section>`;
+}
