@@ -296,6 +296,9 @@ void Process(State& s, storage::AuditPageRecord page, const std::function<bool()
     outcome = CheckExternal(s, std::move(page), stop);
     s.fetched_external++;
   }
+  // A fetch the crawl's stop cut short says nothing about the page: it stays queued, for the
+  // node that resumes the crawl (or is skipped when the crawl was cancelled).
+  if (stop()) return;
   outcome.page.fetched_at = s.env.clock.NowMillis();
   const Discovered discovered = Discover(s, outcome.page, outcome);
   const std::vector<storage::AuditLinkRecord> links = LinksOf(s, outcome);

@@ -507,6 +507,54 @@ TEST_P(SiteAudit, ARunningOrQueuedCrawlCanBeCancelled) {
             (std::set<std::string>{id, next}));
 }
 
+// Crawls are background work in the store: with two nodes on it, each crawl is run by one of
+// them; a node that stops gives its leases up and the other resumes from the stored URLs, so
+// the crawl ends with the same findings as one run straight through, each page fetched once
+// (or twice when a stop caught its fetch in flight).
+TEST_P(SiteAudit, ACrawlResumesOnTheOtherNodeWhenItsNodeStops) {
+  FixtureSite fixture({"--delay-ms=150"});
+  const std::string site = api().AddVerifiedSite(fixture);
+  auto second = std::make_unique<ServerProcess>(
+      GetParam(), SiteAuditServerArgs(GetParam(), keys_.path()));
+  fixture.ClearRequests();
+  const std::string id = IdOf(api().StartCrawl(site, R"({"concurrency":1,"delayMs":0})"));
+  auto wait_for_done = [&](std::int64_t pages) {
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    json::value crawl;
+    do {
+      std::this_thread::sleep_for(100ms);
+      crawl = SiteAuditApi(*second, creds_).Call("GET", "crawls/" + id);
+    } while (Int(Dig(crawl, {"progress", "done"})) < pages &&
+             Dig(crawl, {"status"}) != "completed" && std::chrono::steady_clock::now() < deadline);
+    return crawl;
+  };
+  ASSERT_EQ(Dig(wait_for_done(3), {"status"}), "running");
+  EXPECT_EQ(server_->Stop(), 0);  // whichever node crawls, the other goes on
+  StartServer();
+  const json::value halfway = wait_for_done(12);
+  EXPECT_EQ(second->Stop(), 0);
+  second.reset();
+  const json::object crawl = api().WaitForCrawl(id, 120s);
+  ASSERT_EQ(Dig(crawl, {"status"}), "completed") << crawl << "\nhalfway: " << halfway;
+
+  std::map<std::string, int> fetches;
+  for (const auto& request : fixture.Requests()) {
+    if (Dig(request, {"server"}) == "site" && Dig(request, {"method"}) == "GET") {
+      ++fetches[Text(Dig(request, {"path"}))];
+    }
+  }
+  int refetched = 0;
+  for (const auto& [path, count] : fetches) {
+    EXPECT_LE(count, 2) << path;
+    refetched += count > 1;
+  }
+  // robots.txt and the site's files are read again by a resumed crawl only when not cached.
+  EXPECT_LE(refetched, 8) << "pages fetched twice";
+  EXPECT_EQ(IssueKeys(api().Issues(id)), fixture.ExpectedIssues())
+      << "missing:\n" << Difference(fixture.ExpectedIssues(), IssueKeys(api().Issues(id)))
+      << "unexpected:\n" << Difference(IssueKeys(api().Issues(id)), fixture.ExpectedIssues());
+}
+
 TEST_P(SiteAudit, BadInputIsRefusedAndUnknownIdsAreNotFound) {
   for (const char* body : {R"({"url":"ftp://example.com/"})", R"({"url":"not a url"})", "{}"}) {
     const Response r = api().Raw("POST", "sites", body);

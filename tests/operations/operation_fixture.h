@@ -16,6 +16,9 @@
 #include <string>
 
 #include "agent/assistant.h"
+#include "audit/site_audit_service.h"
+#include "audit/site_ownership.h"
+#include "storage/audit_repository.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "detection/bot_catalog.h"
@@ -49,6 +52,47 @@ constexpr char kAnalystPassword[] = "analyst password 1";
 constexpr char kPasskeyOrigin[] = "http://localhost:8080";
 constexpr char kMcpResource[] = "http://localhost:8080/mcp";
 constexpr char kRedirectUri[] = "http://127.0.0.1:33418/callback";
+
+// The websites the project audits, as ServiceAuditBot would find them: each publishes its
+// ownership file (the token the store holds for its origin); nothing else is there. The HTTP
+// path itself is tested end to end (tests/e2e/site_audit_test.cpp); this suite checks shapes.
+class PublishingSites final : public core::HttpClient {
+ public:
+  // `project`: the project's id, read at each request (it is set once the fixture bootstraps).
+  PublishingSites(storage::Store& store, const std::string& project)
+      : store_(store), project_(project) {}
+  core::Result<core::OutboundResponse> Send(const core::OutboundRequest& request,
+                                            const core::OutboundLimits&,
+                                            const core::BodyCallback& on_body,
+                                            const std::function<bool()>&) override {
+    core::OutboundResponse head;
+    head.status = 404;
+    std::string body;
+    const std::size_t at = request.url.find(audit::kVerificationPath);
+    if (at != std::string::npos) {
+      const std::string origin = request.url.substr(0, at);
+      auto token = store_.Read([&](storage::Transaction& tx) -> core::Result<std::string> {
+        auto sites = tx.audit().ListAuditSites(project_);
+        if (!sites) return sites.error();
+        for (const auto& site : *sites) {
+          if (site.origin == origin) return site.token;
+        }
+        return std::string();
+      });
+      if (token && !token->empty()) {
+        head.status = 200;
+        body = *token;
+      }
+    }
+    head.headers.Set("Content-Type", "text/plain");
+    on_body(head, body);
+    return head;
+  }
+
+ private:
+  storage::Store& store_;
+  const std::string& project_;
+};
 
 // Who calls. Anonymous callers are the sign-in operations' (kind kNone).
 enum class Caller { kAnonymous, kOwner, kAnalyst, kPrivateKey, kSdkKey, kMcpGrant, kReadOnlyGrant };
@@ -124,6 +168,8 @@ class OperationFixture : public storage::conformance::StoreConformance {
   std::unique_ptr<agent::AssistantService> assistant_;
   std::unique_ptr<oauth::AuthorizationServer> authorization_;
   std::unique_ptr<oauth::DeviceLogin> device_login_;
+  std::unique_ptr<PublishingSites> sites_;
+  std::unique_ptr<audit::SiteAuditService> site_audit_;
   identity::Principal anonymous_, owner_, analyst_, private_key_, sdk_key_, mcp_grant_,
       read_only_grant_;
 
@@ -159,6 +205,13 @@ class OperationFixture : public storage::conformance::StoreConformance {
         store(), clock_, *authorization_, oauth::PlaceOf{},
         oauth::DeviceLoginSettings{.verification_uri = "http://localhost:8080/cli"});
     services_->device_login = device_login_.get();
+    sites_ = std::make_unique<PublishingSites>(store(), bootstrap_.project_id);
+    site_audit_ = std::make_unique<audit::SiteAuditService>(
+        store(), *sites_, nullptr, nullptr, clock_,
+        audit::SiteAuditSettings{.public_url = "http://localhost:8080",
+                                 .ai_crawlers = audit::AiCrawlersOf(
+                                     detection::BotCatalog::Builtin())});
+    services_->site_audit = site_audit_.get();
     headers_.Set("User-Agent",
                  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 "
                  "(KHTML, like Gecko) Version/17.4 Safari/605.1.15");

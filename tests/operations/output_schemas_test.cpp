@@ -29,6 +29,7 @@ struct Scenario {
   std::string project;
   std::string owner_id;
   core::ManualClock* clock = nullptr;
+  storage::Store* store = nullptr;
   std::map<std::string, std::string, std::less<>> saved;
   testing::Authenticator passkey = testing::Authenticator::Make(testing::kEs256);
 
@@ -504,6 +505,46 @@ const std::vector<Step>& Steps() {
        [](Scenario& s) { return s.Project({{"engineId", s["aiEngine"]}}); }},
       {"delete_ai_brand", Caller::kOwner,
        [](Scenario& s) { return s.Project({{"brandId", s["aiBrand"]}}); }},
+      {"list_audit_rules", Caller::kAnalyst, [](Scenario& s) { return s.Project(); }},
+      {"add_audit_site", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"url", "https://www.example.com/shop"}}); },
+       Save("auditSite", "id")},
+      {"list_audit_sites", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"verify_audit_site", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}, {"method", "file"}}); }},
+      {"get_audit_site", Caller::kPrivateKey,
+       [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}}); }},
+      {"start_site_crawl", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}, {"maxPages", 10}}); },
+       [](Scenario& s, const json::value& crawl) {
+         // No runner here: the crawl stays queued; one page of it, as a crawler stores it.
+         s.saved["auditCrawl"] = std::string(crawl.at("id").as_string());
+         const storage::AuditPageRecord page{
+             .crawl_id = s["auditCrawl"], .url = "https://www.example.com/", .seq = 1,
+             .source = "start", .state = "queued"};
+         ASSERT_TRUE(Ok(s.store->Write([&](storage::Transaction& tx) {
+           return tx.audit().AddAuditUrls(std::span(&page, 1));
+         })));
+       }},
+      {"list_site_crawls", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
+      {"get_site_crawl", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
+      {"list_crawl_pages", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
+      {"get_crawl_page", Caller::kOwner,
+       [](Scenario& s) {
+         return s.Project({{"crawlId", s["auditCrawl"]}, {"url", "https://www.example.com/"}});
+       }},
+      {"list_crawl_issues", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}, {"state", "fixed"}}); }},
+      {"get_site_audit_summary", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
+      {"get_robots_traffic_report", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}}); }},
+      {"cancel_site_crawl", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
+      {"delete_audit_site", Caller::kOwner,
+       [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}}); }},
       {"delete_organization", Caller::kOwner,
        [](Scenario& s) {
          return json::object{{"orgSlug", s["scratchOrg"]}};
@@ -539,6 +580,7 @@ class OperationOutputs : public OperationFixture {
     scenario_.project = bootstrap_.project_id;
     scenario_.owner_id = bootstrap_.user_id;
     scenario_.clock = &clock_;
+    scenario_.store = &store();
     // The assistant's answer: a read-only call (runs at once), a write (waits for approval),
     // then, once approved, the final text.
     model_->Queue(ScriptedModel::Calls("call_read", "get_top_bots", "{}"));
