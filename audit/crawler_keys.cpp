@@ -43,10 +43,12 @@ Result<CrawlerKeyPair> KeyOf(const storage::CrawlerKeyRecord& record, const core
   return *key;
 }
 
-const storage::CrawlerKeyRecord* Current(const std::vector<storage::CrawlerKeyRecord>& keys) {
+// The oldest current key `box` opens.
+const storage::CrawlerKeyRecord* Current(const std::vector<storage::CrawlerKeyRecord>& keys,
+                                         const core::SealedBox* box) {
   const storage::CrawlerKeyRecord* current = nullptr;
   for (const auto& key : keys) {
-    if (key.retired_at) continue;
+    if (key.retired_at || !KeyOf(key, box)) continue;
     if (!current || key.created_at < current->created_at ||
         (key.created_at == current->created_at && key.id < current->id)) {
       current = &key;
@@ -61,7 +63,7 @@ Result<CrawlerKeyPair> LoadOrCreateCrawlerKey(storage::Store& store, const core:
                                               const core::Clock& clock) {
   auto keys = store.Read([](storage::Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
   if (!keys) return keys.error();
-  if (const auto* current = Current(*keys)) return KeyOf(*current, box);
+  if (const auto* current = Current(*keys, box)) return KeyOf(*current, box);
   const CrawlerKeyPair fresh = GenerateCrawlerKeyPair();
   auto inserted = store.Write([&](storage::Transaction& tx) {
     return tx.audit().InsertCrawlerKey(RecordOf(fresh, box, clock.NowMillis()));
@@ -70,7 +72,9 @@ Result<CrawlerKeyPair> LoadOrCreateCrawlerKey(storage::Store& store, const core:
   // Another node may have made one at the same moment: every node takes the oldest.
   keys = store.Read([](storage::Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
   if (!keys) return keys.error();
-  return KeyOf(*Current(*keys), box);
+  const auto* current = Current(*keys, box);
+  if (current == nullptr) return core::Error::Internal("The new crawler key cannot be read back.");
+  return KeyOf(*current, box);
 }
 
 Result<CrawlerKeyPair> RotateCrawlerKey(storage::Store& store, const core::SealedBox* box,
@@ -89,18 +93,18 @@ Result<CrawlerKeyPair> RotateCrawlerKey(storage::Store& store, const core::Seale
   return fresh;
 }
 
-Result<std::vector<CrawlerKeyPair>> PublishedCrawlerKeys(storage::Store& store,
-                                                         const core::SealedBox* box,
-                                                         const core::Clock& clock) {
+Result<PublishedKeys> PublishedCrawlerKeys(storage::Store& store, const core::SealedBox* box,
+                                           const core::Clock& clock) {
   auto keys = store.Read([](storage::Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
   if (!keys) return keys.error();
   const std::int64_t since = clock.NowMillis() - kRetiredKeyDays * kDayMillis;
-  std::vector<CrawlerKeyPair> published;
+  PublishedKeys published;
   for (const auto& key : *keys) {
     if (key.retired_at && *key.retired_at < since) continue;
-    auto pair = KeyOf(key, box);
-    if (!pair) return pair.error();
-    published.push_back(std::move(*pair));
+    auto raw = core::Base64UrlDecode(key.public_key);
+    if (!raw) continue;  // damaged: nothing to publish
+    published.public_keys.push_back(std::move(*raw));
+    if (auto pair = KeyOf(key, box)) published.openable.push_back(std::move(*pair));
   }
   return published;
 }

@@ -23,18 +23,23 @@ namespace sightline::audit {
 
 inline constexpr std::int64_t kRetiredKeyDays = 7;
 
-// The current key (the oldest one not retired, so that nodes starting together agree), creating
-// one when there is none. `box` may be null (the seed is then stored as it is).
+// The current key (the oldest one not retired that this node can open, so that nodes starting
+// together agree), creating one when there is none this node can open. `box` may be null (the seed is then stored as it is).
 core::Result<CrawlerKeyPair> LoadOrCreateCrawlerKey(storage::Store& store,
                                                     const core::SealedBox* box,
                                                     const core::Clock& clock);
 // Makes a new key current and retires the others; the new key.
 core::Result<CrawlerKeyPair> RotateCrawlerKey(storage::Store& store, const core::SealedBox* box,
                                               const core::Clock& clock);
-// The keys to publish (and to sign the directory with): the current ones and those retired less
-// than kRetiredKeyDays ago, newest first.
-core::Result<std::vector<CrawlerKeyPair>> PublishedCrawlerKeys(storage::Store& store,
-                                                               const core::SealedBox* box,
-                                                               const core::Clock& clock);
+// The keys to publish: the current ones and those retired less than kRetiredKeyDays ago, newest
+// first, as raw public keys; and of those, the ones this node can open (to sign the directory
+// response with). A node whose encryption key differs from the one that sealed a key cannot use
+// it, but still publishes it: the node that made it signs with it.
+struct PublishedKeys {
+  std::vector<std::string> public_keys;
+  std::vector<CrawlerKeyPair> openable;
+};
+core::Result<PublishedKeys> PublishedCrawlerKeys(storage::Store& store, const core::SealedBox* box,
+                                                 const core::Clock& clock);
 
 }  // namespace sightline::audit

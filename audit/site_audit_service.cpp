@@ -41,10 +41,9 @@ core::Result<KeyDirectoryResponse> SiteAuditService::KeyDirectory(
   }
   auto keys = PublishedCrawlerKeys(store_, box_, clock_);
   if (!keys) return keys.error();
-  std::vector<std::string> public_keys;
-  for (const auto& key : *keys) public_keys.push_back(key.public_key);
-  return KeyDirectoryResponse{SignatureDirectoryDocument(public_keys),
-                              SignDirectoryResponse(*keys, authority, clock_.NowMillis() / 1000)};
+  return KeyDirectoryResponse{
+      SignatureDirectoryDocument(keys->public_keys),
+      SignDirectoryResponse(keys->openable, authority, clock_.NowMillis() / 1000)};
 }
 
 }  // namespace sightline::audit
