@@ -26,6 +26,14 @@ bool CrawlFrontier::Reserve(const std::string& url) {
 bool CrawlFrontier::Promote(const std::string& url, std::int64_t depth,
                             const std::string& source) {
   std::lock_guard lock(mutex_);
+  // Still queued from a longer path: workers race, so a deeper link may have come first.
+  for (auto& page : linked_) {
+    if (page.url != url) continue;
+    if (page.depth <= depth) return false;
+    page.depth = depth;
+    page.source = source;
+    return true;
+  }
   for (auto it = orphans_.begin(); it != orphans_.end(); ++it) {
     if (it->url != url) continue;
     storage::AuditPageRecord page = std::move(*it);

@@ -28,8 +28,8 @@ class CrawlFrontier {
   // Marks `url` known unless it was; whether this call did (so two workers finding one URL at
   // once queue it once). The caller Pushes it later, once its row is stored.
   bool Reserve(const std::string& url);
-  // A URL queued from the sitemaps only (depth < 0) that a link now reaches: it takes the link's
-  // depth and source and joins the linked pages. Whether it was still queued so.
+  // A queued URL a link reaches by a shorter path, or one queued from the sitemaps only (depth
+  // < 0, then it joins the linked pages): it takes the link's depth and source. Whether it did.
   bool Promote(const std::string& url, std::int64_t depth, const std::string& source);
   // Queues a URL (the caller checked it is not Known) and marks it known.
   void Push(storage::AuditPageRecord page);
