@@ -1,5 +1,7 @@
 #include "audit/crawler_keys.h"
 
+#include <mutex>
+
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/sealed_box.h"
@@ -61,6 +63,11 @@ const storage::CrawlerKeyRecord* Current(const std::vector<storage::CrawlerKeyRe
 
 Result<CrawlerKeyPair> LoadOrCreateCrawlerKey(storage::Store& store, const core::SealedBox* box,
                                               const core::Clock& clock) {
+  // One node's first callers (the crawl runner, the key directory, ownership checks) would
+  // otherwise each make a key at start; nodes starting together still may, and then all sign
+  // with the oldest while the directory lists both.
+  static std::mutex creating;
+  std::lock_guard lock(creating);
   auto keys = store.Read([](storage::Transaction& tx) { return tx.audit().ListCrawlerKeys(); });
   if (!keys) return keys.error();
   if (const auto* current = Current(*keys, box)) return KeyOf(*current, box);
