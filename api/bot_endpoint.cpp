@@ -112,14 +112,14 @@ HttpResponse BotEndpoint::KeyDirectory(const HttpRequest& request, Exchange& exc
 }
 
 HttpResponse BotEndpoint::BotPage(Exchange& exchange) const {
-  auto directory = service_.KeyDirectory("");
+  auto directory = service_.KeyDirectoryDocument();
   if (!directory) return exchange.Fail(directory.error());
   HttpResponse response;
   response.headers.Set("Content-Type", "text/html; charset=utf-8");
   response.headers.Set("Cache-Control", "public, max-age=3600");
   response.headers.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
   AddCors(CorsPolicy::kPublic, std::nullopt, response);
-  response.body = BotPageHtml(service_.settings().public_url, KeyList(directory->body));
+  response.body = BotPageHtml(service_.settings().public_url, KeyList(*directory));
   return response;
 }
 

@@ -386,9 +386,9 @@ Server::~Server() = default;
 
 void Server::PinOwnCrawlerKeys() {
   const auto origin = detection::UrlOrigin(public_url_);
-  auto directory = site_audit_.KeyDirectory("");
+  auto directory = site_audit_.KeyDirectoryDocument();
   if (!origin || !directory) return;  // the store is down: the next round tries again
-  auto keys = detection::ParseSignatureDirectory(directory->body);
+  auto keys = detection::ParseSignatureDirectory(*directory);
   if (keys) signature_keys_.Add(*origin, std::move(*keys));
 }
 

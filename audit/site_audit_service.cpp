@@ -33,13 +33,26 @@ core::Result<OwnershipCheck> SiteAuditService::CheckOwnership(const std::string&
   return audit::CheckOwnership(fetcher, dns_, origin, token, method);
 }
 
+namespace {
+
+// The first request after installation may come before any crawl made the key.
+core::Result<PublishedKeys> KeysToPublish(storage::Store& store, const core::SealedBox* box,
+                                          const core::Clock& clock) {
+  if (auto current = LoadOrCreateCrawlerKey(store, box, clock); !current) return current.error();
+  return PublishedCrawlerKeys(store, box, clock);
+}
+
+}  // namespace
+
+core::Result<std::string> SiteAuditService::KeyDirectoryDocument() const {
+  auto keys = KeysToPublish(store_, box_, clock_);
+  if (!keys) return keys.error();
+  return SignatureDirectoryDocument(keys->public_keys);
+}
+
 core::Result<KeyDirectoryResponse> SiteAuditService::KeyDirectory(
     std::string_view authority) const {
-  // The first request after installation may come before any crawl made the key.
-  if (auto current = LoadOrCreateCrawlerKey(store_, box_, clock_); !current) {
-    return current.error();
-  }
-  auto keys = PublishedCrawlerKeys(store_, box_, clock_);
+  auto keys = KeysToPublish(store_, box_, clock_);
   if (!keys) return keys.error();
   return KeyDirectoryResponse{
       SignatureDirectoryDocument(keys->public_keys),

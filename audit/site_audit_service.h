@@ -56,7 +56,9 @@ class SiteAuditService {
   // by the installation's current key. Errors only when the key cannot be read.
   core::Result<OwnershipCheck> CheckOwnership(const std::string& origin, const std::string& token,
                                               const std::string& method) const;
-  // The directory of the published keys, signed for `authority` (the Host asked).
+  // The directory document of the published keys (the bot's page, detection's pinned keys).
+  core::Result<std::string> KeyDirectoryDocument() const;
+  // The same, signed for `authority` (the Host asked), as served at the well-known path.
   core::Result<KeyDirectoryResponse> KeyDirectory(std::string_view authority) const;
 
   const SiteAuditSettings& settings() const { return settings_; }

@@ -13,42 +13,12 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { start, screenshot } from './dashboard/harness.mjs';
+import { mcpSession, openHost } from './dashboard/mcp_app_host.mjs';
 
 const here = dirname(new URL(import.meta.url).pathname);
 let context;
 let mcp;
 let engine;
-
-/** A minimal legacy-era MCP client over POST /api/mcp (initialize first, then the session id). */
-async function mcpSession(base, key) {
-  let sessionId = null;
-  let id = 0;
-  const send = async (method, params, { notification = false } = {}) => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` };
-    if (sessionId) { headers['mcp-session-id'] = sessionId; headers['mcp-protocol-version'] = '2025-06-18'; }
-    const body = notification ? { jsonrpc: '2.0', method, params } : { jsonrpc: '2.0', id: ++id, method, params };
-    const response = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (notification) return null;
-    sessionId ??= response.headers.get('mcp-session-id');
-    const text = await response.text();
-    const json = JSON.parse(text.startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:')).slice(5));
-    if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
-    return json.result;
-  };
-  await send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-apps-test-host', version: '1.0.0' } });
-  await send('notifications/initialized', {}, { notification: true });
-  return { send };
-}
-
-/** AppBridge + PostMessageTransport bundled for the browser (esbuild from web/dashboard). */
-async function bridgeBundle() {
-  const { build } = await import(join(here, '../../web/dashboard/node_modules/esbuild/lib/main.js'));
-  const result = await build({
-    stdin: { contents: "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';", resolveDir: here, loader: 'js' },
-    bundle: true, format: 'iife', globalName: 'HostLib', write: false, platform: 'browser', target: ['es2020'], logLevel: 'error',
-  });
-  return result.outputFiles[0].text;
-}
 
 async function seed() {
   const now = Date.now();
@@ -62,42 +32,6 @@ async function seed() {
   }
   const response = await context.api('POST', '/sdk/v1/logs/batch', { body: { events }, headers: { 'x-sdk-key': context.boot.sdkKey } });
   assert.equal(response.status, 202, JSON.stringify(response.body));
-}
-
-/** A page hosting the view (AppBridge in a sandboxed iframe); its tools/calls go to the server. */
-async function openHost(viewHtml) {
-  const page = await context.newPage();
-  const forwarded = [];
-  await page.exposeFunction('forwardToolCall', async (params) => {
-    forwarded.push(params);
-    return mcp.send('tools/call', params);
-  });
-  const bridgeJs = (await bridgeBundle()).replace(/<\/script/gi, '<\\/script');
-  const hostHtml = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test host</title></head><body>
-<h1>Test MCP Apps host</h1><div id="frame"></div>
-<script>${bridgeJs}</script>
-<script>
-window.startView = async (html) => {
-  const iframe = document.createElement('iframe');
-  iframe.setAttribute('sandbox', 'allow-scripts');
-  iframe.title = 'Sightline report';
-  iframe.style.width = '900px';
-  iframe.style.height = '700px';
-  document.getElementById('frame').append(iframe);
-  const bridge = new HostLib.AppBridge(null, { name: 'test-host', version: '1.0.0' }, { serverTools: {} }, { hostContext: { theme: 'light' } });
-  bridge.oncalltool = async (params) => window.forwardToolCall({ name: params.name, arguments: params.arguments });
-  bridge.onsizechange = ({ height }) => { if (height) iframe.style.height = Math.min(Math.max(height, 200), 2000) + 'px'; };
-  window.viewReady = new Promise((done) => { bridge.oninitialized = done; });
-  await bridge.connect(new HostLib.PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-  window.bridge = bridge;
-  iframe.srcdoc = html;
-};
-</script></body></html>`;
-  await page.route('http://host.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: hostHtml }));
-  await page.goto('http://host.test/');
-  await page.evaluate((html) => window.startView(html), viewHtml);
-  await page.evaluate(() => window.viewReady);
-  return { page, forwarded };
 }
 
 before(async () => {
@@ -130,7 +64,7 @@ test('the reports view renders a get_web_analytics result in an AppBridge host a
   const first = await mcp.send('tools/call', { name: 'get_web_analytics', arguments: { from, to: today } });
   assert.ok(first.structuredContent?.metrics, JSON.stringify(first).slice(0, 300));
 
-  const { page, forwarded } = await openHost(view.text);
+  const { page, forwarded } = await openHost(context, mcp, view.text);
   await page.evaluate(async ({ args, result }) => {
     await window.bridge.sendToolInput({ arguments: args });
     await window.bridge.sendToolResult(result);
@@ -206,7 +140,7 @@ test('the reports view draws get_ai_visibility (intervals, share of voice) and g
   const report = visibility.structuredContent;
   assert.ok(Array.isArray(report?.brands) && report.answers, JSON.stringify(visibility).slice(0, 300));
   assert.equal(report.answers.answers, 2);
-  const { page, forwarded } = await openHost(view.text);
+  const { page, forwarded } = await openHost(context, mcp, view.text);
   await page.evaluate(async (result) => {
     await window.bridge.sendToolInput({ arguments: result.args });
     await window.bridge.sendToolResult(result.result);

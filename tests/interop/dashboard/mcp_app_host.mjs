@@ -1,5 +1,5 @@
 // An MCP Apps host for the browser tests that show a tool result in the dashboard's MCP App view
-// (the same set-up as ../mcp_apps.test.mjs): a minimal MCP client over POST /api/mcp, and a page
+// (and for ../mcp_apps.test.mjs): a minimal MCP client over POST /api/mcp, and a page
 // built on @modelcontextprotocol/ext-apps's AppBridge that renders the view in a sandboxed iframe.
 import { join } from 'node:path';
 
