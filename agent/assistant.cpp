@@ -125,12 +125,12 @@ struct AssistantService::Run {
 };
 
 AssistantService::AssistantService(std::unique_ptr<LlmProvider> provider,
-                                   AssistantSettings settings, tools::Dispatcher& dispatcher,
+                                   AssistantSettings settings, tools::Gate& gate,
                                    const tools::Registry& registry, storage::Store& store,
                                    const core::Clock& clock)
     : provider_(std::move(provider)),
       settings_(settings),
-      dispatcher_(dispatcher),
+      gate_(gate),
       toolbox_(registry),
       store_(store),
       clock_(clock) {}
@@ -348,12 +348,13 @@ void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
     content = ErrorJson(Error::Invalid("arguments", "The arguments are not a JSON object."));
     outcome = "VAL_003";
   } else {
-    // The principal is bound to the conversation's organization and project: the dispatcher
-    // writes them over whatever the model sent.
+    // The principal is bound to the conversation's organization and project (Gate::ActingIn):
+    // the dispatcher writes them over whatever the model sent. The call counts in the caller's
+    // window like any REST request or MCP tools/call.
     const tools::RequestMeta meta{run.request.request_id, "", std::nullopt, nullptr,
                                   tools::Caller::kModel};
     auto result =
-        dispatcher_.Call(*tool->operation, run.request.principal, arguments.as_object(), meta);
+        gate_.CallAndWait(*tool->operation, run.request.principal, arguments.as_object(), meta);
     if (result) {
       content = result->is_null() ? std::string(R"({"done":true})") : json::serialize(*result);
     } else {
@@ -428,8 +429,8 @@ void AssistantService::AnswerOpenCalls(Run& run, bool stopping) {
 // The turn's request: the conversation so far and, unless it is the last turn, the tools the
 // caller may use now in the conversation's project.
 Result<ChatRequest> AssistantService::TurnRequest(Run& run, bool last) {
-  auto permissions = dispatcher_.PermissionsIn(run.request.principal, run.request.organization_slug,
-                                               run.request.project_id);
+  auto permissions = gate_.dispatcher().PermissionsIn(
+      run.request.principal, run.request.organization_slug, run.request.project_id);
   if (!permissions) return permissions.error();
   auto rows = store_.Read([&](storage::Transaction& tx) {
     return tx.agent().ListAgentMessages(run.request.conversation_id);

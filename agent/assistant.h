@@ -27,6 +27,7 @@
 #include "storage/store.h"
 #include "tools/assistant.h"
 #include "tools/dispatch.h"
+#include "tools/gate.h"
 
 namespace sightline::storage {
 struct AgentMessageRecord;
@@ -45,7 +46,7 @@ class AssistantService final : public tools::Assistant {
  public:
   // `provider` null: not configured (the status says so; answers are 503 AGENT_001).
   AssistantService(std::unique_ptr<LlmProvider> provider, AssistantSettings settings,
-                   tools::Dispatcher& dispatcher, const tools::Registry& registry,
+                   tools::Gate& gate, const tools::Registry& registry,
                    storage::Store& store, const core::Clock& clock);
   // Shutdown(), if not done yet.
   ~AssistantService() override;
@@ -81,7 +82,7 @@ class AssistantService final : public tools::Assistant {
 
   std::unique_ptr<LlmProvider> provider_;
   const AssistantSettings settings_;
-  tools::Dispatcher& dispatcher_;
+  tools::Gate& gate_;  // every tool call is counted and checked as any other caller's
   const Toolbox toolbox_;
   storage::Store& store_;
   const core::Clock& clock_;

@@ -7,7 +7,6 @@
 #include "api/request_arguments.h"
 #include "core/text.h"
 #include "core/url.h"
-#include "identity/api_keys.h"
 #include "mcp/discovery.h"
 
 namespace sightline::api {
@@ -79,11 +78,10 @@ std::vector<std::string> BaselineScopes(const oauth::AuthorizationServer* oauth)
 }  // namespace
 
 McpEndpoint::McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oauth,
-                         identity::Authenticator& authenticator, RateLimits& limits,
-                         Options options)
+                         tools::Gate& gate, RateLimits& limits, Options options)
     : server_(server),
       oauth_(oauth),
-      authenticator_(authenticator),
+      gate_(gate),
       limits_(limits),
       options_(std::move(options)),
       resource_metadata_path_(
@@ -137,27 +135,15 @@ bool McpEndpoint::OriginAllowed(const HttpRequest& request) const {
   return false;
 }
 
-// An OAuth access token (`Authorization: Bearer` only) or a private API key (Bearer or
-// X-API-Key).
-Result<identity::Principal> McpEndpoint::Authenticate(const HttpRequest& request) {
-  auto secret = PresentedSecret(request, identity::CredentialKind::kPrivateApiKey);
-  if (!secret) return secret.error();
-  if (oauth_ && oauth::AuthorizationServer::LooksLikeAccessToken(*secret)) {
-    if (!request.headers.Has("Authorization")) {
-      return core::Error(ErrorCode::kAuthMalformedCredential,
-                         "Send an access token in the Authorization header.");
-    }
-    return oauth_->AuthenticateAccessToken(*secret);
-  }
-  const auto kind = identity::ParseKeyKind(*secret);
-  if (kind == storage::KeyKind::kSdk) {
-    return core::Error(ErrorCode::kAuthWrongCredentialKind,
-                       "MCP takes a private API key (sk_service_…), not an SDK key.");
-  }
-  if (kind) return authenticator_.AuthenticatePrivateKey(*secret);
-  return core::Error(ErrorCode::kAuthInvalidCredential,
-                     "The credential is neither an access token nor a private API key this "
-                     "server knows.");
+// What the request presents, to the gate: an OAuth access token (`Authorization: Bearer` only) or
+// a private API key (Bearer or X-API-Key); `?readonly=true` asks for read-only tools.
+Result<identity::Principal> McpEndpoint::Identify(const HttpRequest& request) {
+  auto presented =
+      ReadPresented(request, identity::CredentialKind::kPrivateApiKey, limits_.ClientIp(request));
+  if (!presented) return presented.error();
+  presented->setup_token.reset();  // not a way into MCP
+  presented->read_only = ReadOnlyRequested(request);
+  return gate_.Identify(tools::Surface::kMcp, *presented);
 }
 
 // RFC 6750 §3 / RFC 9728 §5.1 challenges: every 401 names the metadata so an OAuth client can
@@ -185,7 +171,7 @@ std::optional<HttpResponse> McpEndpoint::ServeMcp(const HttpRequest& request,
         core::Error(ErrorCode::kOriginNotAllowed, "This origin may not call the MCP server."));
   }
   if (request.method == HttpMethod::kOptions) return AnswerOptions(request, kMcpMethods);
-  auto principal = Authenticate(request);
+  auto principal = Identify(request);
   if (!principal && options_.anonymous && principal.error().code() == ErrorCode::kAuthRequired) {
     principal = identity::Principal{.kind = identity::CredentialKind::kNone,
                                     .credential_id = "anonymous"};
@@ -197,31 +183,22 @@ std::optional<HttpResponse> McpEndpoint::ServeMcp(const HttpRequest& request,
     return response;
   }
   exchange->set_credential(*principal);
-  // One window per credential: a private API key's is shared with its REST calls.
-  auto decision = limits_.HitCredential(*principal);
-  if (!decision) return exchange->Fail(decision.error());
-  if (!decision->allowed) {
-    HttpResponse response = exchange->Fail(RateLimited(*decision));
-    limits_.AddHeaders(*decision, principal->kind, response);
-    AddCors(CorsPolicy::kMcp, request, response);
-    return response;
-  }
-  Forward(request, std::move(*principal), *decision, exchange);
+  Forward(request, *principal, exchange);
   return std::nullopt;
 }
 
-void McpEndpoint::Forward(const HttpRequest& request, identity::Principal principal,
-                          const identity::RateDecision& decision,
+void McpEndpoint::Forward(const HttpRequest& request, const identity::Principal& principal,
                           const std::shared_ptr<Exchange>& exchange) {
   tools::RequestMeta meta = exchange->MetaOf(request);
-  meta.caller = tools::Caller::kModel;
-  principal.read_only = principal.read_only || ReadOnlyRequested(request);
-  const mcp::McpCall call{request.method, request.headers, request.body, principal, meta};
+  meta.caller = tools::Gate::CallerOf(tools::Surface::kMcp);
+  // Written by a tools/call before the answer comes: its window's headers.
+  auto counted = std::make_shared<std::optional<tools::Window>>();
+  const mcp::McpCall call{request.method, request.headers, request.body, principal, meta,
+                          counted.get()};
   // The request is gone when the answer comes: keep its Origin for the CORS headers.
   std::optional<std::string> origin;
   if (auto given = request.headers.Get("Origin")) origin = std::string(*given);
-  server_.HandleAsync(call, [this, exchange, origin, kind = principal.kind,
-                             decision](Result<HttpResponse> answer) {
+  server_.HandleAsync(call, [this, exchange, origin, counted](Result<HttpResponse> answer) {
     HttpResponse response = answer ? std::move(*answer) : exchange->Fail(answer.error());
     if (!answer && answer.error().code() == ErrorCode::kOAuthInsufficientScope) {
       response.headers.Set("WWW-Authenticate", Challenge(answer.error()));
@@ -230,7 +207,7 @@ void McpEndpoint::Forward(const HttpRequest& request, identity::Principal princi
     if (response.status == 405 && !response.headers.Has("Allow")) {
       response.headers.Set("Allow", std::string(kMcpAllow));
     }
-    limits_.AddHeaders(decision, kind, response);
+    if (*counted) limits_.AddHeaders(**counted, response);
     AddCors(CorsPolicy::kMcp, origin ? std::optional<std::string_view>(*origin) : std::nullopt,
             response);
     exchange->Finish(std::move(response));

@@ -1,7 +1,8 @@
-// The MCP module: `/api/mcp` (the Origin check against DNS rebinding, authentication by OAuth access
-// token or private API key with the challenges MCP clients need, the credential's window, CORS,
-// then mcp::McpServer) and its anonymous discovery documents (the server card and the
-// protected-resource metadata). Never decides who may call a tool.
+// The MCP module: `/api/mcp` (the Origin check against DNS rebinding, the caller identified by
+// the gate — an OAuth access token or a private API key — with the challenges MCP clients need,
+// CORS, then mcp::McpServer, which counts each `tools/call` in the credential's window through
+// the gate) and its anonymous discovery documents (the server card and the protected-resource
+// metadata). Never decides who may call a tool.
 // Thread-safe: its documents are rendered once; the services it calls are thread-safe.
 #pragma once
 
@@ -11,9 +12,9 @@
 #include "api/endpoint.h"
 #include "api/openapi.h"
 #include "api/rate_limits.h"
-#include "identity/authenticator.h"
 #include "mcp/mcp_server.h"
 #include "oauth/authorization_server.h"
+#include "tools/gate.h"
 
 namespace sightline::api {
 
@@ -27,9 +28,10 @@ class McpEndpoint final : public Endpoint {
     // credential, which then see only the fixtures.
     bool anonymous = false;
   };
-  // `oauth` may be null: /mcp then takes private API keys only. All must outlive the endpoint.
-  McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oauth,
-              identity::Authenticator& authenticator, RateLimits& limits, Options options);
+  // `oauth` (what the challenges and the metadata name) may be null: the gate then takes private
+  // API keys only. All must outlive the endpoint.
+  McpEndpoint(mcp::McpServer& server, oauth::AuthorizationServer* oauth, tools::Gate& gate,
+              RateLimits& limits, Options options);
 
   bool Claims(const Target& target) const override;
   std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
@@ -38,16 +40,16 @@ class McpEndpoint final : public Endpoint {
  private:
   std::optional<core::HttpResponse> ServeMcp(const core::HttpRequest& request,
                                              const std::shared_ptr<Exchange>& exchange);
-  // Hands the authenticated, counted request to the MCP server; finishes `exchange` later.
-  void Forward(const core::HttpRequest& request, identity::Principal principal,
-               const identity::RateDecision& decision, const std::shared_ptr<Exchange>& exchange);
-  core::Result<identity::Principal> Authenticate(const core::HttpRequest& request);
+  // Hands the identified request to the MCP server; finishes `exchange` later.
+  void Forward(const core::HttpRequest& request, const identity::Principal& principal,
+               const std::shared_ptr<Exchange>& exchange);
+  core::Result<identity::Principal> Identify(const core::HttpRequest& request);
   std::string Challenge(const core::Error& error) const;
   bool OriginAllowed(const core::HttpRequest& request) const;
 
   mcp::McpServer& server_;
   oauth::AuthorizationServer* oauth_;
-  identity::Authenticator& authenticator_;
+  tools::Gate& gate_;
   RateLimits& limits_;
   const Options options_;
   const std::string resource_metadata_path_;  // "/.well-known/oauth-protected-resource/api/mcp"

@@ -1,7 +1,8 @@
-// The registry's routes: route (404/405), credential → Principal (401), the credential's or the
-// client IP's window (429), arguments (400), then the dispatcher, answering JSON, an
-// ErrorResponse or a Server-Sent Events stream; also the SDK routes' preflights. Claims every
-// path under /api, so the front door asks it after the other API modules. Contains no business logic.
+// The registry's routes: route (404/405), then the gate (tools/gate.h: credential → Principal,
+// 401; the credential's or the client IP's window, 429), arguments (400), then the dispatcher,
+// answering JSON, an ErrorResponse or a Server-Sent Events stream; also the SDK routes'
+// preflights. Claims every path under /api, so the front door asks it after the other API
+// modules. Decides nothing: it translates HTTP to and from the gate.
 // Thread-safe: the router is immutable; the services it calls are.
 #pragma once
 
@@ -10,10 +11,7 @@
 #include "api/endpoint.h"
 #include "api/rate_limits.h"
 #include "api/router.h"
-#include "identity/authenticator.h"
-#include "identity/sessions.h"
-#include "oauth/authorization_server.h"
-#include "tools/dispatch.h"
+#include "tools/gate.h"
 #include "tools/registry.h"
 
 namespace sightline::api {
@@ -21,9 +19,7 @@ namespace sightline::api {
 class OperationsEndpoint final : public Endpoint {
  public:
   // Everything must outlive the endpoint, and every stream it opens.
-  OperationsEndpoint(const tools::Registry& registry, tools::Dispatcher& dispatcher,
-                     identity::Authenticator& authenticator, identity::SessionService& sessions,
-                     RateLimits& limits, oauth::AuthorizationServer* cli_tokens = nullptr);
+  OperationsEndpoint(const tools::Registry& registry, tools::Gate& gate, RateLimits& limits);
 
   bool Claims(const Target& target) const override;
   std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
@@ -35,23 +31,16 @@ class OperationsEndpoint final : public Endpoint {
                                                    const std::shared_ptr<Exchange>& exchange);
   // The answer, with the rate-limit headers when the request was counted.
   using Answer = std::function<void(core::HttpResponse)>;
-  void OpenStream(const core::HttpRequest& request, const tools::RegisteredOperation& op,
-                  const identity::Principal& principal, const boost::json::object& args,
-                  Exchange& exchange, const Answer& answer);
-  core::Result<identity::Principal> Authenticate(const core::HttpRequest& request,
-                                                 const tools::OperationSpec& spec);
-  // Counts the request against its credential's (or, anonymous, its IP's) window; nullopt for
-  // routes that are exempt (ingestion).
-  core::Result<std::optional<identity::RateDecision>> CountRequest(
-      const core::HttpRequest& request, const tools::OperationSpec& spec,
-      const identity::Principal& principal);
+  core::Result<tools::Presented> Present(const core::HttpRequest& request,
+                                         const tools::OperationSpec& spec) const;
+  // The operation's Server-Sent Events answer, or the refusal.
+  core::HttpResponse Stream(const tools::RegisteredOperation& op, const tools::Presented& presented,
+                            const identity::Principal& principal, const boost::json::object& args,
+                            const tools::RequestMeta& meta, Exchange& exchange);
 
   Router router_;
-  tools::Dispatcher& dispatcher_;
-  identity::Authenticator& authenticator_;
-  identity::SessionService& sessions_;
+  tools::Gate& gate_;
   RateLimits& limits_;
-  oauth::AuthorizationServer* cli_tokens_;  // command-line logins' tokens (cli_at_…); may be null
 };
 
 }  // namespace sightline::api

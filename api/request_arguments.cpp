@@ -74,6 +74,24 @@ Result<std::string> PresentedSecret(const HttpRequest& request, CredentialKind a
   return core::Error(ErrorCode::kAuthRequired, "Authentication required.");
 }
 
+Result<tools::Presented> ReadPresented(const HttpRequest& request, CredentialKind accepted,
+                                       std::string client_ip) {
+  tools::Presented presented;
+  auto secret = PresentedSecret(request, accepted);
+  if (secret) {
+    presented.secret = std::move(*secret);
+  } else if (secret.error().code() != ErrorCode::kAuthRequired) {
+    return secret.error();
+  }
+  presented.in_authorization = request.headers.Has("Authorization");
+  if (auto setup = request.headers.Get("X-2FA-Setup-Token")) {
+    presented.setup_token = std::string(*setup);
+  }
+  presented.remote_address = request.remote_address;
+  presented.client_ip = std::move(client_ip);
+  return presented;
+}
+
 Result<json::object> BuildArguments(const tools::RegisteredOperation& op, const RouteMatch& match,
                                     const HttpRequest& request) {
   json::object args;

@@ -7,6 +7,7 @@
 #include "core/http_types.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "tools/gate.h"
 #include "tools/registry.h"
 
 #include <boost/json/object.hpp>
@@ -20,6 +21,13 @@ namespace sightline::api {
 // Authorization header.
 core::Result<std::string> PresentedSecret(const core::HttpRequest& request,
                                           identity::CredentialKind accepted);
+
+// What the request presents to the gate: the secret as PresentedSecret reads it (none: anonymous),
+// the two-factor setup token, and where it comes from (`client_ip` as trusted proxies tell it).
+// AUTH_001 for a malformed Authorization header.
+core::Result<tools::Presented> ReadPresented(const core::HttpRequest& request,
+                                             identity::CredentialKind accepted,
+                                             std::string client_ip);
 
 // The arguments object: JSON body fields (POST, PUT, PATCH; VAL_006 for a non-JSON body, VAL_002
 // for invalid JSON), or the query parameters the schema declares (GET, DELETE), then the path

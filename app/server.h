@@ -52,6 +52,7 @@
 #include "oauth/authorization_server.h"
 #include "oauth/device_login.h"
 #include "tools/dispatch.h"
+#include "tools/gate.h"
 #include "tools/registry.h"
 #include "tools/services.h"
 
@@ -112,16 +113,18 @@ class Server {
   audit::SiteAuditService site_audit_;          // ownership checks, the crawler's keys
   tools::Services services_;
   tools::Dispatcher dispatcher_;
-  agent::AssistantService assistant_;
   identity::Authenticator authenticator_;
   identity::RateLimiter credential_limits_;
   identity::RateLimiter public_limits_;
-  // The ways in.
   const mcp::ToolCatalog tool_catalog_;
+  oauth::AuthorizationServer authorization_server_;  // MCP grants and command-line logins
+  oauth::DeviceLogin device_login_;  // command-line logins (its grants are the server's above)
+  // Who is calling, for every way in below.
+  tools::Gate gate_;
+  agent::AssistantService assistant_;
+  // The ways in.
   std::unique_ptr<const mcp::McpExtension> mcp_extension_;  // test-only fixtures, or null
   mcp::McpServer mcp_server_;
-  oauth::AuthorizationServer authorization_server_;
-  oauth::DeviceLogin device_login_;  // command-line logins (its grants are the server's above)
   std::optional<api::SdkScript> sdk_script_;
   // The front door and its endpoint modules, in the order it asks them.
   api::RateLimits rate_limits_;

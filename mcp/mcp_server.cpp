@@ -75,12 +75,13 @@ struct McpServer::Session {
   storage::McpSessionRecord record;
 };
 
-McpServer::McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher,
-                     storage::Store& store, const core::Clock& clock, ServerIdentity identity,
+McpServer::McpServer(const ToolCatalog& catalog, tools::Gate& gate, storage::Store& store,
+                     const core::Clock& clock, ServerIdentity identity,
                      const McpExtension* extension)
     : catalog_(catalog),
       extension_(extension),
-      dispatcher_(dispatcher),
+      gate_(gate),
+      dispatcher_(gate.dispatcher()),
       store_(store),
       clock_(clock),
       identity_(std::move(identity)),

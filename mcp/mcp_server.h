@@ -23,6 +23,7 @@
 #include "mcp/tool_catalog.h"
 #include "storage/store.h"
 #include "tools/dispatch.h"
+#include "tools/gate.h"
 
 #include <functional>
 #include <memory>
@@ -48,6 +49,9 @@ struct McpCall {
   // Principal::read_only when the grant or the connection asked for read-only tools.
   const identity::Principal& principal;
   const tools::RequestMeta& meta;
+  // Where a `tools/call` leaves the window the gate counted it in, for the HTTP answer's
+  // rate-limit headers; written before `done` is called. May be null.
+  std::optional<tools::Window>* counted = nullptr;
 };
 
 // A refusal at the HTTP level (wrong media types, unknown session, …) comes back as an Error for
@@ -58,7 +62,7 @@ class McpServer {
  public:
   // `extension` adds what it offers to the server's (the conformance suite's fixtures, in
   // tests); null for none.
-  McpServer(const ToolCatalog& catalog, tools::Dispatcher& dispatcher, storage::Store& store,
+  McpServer(const ToolCatalog& catalog, tools::Gate& gate, storage::Store& store,
             const core::Clock& clock, ServerIdentity identity,
             const McpExtension* extension = nullptr);
   ~McpServer();
@@ -127,7 +131,8 @@ class McpServer {
   const ToolCatalog& catalog_;
   const McpExtension* extension_;
   std::vector<boost::json::object> extension_tools_;
-  tools::Dispatcher& dispatcher_;
+  tools::Gate& gate_;
+  tools::Dispatcher& dispatcher_;  // the gate's: for the calls a task makes once counted
   storage::Store& store_;
   const core::Clock& clock_;
   ServerIdentity identity_;

@@ -268,7 +268,7 @@ bool McpServer::AnswerTask(const McpCall& call, const RequestContext& context,
   }
   // The same step-up as tools/call, for the operation this request will call.
   const Tool* called = method == "tasks/cancel" && task->cancel ? task->cancel : task->status;
-  if (auto step_up = StepUp(*called->operation->spec, call.principal)) {
+  if (auto step_up = tools::Gate::StepUp(*called->operation->spec, call.principal)) {
     done(*step_up);
     return true;
   }

@@ -112,10 +112,20 @@ void McpServer::CallTool(const McpCall& call, const RequestContext& context,
     }
     if (arguments->is_object()) given = arguments->as_object();
   }
+  // One operation call in the credential's window, as a REST request or an assistant's tool
+  // call would be: a used-up window is the same 429 AUTH_014 with Retry-After.
+  auto counted = gate_.Count(*tool->operation->spec, call.principal, call.meta.client_ip);
+  if (!counted) return done(counted.error());
+  if (call.counted) *call.counted = *counted;
+  if (*counted && !(*counted)->decision.allowed) {
+    return done(tools::RateLimited((*counted)->decision));
+  }
   // A consent lacking the tool's permission, where consenting again could give it, is a
   // step-up challenge (403 insufficient_scope naming the scope to ask for), not a tool error.
   // Every other refusal comes from the dispatcher, as a tool result.
-  if (auto step_up = StepUp(*tool->operation->spec, call.principal)) return done(*step_up);
+  if (auto step_up = tools::Gate::StepUp(*tool->operation->spec, call.principal)) {
+    return done(*step_up);
+  }
   const bool modern = context.era == Era::kModern;
   if (context.tasks) {
     // Modern: the server decides, and runs every long-running tool as a task for a client that

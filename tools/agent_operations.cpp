@@ -1,11 +1,14 @@
 #include "tools/agent_operations.h"
 
+#include "tools/gate.h"
+
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "storage/agent_repository.h"
 #include "tools/agent_views.h"
 #include "tools/assistant.h"
 #include "tools/audit.h"
+#include "tools/gate.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
@@ -135,13 +138,9 @@ Result<AnswerRequest> PrepareAnswer(OperationContext& context, const json::objec
   }
   // The answer acts in this conversation's organization and project: the dispatcher binds every
   // tool call the model makes to them.
-  identity::Principal acting = context.principal;
-  acting.organization_id = context.organization->id;
-  acting.organization_slug = context.organization->slug;
-  acting.project_id = context.project->id;
   return AnswerRequest{id,
                        OptionalString(args, "content").value_or(""),
-                       std::move(acting),
+                       Gate::ActingIn(context.principal, *context.organization, *context.project),
                        context.organization->id,
                        context.organization->slug,
                        context.project->id,

@@ -179,7 +179,20 @@ Result<std::shared_ptr<core::ResponseStream>> Dispatcher::OpenStream(
     const json::object& args, const RequestMeta& request) {
   auto checked = Check(operation, principal, args, request);
   if (!checked) return checked.error();
-  return operation.spec->open_stream(*(*checked)->context, *(*checked)->args);
+  // As for calls: an exception is a bug in the operation, answered SYS_001.
+  try {
+    return operation.spec->open_stream(*(*checked)->context, *(*checked)->args);
+  } catch (const std::exception& e) {
+    return core::Error::Internal(std::string(operation.spec->name) + " threw: " + e.what());
+  }
+}
+
+Result<void> Dispatcher::Authorize(const RegisteredOperation& operation,
+                                   const identity::Principal& principal, const json::object& args,
+                                   const RequestMeta& request) {
+  auto checked = Check(operation, principal, args, request);
+  if (!checked) return checked.error();
+  return {};
 }
 
 Result<identity::PermissionSet> Dispatcher::PermissionsIn(const identity::Principal& principal,

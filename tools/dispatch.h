@@ -38,6 +38,11 @@ class Dispatcher {
   core::Result<std::shared_ptr<core::ResponseStream>> OpenStream(
       const RegisteredOperation& operation, const identity::Principal& principal,
       const boost::json::object& args, const RequestMeta& request);
+  // The checks alone, running nothing: whether the caller may still make this call (a stream's
+  // periodic re-check).
+  core::Result<void> Authorize(const RegisteredOperation& operation,
+                               const identity::Principal& principal,
+                               const boost::json::object& args, const RequestMeta& request);
   // The caller's effective permissions in the project (404s as the dispatcher's checks).
   core::Result<identity::PermissionSet> PermissionsIn(const identity::Principal& principal,
                                                       const std::string& organization_slug,

@@ -3,6 +3,9 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 namespace sightline::e2e {
 
 namespace json = boost::json;
@@ -16,6 +19,33 @@ Headers McpHeaders(const std::string& credential, const std::string& session) {
     headers["MCP-Protocol-Version"] = "2025-11-25";
   }
   return headers;
+}
+
+std::string ModernBody(const std::string& method, json::object params, json::object meta_extra,
+                       int id) {
+  json::object meta{{"io.modelcontextprotocol/protocolVersion", kModern},
+                    {"io.modelcontextprotocol/clientCapabilities", json::object()},
+                    {"io.modelcontextprotocol/clientInfo",
+                     json::object{{"name", "e2e"}, {"version", "1"}}}};
+  for (auto& [key, value] : meta_extra) meta[key] = value;
+  params["_meta"] = std::move(meta);
+  return json::serialize(
+      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+}
+
+Headers ModernHeaders(const std::string& credential, const std::string& method,
+                      const std::string& name) {
+  Headers headers = McpHeaders(credential);
+  headers["MCP-Protocol-Version"] = kModern;
+  headers["Mcp-Method"] = method;
+  if (!name.empty()) headers["Mcp-Name"] = name;
+  return headers;
+}
+
+void WaitForRoomInTheWindow() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const auto into = std::chrono::duration_cast<std::chrono::seconds>(now).count() % 60;
+  if (into > 45) std::this_thread::sleep_for(std::chrono::seconds(61 - into));
 }
 
 std::string AccessToken(const Response& signed_in) {

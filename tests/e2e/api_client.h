@@ -24,6 +24,19 @@ inline constexpr char kMcpInitialize[] =
 // The headers of a JSON-RPC POST to /mcp with `credential`, within `session` when not empty.
 Headers McpHeaders(const std::string& credential, const std::string& session = "");
 
+// MCP 2026-07-28, stateless: the version every modern request names.
+inline constexpr char kModern[] = "2026-07-28";
+// A modern request's body: `params` gains the envelope's _meta (plus `meta_extra`).
+std::string ModernBody(const std::string& method, boost::json::object params = {},
+                       boost::json::object meta_extra = {}, int id = 1);
+// A modern request's headers, naming its method (and tool, `name`).
+Headers ModernHeaders(const std::string& credential, const std::string& method,
+                      const std::string& name = "");
+
+// Waits until the current one-minute rate-limit window has at least 15 s left, so a test's
+// requests all fall in one window.
+void WaitForRoomInTheWindow();
+
 // The access token of a sign-in answer, expecting 200; empty when it has none (a second factor,
 // or its setup, is due).
 std::string AccessToken(const Response& signed_in);

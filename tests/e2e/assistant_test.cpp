@@ -540,5 +540,97 @@ TEST_P(Assistant, SmokeAgainstARealEndpoint) {
 INSTANTIATE_TEST_SUITE_P(Backends, Assistant, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
+// One gate for every way in: a private API key's REST requests, MCP tools/calls in both eras and
+// the assistant's tool calls all count in the key's one window, and a used-up window refuses
+// each of them the same way (429 AUTH_014; for the assistant, the tool's result).
+class OneWindow : public Assistant {};
+
+TEST_P(OneWindow, RestMcpInBothErasAndTheAssistantShareTheCredentialsWindow) {
+  Start("openai", {"--rate-limit", "10"});
+  WaitForRoomInTheWindow();
+  const std::string key = creds_.private_api_key;
+  const std::string report = "/web-analytics?from=2026-01-01&to=2026-01-31";
+  const json::object arguments{{"from", "2026-01-01"}, {"to", "2026-01-31"}};
+  auto remaining = [](const Response& r) { return r.Header("x-ratelimit-remaining"); };
+  // The content of the answer's last tool result.
+  auto last_tool_result = [](const Response& answer) {
+    std::string content;
+    const json::value body = answer.Json();
+    for (const auto& message : body.at("messages").as_array()) {
+      if (message.at("role") == "tool_result") content = message.at("content").as_string();
+    }
+    return content;
+  };
+
+  const std::string id = NewConversation(key);  // 9 left
+  Response r = api().Call("GET", report, key);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(remaining(r), "8");
+
+  // MCP 2025-11-25: initialize and its notification are not operation calls; tools/call is.
+  Response init = server_->Request("POST", "/mcp", McpHeaders(key), kMcpInitialize);
+  ASSERT_EQ(init.status, 200) << init.body;
+  const std::string session = init.Header("mcp-session-id");
+  ASSERT_EQ(server_->Request("POST", "/mcp", McpHeaders(key, session),
+                             R"({"jsonrpc":"2.0","method":"notifications/initialized"})")
+                .status,
+            202);
+  const std::string legacy_call = json::serialize(json::object{
+      {"jsonrpc", "2.0"},
+      {"id", 2},
+      {"method", "tools/call"},
+      {"params", json::object{{"name", "get_web_analytics"}, {"arguments", arguments}}}});
+  r = server_->Request("POST", "/mcp", McpHeaders(key, session), legacy_call);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.Json().at("result").at("isError").as_bool()) << r.body;
+  EXPECT_EQ(remaining(r), "7");
+
+  // MCP 2026-07-28, stateless.
+  const std::string modern_call = ModernBody(
+      "tools/call", {{"name", "get_web_analytics"}, {"arguments", arguments}});
+  const Headers modern = ModernHeaders(key, "tools/call", "get_web_analytics");
+  r = server_->Request("POST", "/mcp", modern, modern_call);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(remaining(r), "6");
+
+  // The assistant: the message is a REST request (5 left), its tool call one more (4 left).
+  const std::string one_call = R"([
+    {"toolCalls": [{"id": "call_1", "name": "get_web_analytics",
+                    "arguments": "{\"from\":\"2026-01-01\",\"to\":\"2026-01-31\"}"}]},
+    {"text": "Done."}])";
+  model_->Script(one_call);
+  r = Ask(key, id, "How many visits in January?");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(last_tool_result(r).find("metrics"), std::string::npos) << r.body;
+  r = api().Call("GET", report, key);
+  EXPECT_EQ(remaining(r), "3");
+  for (const std::string left : {"2", "1"}) {
+    EXPECT_EQ(remaining(api().Call("GET", report, key)), left);
+  }
+
+  // The last request of the window is the message; its tool call finds the window used up.
+  model_->Script(one_call);
+  r = Ask(key, id, "And again?");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::value refused_tool = json::parse(last_tool_result(r));
+  EXPECT_EQ(refused_tool.at("error").at("code").as_string(), "AUTH_014") << r.body;
+
+  // Every way in now answers the same refusal.
+  const Response rest = api().Call("GET", report, key);
+  const Response legacy = server_->Request("POST", "/mcp", McpHeaders(key, session), legacy_call);
+  const Response modern_refusal = server_->Request("POST", "/mcp", modern, modern_call);
+  for (const Response* refused : {&rest, &legacy, &modern_refusal}) {
+    EXPECT_EQ(refused->status, 429) << refused->body;
+    EXPECT_EQ(refused->ErrorCode(), "AUTH_014");
+    EXPECT_FALSE(refused->Header("retry-after").empty());
+    EXPECT_EQ(remaining(*refused), "0");
+    EXPECT_EQ(refused->Json().at("error").at("message"), rest.Json().at("error").at("message"));
+  }
+  EXPECT_EQ(refused_tool.at("error").at("message"), rest.Json().at("error").at("message"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, OneWindow, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
 }  // namespace
 }  // namespace sightline::e2e

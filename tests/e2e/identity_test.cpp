@@ -443,14 +443,6 @@ INSTANTIATE_TEST_SUITE_P(Backends, Identity, ::testing::ValuesIn(AvailableBacken
 
 // ---- Rate limits ---------------------------------------------------------------------------
 
-// Waits until the current one-minute window has at least 15 s left, so a test's requests all
-// fall in one window.
-void WaitForRoomInTheWindow() {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  const auto into = std::chrono::duration_cast<std::chrono::seconds>(now).count() % 60;
-  if (into > 45) std::this_thread::sleep_for(std::chrono::seconds(61 - into));
-}
-
 class RateLimits : public Identity {
  protected:
   std::vector<std::string> ExtraArgs() override {

@@ -271,6 +271,29 @@ TEST_P(Ingest, NotificationsStreamLiveAcrossNodes) {
   EXPECT_EQ(refused.status, 404);
 }
 
+// The gate authenticates a subscription again while it is open: a revoked key's stream ends
+// within a few polls, as its next request would be refused.
+TEST_P(Ingest, ARevokedKeysNotificationStreamEnds) {
+  const std::string owner = api().SignIn(creds_.owner_email);
+  const Response key = api().Call("POST", creds_.ProjectPath() + "/private-api-keys", owner,
+                                  R"({"name":"stream"})");
+  ASSERT_EQ(key.status, 201) << key.body;
+  HttpConnection stream(server_->port());
+  stream.Write("GET /api" + creds_.ProjectPath() + "/notifications/stream HTTP/1.1\r\nHost: x\r\n" +
+               "Authorization: Bearer " + std::string(key.Json().at("key").as_string()) +
+               "\r\n\r\n");
+  const std::string head = stream.ReadUntil("\r\n\r\n", std::chrono::seconds(5));
+  ASSERT_NE(head.find("200 OK"), std::string::npos) << head;
+  ASSERT_EQ(api().Call("DELETE", creds_.ProjectPath() + "/private-api-keys/" +
+                                     std::string(key.Json().at("id").as_string()),
+                       owner)
+                .status,
+            204);
+  // Chunked encoding's last chunk: the server ended the stream (it re-checks every 5 polls).
+  const std::string rest = stream.ReadUntil("0\r\n\r\n", std::chrono::seconds(15));
+  EXPECT_NE(rest.find("0\r\n\r\n"), std::string::npos) << rest;
+}
+
 TEST_P(Ingest, ServerAndAppHttpLibrariesAreClientsNotBots) {
   // A backend tracking a payment, an Android app on OkHttp, a Flutter app on Dart.
   for (const char* agent : {"python-requests/2.31.0", "okhttp/4.12.0", "Dart/3.1 (dart:io)"}) {

@@ -16,30 +16,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kModern[] = "2026-07-28";
-
-// A modern request's body: `params` gains the envelope's _meta (plus `meta_extra`).
-std::string ModernBody(const std::string& method, json::object params = {},
-                       json::object meta_extra = {}, int id = 1) {
-  json::object meta{{"io.modelcontextprotocol/protocolVersion", kModern},
-                    {"io.modelcontextprotocol/clientCapabilities", json::object()},
-                    {"io.modelcontextprotocol/clientInfo",
-                     json::object{{"name", "e2e"}, {"version", "1"}}}};
-  for (auto& [key, value] : meta_extra) meta[key] = value;
-  params["_meta"] = std::move(meta);
-  return json::serialize(
-      json::object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
-}
-
-Headers ModernHeaders(const std::string& credential, const std::string& method,
-                      const std::string& name = "") {
-  Headers headers = McpHeaders(credential);
-  headers["MCP-Protocol-Version"] = kModern;
-  headers["Mcp-Method"] = method;
-  if (!name.empty()) headers["Mcp-Name"] = name;
-  return headers;
-}
-
 int64_t ErrorCodeOf(const Response& r) { return r.Json().at("error").at("code").as_int64(); }
 
 class McpModern : public ::testing::TestWithParam<Backend> {

@@ -27,6 +27,7 @@
 #include "identity/bootstrap.h"
 #include "identity/passkeys.h"
 #include "identity/passwords.h"
+#include "identity/rate_limiter.h"
 #include "identity/sessions.h"
 #include "ingest/event_writer.h"
 #include "ingest/ingest_service.h"
@@ -38,6 +39,7 @@
 #include "tests/operations/scripted_model.h"
 #include "tests/storage/store_fixture.h"
 #include "tools/dispatch.h"
+#include "tools/gate.h"
 #include "tools/registry.h"
 
 namespace sightline::operations {
@@ -110,6 +112,7 @@ class OperationFixture : public storage::conformance::StoreConformance {
     // The assistant's answers and the writer's thread use the store: stop them first.
     if (assistant_) assistant_->Shutdown();
     assistant_.reset();
+    gate_.reset();
     authorization_.reset();
     passkeys_.reset();
     dispatcher_.reset();
@@ -164,6 +167,10 @@ class OperationFixture : public storage::conformance::StoreConformance {
   std::unique_ptr<ingest::IngestService> ingest_;
   std::unique_ptr<tools::Services> services_;
   std::unique_ptr<tools::Dispatcher> dispatcher_;
+  // The assistant's tool calls go through the gate, with windows no test fills.
+  std::unique_ptr<identity::Authenticator> keys_;
+  std::unique_ptr<identity::RateLimiter> credential_windows_, client_ip_windows_;
+  std::unique_ptr<tools::Gate> gate_;
   std::unique_ptr<identity::PasskeyService> passkeys_;
   std::unique_ptr<agent::AssistantService> assistant_;
   std::unique_ptr<oauth::AuthorizationServer> authorization_;
@@ -188,11 +195,18 @@ class OperationFixture : public storage::conformance::StoreConformance {
     services_ = std::make_unique<tools::Services>(
         tools::Services{*sessions_, ingest_.get(), nullptr, passkeys_.get()});
     dispatcher_ = std::make_unique<tools::Dispatcher>(store(), clock_, *services_);
+    keys_ = std::make_unique<identity::Authenticator>(store());
+    credential_windows_ = std::make_unique<identity::RateLimiter>(
+        store(), clock_, identity::RateLimitPolicy{"per-minute", 1'000'000, 60});
+    client_ip_windows_ = std::make_unique<identity::RateLimiter>(
+        store(), clock_, identity::RateLimitPolicy{"per-minute-per-ip", 1'000'000, 60});
+    gate_ = std::make_unique<tools::Gate>(tools::Gate::Parts{
+        *dispatcher_, *keys_, *sessions_, nullptr, *credential_windows_, *client_ip_windows_});
     auto model = std::make_unique<ScriptedModel>();
     model_ = model.get();
     assistant_ = std::make_unique<agent::AssistantService>(
-        std::move(model), agent::AssistantSettings{}, *dispatcher_, registry_, store(), clock_);
-    services_->assistant = assistant_.get();  // the assistant calls through the dispatcher
+        std::move(model), agent::AssistantSettings{}, *gate_, registry_, store(), clock_);
+    services_->assistant = assistant_.get();  // the assistant calls through the gate
     authorization_ = std::make_unique<oauth::AuthorizationServer>(
         store(), clock_, nullptr,
         oauth::AuthorizationServerSettings{

@@ -5,7 +5,10 @@
 #include "api/rate_limits.h"
 
 #include "core/logging.h"
+#include "identity/authenticator.h"
 #include "identity/bootstrap.h"
+#include "identity/rate_limiter.h"
+#include "identity/sessions.h"
 #include "tests/unit/testing/temp_store.h"
 #include "tools/project_operations.h"
 
@@ -114,6 +117,7 @@ struct World {
   std::unique_ptr<identity::RateLimiter> credential_limits;
   std::unique_ptr<identity::RateLimiter> public_limits;
   core::CidrList trusted_proxies;
+  std::unique_ptr<tools::Gate> gate;
   std::unique_ptr<RateLimits> limits;
   std::unique_ptr<DocumentsEndpoint> documents;
   std::unique_ptr<OperationsEndpoint> operations;
@@ -145,11 +149,12 @@ struct World {
         temp.store(), clock, identity::RateLimitPolicy{"per-minute", 1000000, 60});
     public_limits = std::make_unique<identity::RateLimiter>(
         temp.store(), clock, identity::RateLimitPolicy{"per-minute-per-ip", 1000000, 60});
-    limits = std::make_unique<RateLimits>(*credential_limits, *public_limits, trusted_proxies);
+    gate = std::make_unique<tools::Gate>(tools::Gate::Parts{
+        *dispatcher, *authenticator, *sessions, nullptr, *credential_limits, *public_limits});
+    limits = std::make_unique<RateLimits>(*gate, trusted_proxies);
     documents = std::make_unique<DocumentsEndpoint>(
         registry, OpenApiOptions{"https://api.sightline.example"}, StaticAssetTable{});
-    operations = std::make_unique<OperationsEndpoint>(registry, *dispatcher, *authenticator,
-                                                      *sessions, *limits);
+    operations = std::make_unique<OperationsEndpoint>(registry, *gate, *limits);
     handler = std::make_unique<FrontDoor>(
         std::vector<Endpoint*>{documents.get(), operations.get()}, clock);
   }

@@ -5,11 +5,14 @@
 #include "mcp/task_views.h"
 
 #include "core/clock.h"
+#include "identity/authenticator.h"
+#include "identity/rate_limiter.h"
 #include "identity/sessions.h"
 #include "mcp/mcp_server.h"
 #include "mcp/tool_catalog.h"
 #include "tests/unit/testing/temp_store.h"
 #include "tools/dispatch.h"
+#include "tools/gate.h"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -260,6 +263,9 @@ class McpTasksTest : public ::testing::Test {
     sessions_ = std::make_unique<identity::SessionService>(temp_.store(), clock_, "secret");
     services_ = std::make_unique<tools::Services>(tools::Services{*sessions_});
     dispatcher_ = std::make_unique<tools::Dispatcher>(temp_.store(), clock_, *services_);
+    keys_ = std::make_unique<identity::Authenticator>(temp_.store());
+    gate_ = std::make_unique<tools::Gate>(
+        tools::Gate::Parts{*dispatcher_, *keys_, *sessions_, nullptr, windows_, windows_});
     server_ = NewServer();
     key_.kind = CredentialKind::kPrivateApiKey;
     key_.credential_id = "k1";
@@ -269,7 +275,7 @@ class McpTasksTest : public ::testing::Test {
 
   // Another node: its own server over the same store.
   std::unique_ptr<McpServer> NewServer() {
-    return std::make_unique<McpServer>(TestCatalog(), *dispatcher_, temp_.store(), clock_,
+    return std::make_unique<McpServer>(TestCatalog(), *gate_, temp_.store(), clock_,
                                        ServerIdentity{"sightline", "Sightline", "1.2.3", ""});
   }
 
@@ -348,6 +354,9 @@ class McpTasksTest : public ::testing::Test {
   std::unique_ptr<identity::SessionService> sessions_;
   std::unique_ptr<tools::Services> services_;
   std::unique_ptr<tools::Dispatcher> dispatcher_;
+  std::unique_ptr<identity::Authenticator> keys_;
+  identity::RateLimiter windows_{temp_.store(), clock_, {"per-minute", 1'000'000, 60}};
+  std::unique_ptr<tools::Gate> gate_;
   std::unique_ptr<McpServer> server_;
   identity::Principal key_;
   std::string session_;
