@@ -24,8 +24,8 @@ class McpEndpoint final : public Endpoint {
     std::string api_url;  // the API base users call: the public URL + /api
     // Browser origins allowed to call /mcp besides the server's own (`--mcp-allowed-origin`).
     std::vector<std::string> allowed_origins = {};
-    // Test-only (the conformance fixture mode): /mcp also answers requests without a
-    // credential, which then see only the fixtures.
+    // Test-only (set by the fixture server, tests/mcp_fixture_server; sightline never sets it):
+    // /mcp also answers requests without a credential, which then see only the fixtures.
     bool anonymous = false;
   };
   // `oauth` (what the challenges and the metadata name) may be null: the gate then takes private

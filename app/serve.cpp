@@ -3,6 +3,7 @@
 #include "app/commands.h"
 #include "app/options.h"
 #include "app/serve_config.h"
+#include "app/serve_hooks.h"
 #include "app/server.h"
 #include "core/logging.h"
 
@@ -10,7 +11,9 @@
 
 namespace sightline::app {
 
-int RunServe(std::span<char*> args) {
+int RunServe(std::span<char*> args) { return RunServe(args, ServeHooks{}); }
+
+int RunServe(std::span<char*> args, const ServeHooks& hooks) {
   auto options = ParseOptions(ServeOptionDefs(), args);
   if (!options) return ReportFailure(options.error());
   if (options->help) {
@@ -22,7 +25,7 @@ int RunServe(std::span<char*> args) {
   core::SetupLogging(options->Get("log-level"));
   auto config = ParseServeConfig(*options);
   if (!config) return ReportFailure(config.error());
-  auto server = Server::Start(std::move(*config));
+  auto server = Server::Start(std::move(*config), hooks);
   if (!server) return ReportFailure(server.error());
   return (*server)->Run();
 }

@@ -129,7 +129,6 @@ Result<void> ReadSources(const Options& options, ServeConfig& config) {
   config.dns_server = options.Get("dns-server");
   config.signature_directory_private = options.Has("signature-directory-private");
   config.client_metadata_private = options.Has("client-metadata-private");
-  config.mcp_conformance_fixtures = options.Has("mcp-conformance-fixtures");
   if (options.Has("sdk-script")) config.sdk_script = options.Get("sdk-script");
   config.encryption_key_file = options.Get("encryption-key-file");
   if (config.encryption_key_file.empty() && config.store.database_url.empty()) {

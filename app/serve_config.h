@@ -41,7 +41,6 @@ struct ServeConfig {
   std::string dns_server;
   bool signature_directory_private = false;
   bool client_metadata_private = false;
-  bool mcp_conformance_fixtures = false;
   std::chrono::seconds oauth_access_ttl{3600};
   std::chrono::seconds cli_login_ttl{600};  // how long a command-line login's codes live
   std::size_t ingest_queue_rows = 100000;

@@ -81,9 +81,6 @@ const OptionDef kServeOptions[] = {
      "How long a command-line login's device and user codes stay valid before the user "
      "approves it (RFC 8628 suggests minutes, not hours).",
      1, 3600},
-    {"mcp-conformance-fixtures", "SIGHTLINE_MCP_CONFORMANCE_FIXTURES", "", "",
-     "Add the MCP conformance suite's fixture tools, resources and prompts to /api/mcp and answer "
-     "it without a credential (only the fixtures are then visible). For tests only."},
     {"client-metadata-private", "SIGHTLINE_CLIENT_METADATA_PRIVATE", "", "",
      "Let OAuth client metadata documents (a URL as client_id) be fetched from private and "
      "loopback addresses. Turns off SSRF protection: for tests only."},

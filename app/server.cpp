@@ -10,7 +10,6 @@
 #include "core/version.h"
 #include "detection/bot_catalog.h"
 #include "mcp/discovery.h"
-#include "mcp/fixture_call.h"
 
 namespace sightline::app {
 namespace {
@@ -133,13 +132,6 @@ std::optional<api::SdkScript> LoadScript(const std::string& override_path) {
              {"integrity", loaded->integrity},
              {"bytes", static_cast<std::int64_t>(loaded->body.size())}});
   return std::move(*loaded);
-}
-
-std::unique_ptr<const mcp::McpExtension> McpExtensionFor(const ServeConfig& config) {
-  if (!config.mcp_conformance_fixtures) return nullptr;
-  core::Log(core::LogLevel::kWarn,
-            "MCP conformance fixtures on: /api/mcp answers anonymous requests (tests only)", {});
-  return std::make_unique<mcp::ConformanceExtension>();
 }
 
 // Engines are configured by project members, not the operator: unless the operator allows
@@ -281,15 +273,15 @@ Result<void> OpenListener(const ServeConfig& config, ServerFoundations& out) {
 
 }  // namespace
 
-Result<std::unique_ptr<Server>> Server::Start(ServeConfig config) {
+Result<std::unique_ptr<Server>> Server::Start(ServeConfig config, const ServeHooks& hooks) {
   ServerFoundations foundations;
   for (auto step : {OpenStorage, OpenOutbound, OpenListener}) {
     if (auto done = step(config, foundations); !done) return done.error();
   }
-  return std::unique_ptr<Server>(new Server(std::move(config), foundations));
+  return std::unique_ptr<Server>(new Server(std::move(config), foundations, hooks));
 }
 
-Server::Server(ServeConfig config, ServerFoundations& f)
+Server::Server(ServeConfig config, ServerFoundations& f, const ServeHooks& hooks)
     : config_(std::move(config)),
       store_(std::move(f.store)),
       registry_(std::move(f.registry)),
@@ -340,7 +332,7 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       gate_({dispatcher_, authenticator_, sessions_, &authorization_server_, credential_limits_,
              public_limits_}),
       assistant_(std::move(f.provider), config_.assistant, gate_, registry_, *store_, clock_),
-      mcp_extension_(McpExtensionFor(config_)),
+      mcp_extension_(hooks.mcp_extension ? hooks.mcp_extension() : nullptr),
       mcp_server_(tool_catalog_, gate_, *store_, clock_, McpIdentity(), mcp_extension_.get()),
       sdk_script_(LoadScript(config_.sdk_script)),
       rate_limits_(gate_, config_.trusted_proxies),
@@ -350,7 +342,7 @@ Server::Server(ServeConfig config, ServerFoundations& f)
       mcp_endpoint_(mcp_server_, &authorization_server_, gate_, rate_limits_,
                     {.api_url = api_url_,
                      .allowed_origins = config_.mcp_allowed_origins,
-                     .anonymous = config_.mcp_conformance_fixtures}),
+                     .anonymous = hooks.anonymous_mcp}),
       oauth_endpoint_(authorization_server_, rate_limits_),
       authorize_endpoint_(authorization_server_, sessions_, rate_limits_, api_url_),
       operations_(registry_, gate_, rate_limits_),

@@ -32,6 +32,7 @@
 #include "app/periodic_task.h"
 #include "app/range_refresh.h"
 #include "app/serve_config.h"
+#include "app/serve_hooks.h"
 #include "audit/crawl_runner.h"
 #include "audit/site_audit_service.h"
 #include "core/sealed_box.h"
@@ -64,8 +65,9 @@ struct ServerFoundations;
 class Server {
  public:
   // Opens the store (migrating it), listens, and builds the server; the first failure, naming
-  // the option at fault where there is one.
-  static core::Result<std::unique_ptr<Server>> Start(ServeConfig config);
+  // the option at fault where there is one. `hooks` are a test-only server's (none for
+  // `sightline serve`); used while building, not kept.
+  static core::Result<std::unique_ptr<Server>> Start(ServeConfig config, const ServeHooks& hooks);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -75,7 +77,7 @@ class Server {
   int Run();
 
  private:
-  Server(ServeConfig config, ServerFoundations& foundations);
+  Server(ServeConfig config, ServerFoundations& foundations, const ServeHooks& hooks);
   void LogReady() const;
   // Hands ServiceAuditBot's published keys to detection for the installation's own origin, so
   // forwarded requests of its crawls verify without fetching our own directory (again each
@@ -123,7 +125,7 @@ class Server {
   tools::Gate gate_;
   agent::AssistantService assistant_;
   // The ways in.
-  std::unique_ptr<const mcp::McpExtension> mcp_extension_;  // test-only fixtures, or null
+  std::unique_ptr<const mcp::McpExtension> mcp_extension_;  // a test-only server's, or null
   mcp::McpServer mcp_server_;
   std::optional<api::SdkScript> sdk_script_;
   // The front door and its endpoint modules, in the order it asks them.

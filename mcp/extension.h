@@ -1,7 +1,8 @@
 // What an MCP server may offer beyond the registry's tools: more capabilities, tools that run
 // their own way (talking back to the client while they run), and more methods. The server's
-// main path knows only this interface; the conformance suite's fixtures (test-only,
-// mcp/fixture_call.h) are the one implementation today. Implementations are thread-safe.
+// main path knows only this interface; the conformance suite's fixtures are the one
+// implementation today, and they live with the tests (tests/mcp_fixture_server): the server
+// that offers them is a test-only executable. Implementations are thread-safe.
 #pragma once
 
 #include <boost/json/array.hpp>

@@ -60,8 +60,8 @@ using McpDone = std::function<void(core::Result<core::HttpResponse>)>;
 
 class McpServer {
  public:
-  // `extension` adds what it offers to the server's (the conformance suite's fixtures, in
-  // tests); null for none.
+  // `extension` adds what it offers to the server's (the conformance suite's fixtures, in the
+  // test-only fixture server); null for none.
   McpServer(const ToolCatalog& catalog, tools::Gate& gate, storage::Store& store,
             const core::Clock& clock, ServerIdentity identity,
             const McpExtension* extension = nullptr);

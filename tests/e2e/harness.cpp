@@ -339,7 +339,8 @@ std::int64_t UnixSecondsNow() {
       .count();
 }
 
-ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args)
+ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args,
+                             std::string binary)
     : dir_("sightline-log-") {
   const auto log_path = dir_.path() / "server.log";
   // Tests are hermetic: no fetching of the vendors' range lists unless a test asks for it.
@@ -359,7 +360,8 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
   }
   for (const auto& a : backend.StorageArgs()) args.push_back(a);
   for (auto& a : extra_args) args.push_back(std::move(a));
-  pid_ = Spawn(args, log_path, dir_.path() / "stderr.log");
+  pid_ = SpawnProgram(binary.empty() ? SIGHTLINE_BINARY : std::move(binary), args, log_path,
+                      dir_.path() / "stderr.log");
   static const std::regex kReady(R"re("msg":"ready".*"port":(\d+))re");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {

@@ -135,7 +135,10 @@ std::int64_t UnixSecondsNow();
 
 class ServerProcess {
  public:
-  ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {});
+  // Runs `<binary> serve`: sightline's when `binary` is empty, else another executable built
+  // from the same libraries (the MCP fixture server, SIGHTLINE_MCP_FIXTURES_BINARY).
+  ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {},
+                std::string binary = {});
   ~ServerProcess();
   unsigned short port() const { return port_; }
   // A request to the API on a fresh connection: `target` is relative to the API base, /api,

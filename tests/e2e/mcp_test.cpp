@@ -9,6 +9,8 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace sightline::e2e {
 namespace {
 
@@ -19,6 +21,19 @@ constexpr char kPing[] = R"({"jsonrpc":"2.0","id":2,"method":"ping"})";
 constexpr char kBaselineScope[] =
     "scope=\"organization.view member.view project.view audit_log.view analytics.view bots.view "
     "aivisibility.view siteaudit.view\"";
+
+// An environment variable set until the object goes (also when a test fails meanwhile), for
+// the processes started meanwhile to inherit.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
+  ~ScopedVariable() { ::unsetenv(name_); }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  const char* name_;
+};
 
 class Mcp : public ::testing::TestWithParam<Backend> {
  protected:
@@ -34,6 +49,32 @@ class Mcp : public ::testing::TestWithParam<Backend> {
     const Response r = Post(server, kMcpInitialize, McpHeaders(key));
     EXPECT_EQ(r.status, 200) << r.body;
     return r.Header("mcp-session-id");
+  }
+  // The names of every tool `key` sees (every page of tools/list), each followed by a space;
+  // an empty key sends no credential.
+  std::string ToolNames(ServerProcess& server, const std::string& key) {
+    Headers headers = McpHeaders(key);
+    if (key.empty()) headers.erase("Authorization");
+    const Response init = Post(server, kMcpInitialize, headers);
+    EXPECT_EQ(init.status, 200) << init.body;
+    headers["Mcp-Session-Id"] = init.Header("mcp-session-id");
+    headers["MCP-Protocol-Version"] = "2025-11-25";
+    std::string names;
+    std::string cursor;
+    do {
+      const std::string params =
+          cursor.empty() ? "{}" : json::serialize(json::object{{"cursor", cursor}});
+      const Response listed =
+          Post(server, R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":)" + params + "}",
+               headers);
+      const json::value body = listed.Json();
+      for (const auto& tool : body.at("result").at("tools").as_array()) {
+        names += std::string(tool.at("name").as_string()) + " ";
+      }
+      const json::value* next = body.at("result").as_object().if_contains("nextCursor");
+      cursor = next && next->is_string() ? std::string(next->as_string()) : "";
+    } while (!cursor.empty());
+    return names;
   }
   std::string MetadataUrl() const {
     return "http://127.0.0.1:" + std::to_string(server_->port()) +
@@ -269,46 +310,38 @@ TEST_P(Mcp, ThePublicUrlNamesTheResourceUnderApiAndItsMetadataAtTheRoot) {
   EXPECT_EQ(metadata.Json().at("resource").as_string(), "https://analytics.example.com/api/mcp");
 }
 
-TEST_P(Mcp, TheFixtureModeAddsTheSuitesFixturesAndShowsAnonymousCallersNothingElse) {
-  ServerProcess fixtures(GetParam(), {"--mcp-conformance-fixtures"});
-  auto tool_names = [&](const std::string& key) {
-    Headers headers = McpHeaders(key);
-    if (key.empty()) headers.erase("Authorization");
-    const Response init = Post(fixtures, kMcpInitialize, headers);
-    EXPECT_EQ(init.status, 200) << init.body;
-    headers["Mcp-Session-Id"] = init.Header("mcp-session-id");
-    headers["MCP-Protocol-Version"] = "2025-11-25";
-    // Every page of the list.
-    std::string names;
-    std::string cursor;
-    do {
-      const std::string params =
-          cursor.empty() ? "{}" : json::serialize(json::object{{"cursor", cursor}});
-      const Response listed = Post(
-          fixtures, R"({"jsonrpc":"2.0","id":2,"method":"tools/list","params":)" + params + "}",
-          headers);
-      const json::value body = listed.Json();
-      for (const auto& tool : body.at("result").at("tools").as_array()) {
-        names += std::string(tool.at("name").as_string()) + " ";
-      }
-      const json::value* next = body.at("result").as_object().if_contains("nextCursor");
-      cursor = next && next->is_string() ? std::string(next->as_string()) : "";
-    } while (!cursor.empty());
-    return names;
-  };
-  const std::string anonymous = tool_names("");
+TEST_P(Mcp, TheFixtureServerAddsTheSuitesFixturesAndShowsAnonymousCallersNothingElse) {
+  ServerProcess fixtures(GetParam(), {}, SIGHTLINE_MCP_FIXTURES_BINARY);
+  const std::string anonymous = ToolNames(fixtures, "");
   EXPECT_NE(anonymous.find("test_simple_text "), std::string::npos);
   EXPECT_EQ(anonymous.find("get_project "), std::string::npos);
-  const std::string keyed = tool_names(creds_.private_api_key);
+  const std::string keyed = ToolNames(fixtures, creds_.private_api_key);
   EXPECT_NE(keyed.find("get_project "), std::string::npos);
   EXPECT_NE(keyed.find("test_simple_text "), std::string::npos);
   // A bad credential is still refused: only a missing one is let through.
   EXPECT_EQ(Post(fixtures, kMcpInitialize, McpHeaders("sk_service_unknownunknownunknown12")).status,
             401);
-  // Without the flag, the same server answers nothing anonymously.
-  Headers anonymous_headers = McpHeaders("");
-  anonymous_headers.erase("Authorization");
-  EXPECT_EQ(Post(*server_, kMcpInitialize, anonymous_headers).status, 401);
+}
+
+// The fixtures and the anonymous mode are the test-only server's alone: sightline refuses the
+// flag that once turned them on, ignores its variable, and answers nobody without a credential.
+TEST_P(Mcp, SightlineHasNoFixtureModeByFlagOrVariable) {
+  const CommandResult flagged = RunSightline({"serve", "--mcp-conformance-fixtures"});
+  EXPECT_EQ(flagged.exit_code, 2);
+  EXPECT_NE(flagged.err.find("Unknown option --mcp-conformance-fixtures"), std::string::npos)
+      << flagged.err;
+
+  std::optional<ServerProcess> variable;
+  {
+    const ScopedVariable fixtures_on("SIGHTLINE_MCP_CONFORMANCE_FIXTURES", "1");
+    variable.emplace(GetParam());
+  }
+  Headers anonymous = McpHeaders("");
+  anonymous.erase("Authorization");
+  EXPECT_EQ(Post(*variable, kMcpInitialize, anonymous).status, 401);
+  const std::string keyed = ToolNames(*variable, creds_.private_api_key);
+  EXPECT_NE(keyed.find("get_project "), std::string::npos);
+  EXPECT_EQ(keyed.find("test_simple_text "), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Mcp, ::testing::ValuesIn(AvailableBackends()),

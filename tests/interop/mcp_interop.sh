@@ -8,13 +8,15 @@
 # - the MCP Inspector's CLI in each era;
 # - the official conformance suite with `--requirements 2025-11-25` and `--requirements
 #   2026-07-28`, each with its expected-failures baseline (mcp_conformance_baseline_*.yml), then
-#   both again against the test-only fixture mode (--mcp-conformance-fixtures), where every
-#   required scenario passes.
+#   both again against the test-only fixture server (sightline_mcp_fixtures: the same server
+#   with the suite's fixtures, answered without a credential), where every required scenario
+#   passes.
 # All installed from npm (Chromium from Debian) by script/bootstrap --test; Node 22 comes from
 # npm as well.
-# Usage: tests/interop/mcp_interop.sh path/to/sightline
+# Usage: tests/interop/mcp_interop.sh path/to/sightline path/to/sightline_mcp_fixtures
 set -euo pipefail
 binary="$(realpath "$1")"
+fixture_server="$(realpath "$2")"
 here="$(cd "$(dirname "$0")" && pwd)"
 node="$here/node_modules/.bin/node"  # Node 22 from npm (the Inspector and the suite need it)
 work="$(mktemp -d "${TMPDIR:-/tmp}/sightline-mcp.XXXXXX")"
@@ -137,10 +139,10 @@ conformance "with a private API key" 2026-07-28 \
   --expected-failures mcp_conformance_baseline_2026.yml
 
 kill "$server"; wait "$server" 2>/dev/null || true
-start_sightline "$binary" "$work" --data "$work/data" --mcp-conformance-fixtures
+start_sightline "$fixture_server" "$work" --data "$work/data"
 conformance_url="http://127.0.0.1:$port/api/mcp"
 conformance_node_options=()
 unset SIGHTLINE_MCP_BEARER
-conformance "every scenario against the fixture mode" 2025-11-25
-conformance "every scenario against the fixture mode" 2026-07-28
+conformance "every scenario against the fixture server" 2025-11-25
+conformance "every scenario against the fixture server" 2026-07-28
 exit $status

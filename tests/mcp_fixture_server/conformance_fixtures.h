@@ -1,10 +1,10 @@
-// The MCP conformance suite's fixtures, for `sightline serve --mcp-conformance-fixtures` only:
-// the tools, resources, prompts and completions that the suite's scenarios call by name
-// (`test_simple_text`, `test://static-text`, `test_simple_prompt`, …), so that the protocol
-// machinery — streamed notifications, requests to the client (sampling, elicitation), resources,
-// prompts, completion — is exercised by the official suite. They touch no product data.
-// Never enabled in production: the mode also lets /mcp be called without a credential.
-// Thread-safe (stateless).
+// The MCP conformance suite's fixtures: the tools, resources, prompts and completions that the
+// suite's scenarios call by name (`test_simple_text`, `test://static-text`,
+// `test_simple_prompt`, …), so that the protocol machinery — streamed notifications, requests to
+// the client (sampling, elicitation), resources, prompts, completion — is exercised by the
+// official suite. They touch no product data. Served only by the test-only server of this folder
+// (`sightline_mcp_fixtures`, main.cpp), which also lets /mcp be called without a credential;
+// never compiled into `sightline`. Thread-safe (stateless).
 #pragma once
 
 #include <boost/json/array.hpp>

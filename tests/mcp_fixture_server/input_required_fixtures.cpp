@@ -1,4 +1,4 @@
-#include "mcp/input_required_fixtures.h"
+#include "tests/mcp_fixture_server/input_required_fixtures.h"
 
 #include "core/crypto.h"
 #include "core/json_util.h"

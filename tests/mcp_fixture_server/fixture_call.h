@@ -1,8 +1,8 @@
-// Running a conformance fixture tool (mcp/conformance_fixtures.h) as MCP expects of a tool that
+// Running a conformance fixture tool (conformance_fixtures.h) as MCP expects of a tool that
 // talks back while it runs: the tools/call is answered as Server-Sent Events carrying its log
 // and progress notifications and its requests to the client, then the result; the client's
 // answers to those requests arrive as separate POSTs and are routed here by request id. Kept
-// in this node's memory: fixture mode is single-node, for tests. Thread-safe.
+// in this node's memory: the fixture server is one node, for tests. Thread-safe.
 #pragma once
 
 #include <boost/json/object.hpp>
@@ -16,9 +16,9 @@
 #include <string_view>
 
 #include "core/http_types.h"
-#include "mcp/conformance_fixtures.h"
 #include "mcp/extension.h"
-#include "mcp/input_required_fixtures.h"
+#include "tests/mcp_fixture_server/conformance_fixtures.h"
+#include "tests/mcp_fixture_server/input_required_fixtures.h"
 
 namespace sightline::mcp {
 
@@ -48,8 +48,8 @@ using FixtureCall = ExtensionCall;
 core::HttpResponse StartFixtureCall(const ConformanceFixtures& fixtures, FixtureCall call,
                                     std::shared_ptr<PendingRequests> pending);
 
-// The conformance fixtures as an extension of the MCP server (`--mcp-conformance-fixtures`):
-// those of both eras, and the 2026-07-28 ones that ask for the client's input.
+// The conformance fixtures as an extension of the MCP server: those of both eras, and the
+// 2026-07-28 ones that ask for the client's input.
 class ConformanceExtension final : public McpExtension {
  public:
   ConformanceExtension() : pending_(std::make_shared<PendingRequests>()) {}

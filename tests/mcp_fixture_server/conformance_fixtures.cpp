@@ -1,4 +1,4 @@
-#include "mcp/conformance_fixtures.h"
+#include "tests/mcp_fixture_server/conformance_fixtures.h"
 
 #include <boost/json/parse.hpp>
 #include <thread>

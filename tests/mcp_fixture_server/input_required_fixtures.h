@@ -1,4 +1,4 @@
-// The conformance suite's 2026-07-28 fixtures (test-only, `--mcp-conformance-fixtures`): tools
+// The conformance suite's 2026-07-28 fixtures (test-only, `sightline_mcp_fixtures`): tools
 // and a prompt that need the client's input answer with an `input_required` result (SEP-2322)
 // naming what they need, and finish when the client calls again with `inputResponses`; a tool
 // that needs a capability the request did not declare is refused with -32021. The
@@ -39,7 +39,7 @@ class InputRequiredFixtures {
                           const ExtensionRequest& request, std::int64_t now_ms) const;
 
  private:
-  std::string key_;  // signs requestState; new at every start (fixture mode is one node)
+  std::string key_;  // signs requestState; new at every start (the fixture server is one node)
 };
 
 }  // namespace sightline::mcp

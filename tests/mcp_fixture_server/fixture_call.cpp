@@ -1,4 +1,4 @@
-#include "mcp/fixture_call.h"
+#include "tests/mcp_fixture_server/fixture_call.h"
 
 #include <atomic>
 #include <condition_variable>
