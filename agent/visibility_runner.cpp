@@ -5,6 +5,8 @@
 
 #include "agent/visibility_engine.h"
 #include "core/logging.h"
+#include "jobs/job_status.h"
+#include "jobs/lease.h"
 #include "storage/account_repository.h"
 #include "storage/ai_visibility_repository.h"
 #include "visibility/extraction.h"
@@ -77,7 +79,12 @@ bool WorthRetrying(const core::Error& error) {
 VisibilityRunner::VisibilityRunner(storage::Store& store, const core::Clock& clock,
                                    core::HttpClient& client, const core::SealedBox* keys,
                                    VisibilityRunnerSettings settings)
-    : store_(store), clock_(clock), client_(client), keys_(keys), settings_(settings) {}
+    : store_(store),
+      clock_(clock),
+      client_(client),
+      keys_(keys),
+      settings_(settings),
+      leases_(store) {}
 
 std::size_t VisibilityRunner::RunRound(const std::atomic<bool>& stopping) {
   CreateScheduledRuns();
@@ -139,9 +146,9 @@ std::size_t VisibilityRunner::CreateScheduledRuns() {
 
 bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   const std::int64_t now = clock_.NowMillis();
-  auto claimed = store_.Write([&](storage::Transaction& tx) {
-    return tx.ai_visibility().ClaimAiAnswer(queued.id, now, now + settings_.lease_ms);
-  });
+  // The lease is set to outlast an answer's calls (each bounded by settings_.limits), so it is
+  // not renewed: retrying, failing or storing the answer ends it.
+  auto claimed = jobs::HeldLease::Claim(leases_, jobs::Lease(settings_.lease), clock_, queued.id);
   if (!claimed || !*claimed) return false;
   auto finish = [&](Result<void> stored) {
     if (!stored) {
@@ -173,7 +180,9 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
       if (!back) return back;
       auto skipped = repository.SkipPendingAiAnswers(queued.run_id, "AIV_002");
       if (!skipped) return skipped.error();
-      return repository.SetAiRunStatus(queued.run_id, "budget_exhausted", clock_.NowMillis());
+      return repository.SetAiRunStatus(
+          queued.run_id, jobs::StatusName(jobs::JobKind::kAiRun, jobs::JobStatus::kBudgetExhausted),
+          clock_.NowMillis());
     }));
   }
   auto key_of = [&](const storage::AiEngineRecord& engine) -> std::optional<std::string> {
@@ -253,8 +262,11 @@ void VisibilityRunner::FinishRunIfDone(const std::string& run_id) {
     auto run = tx.ai_visibility().FindAiRunById(run_id);
     if (!run) return run.error();
     if (!*run || (*run)->finished_at) return {};
-    const std::string status = progress->done > 0 || progress->failed == 0 ? "completed" : "failed";
-    return repository.SetAiRunStatus(run_id, status, clock_.NowMillis());
+    const jobs::JobStatus status = progress->done > 0 || progress->failed == 0
+                                       ? jobs::JobStatus::kCompleted
+                                       : jobs::JobStatus::kFailed;
+    return repository.SetAiRunStatus(run_id, jobs::StatusName(jobs::JobKind::kAiRun, status),
+                                     clock_.NowMillis());
   });
   if (!done) {
     core::Log(core::LogLevel::kWarn, "ai visibility: run not finished",

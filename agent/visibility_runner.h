@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,12 +18,13 @@
 #include "core/sealed_box.h"
 #include "storage/ai_visibility_records.h"
 #include "storage/store.h"
+#include "visibility/answer_leases.h"
 
 namespace sightline::agent {
 
 struct VisibilityRunnerSettings {
   core::OutboundLimits limits;          // of one call to an engine
-  std::int64_t lease_ms = 10 * 60'000;  // how long a claimed answer is this node's
+  std::chrono::milliseconds lease = std::chrono::minutes(10);  // how long a claimed answer is ours
   std::int64_t batch = 20;              // answers listed per look at the queue
   std::int64_t max_attempts = 5;
   std::int64_t max_backoff_ms = 30 * 60'000;
@@ -49,6 +51,7 @@ class VisibilityRunner {
   core::HttpClient& client_;
   const core::SealedBox* keys_;  // null: engines' keys cannot be opened
   const VisibilityRunnerSettings settings_;
+  visibility::AnswerLeases leases_;
 };
 
 }  // namespace sightline::agent

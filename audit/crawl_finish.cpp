@@ -7,6 +7,7 @@
 #include "audit/audit_rules.h"
 #include "audit/checks.h"
 #include "core/clock.h"
+#include "jobs/job_status.h"
 #include "storage/audit_repository.h"
 #include "storage/store.h"
 
@@ -79,14 +80,6 @@ std::vector<storage::AuditIssueRecord> CompareWithPrevious(
 Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::AuditCrawlRecord crawl,
                          json::object summary, const std::string& stop_reason,
                          const std::string& failure) {
-  if (stop_reason == "lease_lost") return {};
-  if (stop_reason == "shutdown") {
-    return env.store.WriteOne([&](storage::Transaction& tx) -> Result<void> {
-      auto renewed = tx.audit().RenewAuditCrawlLease(crawl.id, 0);
-      if (!renewed) return renewed.error();
-      return {};
-    });
-  }
   auto skipped = env.store.WriteOne([&](storage::Transaction& tx) {
     return tx.audit().SkipQueuedAuditUrls(crawl.id);
   });
@@ -109,9 +102,10 @@ Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::AuditCrawlRecor
   });
   if (!pages) return pages.error();
   summary["counts"] = Counts(*issues, previous.size(), open, *pages);
-  crawl.status = stop_reason == "cancelled" ? "cancelled"
-                 : stop_reason == "store_failed" ? "failed"
-                                                 : "completed";
+  const jobs::JobStatus status = stop_reason == "cancelled"      ? jobs::JobStatus::kCancelled
+                                 : stop_reason == "store_failed" ? jobs::JobStatus::kFailed
+                                                                 : jobs::JobStatus::kCompleted;
+  crawl.status = jobs::StatusName(jobs::JobKind::kCrawl, status);
   crawl.stop_reason = stop_reason == "cancelled" || stop_reason == "store_failed" ? "" : stop_reason;
   crawl.error_message = failure;
   crawl.summary = json::serialize(summary);

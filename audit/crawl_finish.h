@@ -13,9 +13,8 @@
 
 namespace sightline::audit {
 
-// `stop_reason`: "" (done), page_limit, duration_limit, cancelled, store_failed, shutdown,
-// lease_lost. A shutdown gives the crawl's lease up so the next node resumes it at once; a lost
-// lease leaves it to its new holder.
+// `stop_reason`: "" (done), page_limit, duration_limit, cancelled, store_failed (a crawl stopped
+// by a shutdown or a lost lease is not finished: Crawler::Run leaves it to the next holder).
 core::Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::AuditCrawlRecord crawl,
                                boost::json::object summary, const std::string& stop_reason,
                                const std::string& failure);

@@ -18,7 +18,12 @@ struct CrawlRunner::Job {
 
 CrawlRunner::CrawlRunner(storage::Store& store, core::HttpClient& http, const core::SealedBox* box,
                          const core::Clock& clock, CrawlRunnerOptions options)
-    : store_(store), http_(http), box_(box), clock_(clock), options_(std::move(options)) {}
+    : store_(store),
+      http_(http),
+      box_(box),
+      clock_(clock),
+      options_(std::move(options)),
+      leases_(store) {}
 
 CrawlRunner::~CrawlRunner() { Stop(); }
 
@@ -59,19 +64,18 @@ void CrawlRunner::Poll() {
     return tx.audit().ListDueAuditCrawls(now, room);
   });
   if (!due) return spdlog::warn("site audit: cannot list due crawls: {}", due.error().message());
+  const jobs::Lease lease(options_.lease);
   for (const auto& crawl : *due) {
-    auto claimed = store_.WriteOne([&](storage::Transaction& tx) {
-      return tx.audit().ClaimAuditCrawl(crawl.id, now, now + options_.lease_millis);
-    });
-    if (claimed && *claimed) Start(crawl.id);
+    auto claimed = jobs::HeldLease::Claim(leases_, lease, clock_, crawl.id);
+    if (claimed && *claimed) Start(std::move(**claimed));
   }
 }
 
-void CrawlRunner::Start(const std::string& crawl_id) {
+void CrawlRunner::Start(jobs::HeldLease lease) {
   auto job = std::make_unique<Job>();
-  job->crawl_id = crawl_id;
+  job->crawl_id = lease.id();
   Job* raw = job.get();
-  raw->thread = std::thread([this, raw] {
+  raw->thread = std::thread([this, raw, lease = std::move(lease)]() mutable {
     auto crawl = store_.Read([&](storage::Transaction& tx) {
       return tx.audit().FindAuditCrawlById(raw->crawl_id);
     });
@@ -80,10 +84,10 @@ void CrawlRunner::Start(const std::string& crawl_id) {
       const RequestSigner signer(*key, options_.public_url);
       const PageFetcher fetcher(http_, &signer, ServiceAuditBotUserAgent(options_.public_url),
                                 options_.limits);
-      Crawler crawler({store_, fetcher, clock_, options_.ai_crawlers, options_.lease_millis},
-                      **crawl);
+      Crawler crawler({store_, fetcher, clock_, options_.ai_crawlers}, **crawl, std::move(lease));
       auto ran = crawler.Run([this] { return stopping_.load(); });
-      if (!ran) spdlog::warn("site audit: crawl {} stopped: {}", raw->crawl_id, ran.error().message());
+      if (!ran)
+        spdlog::warn("site audit: crawl {} stopped: {}", raw->crawl_id, ran.error().message());
     } else if (!key) {
       spdlog::error("site audit: no signing key: {}", key.error().internal());
     }

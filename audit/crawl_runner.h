@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -15,7 +16,9 @@
 #include <vector>
 
 #include "audit/ai_usage.h"
+#include "audit/crawl_leases.h"
 #include "audit/page_fetcher.h"
+#include "jobs/lease.h"
 
 namespace sightline::core {
 class Clock;
@@ -32,7 +35,7 @@ struct CrawlRunnerOptions {
   std::string public_url;   // where the key directory and the bot's page are (Signature-Agent)
   FetchLimits limits;       // public_only off only for tests
   std::int64_t max_crawls = 2;
-  std::int64_t lease_millis = 60000;
+  std::chrono::milliseconds lease = std::chrono::minutes(1);  // how long a claimed crawl is ours
   std::vector<AiCrawler> ai_crawlers;
 };
 
@@ -49,7 +52,7 @@ class CrawlRunner {
 
  private:
   struct Job;
-  void Start(const std::string& crawl_id);
+  void Start(jobs::HeldLease lease);
   void Reap();
 
   storage::Store& store_;
@@ -57,6 +60,7 @@ class CrawlRunner {
   const core::SealedBox* box_;
   const core::Clock& clock_;
   CrawlRunnerOptions options_;
+  CrawlLeases leases_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::list<std::unique_ptr<Job>> jobs_;

@@ -39,6 +39,7 @@ bool NeedsGet(const FetchResult& head) {
 struct Crawler::State {
   CrawlerEnvironment env;
   storage::AuditCrawlRecord crawl;
+  jobs::HeldLease lease;  // renewed by the watcher only, released after it stopped
   json::object summary;
   RobotsTxt robots;
   // External hosts' rules, by origin; AllowAll for a host that did not answer at all, whose
@@ -55,10 +56,11 @@ struct Crawler::State {
   std::int64_t next_seq = 1;
   std::mutex seq_mutex;
 
-  State(CrawlerEnvironment e, storage::AuditCrawlRecord c)
-      : env(std::move(e)), crawl(std::move(c)), frontier([this](const std::string& host) {
-          return DelayFor(host);
-        }) {}
+  State(CrawlerEnvironment e, storage::AuditCrawlRecord c, jobs::HeldLease l)
+      : env(std::move(e)),
+        crawl(std::move(c)),
+        lease(std::move(l)),
+        frontier([this](const std::string& host) { return DelayFor(host); }) {}
 
   std::chrono::milliseconds DelayFor(const std::string& host) {
     auto delay = std::chrono::milliseconds(crawl.delay_ms);
@@ -85,8 +87,9 @@ struct Crawler::State {
   }
 };
 
-Crawler::Crawler(CrawlerEnvironment environment, storage::AuditCrawlRecord crawl)
-    : state_(std::make_unique<State>(std::move(environment), std::move(crawl))) {}
+Crawler::Crawler(CrawlerEnvironment environment, storage::AuditCrawlRecord crawl,
+                 jobs::HeldLease lease)
+    : state_(std::make_unique<State>(std::move(environment), std::move(crawl), std::move(lease))) {}
 
 Crawler::~Crawler() = default;
 
@@ -337,6 +340,9 @@ void Work(State& s, const std::function<bool()>& stop) {
 // is up, the lease was lost or the server is shutting down.
 void Watch(State& s, const std::function<bool()>& shutting_down, std::atomic<bool>& finished) {
   const std::int64_t started = s.crawl.started_at.value_or(s.env.clock.NowMillis());
+  // A renewal is also how a cancel is learnt, so it comes at least every second.
+  const auto renew_every =
+      std::min<std::chrono::milliseconds>(s.lease.lease().RenewEvery(), std::chrono::seconds(1));
   auto last_renewal = std::chrono::steady_clock::now();
   while (!finished) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -344,15 +350,9 @@ void Watch(State& s, const std::function<bool()>& shutting_down, std::atomic<boo
     if (s.env.clock.NowMillis() - started > s.crawl.max_duration_s * 1000) {
       return s.StopWith("duration_limit");
     }
-    if (std::chrono::steady_clock::now() - last_renewal <
-        std::chrono::milliseconds(std::min<std::int64_t>(s.env.lease_millis / 4, 1000))) {
-      continue;
-    }
+    if (std::chrono::steady_clock::now() - last_renewal < renew_every) continue;
     last_renewal = std::chrono::steady_clock::now();
-    auto renewed = s.env.store.WriteOne([&](storage::Transaction& tx) {
-      return tx.audit().RenewAuditCrawlLease(s.crawl.id,
-                                             s.env.clock.NowMillis() + s.env.lease_millis);
-    });
+    auto renewed = s.lease.Renew();
     if (renewed && *renewed) continue;
     auto now = s.env.store.Read([&](storage::Transaction& tx) {
       return tx.audit().FindAuditCrawlById(s.crawl.id);
@@ -377,6 +377,13 @@ Result<void> Crawler::Run(const std::function<bool()>& shutting_down) {
   for (std::thread& worker : workers) worker.join();
   finished = true;
   watcher.join();
+  if (s.stop_reason == "lease_lost") return {};  // the crawl is its new holder's
+  if (s.stop_reason == "shutdown") {
+    // Given up so that the next node resumes it at once rather than when the lease runs out.
+    auto released = s.lease.Release();
+    if (!released) return released.error();
+    return {};
+  }
   return FinishCrawl(s.env, s.crawl, s.summary, s.stop_reason, s.failure);
 }
 

@@ -15,6 +15,7 @@
 #include "audit/ai_usage.h"
 #include "audit/page_fetcher.h"
 #include "core/result.h"
+#include "jobs/lease.h"
 #include "storage/audit_records.h"
 
 namespace sightline::core {
@@ -31,18 +32,19 @@ struct CrawlerEnvironment {
   const PageFetcher& fetcher;
   const core::Clock& clock;
   std::vector<AiCrawler> ai_crawlers;  // the bot catalog's AI crawlers, for the robots verdicts
-  std::int64_t lease_millis = 60000;
 };
 
 class Crawler {
  public:
-  Crawler(CrawlerEnvironment environment, storage::AuditCrawlRecord crawl);
+  // `lease`: this node's claim on `crawl` (CrawlLeases), renewed while it runs.
+  Crawler(CrawlerEnvironment environment, storage::AuditCrawlRecord crawl, jobs::HeldLease lease);
   ~Crawler();
   Crawler(const Crawler&) = delete;
   Crawler& operator=(const Crawler&) = delete;
 
   // Crawls until done, cancelled, out of limits, or `shutting_down()` turns true (then the crawl
-  // is left running, its lease given up, for the next node to resume). Errors only when the store
+  // is left running, its lease given up, for the next node to resume) or the lease is lost (then
+  // the crawl is its new holder's and this node writes nothing more). Errors only when the store
   // fails.
   core::Result<void> Run(const std::function<bool()>& shutting_down);
 

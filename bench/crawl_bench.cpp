@@ -33,6 +33,7 @@
 
 #include "api/transport/http_client.h"
 #include "audit/crawl_finish.h"
+#include "audit/crawl_leases.h"
 #include "audit/crawler.h"
 #include "audit/crawler_keys.h"
 #include "audit/page_facts.h"
@@ -41,6 +42,7 @@
 #include "audit/site_audit_service.h"
 #include "core/clock.h"
 #include "detection/bot_catalog.h"
+#include "jobs/lease.h"
 #include "loopback_site.h"
 #include "storage/audit_repository.h"
 #include "storage/store.h"
@@ -156,7 +158,7 @@ struct CrawlFigures {
   std::vector<std::string> not_done;  // the first internal URLs not fetched, with their state
 };
 
-// Inserts the verified site and its crawl and claims it, as the runner would; the claimed crawl.
+// Inserts the verified site and its crawl (queued: Crawl claims it, as the runner would).
 std::optional<storage::AuditCrawlRecord> QueueCrawl(storage::Store& store,
                                                     const bench::LoopbackSite& site,
                                                     int concurrency, std::int64_t now) {
@@ -185,10 +187,7 @@ std::optional<storage::AuditCrawlRecord> QueueCrawl(storage::Store& store,
     if (auto added = tx.audit().InsertAuditSite(audit_site); !added) return added;
     return tx.audit().InsertAuditCrawl(crawl);
   });
-  auto claimed = store.WriteOne([&](storage::Transaction& tx) {
-    return tx.audit().ClaimAuditCrawl(crawl.id, now, now + 60000);
-  });
-  if (!queued || !claimed || !*claimed) return std::nullopt;
+  if (!queued) return std::nullopt;
   auto found =
       store.Read([&](storage::Transaction& tx) { return tx.audit().FindAuditCrawlById(crawl.id); });
   if (!found || !*found) return std::nullopt;
@@ -238,13 +237,17 @@ std::optional<CrawlFigures> Crawl(storage::Store& store, const audit::PageFetche
   const core::SystemClock clock;
   auto crawl = QueueCrawl(store, site, concurrency, clock.NowMillis());
   if (!crawl) return std::nullopt;
+  audit::CrawlLeases leases(store);
+  auto lease =
+      jobs::HeldLease::Claim(leases, jobs::Lease(std::chrono::minutes(1)), clock, crawl->id);
+  if (!lease || !*lease) return std::nullopt;
   const audit::CrawlerEnvironment env{store, fetcher, clock, ai_crawlers};
   CrawlFigures out;
   server.ResetCounts();
   const std::int64_t started_ms = clock.NowMillis();
   const double cpu = ProcessCpuSeconds();
   const auto started = Steady::now();
-  audit::Crawler crawler(env, *crawl);
+  audit::Crawler crawler(env, *crawl, std::move(**lease));
   if (!crawler.Run([] { return false; })) return std::nullopt;
   out.seconds = SecondsSince(started);
   out.cpu_seconds = ProcessCpuSeconds() - cpu;

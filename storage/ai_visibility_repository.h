@@ -82,6 +82,12 @@ class AiVisibilityRepository {
   // Takes the answer until `lease_until` unless another node took it first; whether it did.
   core::Result<bool> ClaimAiAnswer(std::string_view answer_id, std::int64_t now,
                                    std::int64_t lease_until);
+  // Moves a running answer's lease from `held` to `lease_until` (jobs::LeaseStore::Renew); false
+  // when another node claimed it since or it is no longer running.
+  core::Result<bool> RenewAiAnswerLease(std::string_view answer_id, std::int64_t held,
+                                        std::int64_t lease_until);
+  // Gives a held lease up (lease_until 0: due at once, still running); whether it was held.
+  core::Result<bool> ReleaseAiAnswerLease(std::string_view answer_id, std::int64_t held);
   // Stores the answer (status done) with its mentions and citations, and adds them to the day
   // rollups of `day` when that zone's rollups are built.
   core::Result<void> FinishAiAnswer(const AiAnswerRecord& answer,

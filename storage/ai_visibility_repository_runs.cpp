@@ -215,6 +215,23 @@ Result<bool> AiVisibilityRepository::ClaimAiAnswer(std::string_view answer_id, s
   return true;
 }
 
+Result<bool> AiVisibilityRepository::RenewAiAnswerLease(std::string_view answer_id,
+                                                        std::int64_t held,
+                                                        std::int64_t lease_until) {
+  return ExecuteChanged(session_,
+                        "UPDATE ai_answers SET lease_until = $3 WHERE id = $1 AND status = "
+                        "'running' AND lease_until = $2",
+                        {std::string(answer_id), held, lease_until});
+}
+
+Result<bool> AiVisibilityRepository::ReleaseAiAnswerLease(std::string_view answer_id,
+                                                          std::int64_t held) {
+  return ExecuteChanged(session_,
+                        "UPDATE ai_answers SET lease_until = 0 WHERE id = $1 AND status = "
+                        "'running' AND lease_until = $2",
+                        {std::string(answer_id), held});
+}
+
 Result<void> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a,
                                                     std::span<const AiMentionRecord> mentions,
                                                     std::span<const AiCitationRecord> citations,

@@ -55,8 +55,12 @@ class AuditRepository {
   // Takes the crawl until `lease_until` unless another node holds it; whether this call did.
   core::Result<bool> ClaimAuditCrawl(std::string_view crawl_id, std::int64_t now,
                                      std::int64_t lease_until);
-  // Extends a running crawl's lease; false when it is no longer running (cancelled, finished).
-  core::Result<bool> RenewAuditCrawlLease(std::string_view crawl_id, std::int64_t lease_until);
+  // Moves a running crawl's lease from `held` to `lease_until` (jobs::LeaseStore::Renew); false
+  // when another node claimed it since, it is no longer running, or a cancel was asked.
+  core::Result<bool> RenewAuditCrawlLease(std::string_view crawl_id, std::int64_t held,
+                                          std::int64_t lease_until);
+  // Gives a held lease up (lease_until 0: due at once, still running); whether it was held.
+  core::Result<bool> ReleaseAuditCrawlLease(std::string_view crawl_id, std::int64_t held);
   // A queued crawl becomes cancelled at once; a running one is asked to stop (its node marks it
   // cancelled). The crawl as it is afterwards, nullopt when not found.
   core::Result<std::optional<AuditCrawlRecord>> CancelAuditCrawl(std::string_view project_id,

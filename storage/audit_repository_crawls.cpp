@@ -116,12 +116,19 @@ Result<bool> AuditRepository::ClaimAuditCrawl(std::string_view crawl_id, std::in
       {std::string(crawl_id), now, lease_until});
 }
 
-Result<bool> AuditRepository::RenewAuditCrawlLease(std::string_view crawl_id,
+Result<bool> AuditRepository::RenewAuditCrawlLease(std::string_view crawl_id, std::int64_t held,
                                                    std::int64_t lease_until) {
   return ExecuteChanged(session_,
-                        "UPDATE audit_crawls SET lease_until = $2 WHERE id = $1 AND status = "
-                        "'running' AND cancel_requested = 0",
-                        {std::string(crawl_id), lease_until});
+                        "UPDATE audit_crawls SET lease_until = $3 WHERE id = $1 AND status = "
+                        "'running' AND lease_until = $2 AND cancel_requested = 0",
+                        {std::string(crawl_id), held, lease_until});
+}
+
+Result<bool> AuditRepository::ReleaseAuditCrawlLease(std::string_view crawl_id, std::int64_t held) {
+  return ExecuteChanged(session_,
+                        "UPDATE audit_crawls SET lease_until = 0 WHERE id = $1 AND status = "
+                        "'running' AND lease_until = $2",
+                        {std::string(crawl_id), held});
 }
 
 Result<std::optional<AuditCrawlRecord>> AuditRepository::CancelAuditCrawl(

@@ -3,6 +3,7 @@
 // citations.
 #include <map>
 
+#include "jobs/job_status.h"
 #include "storage/ai_visibility_repository.h"
 #include "tools/ai_visibility_common.h"
 #include "tools/ai_visibility_operations.h"
@@ -87,9 +88,9 @@ Result<json::value> RunCancelAiVisibilityRun(OperationContext& context, const js
     if (!(*run)->finished_at) {
       auto skipped = tx.ai_visibility().SkipPendingAiAnswers(run_id, "cancelled");
       if (!skipped) return skipped.error();
-      (*run)->status = "cancelled";
+      (*run)->status = jobs::StatusName(jobs::JobKind::kAiRun, jobs::JobStatus::kCancelled);
       (*run)->finished_at = context.clock.NowMillis();
-      auto set = tx.ai_visibility().SetAiRunStatus(run_id, "cancelled", (*run)->finished_at);
+      auto set = tx.ai_visibility().SetAiRunStatus(run_id, (*run)->status, (*run)->finished_at);
       if (!set) return set;
     }
     auto shown = RunView(tx, **run);

@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "core/clock.h"
+#include "jobs/job_status.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -96,7 +97,10 @@ json::object AiAnswerView(const storage::AiAnswerRecord& a) {
                    {"repetition", a.repetition},
                    {"status", a.status},
                    {"attempts", a.attempts},
-                   {"answeredAt", a.status == "done" ? NullableTime(a.answered_at) : nullptr},
+                   {"answeredAt",
+                    jobs::HasStatus(jobs::JobKind::kAiAnswer, a.status, jobs::JobStatus::kCompleted)
+                        ? NullableTime(a.answered_at)
+                        : nullptr},
                    {"answer", a.answer},
                    {"model", a.model},
                    {"inputTokens", a.input_tokens},

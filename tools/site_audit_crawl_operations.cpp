@@ -8,6 +8,7 @@
 #include "audit/audit_rules.h"
 #include "audit/crawl_url.h"
 #include "core/crypto.h"
+#include "jobs/job_status.h"
 #include "storage/audit_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
@@ -57,7 +58,7 @@ storage::AuditCrawlRecord NewCrawl(const OperationContext& context, const json::
   crawl.id = core::NewUuidV7(context.clock.NowMillis());
   crawl.project_id = ProjectId(context);
   crawl.site_id = RequiredString(args, "siteId");
-  crawl.status = "queued";
+  crawl.status = jobs::StatusName(jobs::JobKind::kCrawl, jobs::JobStatus::kQueued);
   crawl.max_pages = IntegerOr(args, "maxPages", 500);
   crawl.max_depth = IntegerOr(args, "maxDepth", 10);
   crawl.max_duration_s = IntegerOr(args, "maxDurationSeconds", 1800);
@@ -79,7 +80,8 @@ Result<void> NoActiveCrawl(storage::Transaction& tx, const OperationContext& con
   auto recent = tx.audit().ListAuditCrawls(ProjectId(context), site_id, 20, 0);
   if (!recent) return recent.error();
   for (const auto& crawl : *recent) {
-    if (crawl.status == "queued" || crawl.status == "running") {
+    const auto status = jobs::ParseStatus(jobs::JobKind::kCrawl, crawl.status);
+    if (status && !jobs::IsFinished(*status)) {
       error.mutable_details()["crawlId"] = crawl.id;
       break;
     }
@@ -218,7 +220,8 @@ Result<json::value> RunGetCrawlPage(OperationContext& context, const json::objec
 // Issues of the previous crawl that this one no longer has: fixed since.
 Result<std::vector<storage::AuditIssueRecord>> FixedIssues(storage::Transaction& tx,
                                                            const storage::AuditCrawlRecord& crawl) {
-  if (!crawl.previous_crawl_id || crawl.status != "completed") {
+  if (!crawl.previous_crawl_id ||
+      !jobs::HasStatus(jobs::JobKind::kCrawl, crawl.status, jobs::JobStatus::kCompleted)) {
     return std::vector<storage::AuditIssueRecord>();
   }
   auto before = tx.audit().ListAllAuditIssues(*crawl.previous_crawl_id);

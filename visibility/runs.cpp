@@ -1,6 +1,7 @@
 #include "visibility/runs.h"
 
 #include "core/crypto.h"
+#include "jobs/job_status.h"
 #include "reports/calendar.h"
 #include "storage/ai_visibility_repository.h"
 
@@ -41,8 +42,10 @@ Result<storage::AiRunRecord> CreateRun(storage::Transaction& tx, const RunReques
   auto engines = repository.ListAiEngines(request.project_id);
   if (!engines) return engines.error();
 
-  storage::AiRunRecord run{core::NewUuidV7(request.now), request.project_id, request.trigger,
-                           request.slot, "queued", request.created_by, request.now, std::nullopt};
+  const std::string status(jobs::StatusName(jobs::JobKind::kAiRun, jobs::JobStatus::kQueued));
+  storage::AiRunRecord run{
+      core::NewUuidV7(request.now), request.project_id, request.trigger, request.slot, status,
+      request.created_by,           request.now,        std::nullopt};
   const std::int64_t repetitions = request.repetitions.value_or(settings->repetitions);
   std::vector<storage::AiAnswerRecord> answers;
   for (const storage::AiPromptRecord& prompt : *prompts) {

@@ -75,7 +75,19 @@ TEST_P(AuditStore, OneNodeClaimsACrawlAndAnotherResumesItWhenTheLeaseRunsOut) {
   ASSERT_TRUE(crawl);
   EXPECT_EQ(crawl->status, "running");
   EXPECT_EQ(crawl->started_at, 2000) << "the first start is kept";
-  EXPECT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().RenewAuditCrawlLease("c1", 200000); }));
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.audit().RenewAuditCrawlLease("c1", 62000, 120000);
+  })) << "the first node's lease is no longer the crawl's";
+  EXPECT_FALSE(
+      WriteOk([](Transaction& tx) { return tx.audit().ReleaseAuditCrawlLease("c1", 62000); }));
+  EXPECT_TRUE(WriteOk([](Transaction& tx) {
+    return tx.audit().RenewAuditCrawlLease("c1", 130000, 200000);
+  })) << "the new holder renews";
+  EXPECT_TRUE(
+      WriteOk([](Transaction& tx) { return tx.audit().ReleaseAuditCrawlLease("c1", 200000); }));
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListDueAuditCrawls(70001, 10); }).size(),
+            1u)
+      << "a released crawl is due at once";
 }
 
 TEST_P(AuditStore, CancelStopsAQueuedCrawlAtOnceAndAsksARunningOneToStop) {
@@ -91,8 +103,9 @@ TEST_P(AuditStore, CancelStopsAQueuedCrawlAtOnceAndAsksARunningOneToStop) {
   ASSERT_TRUE(running);
   EXPECT_EQ(running->status, "running");
   EXPECT_TRUE(running->cancel_requested);
-  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.audit().RenewAuditCrawlLease("c2", 9); }))
-      << "the crawling node learns it from its next renewal";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) {
+    return tx.audit().RenewAuditCrawlLease("c2", 60000, 60009);
+  })) << "the crawling node learns it from its next renewal";
   EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.audit().CancelAuditCrawl("p2", "c2", 7); }))
       << "another project's crawl is not found";
 }
