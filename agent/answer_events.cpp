@@ -1,13 +1,13 @@
 #include "agent/answer_events.h"
 
-#include <boost/json/serialize.hpp>
+#include "core/json_util.h"
 
 namespace sightline::agent {
 
 void AnswerEvents::Push(std::string_view name, const boost::json::object& data) {
   // JSON has no raw newlines, so each event's data is one `data:` line.
   std::string encoded =
-      "event: " + std::string(name) + "\ndata: " + boost::json::serialize(data) + "\n\n";
+      "event: " + std::string(name) + "\ndata: " + core::ToJson(data) + "\n\n";
   std::lock_guard lock(mutex_);
   if (!closed_) queued_ += encoded;
 }

@@ -1,7 +1,6 @@
 #include "agent/anthropic_provider.h"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <map>
 
 #include "core/json_util.h"
@@ -217,7 +216,7 @@ Result<ChatReply> AnthropicProvider::ParseReply(const json::value& body) const {
     } else if (type == "tool_use") {
       const json::value* input = b.if_contains("input");
       reply.tool_calls.push_back({StringField(b, "id"), StringField(b, "name"),
-                                  input ? json::serialize(*input) : std::string("{}")});
+                                  input ? core::ToJson(*input) : std::string("{}")});
     }
   }
   return reply;

@@ -1,7 +1,6 @@
 #include "agent/assistant.h"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <set>
 #include <thread>
 
@@ -32,7 +31,7 @@ constexpr std::string_view kDeclined =
 std::string ErrorJson(const Error& error) {
   json::object body{{"code", std::string(error.info().id)}, {"message", error.message()}};
   if (!error.details().empty()) body["details"] = error.details();
-  return json::serialize(json::object{{"error", std::move(body)}});
+  return core::ToJson(json::object{{"error", std::move(body)}});
 }
 
 // The first line of a question, cut at a word near 60 characters (UTF-8 safe).
@@ -356,7 +355,7 @@ void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
     auto result =
         gate_.CallAndWait(*tool->operation, run.request.principal, arguments.as_object(), meta);
     if (result) {
-      content = result->is_null() ? std::string(R"({"done":true})") : json::serialize(*result);
+      content = result->is_null() ? std::string(R"({"done":true})") : core::ToJson(*result);
     } else {
       content = ErrorJson(result.error());
       outcome = std::string(result.error().info().id);
@@ -379,7 +378,7 @@ void AssistantService::RunToolCall(Run& run, const AgentMessageRecord& call) {
   json::object details{
       {"tool", name}, {"toolCallId", call.tool_call_id.value_or("")}, {"outcome", outcome}};
   if (call.approval) details["approval"] = *call.approval;
-  audit.details_json = json::serialize(details);
+  audit.details_json = core::ToJson(details);
   AgentMessageRecord result;
   result.role = "tool_result";
   result.content = std::move(content);

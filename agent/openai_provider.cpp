@@ -1,7 +1,6 @@
 #include "agent/openai_provider.h"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <map>
 
 #include "core/json_util.h"
@@ -20,7 +19,7 @@ std::string ArgumentsOf(const json::object& function) {
   const json::value* value = function.if_contains("arguments");
   if (!value) return {};
   if (value->is_string()) return std::string(value->as_string());
-  return json::serialize(*value);
+  return core::ToJson(*value);
 }
 
 FinishReason FinishOf(std::string_view reason) {

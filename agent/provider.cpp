@@ -1,12 +1,12 @@
 #include "agent/provider.h"
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <thread>
 
 #include "agent/anthropic_provider.h"
 #include "agent/openai_provider.h"
 #include "core/http_types.h"
+#include "core/json_util.h"
 
 namespace sightline::agent {
 namespace {
@@ -78,7 +78,7 @@ Result<ChatReply> HttpProvider::Complete(const ChatRequest& request,
                                          const std::function<bool()>& cancelled) {
   json::object rendered = Render(request);
   for (const auto& field : request.extra) rendered[field.key()] = field.value();
-  core::OutboundRequest outbound{Url(), {}, json::serialize(rendered)};
+  core::OutboundRequest outbound{Url(), {}, core::ToJson(rendered)};
   outbound.headers.Set("Content-Type", "application/json");
   outbound.headers.Set("Accept", request.stream ? "text/event-stream" : "application/json");
   AddHeaders(outbound.headers);

@@ -5,12 +5,32 @@
 
 #include <boost/json/object.hpp>
 
+#include <optional>
+#include <string>
+
 namespace sightline::api {
 
 namespace json = boost::json;
 using core::ErrorCode;
 
 namespace {
+
+// A database that cannot be reached is most often restarting, failing over or refilling its
+// connections: seconds, not minutes. Five seconds spaces out the retries of many clients without
+// keeping them away long once it is back.
+constexpr std::string_view kStorageRetryAfterSeconds = "5";
+
+// RFC 9110 §10.2.3: when to try again, for a rate limit (details.retryAfterSeconds) or storage
+// that is unavailable.
+std::optional<std::string> RetryAfter(const core::Error& error) {
+  if (const json::value* retry = error.details().if_contains("retryAfterSeconds")) {
+    return core::ToJson(*retry);
+  }
+  if (error.code() == ErrorCode::kStorageUnavailable) {
+    return std::string(kStorageRetryAfterSeconds);
+  }
+  return std::nullopt;
+}
 
 std::string WwwAuthenticate(ErrorCode code) {
   // RFC 6750 §3: no error attribute when no credential was sent; invalid_token otherwise.
@@ -30,9 +50,7 @@ core::HttpResponse RenderErrorResponse(const core::Error& error, std::int64_t no
   response.headers.Set("Content-Type", "application/json");
   response.headers.Set("Cache-Control", "no-store");
   if (info.http_status == 401) response.headers.Set("WWW-Authenticate", WwwAuthenticate(error.code()));
-  if (const json::value* retry = error.details().if_contains("retryAfterSeconds")) {
-    response.headers.Set("Retry-After", core::ToJson(*retry));
-  }
+  if (auto retry = RetryAfter(error)) response.headers.Set("Retry-After", *retry);
   response.body = core::ToJson(body);
   return response;
 }
@@ -53,9 +71,7 @@ core::HttpResponse RenderOAuthError(const core::Error& error) {
   response.headers.Set("Cache-Control", "no-store");
   response.headers.Set("Pragma", "no-cache");
   if (info.http_status == 401) response.headers.Set("WWW-Authenticate", R"(Basic realm="sightline")");
-  if (const json::value* retry = error.details().if_contains("retryAfterSeconds")) {
-    response.headers.Set("Retry-After", core::ToJson(*retry));
-  }
+  if (auto retry = RetryAfter(error)) response.headers.Set("Retry-After", *retry);
   response.body = core::ToJson(json::object{{"error", OAuthErrorName(error)},
                                             {"error_description", error.message()},
                                             {"error_code", info.id}});

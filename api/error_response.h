@@ -3,7 +3,7 @@
 //   {"error":{"code":"VAL_003","message":"…","details":{…}},"timestamp":"<RFC 3339>",
 //    "requestId":"…"}
 // with the status from the code table, `WWW-Authenticate` on 401s (RFC 6750) and
-// `Retry-After` when the details carry `retryAfterSeconds`.
+// `Retry-After` for `retryAfterSeconds` in the details or for unavailable storage (SYS_003).
 #pragma once
 
 #include "core/error.h"

@@ -1,7 +1,8 @@
 #include "api/yaml.h"
 
-#include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
+
+#include "core/json_util.h"
 
 namespace sightline::api {
 namespace {
@@ -39,7 +40,7 @@ std::string EscapeForYaml(std::string serialized) {
 std::string Scalar(const json::value& v) {
   if (v.is_object()) return "{}";
   if (v.is_array()) return "[]";
-  return EscapeForYaml(json::serialize(v));  // JSON scalars are valid YAML flow scalars
+  return EscapeForYaml(core::ToJson(v));  // JSON scalars are valid YAML flow scalars
 }
 
 void Emit(const json::value& value, int indent, std::string& out);
@@ -47,7 +48,7 @@ void Emit(const json::value& value, int indent, std::string& out);
 void EmitObject(const json::object& object, int indent, std::string& out) {
   for (const auto& [key, member] : object) {
     out.append(static_cast<std::size_t>(indent), ' ');
-    out += EscapeForYaml(json::serialize(json::string(key)));
+    out += EscapeForYaml(core::ToJson(json::string(key)));
     out += ":";
     if (IsScalar(member)) {
       out += " " + Scalar(member) + "\n";

@@ -7,6 +7,7 @@
 #include "app/cli_client.h"
 #include "app/cli_parse.h"
 #include "core/http_types.h"
+#include "core/json_util.h"
 
 namespace sightline::app {
 namespace {
@@ -46,7 +47,7 @@ std::pair<std::string, std::string> Request(core::HttpMethod method, std::string
       body[name] = FieldValue(value, typed);
     }
   }
-  return {path, in_query || args.fields.empty() ? "" : json::serialize(body)};
+  return {path, in_query || args.fields.empty() ? "" : core::ToJson(body)};
 }
 
 void PrintJson(std::ostream& out, const json::value& value, int indent = 0) {
@@ -56,7 +57,7 @@ void PrintJson(std::ostream& out, const json::value& value, int indent = 0) {
     out << "{\n";
     bool first = true;
     for (const auto& [key, item] : value.as_object()) {
-      out << (first ? "" : ",\n") << inner << json::serialize(json::string(key)) << ": ";
+      out << (first ? "" : ",\n") << inner << core::ToJson(json::string(key)) << ": ";
       PrintJson(out, item, indent + 1);
       first = false;
     }
@@ -71,7 +72,7 @@ void PrintJson(std::ostream& out, const json::value& value, int indent = 0) {
     }
     out << "\n" << pad << "]";
   } else {
-    out << json::serialize(value);
+    out << core::ToJson(value);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "jobs/job_status.h"
 #include "storage/audit_repository.h"
 #include "storage/store.h"
+#include "core/json_util.h"
 
 namespace sightline::audit {
 namespace {
@@ -40,7 +41,7 @@ Result<std::vector<storage::AuditIssueRecord>> Findings(const CrawlerEnvironment
     const AuditRule* rule = FindAuditRule(finding.rule_id);
     issues.push_back({crawl.id, crawl.project_id, finding.rule_id, finding.url,
                       rule ? std::string(rule->severity) : "notice",
-                      json::serialize(finding.evidence), "new"});
+                      core::ToJson(finding.evidence), "new"});
   }
   return issues;
 }
@@ -108,7 +109,7 @@ Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::AuditCrawlRecor
   crawl.status = jobs::StatusName(jobs::JobKind::kCrawl, status);
   crawl.stop_reason = stop_reason == "cancelled" || stop_reason == "store_failed" ? "" : stop_reason;
   crawl.error_message = failure;
-  crawl.summary = json::serialize(summary);
+  crawl.summary = core::ToJson(summary);
   crawl.finished_at = env.clock.NowMillis();
   return env.store.Write([&](storage::Transaction& tx) -> Result<void> {
     auto audit = tx.audit();

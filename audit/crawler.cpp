@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "storage/audit_repository.h"
 #include "storage/store.h"
+#include "core/json_util.h"
 
 namespace sightline::audit {
 namespace {
@@ -120,7 +121,7 @@ Result<void> Survey(State& s, const std::function<bool()>& stop) {
     urls.push_back({.crawl_id = s.crawl.id, .url = url, .seq = seq++, .depth = -1,
                     .source = "sitemap", .in_sitemap = true, .state = "queued"});
   }
-  const std::string summary = json::serialize(s.summary);
+  const std::string summary = core::ToJson(s.summary);
   return s.env.store.Write([&](storage::Transaction& tx) -> Result<void> {
     auto audit = tx.audit();
     if (auto added = audit.AddAuditUrls(urls); !added) return added;
@@ -207,7 +208,7 @@ PageOutcome FetchInternal(State& s, storage::AuditPageRecord page,
     page.content_hash = old.content_hash;
     json::object details = json::parse(old.details).as_object();
     details["notModified"] = true;
-    page.details = json::serialize(details);
+    page.details = core::ToJson(details);
     for (const auto& link : previous->second.links) {
       out.found.push_back({link.to_url, "link", link.anchor, link.nofollow});
     }
@@ -236,9 +237,9 @@ PageOutcome CheckExternal(State& s, storage::AuditPageRecord page,
 
 PageOutcome Blocked(storage::AuditPageRecord page, const RobotsVerdict& verdict) {
   page.state = "blocked";
-  page.details = json::serialize(json::object{{"robotsRule", verdict.rule},
-                                              {"robotsLine", verdict.line},
-                                              {"robotsGroup", verdict.group}});
+  page.details = core::ToJson(json::object{{"robotsRule", verdict.rule},
+                                           {"robotsLine", verdict.line},
+                                           {"robotsGroup", verdict.group}});
   return {.page = std::move(page)};
 }
 

@@ -9,6 +9,7 @@
 #include "audit/structured_data.h"
 #include "core/crypto.h"
 #include "core/text.h"
+#include "core/json_util.h"
 
 namespace sightline::audit {
 namespace {
@@ -172,7 +173,7 @@ PageOutcome DescribePage(storage::AuditPageRecord page, const FetchResult& answe
   details["html"] = html;
   page.indexable = html && !Has(robots, "noindex");
   out.follow_links = !Has(robots, "nofollow");
-  page.details = json::serialize(details);
+  page.details = core::ToJson(details);
   out.page = std::move(page);
   return out;
 }

@@ -1,4 +1,5 @@
 #include "cli/api_session.h"
+#include "core/json_util.h"
 
 #include <boost/json.hpp>
 
@@ -49,7 +50,7 @@ std::string DescribeFailure(const ApiAnswer& answer) {
     if (const auto retry = answer.headers.Get("Retry-After")) {
       out += " (retry in " + std::string(*retry) + " s)";
     } else if (seconds && seconds->is_number()) {
-      out += " (retry in " + json::serialize(*seconds) + " s)";
+      out += " (retry in " + core::ToJson(*seconds) + " s)";
     }
   }
   return out;

@@ -9,6 +9,7 @@
 
 #include "core/text.h"
 #include "tools/schema.h"
+#include "core/json_util.h"
 
 namespace sightline::cli {
 namespace {
@@ -77,14 +78,14 @@ std::string FlagHelp(const json::object& schema) {
     std::string list;
     for (const json::value& value : values->as_array()) {
       list += (list.empty() ? "" : ", ") + (value.is_string() ? std::string(value.as_string())
-                                                              : json::serialize(value));
+                                                              : core::ToJson(value));
     }
     help += (help.empty() ? "" : " ") + std::string("One of: ") + list + ".";
   }
   if (const json::value* fallback = schema.if_contains("default")) {
     help += (help.empty() ? "" : " ") + std::string("Default: ") +
             (fallback->is_string() ? std::string(fallback->as_string())
-                                   : json::serialize(*fallback)) + ".";
+                                   : core::ToJson(*fallback)) + ".";
   }
   return help;
 }
@@ -249,7 +250,7 @@ CommandRequest RequestOf(const Command& command, const json::object& args) {
     const json::value* value = rest.if_contains(name);
     const std::string text = value == nullptr ? "" : value->is_string()
                                                          ? std::string(value->as_string())
-                                                         : json::serialize(*value);
+                                                         : core::ToJson(*value);
     request.target.replace(open, close - open + 1, core::PercentEncode(text));
     open += text.size();
     rest.erase(name);
@@ -257,17 +258,17 @@ CommandRequest RequestOf(const Command& command, const json::object& args) {
   const bool in_query =
       request.method == core::HttpMethod::kGet || request.method == core::HttpMethod::kDelete;
   if (!in_query) {
-    request.body = json::serialize(rest);
+    request.body = core::ToJson(rest);
     return request;
   }
   char separator = '?';
   for (const auto& [name, value] : rest) {
-    std::string text = value.is_string() ? std::string(value.as_string()) : json::serialize(value);
+    std::string text = value.is_string() ? std::string(value.as_string()) : core::ToJson(value);
     if (value.is_array()) {
       text.clear();
       for (const json::value& item : value.as_array()) {
         text += (text.empty() ? "" : ",") +
-                (item.is_string() ? std::string(item.as_string()) : json::serialize(item));
+                (item.is_string() ? std::string(item.as_string()) : core::ToJson(item));
       }
     }
     request.target += separator + core::PercentEncode(name) + "=" + core::PercentEncode(text);

@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 
 #include "cli/keyring.h"
+#include "core/json_util.h"
 
 namespace sightline::cli {
 namespace {
@@ -61,8 +62,8 @@ json::object JsonOf(const Profile& profile) {
 
 // The tokens as the keyring keeps them.
 std::string SecretOf(const Profile& profile) {
-  return json::serialize(json::object{{"accessToken", profile.access_token},
-                                      {"refreshToken", profile.refresh_token}});
+  return core::ToJson(json::object{{"accessToken", profile.access_token},
+                                   {"refreshToken", profile.refresh_token}});
 }
 
 // A keyring profile's tokens, read back (left empty when the keyring lost them: the commands
@@ -137,7 +138,7 @@ Result<void> CredentialStore::Write(const Contents& contents) const {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) return Unreadable(temporary, "it cannot be written.");
     ::chmod(temporary.c_str(), 0600);
-    out << json::serialize(root) << '\n';
+    out << core::ToJson(root) << '\n';
     if (!out.flush()) return Unreadable(temporary, "it cannot be written.");
   }
   std::filesystem::rename(temporary, file_, ec);

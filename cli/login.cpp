@@ -9,6 +9,7 @@
 
 #include "cli/api_session.h"
 #include "core/version.h"
+#include "core/json_util.h"
 
 namespace sightline::cli {
 namespace {
@@ -50,7 +51,7 @@ Result<json::object> Post(core::HttpClient& http, const std::string& url, json::
   core::HttpHeaders headers;
   headers.Set("Content-Type", "application/json");
   auto answer = Exchange(http, core::HttpMethod::kPost, url, std::move(headers),
-                         json::serialize(body));
+                         core::ToJson(body));
   if (!answer) return answer.error();
   auto object = ObjectOf(*answer);
   if (!object) return object.error();

@@ -1,4 +1,5 @@
 #include "cli/render.h"
+#include "core/json_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,8 +42,8 @@ std::string Text(const json::value* value, bool grouped) {
   if (value == nullptr || value->is_null()) return "";
   if (value->is_string()) return std::string(value->as_string());
   if (value->is_bool()) return value->as_bool() ? "true" : "false";
-  if (value->is_int64()) return grouped ? Grouped(value->as_int64()) : json::serialize(*value);
-  if (value->is_uint64()) return json::serialize(*value);
+  if (value->is_int64()) return grouped ? Grouped(value->as_int64()) : core::ToJson(*value);
+  if (value->is_uint64()) return core::ToJson(*value);
   if (value->is_double()) {
     const double d = value->as_double();
     char buffer[32];
@@ -216,7 +217,7 @@ const json::array* RowsOf(const json::value& answer, std::string* member) {
 void Render(const json::value& answer, OutputFormat format, const TableStyle& style,
             std::ostream& out) {
   if (format == OutputFormat::kJson) {
-    out << json::serialize(answer) << "\n";
+    out << core::ToJson(answer) << "\n";
     return;
   }
   std::vector<Row> rows;

@@ -199,7 +199,7 @@ constexpr std::array kErrorTable = {
               "The server is at capacity (connection cap, full queue) or shutting down; retry "
               "later."},
     ErrorInfo{ErrorCode::kStorageUnavailable, "SYS_003", 503, "Storage unavailable",
-              "The database could not be reached or is busy; retry later."},
+              "The database could not be reached or is busy; `Retry-After` says when to retry."},
 };
 
 constexpr bool TableMatchesEnumOrder() {

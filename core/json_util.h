@@ -16,7 +16,7 @@ namespace sightline::core {
 // Parses a request body that must be one JSON object. VAL_002 otherwise; an empty body is an
 // empty object.
 Result<boost::json::object> ParseJsonObject(std::string_view body);
-std::string ToJson(const boost::json::value& value);
+std::string ToJson(const boost::json::value& value);  // numbers as people write them: see .cpp
 
 // Lenient readers of documents other services wrote (language model replies): a missing or
 // mistyped member reads as empty.

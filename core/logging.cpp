@@ -1,9 +1,10 @@
 #include "core/logging.h"
 
-#include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include "core/json_util.h"
 
 namespace sightline::core {
 namespace {
@@ -50,12 +51,12 @@ bool LogEnabled(LogLevel level) {
 void Log(LogLevel level, std::string_view message, const boost::json::object& fields) {
   auto logger = spdlog::default_logger_raw();
   if (!logger->should_log(ToSpdlog(level))) return;
-  std::string line = "\"msg\":" + boost::json::serialize(boost::json::string(message));
+  std::string line = "\"msg\":" + ToJson(boost::json::string(message));
   for (const auto& field : fields) {
     line += ",";
-    line += boost::json::serialize(boost::json::string(field.key()));
+    line += ToJson(boost::json::string(field.key()));
     line += ":";
-    line += boost::json::serialize(field.value());
+    line += ToJson(field.value());
   }
   logger->log(ToSpdlog(level), "{}", line);
 }

@@ -1,7 +1,7 @@
 // AI visibility's configuration: brands, prompts, engines and the project's settings.
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
+#include "core/json_util.h"
 #include "storage/ai_visibility_repository.h"
 #include "storage/sql_helpers.h"
 
@@ -27,7 +27,7 @@ constexpr std::string_view kSettingsColumns =
 std::string ListText(const std::vector<std::string>& items) {
   json::array array;
   for (const std::string& item : items) array.emplace_back(item);
-  return json::serialize(array);
+  return core::ToJson(array);
 }
 
 std::vector<std::string> ListOf(const std::string& text) {

@@ -1,7 +1,6 @@
 #include "tools/ai_visibility_common.h"
 #include "tools/ai_visibility_operations.h"
 
-#include <boost/json/serialize.hpp>
 
 #include <cctype>
 
@@ -15,6 +14,7 @@
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
+#include "core/json_util.h"
 
 namespace sightline::tools {
 namespace {
@@ -261,7 +261,7 @@ Result<storage::AiEngineRecord> EngineFrom(OperationContext& context, const json
   }
   if (auto web_search = OptionalBool(args, "webSearch")) engine.web_search = *web_search;
   if (const json::value* params = args.if_contains("params")) {
-    engine.params = json::serialize(*params);
+    engine.params = core::ToJson(*params);
   }
   if (const json::value* price = args.if_contains("inputPrice")) {
     engine.input_price = price->to_number<double>();

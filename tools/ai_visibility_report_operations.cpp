@@ -78,12 +78,17 @@ json::object IntervalJson(const visibility::Interval& interval) {
   return {{"low", interval.low}, {"high", interval.high}};
 }
 
+// A rate's interval, null with the rate when the sample is empty.
+json::value IntervalJson(const std::optional<visibility::Interval>& interval) {
+  return interval ? json::value(IntervalJson(*interval)) : json::value(nullptr);
+}
+
 json::object FiguresJson(const BrandFigures& f) {
   return {{"answers", f.answers},
           {"mentioned", f.mentioned},
-          {"visibility", f.visibility},
+          {"visibility", Optional(f.visibility)},
           {"interval", IntervalJson(f.interval)},
-          {"shareOfVoice", f.share_of_voice},
+          {"shareOfVoice", Optional(f.share_of_voice)},
           {"averagePosition", Optional(f.average_position)},
           {"sentiment", Optional(f.sentiment)},
           {"recommendedRate", Optional(f.recommended_rate)}};
@@ -125,10 +130,11 @@ json::array BrandRows(const visibility::VisibilityFigures& current,
 json::object AnswerTotalsJson(const storage::AiAnswerTotals& t) {
   return {{"answers", t.answers},
           {"citedAnswers", t.cited_answers},
-          {"citationRate", visibility::Rate(t.cited_answers, t.answers)},
-          {"citationInterval", IntervalJson(visibility::WilsonInterval(t.cited_answers, t.answers))},
+          {"citationRate", Optional(visibility::Rate(t.cited_answers, t.answers))},
+          {"citationInterval",
+           IntervalJson(visibility::WilsonInterval(t.cited_answers, t.answers))},
           {"ownedCitedAnswers", t.owned_cited_answers},
-          {"ownedCitationRate", visibility::Rate(t.owned_cited_answers, t.answers)},
+          {"ownedCitationRate", Optional(visibility::Rate(t.owned_cited_answers, t.answers))},
           {"ownedCitationInterval",
            IntervalJson(visibility::WilsonInterval(t.owned_cited_answers, t.answers))},
           {"citations", t.citations},
@@ -375,12 +381,17 @@ Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json
 
 #define SIGHTLINE_AI_INTERVAL R"({"type": "object", "required": ["low", "high"], "properties": {)" \
   R"("low": {"type": "number"}, "high": {"type": "number"}}})"
+// A rate's interval: null, as the rate is, without answers.
+#define SIGHTLINE_AI_RATE_INTERVAL                                                           \
+  R"({"type": "object", "nullable": true, "required": ["low", "high"], "properties": {)"     \
+  R"("low": {"type": "number"}, "high": {"type": "number"}}})"
 #define SIGHTLINE_AI_FIGURES_PROPERTIES                                                       \
   R"("answers": {"type": "integer"}, "mentioned": {"type": "integer", "description": )"       \
-  R"("Answers naming the brand."}, "visibility": {"type": "number", "description": )"          \
-  R"("mentioned / answers (0-1)."}, "interval": )" SIGHTLINE_AI_INTERVAL R"(, )"             \
-  R"("shareOfVoice": {"type": "number", "description": "mentioned / the sum of mentioned )"   \
-  R"(over every tracked brand (0-1)."}, "averagePosition": {"type": "number", "nullable": )"  \
+  R"("Answers naming the brand."}, "visibility": {"type": "number", "nullable": true, )"     \
+  R"("description": "mentioned / answers (0-1); null without answers."}, "interval": )"      \
+  SIGHTLINE_AI_RATE_INTERVAL R"(, "shareOfVoice": {"type": "number", "nullable": true, )"    \
+  R"("description": "mentioned / the sum of mentioned over every tracked brand (0-1); null )" \
+  R"(when no tracked brand is named."}, "averagePosition": {"type": "number", "nullable": )"  \
   R"(true, "description": "Mean rank among the tracked brands an answer names (1 = )"         \
   R"(first)."}, "sentiment": {"type": "number", "nullable": true, "description": "0-100, )"   \
   R"(mean over judged mentions; null without a judge."}, "recommendedRate": {"type": )"        \
@@ -405,9 +416,11 @@ Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json
   R"("citationInterval", "ownedCitedAnswers", "ownedCitationRate", )"                       \
   R"("ownedCitationInterval", "citations", "ownedCitations"], "properties": {"answers": )"  \
   R"({"type": "integer"}, "citedAnswers": {"type": "integer"}, "citationRate": {"type": )"   \
-  R"("number"}, "citationInterval": )" SIGHTLINE_AI_INTERVAL R"(, "ownedCitedAnswers": )"     \
-  R"({"type": "integer"}, "ownedCitationRate": {"type": "number"}, )"                        \
-  R"("ownedCitationInterval": )" SIGHTLINE_AI_INTERVAL R"(, "citations": {"type": )"         \
+  R"("number", "nullable": true, "description": "citedAnswers / answers; null without )"     \
+  R"(answers."}, "citationInterval": )" SIGHTLINE_AI_RATE_INTERVAL R"(, )"                   \
+  R"("ownedCitedAnswers": {"type": "integer"}, "ownedCitationRate": {"type": "number", )"    \
+  R"("nullable": true}, "ownedCitationInterval": )" SIGHTLINE_AI_RATE_INTERVAL R"(, )"       \
+  R"("citations": {"type": )"                                                                \
   R"("integer"}, "ownedCitations": {"type": "integer"}}})"
 #define SIGHTLINE_AI_REPORT_FILTERS                                                          \
   R"(, "engineId": {"type": "string", "maxLength": 64, "description": "One engine's )"       \

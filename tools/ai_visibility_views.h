@@ -37,6 +37,12 @@ boost::json::object AiCitationView(const storage::AiCitationRecord& citation);
   R"("active": {"type": "boolean"}, "createdAt": {"type": "string", "format": )"              \
   R"("date-time"}, "updatedAt": {"type": "string", "format": "date-time"}}})"
 
+// An engine's params as given: members of the provider's request body, the common ones named.
+#define SIGHTLINE_AI_ENGINE_PARAMS_SCHEMA                                                    \
+  R"({"type": "object", "description": "Merged into each request body, as given.", )"        \
+  R"("properties": {"temperature": {"type": "number"}, "top_p": {"type": "number"}, )"        \
+  R"("max_tokens": {"type": "integer"}}, "additionalProperties": {"description": "Any )"      \
+  R"(other member of the provider's request body."}})"
 #define SIGHTLINE_AI_ENGINE_SCHEMA                                                           \
   R"({"type": "object", "required": ["id", "name", "provider", "model", "baseUrl", )"         \
   R"("webSearch", "params", "hasApiKey", "apiKeyHint", "inputPrice", "outputPrice", )"        \
@@ -44,13 +50,13 @@ boost::json::object AiCitationView(const storage::AiCitationRecord& citation);
   R"({"type": "string"}, "provider": {"type": "string", "enum": ["openai", "anthropic", )"   \
   R"("perplexity"]}, "model": {"type": "string"}, "baseUrl": {"type": "string", )"           \
   R"("description": "Empty: the vendor's own API."}, "webSearch": {"type": "boolean"}, )"     \
-  R"("params": {"type": "object", "additionalProperties": true}, "hasApiKey": {"type": "boolean"}, "apiKeyHint": {"type": )" \
-  R"("string", "description": "The key's last four characters; the key itself is never )"    \
-  R"(shown again."}, "inputPrice": {"type": "number", "description": "US dollars per )"       \
-  R"(million input tokens."}, "outputPrice": {"type": "number", "description": "US )"         \
-  R"(dollars per million output tokens."}, "active": {"type": "boolean"}, "createdAt": )"     \
-  R"({"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": )"  \
-  R"("date-time"}}})"
+  R"("params": )" SIGHTLINE_AI_ENGINE_PARAMS_SCHEMA R"(, "hasApiKey": {"type": "boolean"}, )"  \
+  R"("apiKeyHint": {"type": "string", "description": "The key's last four characters; )"  \
+  R"(the key itself is never shown again."}, "inputPrice": {"type": "number", )"           \
+  R"("description": "US dollars per million input tokens."}, "outputPrice": {"type": )"     \
+  R"("number", "description": "US dollars per million output tokens."}, "active": )"      \
+  R"({"type": "boolean"}, "createdAt": {"type": "string", "format": "date-time"}, )"         \
+  R"("updatedAt": {"type": "string", "format": "date-time"}}})"
 
 #define SIGHTLINE_AI_SETTINGS_SCHEMA                                                         \
   R"({"type": "object", "required": ["schedule", "repetitions", "maxRunsPerDay", )"           \

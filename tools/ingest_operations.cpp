@@ -159,6 +159,9 @@ Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationCo
   R"( "properties": {"type": "object", "description": "The guide's variant: channel and tags)" \
   R"( inside properties."})"
 
+// A tag's value: what ingestion accepts (ingest/tracked_event.cpp).
+#define SIGHTLINE_TAG_VALUE_SCHEMA                                                             \
+  R"({"oneOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]})"
 // An event as EventView shows it; `tags` holds the caller's tags and the enrichment
 // (`__browser`, `__country`, `__is_bot`…), so it is a map.
 #define SIGHTLINE_EVENT_SCHEMA                                                                 \
@@ -169,9 +172,9 @@ Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationCo
   R"( "receivedAt": {"type": "string", "format": "date-time"}, "notify": {"type": "boolean"},)" \
   R"( "userId": {"type": "string"}, "anonymousId": {"type": "string"},)"                       \
   R"( "icon": {"type": "string"}, "description": {"type": "string"}, "ip": {"type": "string"},)" \
-  R"( "tags": {"type": "object", "additionalProperties": true, "description": "The event's)"  \
-  R"( tags (string, number or boolean values) and its enrichment, named __browser, __os,)"    \
-  R"( __country, __path, __utm_source, __bot_name, __is_bot (1 when true)…"}}})"
+  R"( "tags": {"type": "object", "additionalProperties": )" SIGHTLINE_TAG_VALUE_SCHEMA ","     \
+  R"( "description": "The event's tags, named as sent, and its enrichment, named)"            \
+  R"( __browser, __os, __country, __path, __utm_source, __bot_name, __is_bot (1 when true)…"}}})"
 // A notification as NotificationView shows it (the list and each streamed event).
 #define SIGHTLINE_NOTIFICATION_SCHEMA                                                          \
   R"({"type": "object", "required": ["id", "eventId", "event", "channel", "createdAt"],)"     \

@@ -1,8 +1,7 @@
 #include "tools/schema.h"
 
 #include "core/crypto.h"
-
-#include <boost/json/serialize.hpp>
+#include "core/json_util.h"
 
 #include <algorithm>
 #include <array>
@@ -102,11 +101,11 @@ Result<void> CheckString(const json::object& schema, std::string_view text,
   for (unsigned char c : text) length += (c & 0xC0) != 0x80;
   if (auto min = schema.if_contains("minLength"); min && length < min->to_number<std::size_t>()) {
     return Error::Invalid(FieldName(path), "'" + FieldName(path) + "' must be at least " +
-                                               json::serialize(*min) + " characters long.");
+                                               core::ToJson(*min) + " characters long.");
   }
   if (auto max = schema.if_contains("maxLength"); max && length > max->to_number<std::size_t>()) {
     return Error::Invalid(FieldName(path), "'" + FieldName(path) + "' must be at most " +
-                                               json::serialize(*max) + " characters long.");
+                                               core::ToJson(*max) + " characters long.");
   }
   if (auto format = schema.if_contains("format"); format && format->is_string()) {
     return CheckFormat(format->as_string(), text, path);
@@ -117,11 +116,11 @@ Result<void> CheckString(const json::object& schema, std::string_view text,
 Result<void> CheckNumber(const json::object& schema, double number, const std::string& path) {
   if (auto min = schema.if_contains("minimum"); min && number < min->to_number<double>()) {
     return Error::Invalid(FieldName(path),
-                          "'" + FieldName(path) + "' must be at least " + json::serialize(*min) + ".");
+                          "'" + FieldName(path) + "' must be at least " + core::ToJson(*min) + ".");
   }
   if (auto max = schema.if_contains("maximum"); max && number > max->to_number<double>()) {
     return Error::Invalid(FieldName(path),
-                          "'" + FieldName(path) + "' must be at most " + json::serialize(*max) + ".");
+                          "'" + FieldName(path) + "' must be at most " + core::ToJson(*max) + ".");
   }
   return {};
 }
@@ -134,7 +133,7 @@ Result<void> CheckEnum(const json::object& schema, const json::value& value,
     if (option == value) return {};
   }
   Error error = Error::Invalid(FieldName(path), "'" + FieldName(path) + "' must be one of " +
-                                                    json::serialize(*options) + ".");
+                                                    core::ToJson(*options) + ".");
   error.mutable_details()["value"] = value;
   return error;
 }
@@ -164,11 +163,11 @@ Result<void> CheckArray(const json::object& schema, const json::array& array,
                         const std::string& path) {
   if (auto min = schema.if_contains("minItems"); min && array.size() < min->to_number<std::size_t>()) {
     return Error::Invalid(FieldName(path), "'" + FieldName(path) + "' must have at least " +
-                                               json::serialize(*min) + " items.");
+                                               core::ToJson(*min) + " items.");
   }
   if (auto max = schema.if_contains("maxItems"); max && array.size() > max->to_number<std::size_t>()) {
     return Error::Invalid(FieldName(path), "'" + FieldName(path) + "' must have at most " +
-                                               json::serialize(*max) + " items.");
+                                               core::ToJson(*max) + " items.");
   }
   const json::value* items = schema.if_contains("items");
   if (!items) return {};

@@ -70,6 +70,31 @@
   R"( "key": {"type": "string",)"                                                      \
   R"(   "description": "The secret; only in the creation response, never again."}}})"
 
+// An audit entry's details: every member any action records (tools/*_operations.cpp, the
+// assistant's tool calls); each action records a few of them.
+#define SIGHTLINE_AUDIT_DETAILS_SCHEMA                                                 \
+  R"({"type": "object", "description": "What the action changed; its members depend on )" \
+  R"(the action.", "properties": {"name": {"type": "string"}, "slug": {"type": )"        \
+  R"("string"}, "organizationId": {"type": "string"}, "requireTwoFactor": {"type": )"   \
+  R"("boolean"}, "reportingTimezone": {"type": "string"}, "botDetection": {"type": )"   \
+  R"("boolean"}, "eventStorage": {"type": "boolean"}, "ipLogging": {"type": )"          \
+  R"("boolean"}, "email": {"type": "string"}, "role": {"type": "string"}, )"            \
+  R"("previousRole": {"type": "string"}, "otherSessionsEnded": {"type": "integer"}, )"  \
+  R"("passkeyId": {"type": "string"}, "displayPrefix": {"type": "string"}, )"           \
+  R"("clientId": {"type": "string"}, "clientName": {"type": "string"}, "projectId": )"  \
+  R"({"type": "string"}, "permissions": {"type": "array", "items": {"type": )"          \
+  R"("string"}}, "conversationId": {"type": "string"}, "workflowId": {"type": )"        \
+  R"("string"}, "tool": {"type": "string"}, "toolCallId": {"type": "string"}, )"        \
+  R"("outcome": {"type": "string"}, "approval": {"type": "string"}, "approved": )"      \
+  R"({"type": "boolean"}, "provider": {"type": "string"}, "model": {"type": )"          \
+  R"("string"}, "hasApiKey": {"type": "boolean"}, "count": {"type": "integer"}, )"      \
+  R"("schedule": {"type": "string"}, "repetitions": {"type": "integer"}, )"             \
+  R"("maxRunsPerDay": {"type": "integer"}, "maxTokensPerDay": {"type": "integer"}, )"   \
+  R"("judgeEngineId": {"type": "string", "nullable": true}, "answers": {"type": )"      \
+  R"("integer"}, "origin": {"type": "string"}, "proven": {"type": "boolean"}, )"        \
+  R"("method": {"type": "string"}, "siteId": {"type": "string"}, "startUrl": {"type": )" \
+  R"("string"}}})"
+
 #define SIGHTLINE_AUDIT_ENTRY_SCHEMA                                                   \
   R"({"type": "object", "required": ["id", "action", "actor", "details", "createdAt"],)" \
   R"( "properties": {"id": {"type": "string"}, "action": {"type": "string"},)"         \
@@ -78,8 +103,7 @@
   R"(   "credentialKind": {"type": "string"}, "credentialId": {"type": "string"}}},)"  \
   R"( "targetType": {"type": "string"}, "targetId": {"type": "string"},)"              \
   R"( "projectId": {"type": "string"}, "requestId": {"type": "string"},)"              \
-  R"( "details": {"type": "object", "additionalProperties": true,)"                     \
-  R"(   "description": "What the action changed; its members depend on the action."},)"   \
+  R"( "details": )" SIGHTLINE_AUDIT_DETAILS_SCHEMA ","                                \
   R"( "createdAt": )" SIGHTLINE_DATE_TIME R"(}})"
 
 #define SIGHTLINE_AUTH_RESPONSE_SCHEMA                                                 \

@@ -35,10 +35,77 @@ inline core::Result<const audit::SiteAuditService*> Service(const OperationConte
   R"("limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": )" default_limit  \
   R"(}, "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0})"
 
-// A JSON object whose keys vary (evidence, what a page or site survey recorded).
+// A JSON object whose keys vary (an issue's evidence, which depends on its check).
 #define SIGHTLINE_AUDIT_FREE_OBJECT R"({"type": "object", "additionalProperties": true})"
 #define SIGHTLINE_AUDIT_INT R"({"type": "integer"})"
 #define SIGHTLINE_AUDIT_STR R"({"type": "string"})"
+#define SIGHTLINE_AUDIT_BOOL R"({"type": "boolean"})"
+#define SIGHTLINE_AUDIT_STRS R"({"type": "array", "items": {"type": "string"}})"
+
+// What the crawl read of a page (audit/page_facts.cpp): the answer, then for an internal HTML
+// page its head, links, images and structured data; for a page robots.txt kept the crawl from,
+// only the deciding rule.
+#define SIGHTLINE_AUDIT_PAGE_DETAILS_SCHEMA                                                     \
+  R"({"type": "object", "properties": {"error": {"type": "string", "description": "Why )"       \
+  R"(the fetch failed."}, "responseMs": )" SIGHTLINE_AUDIT_INT R"(, "truncated": )"            \
+  SIGHTLINE_AUDIT_BOOL R"(, "hsts": )" SIGHTLINE_AUDIT_STR R"(, "xRobotsTag": )"                \
+  SIGHTLINE_AUDIT_STRS R"(, "canonicals": )" SIGHTLINE_AUDIT_STRS R"(, "redirectTo": )"        \
+  SIGHTLINE_AUDIT_STR R"(, "html": )" SIGHTLINE_AUDIT_BOOL R"(, "notModified": {"type": )"      \
+  R"("boolean", "description": "304: the previous crawl's facts stand."}, "titles": )"         \
+  SIGHTLINE_AUDIT_STRS R"(, "descriptions": )" SIGHTLINE_AUDIT_STRS R"(, "h1": )"               \
+  SIGHTLINE_AUDIT_STRS R"(, "lang": {"type": "string", "nullable": true}, "viewport": )"        \
+  SIGHTLINE_AUDIT_BOOL R"(, "metaRobots": )" SIGHTLINE_AUDIT_STRS R"(, "hreflang": {"type": )"  \
+  R"("array", "items": {"type": "object", "required": ["lang", "href"], "properties": )"      \
+  R"({"lang": {"type": "string"}, "href": {"type": "string"}}}}, "images": )"                  \
+  SIGHTLINE_AUDIT_INT R"(, "imagesWithoutAlt": )" SIGHTLINE_AUDIT_STRS R"(, "mixedContent": )"  \
+  SIGHTLINE_AUDIT_STRS R"(, "structuredData": {"type": "object", "required": ["blocks", )"     \
+  R"("items", "errors"], "properties": {"blocks": {"type": "integer"}, "items": {"type": )"    \
+  R"("array", "items": {"type": "object", "required": ["type", "missingRequired", )"          \
+  R"("missingRecommended"], "properties": {"type": {"type": "string"}, "missingRequired": )"   \
+  SIGHTLINE_AUDIT_STRS R"(, "missingRecommended": )" SIGHTLINE_AUDIT_STRS R"(}}}, "errors": )"  \
+  SIGHTLINE_AUDIT_STRS R"(}}, "textBytes": )" SIGHTLINE_AUDIT_INT R"(, "parseProblems": )"      \
+  SIGHTLINE_AUDIT_STRS R"(, "links": )" SIGHTLINE_AUDIT_INT R"(, "emptyAnchors": )"             \
+  SIGHTLINE_AUDIT_INT R"(, "robotsRule": )" SIGHTLINE_AUDIT_STR R"(, "robotsLine": )"          \
+  SIGHTLINE_AUDIT_INT R"(, "robotsGroup": )" SIGHTLINE_AUDIT_STR "}}"
+
+// robots.txt as the crawl read it (audit/site_survey.cpp DescribeRobots).
+#define SIGHTLINE_AUDIT_ROBOTS_SCHEMA                                                           \
+  R"({"type": "object", "properties": {"url": {"type": "string"}, "status": {"type": )"        \
+  R"("integer", "description": "0 when unreachable."}, "redirects": )" SIGHTLINE_AUDIT_INT     \
+  R"(, "error": )" SIGHTLINE_AUDIT_STR R"(, "policy": {"type": "string", "enum": ["rules", )"  \
+  R"("allow_all", "disallow_all"]}, "fromCache": )" SIGHTLINE_AUDIT_BOOL R"(, "fetchedAt": )"  \
+  R"({"type": "integer", "description": "Unix milliseconds."}, "body": )" SIGHTLINE_AUDIT_STR \
+  R"(, "sitemaps": )" SIGHTLINE_AUDIT_STRS R"(, "crawlDelay": {"type": "number", )"            \
+  R"("nullable": true}, "aiUsage": {"type": "array", "items": {"type": "object", )"           \
+  R"("properties": {"directive": {"type": "string"}, "line": {"type": "integer"}, "scope": )"  \
+  R"({"type": "string"}, "group": {"type": "string"}, "preferences": {"type": "object", )"     \
+  R"("description": "Each key's yes (true) or no (false); null when the value is not one.", )" \
+  R"("additionalProperties": {"type": "boolean", "nullable": true}}, "problems": )"            \
+  SIGHTLINE_AUDIT_STRS R"(}}}, "aiCrawlers": {"type": "array", "items": {"type": "object", )"  \
+  R"("properties": {"name": {"type": "string"}, "purpose": {"type": "string"}, "access": )"    \
+  R"({"type": "string", "enum": ["allowed", "partial", "disallowed"]}, "rule": {"type": )"     \
+  R"("string"}, "line": {"type": "integer"}, "group": {"type": "string"}}}}, )"                \
+  R"("contradictions": {"type": "array", "items": {"type": "object", "properties": {"key": )"  \
+  R"({"type": "string"}, "message": {"type": "string"}, "lines": {"type": "array", "items": )"  \
+  R"({"type": "integer"}}, "crawlers": )" SIGHTLINE_AUDIT_STRS "}}}}}"
+
+// What the crawl read of the site before its pages (audit/site_survey.cpp SurveySite).
+#define SIGHTLINE_AUDIT_SITE_SURVEY_SCHEMA                                                      \
+  R"({"type": "object", "description": "Empty until the crawl has read the site.", )"         \
+  R"("properties": {"robots": )" SIGHTLINE_AUDIT_ROBOTS_SCHEMA R"(, "sitemaps": {"type": )"    \
+  R"("object", "properties": {"files": {"type": "array", "items": {"type": "object", )"       \
+  R"("properties": {"url": {"type": "string"}, "status": {"type": "integer"}, "kind": )"       \
+  R"({"type": "string", "enum": ["urlset", "index", "text", "invalid", "unreachable"]}, )"     \
+  R"("listedInRobots": {"type": "boolean"}, "urls": {"type": "integer"}, "problems": )"        \
+  SIGHTLINE_AUDIT_STRS R"(}}}, "urls": {"type": "integer"}, "truncated": {"type": )"           \
+  R"("boolean"}}}, "llmsTxt": {"type": "object", "properties": {"url": {"type": "string"}, )"   \
+  R"("blockedByRobots": {"type": "boolean", "description": "robots.txt keeps the crawl )"      \
+  R"(from it; then only url is given."}, "status": {"type": "integer"}, "present": {"type": )"  \
+  R"("boolean"}, "wellFormed": {"type": "boolean"}, "title": {"type": "string"}, )"            \
+  R"("sections": )" SIGHTLINE_AUDIT_STRS R"(, "links": {"type": "integer"}, "problems": )"      \
+  SIGHTLINE_AUDIT_STRS R"(}}, "https": {"type": "object", "required": ["startUrlHttps"], )"    \
+  R"("properties": {"startUrlHttps": {"type": "boolean"}, "httpStatus": {"type": )"            \
+  R"("integer"}, "httpRedirectsToHttps": {"type": "boolean"}}}}})"
 
 #define SIGHTLINE_AUDIT_PROOFS_SCHEMA                                                          \
   R"({"type": "object", "description": "The three ways to prove ownership.", "properties": {)"  \

@@ -463,7 +463,7 @@ const OperationSpec kGetCrawlPage{
         R"(, "url": {"type": "string", "minLength": 1, "maxLength": 4096}}})",
     .output_schema = R"({"type": "object", "required": ["url", "state", "details", "issues", )"
                      R"("inlinks", "outlinks"], "properties": {)" SIGHTLINE_AUDIT_PAGE_PROPERTIES
-                     R"(, "details": )" SIGHTLINE_AUDIT_FREE_OBJECT R"(, "issues": {"type": )"
+                     R"(, "details": )" SIGHTLINE_AUDIT_PAGE_DETAILS_SCHEMA R"(, "issues": {"type": )"
                      R"("array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA R"(}, "inlinks": )"
                      R"({"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA R"(}, )"
                      R"("outlinks": {"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA
@@ -508,7 +508,7 @@ const OperationSpec kGetSiteAuditSummary{
     .output_schema = R"({"type": "object", "required": ["crawl", "site", "rules"], )"
                      R"("properties": {"crawl": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA
                      R"(, "origin": {"type": "string", "nullable": true}, )"
-                     R"("site": )" SIGHTLINE_AUDIT_FREE_OBJECT R"(, "rules": {"type": "array",)"
+                     R"("site": )" SIGHTLINE_AUDIT_SITE_SURVEY_SCHEMA R"(, "rules": {"type": "array",)"
                      R"( "items": {"type": "object", "properties": {"ruleId": {"type": "string"},)"
                      R"( "title": {"type": "string"}, "category": {"type": "string"}, "severity":)"
                      R"( {"type": "string"}, "count": {"type": "integer"}, "new": {"type":)"

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace sightline::visibility {
 
@@ -15,10 +16,12 @@ struct Interval {
 
 inline constexpr double kZ95 = 1.959963984540054;
 
-// The rate successes / trials (0 without trials).
-double Rate(std::int64_t successes, std::int64_t trials);
-// Wilson's score interval for a proportion; [0, 1] without trials.
-Interval WilsonInterval(std::int64_t successes, std::int64_t trials, double z = kZ95);
+// The rate successes / trials; none without trials (an empty sample has no rate, and reporting 0
+// would read as "never").
+std::optional<double> Rate(std::int64_t successes, std::int64_t trials);
+// Wilson's score interval for a proportion; none without trials.
+std::optional<Interval> WilsonInterval(std::int64_t successes, std::int64_t trials,
+                                       double z = kZ95);
 
 struct RateChange {
   double difference = 0;  // current rate − previous rate
@@ -26,7 +29,8 @@ struct RateChange {
   bool significant = false;
 };
 
-// Newcombe (1998) method 10. Not significant when either sample is empty.
+// Newcombe (1998) method 10. When either sample is empty: no difference, the interval [-1, 1],
+// not significant.
 RateChange CompareRates(std::int64_t current_successes, std::int64_t current_trials,
                         std::int64_t previous_successes, std::int64_t previous_trials);
 

@@ -23,9 +23,9 @@ struct BrandFigures {
   std::string brand_id;
   std::int64_t answers = 0;     // answers in the sample
   std::int64_t mentioned = 0;   // answers naming the brand
-  double visibility = 0;        // mentioned / answers
-  Interval interval;            // 95% Wilson
-  double share_of_voice = 0;    // mentioned / Σ mentioned over every tracked brand
+  std::optional<double> visibility;      // mentioned / answers; none without answers
+  std::optional<Interval> interval;      // 95% Wilson; none without answers
+  std::optional<double> share_of_voice;  // mentioned / Σ mentioned over every tracked brand
   std::optional<double> average_position;
   std::optional<double> sentiment;         // 0–100, judged answers only
   std::optional<double> recommended_rate;  // of judged answers naming the brand

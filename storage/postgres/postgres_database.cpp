@@ -2,6 +2,7 @@
 // prepared once per connection. Writes run in READ COMMITTED transactions; reads run as
 // autocommit statements (no BEGIN/COMMIT round trips on the hot authentication path).
 #include "storage/store.h"
+#include "storage/postgres/pg_error.h"
 
 #include <pqxx/pqxx>
 
@@ -16,21 +17,6 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 using core::Result;
-
-Error PgError(const std::exception& e, std::string_view what) {
-  std::string detail = std::string(what) + ": " + e.what();
-  if (dynamic_cast<const pqxx::unique_violation*>(&e) != nullptr) {
-    return Error(ErrorCode::kConflict, "A record with the same unique key already exists.")
-        .WithInternal(std::move(detail));
-  }
-  if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr ||
-      dynamic_cast<const pqxx::in_doubt_error*>(&e) != nullptr ||
-      dynamic_cast<const pqxx::insufficient_resources*>(&e) != nullptr) {
-    return Error(ErrorCode::kStorageUnavailable, "The database is unavailable.")
-        .WithInternal(std::move(detail));
-  }
-  return Error::Internal(std::move(detail));
-}
 
 // BYTEA travels as text in its hex form ("\\x0a1b…"), like every other parameter.
 constexpr pqxx::oid kByteaOid = 17;
@@ -256,8 +242,7 @@ class PostgresDatabase final : public SqlDatabase {
         --open_;
       }
       available_.notify_one();
-      return Error(ErrorCode::kStorageUnavailable, "The database could not be reached.")
-          .WithInternal(std::string("postgres connect: ") + e.what());
+      return PgConnectError(e);
     }
   }
 

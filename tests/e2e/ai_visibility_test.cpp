@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -173,7 +174,7 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   EXPECT_EQ(progress.at("done").as_int64(), 18);
   EXPECT_EQ(progress.at("inputTokens").as_int64(), 18 * 120);
   // Only the OpenAI engine has prices: 6 × (120 × $2.50 + 80 × $10) per million tokens.
-  EXPECT_NEAR(progress.at("costUsd").as_double(), 6 * 0.0011, 1e-9);
+  EXPECT_NEAR(progress.at("costUsd").to_number<double>(), 6 * 0.0011, 1e-9);
 
   // Each engine was asked in its own wire format, with its key and web search.
   std::map<std::string, int> by_path;
@@ -221,19 +222,19 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   const json::object& acme = BrandRow(report, "Acme Analytics");
   EXPECT_TRUE(acme.at("own").as_bool());
   EXPECT_EQ(acme.at("mentioned").as_int64(), 9);
-  EXPECT_DOUBLE_EQ(acme.at("visibility").as_double(), 0.5);
-  EXPECT_NEAR(acme.at("interval").at("low").as_double(), Wilson(9, 18).first, 1e-9);
-  EXPECT_NEAR(acme.at("interval").at("high").as_double(), Wilson(9, 18).second, 1e-9);
-  EXPECT_NEAR(acme.at("averagePosition").as_double(), 12.0 / 9, 1e-9);
-  EXPECT_NEAR(acme.at("shareOfVoice").as_double(), 9.0 / 30, 1e-9);
+  EXPECT_DOUBLE_EQ(acme.at("visibility").to_number<double>(), 0.5);
+  EXPECT_NEAR(acme.at("interval").at("low").to_number<double>(), Wilson(9, 18).first, 1e-9);
+  EXPECT_NEAR(acme.at("interval").at("high").to_number<double>(), Wilson(9, 18).second, 1e-9);
+  EXPECT_NEAR(acme.at("averagePosition").to_number<double>(), 12.0 / 9, 1e-9);
+  EXPECT_NEAR(acme.at("shareOfVoice").to_number<double>(), 9.0 / 30, 1e-9);
   EXPECT_TRUE(acme.at("sentiment").is_null()) << "no judge: nothing judged";
   EXPECT_TRUE(acme.at("change").is_null()) << "nothing in the comparison window to compare";
   const json::object& globex = BrandRow(report, "Globex");
   EXPECT_EQ(globex.at("mentioned").as_int64(), 12);
-  EXPECT_NEAR(globex.at("averagePosition").as_double(), 21.0 / 12, 1e-9);
-  EXPECT_NEAR(globex.at("shareOfVoice").as_double(), 12.0 / 30, 1e-9);
+  EXPECT_NEAR(globex.at("averagePosition").to_number<double>(), 21.0 / 12, 1e-9);
+  EXPECT_NEAR(globex.at("shareOfVoice").to_number<double>(), 12.0 / 30, 1e-9);
   EXPECT_EQ(BrandRow(report, "Initech").at("mentioned").as_int64(), 9);
-  EXPECT_DOUBLE_EQ(BrandRow(report, "Initech").at("averagePosition").as_double(), 1.0);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Initech").at("averagePosition").to_number<double>(), 1.0);
   // Citations: A cites Globex's blog (provider fields) and Acme's pricing (a link); the
   // crawler answers Acme's docs page. 9 of 18 answers cite something, all 9 an owned page.
   const json::object& answers = report.at("answers").as_object();
@@ -293,9 +294,29 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   std::set<std::string> competitors;
   for (const json::value& c : gap.at("competitors").as_array()) {
     competitors.insert(std::string(c.at("name").as_string()));
-    EXPECT_DOUBLE_EQ(c.at("visibility").as_double(), 1.0);
+    EXPECT_DOUBLE_EQ(c.at("visibility").to_number<double>(), 1.0);
   }
   EXPECT_EQ(competitors, (std::set<std::string>{"Globex", "Initech"}));
+
+  // The answer's text writes numbers as people do (Boost.JSON alone wrote 5E-1 and 1E0).
+  const Response text = api().Call("GET", "/ai-visibility?projectId=" + creds_.project_id,
+                                   creds_.private_api_key);
+  EXPECT_NE(text.body.find(R"("mentioned":9,"visibility":0.5,"interval":{"low":0.)"),
+            std::string::npos) << text.body;
+  EXPECT_NE(text.body.find(R"("averagePosition":1,)"), std::string::npos) << text.body;
+  EXPECT_FALSE(std::regex_search(text.body, std::regex(R"(:-?[0-9.]+E-?[0-9]+[,}\]])")))
+      << text.body;
+  // A period without answers has no rates: null, not 0 within [0, 1].
+  const json::object empty = Report("/ai-visibility?from=2020-01-01&to=2020-01-07");
+  const json::object& none = empty.at("answers").as_object();
+  EXPECT_EQ(none.at("answers").as_int64(), 0);
+  for (const char* rate : {"citationRate", "citationInterval", "ownedCitationRate",
+                           "ownedCitationInterval"}) {
+    EXPECT_TRUE(none.at(rate).is_null()) << rate;
+  }
+  for (const char* rate : {"visibility", "interval", "shareOfVoice", "averagePosition"}) {
+    EXPECT_TRUE(BrandRow(empty, "Acme Analytics").at(rate).is_null()) << rate;
+  }
 
   // The rollups are built now; a second run adds itself to them as its answers are stored, and
   // rebuilding them in another reporting zone from the answers gives the same figures.
@@ -345,13 +366,13 @@ TEST_P(AiVisibility, AJudgeModelRatesTheMentionsAndIsNamedWithEachJudgement) {
     for (const json::value& mention : answer.at("mentions").as_array()) {
       const bool acme = mention.at("rank").as_int64() == 1;
       EXPECT_EQ(mention.at("recommended").as_bool(), acme);
-      EXPECT_DOUBLE_EQ(mention.at("sentiment").as_double(), acme ? 90 : 15);
+      EXPECT_DOUBLE_EQ(mention.at("sentiment").to_number<double>(), acme ? 90 : 15);
     }
   }
   const json::object report = Report("/ai-visibility");
-  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("sentiment").as_double(), 90);
-  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("recommendedRate").as_double(), 1.0);
-  EXPECT_DOUBLE_EQ(BrandRow(report, "Globex").at("recommendedRate").as_double(), 0.0);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("sentiment").to_number<double>(), 90);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Acme").at("recommendedRate").to_number<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(BrandRow(report, "Globex").at("recommendedRate").to_number<double>(), 0.0);
   // The judge's tokens count: each answer is its own 200 plus the judge's 200.
   EXPECT_EQ(run.at("progress").at("inputTokens").as_int64() +
                 run.at("progress").at("outputTokens").as_int64(),

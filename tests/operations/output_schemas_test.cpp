@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "audit/page_facts.h"
+#include "audit/site_files.h"
+#include "audit/site_survey.h"
+#include "core/json_util.h"
 #include "identity/totp.h"
 #include "tests/operations/operation_fixture.h"
 #include "tests/operations/schema_drift.h"
@@ -74,6 +78,40 @@ Then Save(std::string key, std::string member) {
 json::object None(Scenario&) { return {}; }
 
 std::string Text(const json::value& value) { return std::string(value.as_string()); }
+
+// The crawl's start page as the crawler describes a rich HTML answer, and the site as the survey
+// describes its robots.txt: get_crawl_page's `details` and the summary's `site` are checked
+// against what the crawler writes, not an empty row.
+constexpr std::string_view kCrawledHtml = R"(<!doctype html><html lang="en"><head>
+<title>Example</title><meta name="description" content="An example page.">
+<meta name="viewport" content="width=device-width"><meta name="robots" content="max-snippet:50">
+<link rel="canonical" href="/"><link rel="alternate" hreflang="de" href="/de/">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article"}</script>
+<script src="http://cdn.example.com/a.js"></script></head><body><h1>One</h1><h1>Two</h1>
+<img src="/a.png"><img src="/b.png" alt="B"><a href="/pricing">Pricing</a><a href="/x"> </a>
+</body></html>)";
+
+void StoreCrawledPageAndSurvey(Scenario& s, const storage::AuditPageRecord& queued) {
+  audit::FetchResult answer{.status = 200, .body = std::string(kCrawledHtml), .ttfb_ms = 12,
+                            .total_ms = 30};
+  answer.headers.Add("Content-Type", "text/html; charset=utf-8");
+  answer.headers.Add("Strict-Transport-Security", "max-age=60");
+  answer.headers.Add("X-Robots-Tag", "noarchive");
+  const audit::PageOutcome crawled = audit::DescribePage(queued, answer);
+  audit::RobotsFetch robots{.url = "https://www.example.com/robots.txt", .status = 200,
+                            .body = "User-agent: GPTBot\nDisallow: /\nContent-Signal: ai-train=no, "
+                                    "search=yes\n\nUser-agent: *\nAllow: /\nCrawl-delay: 2\n"
+                                    "Sitemap: https://www.example.com/sitemap.xml\n",
+                            .policy = "rules"};
+  robots.rules = audit::RobotsTxt::Parse(robots.body);
+  const json::object site{
+      {"robots", audit::DescribeRobots(robots, {{"GPTBot", "training"}, {"ClaudeBot", "training"}})}};
+  ASSERT_TRUE(Ok(s.store->Write([&](storage::Transaction& tx) -> core::Result<void> {
+    if (auto saved = tx.audit().SaveAuditPage(crawled.page); !saved) return saved;
+    return tx.audit().SaveAuditCrawlSummary(queued.crawl_id,
+                                            core::ToJson(json::object{{"site", site}}));
+  })));
+}
 
 // ---- Arguments that take more than a line -------------------------------------------------
 
@@ -525,6 +563,7 @@ const std::vector<Step>& Steps() {
          ASSERT_TRUE(Ok(s.store->Write([&](storage::Transaction& tx) {
            return tx.audit().AddAuditUrls(std::span(&page, 1));
          })));
+         StoreCrawledPageAndSurvey(s, page);
        }},
       {"list_site_crawls", Caller::kOwner, [](Scenario& s) { return s.Project(); }},
       {"get_site_crawl", Caller::kOwner,

@@ -10,25 +10,25 @@ namespace sightline::visibility {
 namespace {
 
 TEST(Wilson, MatchesPublishedIntervals) {
-  const Interval a = WilsonInterval(81, 263);
+  const Interval a = *WilsonInterval(81, 263);
   EXPECT_NEAR(a.low, 0.2553, 5e-5);
   EXPECT_NEAR(a.high, 0.3662, 5e-5);
-  const Interval b = WilsonInterval(15, 148);
+  const Interval b = *WilsonInterval(15, 148);
   EXPECT_NEAR(b.low, 0.0624, 5e-5);
   EXPECT_NEAR(b.high, 0.1605, 5e-5);
-  const Interval none = WilsonInterval(0, 20);  // no success: the interval still has width
+  const Interval none = *WilsonInterval(0, 20);  // no success: the interval still has width
   EXPECT_DOUBLE_EQ(none.low, 0);
   EXPECT_NEAR(none.high, 0.1611, 5e-5);
-  const Interval all = WilsonInterval(29, 29);
+  const Interval all = *WilsonInterval(29, 29);
   EXPECT_NEAR(all.low, 0.8830, 5e-5);
   EXPECT_NEAR(all.high, 1.0, 1e-12);
 }
 
 TEST(Wilson, NoTrialsSaysNothing) {
-  const Interval empty = WilsonInterval(0, 0);
-  EXPECT_EQ(empty.low, 0);
-  EXPECT_EQ(empty.high, 1);
-  EXPECT_EQ(Rate(0, 0), 0);
+  EXPECT_FALSE(WilsonInterval(0, 0).has_value());
+  EXPECT_FALSE(Rate(0, 0).has_value()) << "an empty sample has no rate, not a rate of 0";
+  EXPECT_EQ(Rate(0, 4), 0.0);
+  EXPECT_EQ(Rate(3, 4), 0.75);
 }
 
 TEST(Newcombe, MatchesPublishedDifferenceIntervals) {
