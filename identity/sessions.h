@@ -14,6 +14,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sightline::identity {
 
@@ -32,9 +33,12 @@ struct LoginResult {
   std::optional<SessionTokens> session;
   std::string setup_token;
   std::int64_t setup_expires_in = 0;
-  // Set when the user has two-factor authentication on and no code came with the password: no
-  // session yet, only a short-lived token for the second step (CompleteTwoFactorLogin).
+  // Set when the user has two-factor authentication on and no code came with the password, or
+  // when a passkey is the second factor an organization of the user requires: no session yet,
+  // only a short-lived token for the second step (CompleteTwoFactorLogin, or
+  // CompleteTwoFactorLoginWithPasskey).
   bool two_factor_required = false;
+  std::vector<std::string> two_factor_methods;  // what the second step takes: "totp", "passkey"
   std::string two_factor_token;
   std::int64_t two_factor_expires_in = 0;
 };
@@ -80,15 +84,26 @@ class SessionService {
   core::Result<LoginResult> CompleteTwoFactorLogin(std::string_view two_factor_token,
                                                    std::string_view code,
                                                    std::optional<std::string> user_agent);
+  // The second step with a passkey instead of a code: `passkey_user` is the user a verified
+  // passkey assertion signed in (PasskeyService::FinishAuthentication). AUTH_002/AUTH_004 for a
+  // bad or expired token, AUTH_013 when the passkey is another user's.
+  core::Result<LoginResult> CompleteTwoFactorLoginWithPasskey(
+      std::string_view two_factor_token, const storage::UserRecord& passkey_user,
+      std::optional<std::string> user_agent);
+  // The user a second-step token names (AUTH_002/AUTH_004 otherwise): checked before a passkey
+  // ceremony spends its challenge.
+  core::Result<storage::UserRecord> PendingTwoFactorLogin(std::string_view two_factor_token);
   // Signs in a user who just proved who they are (a password, an accepted invitation, a
-  // passkey): a session; only a setup token when an organization of theirs requires two-factor
-  // authentication they have not set up; only a second-step token when they have it on and
-  // `second_factor_done` is false. Every sign-in path goes through here.
+  // passkey): a session; only a setup token when an organization of theirs requires a second
+  // factor they have none of (an app or a passkey); only a second-step token when
+  // `second_factor_done` is false and they have TOTP on, or a passkey is the second factor an
+  // organization of theirs requires. Every sign-in path goes through here.
   core::Result<LoginResult> SignIn(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent,
                                    bool second_factor_done = false);
   // The consent page's sign-in: AUTH_006 as Login; AUTH_003 when an organization of the user
-  // requires two-factor authentication the user has not set up. A user with two-factor
+  // requires two-factor authentication the user has not set up, or meets with a passkey only
+  // (the page has no passkey ceremony). A user with two-factor
   // authentication on gets `two_factor_token` for CompleteBrowserSignIn instead of a token.
   core::Result<BrowserSignIn> SignInBrowser(std::string_view email, std::string_view password);
   core::Result<BrowserSignIn> CompleteBrowserSignIn(std::string_view two_factor_token,
