@@ -74,7 +74,8 @@ SessionService::SessionService(storage::Store& store, const core::Clock& clock,
       clock_(clock),
       secret_(std::move(signing_secret)),
       policy_(policy),
-      two_factor_(store, clock) {}
+      two_factor_(store, clock),
+      password_failures_(store, clock, {"password-change-failures", 5, 15 * 60}) {}
 
 Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
                                                       const core::Clock& clock) {
@@ -127,6 +128,25 @@ Result<storage::UserRecord> SessionService::CheckPassword(std::string_view email
   }
   if (!VerifyPassword((*user)->password_hash, password)) return BadLogin();
   return std::move(**user);
+}
+
+Result<void> SessionService::CheckCurrentPassword(const storage::UserRecord& user,
+                                                  std::string_view password) {
+  // Its own bucket prefix: "user:<id>" is the per-credential request limit, "2fa:<id>" codes.
+  const std::string bucket = "pwchange:" + user.id;
+  auto state = password_failures_.Peek(bucket);
+  if (!state) return state.error();
+  if (!state->allowed) {
+    Error limited(ErrorCode::kAuthRateLimited,
+                  "Too many wrong passwords; wait a few minutes before trying again.");
+    limited.mutable_details()["retryAfterSeconds"] = state->reset_seconds;
+    return limited;
+  }
+  if (!VerifyPassword(user.password_hash, password)) {
+    (void)password_failures_.Hit(bucket);
+    return Error(ErrorCode::kAuthWrongPassword, "The current password is wrong.");
+  }
+  return {};
 }
 
 Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "identity/rate_limiter.h"
 #include "identity/two_factor.h"
 #include "storage/account_records.h"
 #include "storage/store.h"
@@ -72,6 +73,13 @@ class SessionService {
                                                      const core::Clock& clock);
 
   TwoFactorService& two_factor() { return two_factor_; }
+
+  // The current password a signed-in user's password change asks for: AUTH_012 when wrong.
+  // Wrong ones are throttled per user (5 per 15 minutes, counted in the store): past that,
+  // AUTH_014 with `retryAfterSeconds`, right or wrong, until the window ends, so a session
+  // left open does not let anyone guess the password.
+  core::Result<void> CheckCurrentPassword(const storage::UserRecord& user,
+                                          std::string_view password);
 
   // AUTH_006 for an unknown email or a wrong password (indistinguishable, also by timing). A
   // user with two-factor authentication gets `two_factor_required` unless `code` (TOTP or
@@ -143,6 +151,7 @@ class SessionService {
   const std::string secret_;
   const SessionPolicy policy_;
   TwoFactorService two_factor_;
+  RateLimiter password_failures_;  // wrong current passwords at a password change, per user
 };
 
 }  // namespace sightline::identity

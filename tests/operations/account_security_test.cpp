@@ -1,7 +1,8 @@
 // Second factors and the password, in process on both stores with a software authenticator and
 // the manual clock: a passkey meets an organization's two-factor requirement (a password
 // sign-in then completes with the passkey as its second step; the last second factor cannot be
-// removed while the requirement stands).
+// removed while the requirement stands), and wrong current passwords at a password change are
+// throttled per user.
 #include "tests/operations/operation_fixture.h"
 
 #include <boost/json/serialize.hpp>
@@ -65,6 +66,10 @@ class AccountSecurity : public OperationFixture {
   core::Result<json::value> PasswordSignIn(std::string_view email, std::string_view password) {
     return Call("login", Caller::kAnonymous,
                 {{"email", json::string(email)}, {"password", json::string(password)}});
+  }
+  core::Result<json::value> ChangePassword(Caller caller, std::string_view current) {
+    return Call("change_password", caller,
+                {{"currentPassword", json::string(current)}, {"newPassword", "a new password 1"}});
   }
   // A TOTP second factor for the analyst, with the code of the clock's next step.
   void EnableTotp() {
@@ -147,6 +152,24 @@ TEST_P(AccountSecurity, TheLastSecondFactorStaysWhileAnOrganizationRequiresOne) 
   auto still = Call("list_passkeys", Caller::kAnalyst, {});
   ASSERT_TRUE(Ok(still));
   EXPECT_EQ(still->at("passkeys").as_array().size(), 1u) << "the removal was rolled back";
+}
+
+TEST_P(AccountSecurity, WrongCurrentPasswordsAreThrottledPerUser) {
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(IsError(ChangePassword(Caller::kAnalyst, "not the password"),
+                        core::ErrorCode::kAuthWrongPassword));
+  }
+  // Now even the right password waits for the window to end.
+  auto limited = ChangePassword(Caller::kAnalyst, kAnalystPassword);
+  ASSERT_TRUE(IsError(limited, core::ErrorCode::kAuthRateLimited));
+  const std::int64_t retry = limited.error().details().at("retryAfterSeconds").as_int64();
+  EXPECT_GT(retry, 0);
+  EXPECT_LE(retry, 15 * 60);
+  EXPECT_TRUE(IsError(ChangePassword(Caller::kOwner, "not the password"),
+                      core::ErrorCode::kAuthWrongPassword))
+      << "another user's count is their own";
+  clock_.Advance(std::chrono::seconds(retry));
+  EXPECT_TRUE(Ok(ChangePassword(Caller::kAnalyst, kAnalystPassword)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, AccountSecurity, ::testing::Values(Backend::kSqlite));
