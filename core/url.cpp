@@ -74,6 +74,24 @@ std::string PathOfUrl(std::string_view url) {
   return std::string(url.substr(start, url.find_first_of("?#", start) - start));
 }
 
+std::string NormalizeHost(std::string_view host) {
+  std::string name = ToLowerAscii(TrimSpaces(host));
+  if (name.starts_with('[')) {
+    if (const std::size_t close = name.find(']'); close != std::string::npos) name.resize(close + 1);
+  } else if (const std::size_t colon = name.find(':');
+             colon != std::string::npos && name.find(':', colon + 1) == std::string::npos) {
+    name.resize(colon);
+  }
+  while (name.ends_with('.')) name.pop_back();
+  return name;
+}
+
+std::string SiteHost(std::string_view host) {
+  std::string name = NormalizeHost(host);
+  if (name.starts_with("www.") && name.size() > 4) name.erase(0, 4);
+  return name;
+}
+
 bool IsLoopbackHost(std::string_view host) {
   if (host == "localhost" || host == "[::1]") return true;
   // An IPv4 literal in 127/8 ("127.evil.example" is a name, not loopback).

@@ -26,6 +26,13 @@ std::optional<UrlParts> SplitUrl(std::string_view url);
 std::string OriginOf(std::string_view url);
 // What follows the origin, up to '?' or '#': "https://host/api?x" → "/api"; "" for none.
 std::string PathOfUrl(std::string_view url);
+// A Host header's name as stored and compared: lowercased, without its port and trailing dots:
+// "WWW.Example.COM.:8080" → "www.example.com", "[::1]:80" → "[::1]". An unbracketed name with
+// several colons (a bare IPv6 address) keeps them. "" for a blank one.
+std::string NormalizeHost(std::string_view host);
+// The name a site goes by, for matching traffic to it: NormalizeHost without a leading "www."
+// (example.com and www.example.com are one site for reports).
+std::string SiteHost(std::string_view host);
 // "localhost", "127.0.0.1" (any 127/8 address) or "[::1]".
 bool IsLoopbackHost(std::string_view host);
 

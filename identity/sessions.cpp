@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/jwt.h"
 #include "identity/passwords.h"
+#include "identity/second_factors.h"
 #include "storage/account_repository.h"
 
 #include <algorithm>
@@ -44,13 +45,21 @@ Error BadRefresh(std::string message) {
   return Error(ErrorCode::kAuthInvalidCredential, std::move(message));
 }
 
-// Whether an organization of the user requires two-factor authentication the user lacks.
+// Whether an organization of the user requires a second factor (an app or a passkey) the user
+// lacks.
 Result<bool> NeedsTwoFactorSetup(Transaction& tx, const storage::UserRecord& user) {
   if (user.two_factor_enabled) return false;
-  auto organizations = tx.accounts().ListOrganizationsOfUser(user.id);
-  if (!organizations) return organizations.error();
-  return std::any_of(organizations->begin(), organizations->end(),
-                     [](const auto& m) { return m.organization.require_two_factor; });
+  auto factors = LoadSecondFactors(tx, user);
+  if (!factors) return factors.error();
+  return factors->needs_setup();
+}
+
+// The second factors the next step of a sign-in takes, as AuthResponse's twoFactorMethods.
+std::vector<std::string> MethodsOf(const SecondFactors& factors) {
+  std::vector<std::string> methods;
+  if (factors.totp) methods.emplace_back("totp");
+  if (factors.passkey) methods.emplace_back("passkey");
+  return methods;
 }
 
 // What a refresh attempt found; the session revocation on reuse must commit, so reuse is a
@@ -65,7 +74,8 @@ SessionService::SessionService(storage::Store& store, const core::Clock& clock,
       clock_(clock),
       secret_(std::move(signing_secret)),
       policy_(policy),
-      two_factor_(store, clock) {}
+      two_factor_(store, clock),
+      password_failures_(store, clock, {"password-change-failures", 5, 15 * 60}) {}
 
 Result<std::string> SessionService::LoadSigningSecret(storage::Store& store,
                                                       const core::Clock& clock) {
@@ -120,6 +130,25 @@ Result<storage::UserRecord> SessionService::CheckPassword(std::string_view email
   return std::move(**user);
 }
 
+Result<void> SessionService::CheckCurrentPassword(const storage::UserRecord& user,
+                                                  std::string_view password) {
+  // Its own bucket prefix: "user:<id>" is the per-credential request limit, "2fa:<id>" codes.
+  const std::string bucket = "pwchange:" + user.id;
+  auto state = password_failures_.Peek(bucket);
+  if (!state) return state.error();
+  if (!state->allowed) {
+    Error limited(ErrorCode::kAuthRateLimited,
+                  "Too many wrong passwords; wait a few minutes before trying again.");
+    limited.mutable_details()["retryAfterSeconds"] = state->reset_seconds;
+    return limited;
+  }
+  if (!VerifyPassword(user.password_hash, password)) {
+    (void)password_failures_.Hit(bucket);
+    return Error(ErrorCode::kAuthWrongPassword, "The current password is wrong.");
+  }
+  return {};
+}
+
 Result<LoginResult> SessionService::Login(std::string_view email, std::string_view password,
                                           std::optional<std::string> user_agent,
                                           std::optional<std::string> code) {
@@ -156,6 +185,22 @@ Result<storage::UserRecord> SessionService::PendingUser(std::string_view token,
   return std::move(**user);
 }
 
+Result<LoginResult> SessionService::CompleteTwoFactorLoginWithPasskey(
+    std::string_view two_factor_token, const storage::UserRecord& passkey_user,
+    std::optional<std::string> user_agent) {
+  auto user = PendingUser(two_factor_token, kTwoFactorLoginType);
+  if (!user) return user.error();
+  if (user->id != passkey_user.id) {
+    return Error(ErrorCode::kAuthBadPasskey, "This passkey belongs to another account.");
+  }
+  return SignIn(*user, std::move(user_agent), /*second_factor_done=*/true);
+}
+
+Result<storage::UserRecord> SessionService::PendingTwoFactorLogin(
+    std::string_view two_factor_token) {
+  return PendingUser(two_factor_token, kTwoFactorLoginType);
+}
+
 Result<LoginResult> SessionService::CompleteTwoFactorLogin(std::string_view two_factor_token,
                                                            std::string_view code,
                                                            std::optional<std::string> user_agent) {
@@ -170,6 +215,15 @@ Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
                                                     std::string_view password) {
   auto user = CheckPassword(email, password);
   if (!user) return user.error();
+  auto factors = store_.Read([&](Transaction& tx) { return LoadSecondFactors(tx, *user); });
+  if (!factors) return factors.error();
+  if (!user->two_factor_enabled && factors->asked_after_password()) {
+    // The consent page is a form without scripts: it takes codes, not passkeys.
+    return Error(ErrorCode::kAuthRequired,
+                 "An organization of yours requires a second factor, and your account's is a "
+                 "passkey, which this page cannot ask for: add an authenticator app in the "
+                 "dashboard's account settings, then sign in here again.");
+  }
   if (user->two_factor_enabled) {
     BrowserSignIn pending;
     pending.two_factor_token = PendingToken(*user, kTwoFactorBrowserType);
@@ -260,15 +314,16 @@ Result<LoginResult> SessionService::SignIn(const storage::UserRecord& user,
                                            bool second_factor_done) {
   LoginResult result;
   result.user = user;
-  if (user.two_factor_enabled && !second_factor_done) {
+  auto factors = store_.Read([&](Transaction& tx) { return LoadSecondFactors(tx, user); });
+  if (!factors) return factors.error();
+  if (factors->asked_after_password() && !second_factor_done) {
     result.two_factor_required = true;
+    result.two_factor_methods = MethodsOf(*factors);
     result.two_factor_token = PendingToken(user, kTwoFactorLoginType);
     result.two_factor_expires_in = policy_.two_factor_ttl.count();
     return result;
   }
-  auto needs_setup = store_.Read([&](Transaction& tx) { return NeedsTwoFactorSetup(tx, user); });
-  if (!needs_setup) return needs_setup.error();
-  if (*needs_setup) {
+  if (factors->needs_setup()) {
     const std::int64_t now = clock_.NowMillis();
     storage::SessionRecord setup{core::NewUuidV4(), user.id, "two_factor_setup", now,
                                  now + policy_.setup_ttl.count() * 1000, std::nullopt, user_agent};

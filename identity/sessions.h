@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "identity/rate_limiter.h"
 #include "identity/two_factor.h"
 #include "storage/account_records.h"
 #include "storage/store.h"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sightline::identity {
 
@@ -32,9 +34,12 @@ struct LoginResult {
   std::optional<SessionTokens> session;
   std::string setup_token;
   std::int64_t setup_expires_in = 0;
-  // Set when the user has two-factor authentication on and no code came with the password: no
-  // session yet, only a short-lived token for the second step (CompleteTwoFactorLogin).
+  // Set when the user has two-factor authentication on and no code came with the password, or
+  // when a passkey is the second factor an organization of the user requires: no session yet,
+  // only a short-lived token for the second step (CompleteTwoFactorLogin, or
+  // CompleteTwoFactorLoginWithPasskey).
   bool two_factor_required = false;
+  std::vector<std::string> two_factor_methods;  // what the second step takes: "totp", "passkey"
   std::string two_factor_token;
   std::int64_t two_factor_expires_in = 0;
 };
@@ -69,6 +74,13 @@ class SessionService {
 
   TwoFactorService& two_factor() { return two_factor_; }
 
+  // The current password a signed-in user's password change asks for: AUTH_012 when wrong.
+  // Wrong ones are throttled per user (5 per 15 minutes, counted in the store): past that,
+  // AUTH_014 with `retryAfterSeconds`, right or wrong, until the window ends, so a session
+  // left open does not let anyone guess the password.
+  core::Result<void> CheckCurrentPassword(const storage::UserRecord& user,
+                                          std::string_view password);
+
   // AUTH_006 for an unknown email or a wrong password (indistinguishable, also by timing). A
   // user with two-factor authentication gets `two_factor_required` unless `code` (TOTP or
   // backup) came along and is right (AUTH_007 otherwise).
@@ -80,15 +92,26 @@ class SessionService {
   core::Result<LoginResult> CompleteTwoFactorLogin(std::string_view two_factor_token,
                                                    std::string_view code,
                                                    std::optional<std::string> user_agent);
+  // The second step with a passkey instead of a code: `passkey_user` is the user a verified
+  // passkey assertion signed in (PasskeyService::FinishAuthentication). AUTH_002/AUTH_004 for a
+  // bad or expired token, AUTH_013 when the passkey is another user's.
+  core::Result<LoginResult> CompleteTwoFactorLoginWithPasskey(
+      std::string_view two_factor_token, const storage::UserRecord& passkey_user,
+      std::optional<std::string> user_agent);
+  // The user a second-step token names (AUTH_002/AUTH_004 otherwise): checked before a passkey
+  // ceremony spends its challenge.
+  core::Result<storage::UserRecord> PendingTwoFactorLogin(std::string_view two_factor_token);
   // Signs in a user who just proved who they are (a password, an accepted invitation, a
-  // passkey): a session; only a setup token when an organization of theirs requires two-factor
-  // authentication they have not set up; only a second-step token when they have it on and
-  // `second_factor_done` is false. Every sign-in path goes through here.
+  // passkey): a session; only a setup token when an organization of theirs requires a second
+  // factor they have none of (an app or a passkey); only a second-step token when
+  // `second_factor_done` is false and they have TOTP on, or a passkey is the second factor an
+  // organization of theirs requires. Every sign-in path goes through here.
   core::Result<LoginResult> SignIn(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent,
                                    bool second_factor_done = false);
   // The consent page's sign-in: AUTH_006 as Login; AUTH_003 when an organization of the user
-  // requires two-factor authentication the user has not set up. A user with two-factor
+  // requires two-factor authentication the user has not set up, or meets with a passkey only
+  // (the page has no passkey ceremony). A user with two-factor
   // authentication on gets `two_factor_token` for CompleteBrowserSignIn instead of a token.
   core::Result<BrowserSignIn> SignInBrowser(std::string_view email, std::string_view password);
   core::Result<BrowserSignIn> CompleteBrowserSignIn(std::string_view two_factor_token,
@@ -128,6 +151,7 @@ class SessionService {
   const std::string secret_;
   const SessionPolicy policy_;
   TwoFactorService two_factor_;
+  RateLimiter password_failures_;  // wrong current passwords at a password change, per user
 };
 
 }  // namespace sightline::identity

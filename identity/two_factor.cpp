@@ -4,6 +4,7 @@
 
 #include "core/crypto.h"
 #include "identity/passwords.h"
+#include "identity/second_factors.h"
 #include "identity/totp.h"
 #include "storage/account_repository.h"
 #include "storage/second_factor_repository.h"
@@ -32,17 +33,6 @@ std::string NewBackupCode() {
     }
   }
   return code.substr(0, 5) + "-" + code.substr(5);
-}
-
-Result<std::vector<storage::OrganizationRecord>> RequiringOrganizations(Transaction& tx,
-                                                                        const std::string& user) {
-  auto memberships = tx.accounts().ListOrganizationsOfUser(user);
-  if (!memberships) return memberships.error();
-  std::vector<storage::OrganizationRecord> out;
-  for (const auto& m : *memberships) {
-    if (m.organization.require_two_factor) out.push_back(m.organization);
-  }
-  return out;
 }
 
 // Its own bucket prefix: the per-credential request limit counts "user:<id>".
@@ -126,17 +116,11 @@ Result<TwoFactorStatus> TwoFactorService::Disable(const storage::UserRecord& use
   if (!user.two_factor_enabled) {
     return Error(ErrorCode::kAuthTwoFactorNotEnabled, "Two-factor authentication is not on.");
   }
-  auto requiring =
-      store_.Read([&](Transaction& tx) { return RequiringOrganizations(tx, user.id); });
-  if (!requiring) return requiring.error();
-  if (!requiring->empty()) {
-    boost::json::array organizations;
-    for (const auto& org : *requiring) {
-      organizations.push_back(boost::json::object{{"slug", org.slug}, {"name", org.name}});
-    }
-    return Error(ErrorCode::kAuthTwoFactorRequired,
-                 "An organization you belong to requires two-factor authentication.",
-                 boost::json::object{{"organizations", std::move(organizations)}});
+  auto factors = store_.Read([&](Transaction& tx) { return LoadSecondFactors(tx, user); });
+  if (!factors) return factors.error();
+  // A passkey left over still meets an organization's requirement.
+  if (!factors->required_by.empty() && !factors->passkey) {
+    return LastSecondFactorError(factors->required_by);
   }
   auto verified = Verify(user, code);
   if (!verified) return verified.error();
@@ -179,9 +163,9 @@ Result<TwoFactorStatus> TwoFactorService::Status(const storage::UserRecord& user
     auto remaining = tx.second_factors().CountUnusedBackupCodes(user.id);
     if (!remaining) return remaining.error();
     status.backup_codes_remaining = status.enabled ? *remaining : 0;
-    auto requiring = RequiringOrganizations(tx, user.id);
-    if (!requiring) return requiring.error();
-    status.required_by = std::move(*requiring);
+    auto factors = LoadSecondFactors(tx, user);
+    if (!factors) return factors.error();
+    status.required_by = std::move(factors->required_by);
     return status;
   });
 }

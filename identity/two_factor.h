@@ -46,7 +46,8 @@ class TwoFactorService {
   // AUTH_008 without a pending setup; AUTH_007 for a wrong code.
   core::Result<TwoFactorStatus> Enable(const storage::UserRecord& user, std::string_view code);
   // AUTH_012 for a wrong password, AUTH_007 for a wrong code (TOTP or backup), AUTH_011 when an
-  // organization of the user requires two-factor authentication, AUTH_010 when not enabled.
+  // organization of the user requires two-factor authentication and the user has no passkey
+  // (TOTP is then their last second factor), AUTH_010 when not enabled.
   core::Result<TwoFactorStatus> Disable(const storage::UserRecord& user, std::string_view password,
                                         std::string_view code);
   // New active backup codes, the old ones void; AUTH_010 when not enabled.

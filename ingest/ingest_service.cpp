@@ -4,6 +4,7 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/text.h"
+#include "core/url.h"
 #include "ingest/client_ip.h"
 #include "ingest/enrichment.h"
 #include "ingest/log_drain.h"
@@ -203,7 +204,9 @@ storage::BotRequestRecord BotRow(const storage::ProjectRecord& project, const Se
   if (project.ip_logging) row.ip = item.ip_address;
   row.user_agent = item.user_agent;
   row.method = item.method;
-  row.host = item.host;
+  // One spelling per site, so reports can select a site's requests: "Example.com:443" is
+  // "example.com".
+  if (item.host) row.host = NonEmpty(core::NormalizeHost(*item.host));
   row.path = item.path;
   row.referrer = item.referrer;
   row.actor_type = a.actor_type;

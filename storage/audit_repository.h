@@ -123,8 +123,9 @@ class AuditRepository {
   core::Result<void> SaveRobotsCache(const RobotsCacheRecord& robots);
 
   // Crawler traffic (storage/audit_repository_traffic.cpp): the project's named bot requests
-  // (bot_requests rows with a bot name, verified, spoofed or suspected) occurred in
-  // [from_ms, to_ms), counted by bot name, classification and path (path and query as stored).
+  // (bot_requests rows with a bot name, verified, spoofed or suspected) to the site's host
+  // (`site_host` as core::SiteHost gives it: rows whose stored, normalized host is it or it
+  // with "www."; rows without a host are nobody's) occurred in [from_ms, to_ms), counted by bot name, classification and path (path and query as stored).
   // Bounded: per bot, only its `paths_per_bot` most requested paths (by requests over every
   // classification, ties by path) keep rows of their own; the rest of its requests come folded
   // into one `other_paths` row per classification, so per-bot totals stay exact. At most
@@ -132,6 +133,7 @@ class AuditRepository {
   // requests descending, path, classification. One scan of the window by (project_id,
   // occurred_at). A `paths_per_bot` below 1 counts as 1.
   core::Result<std::vector<AuditBotTrafficRow>> BotTrafficByPath(std::string_view project_id,
+                                                                 std::string_view site_host,
                                                                  std::int64_t from_ms,
                                                                  std::int64_t to_ms,
                                                                  std::int64_t paths_per_bot);

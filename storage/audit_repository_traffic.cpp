@@ -30,7 +30,7 @@ constexpr std::string_view kTrafficByPath =
     "WITH counted AS ("
     "SELECT bot_name, actor_type, COALESCE(path, '') AS path, COUNT(*) AS requests "
     "FROM bot_requests WHERE project_id = $1 AND occurred_at >= $2 AND occurred_at < $3 "
-    "AND bot_name IS NOT NULL AND bot_name <> '' "
+    "AND host IN ($5, $6) AND bot_name IS NOT NULL AND bot_name <> '' "
     "AND actor_type IN ('verified_bot', 'spoofed_bot', 'suspected_bot') "
     "GROUP BY bot_name, actor_type, COALESCE(path, '')), "
     "ranked AS ("
@@ -48,11 +48,14 @@ constexpr std::string_view kTrafficByPath =
 }  // namespace
 
 Result<std::vector<AuditBotTrafficRow>> AuditRepository::BotTrafficByPath(
-    std::string_view project_id, std::int64_t from_ms, std::int64_t to_ms,
-    std::int64_t paths_per_bot) {
+    std::string_view project_id, std::string_view site_host, std::int64_t from_ms,
+    std::int64_t to_ms, std::int64_t paths_per_bot) {
+  // Hosts are stored normalized (ingest), so two equalities find both spellings of the site.
+  const std::string host(site_host);
   return internal::FindAll<AuditBotTrafficRow>(
       session_, kTrafficByPath,
-      {std::string(project_id), from_ms, to_ms, std::max<std::int64_t>(paths_per_bot, 1)},
+      {std::string(project_id), from_ms, to_ms, std::max<std::int64_t>(paths_per_bot, 1), host,
+       "www." + host},
       [](const SqlRow& r) {
         return AuditBotTrafficRow{r.Text(0), Classification(r.Text(1)), r.Text(2), r.Int(3),
                                   r.Bool(4)};

@@ -3,6 +3,7 @@
 #include "tools/auth_operations.h"
 
 #include "storage/account_repository.h"
+#include "tools/passkey_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
@@ -33,10 +34,29 @@ Result<json::value> RunLogin(OperationContext& context, const json::object& args
   return AuthResponseFor(context.store, *login);
 }
 
+// The second factor as a passkey assertion: the token is checked before the ceremony spends its
+// challenge.
+Result<identity::LoginResult> CompleteWithPasskey(OperationContext& context,
+                                                  const json::object& args) {
+  const std::string token = RequiredString(args, "twoFactorToken");
+  auto pending = context.services.sessions.PendingTwoFactorLogin(token);
+  if (!pending) return pending.error();
+  auto passkey_user = PasskeySignsIn(context, args);
+  if (!passkey_user) return passkey_user.error();
+  return context.services.sessions.CompleteTwoFactorLoginWithPasskey(token, *passkey_user,
+                                                                     context.request.user_agent);
+}
+
 Result<json::value> RunLoginTwoFactor(OperationContext& context, const json::object& args) {
-  auto login = context.services.sessions.CompleteTwoFactorLogin(RequiredString(args, "twoFactorToken"),
-                                                       RequiredString(args, "code"),
-                                                       context.request.user_agent);
+  const auto code = OptionalString(args, "code");
+  if (!code && (!args.contains("challengeId") || !args.contains("credential"))) {
+    return core::Error::Invalid(
+        "code", "Send `code` (an app or backup code), or a passkey's `challengeId` and "
+                "`credential`.");
+  }
+  auto login = code ? context.services.sessions.CompleteTwoFactorLogin(
+                          RequiredString(args, "twoFactorToken"), *code, context.request.user_agent)
+                    : CompleteWithPasskey(context, args);
   if (!login) return login.error();
   return AuthResponseFor(context.store, *login);
 }
@@ -62,7 +82,10 @@ constexpr std::string_view kRefreshInput = R"({"type": "object", "required": ["r
 
 Result<json::value> AuthResponseFor(storage::Store& store, const identity::LoginResult& login) {
   if (login.two_factor_required) {
+    json::array methods;
+    for (const std::string& method : login.two_factor_methods) methods.emplace_back(method);
     return json::value(json::object{{"twoFactorRequired", true},
+                                    {"twoFactorMethods", std::move(methods)},
                                     {"twoFactorToken", login.two_factor_token},
                                     {"twoFactorTokenExpiresIn", login.two_factor_expires_in}});
   }
@@ -82,11 +105,13 @@ const OperationSpec kLogin{
     .description =
         "Opens a session: a 15-minute access token (send it as `Authorization: Bearer`) and a "
         "30-day refresh token. When an organization of the user requires two-factor "
-        "authentication and the user has none, no session is opened: the answer is "
-        "`twoFactorSetupRequired` with a 10-minute `setupToken` for the two-factor setup "
-        "operations. A user with two-factor authentication on gets `twoFactorRequired` and a "
-        "5-minute `twoFactorToken` for `POST /auth/login/2fa`, unless `twoFactorCode` (an "
-        "authenticator or backup code) came along. A wrong email and a wrong password are "
+        "authentication and the user has no second factor (an authenticator app or a passkey), "
+        "no session is opened: the answer is `twoFactorSetupRequired` with a 10-minute "
+        "`setupToken` for the two-factor setup operations. A user with two-factor "
+        "authentication on, or whose passkey is the second factor an organization requires, "
+        "gets `twoFactorRequired`, `twoFactorMethods` and a 5-minute `twoFactorToken` for "
+        "`POST /auth/login/2fa`, unless `twoFactorCode` (an authenticator or backup code) came "
+        "along. A wrong email and a wrong password are "
         "indistinguishable (AUTH_006).",
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
@@ -109,20 +134,26 @@ const OperationSpec kLoginTwoFactor{
     .summary = "Complete a sign-in with the second factor",
     .description =
         "The second step of a sign-in that answered `twoFactorRequired`: the `twoFactorToken` "
-        "and a code from the authenticator app (or an unused backup code) open the session. "
-        "AUTH_007 for a wrong or reused code; after 5 wrong codes in 5 minutes, AUTH_014.",
+        "and a code from the authenticator app (or an unused backup code) open the session; "
+        "so does, instead of `code`, the user's passkey: `challengeId` and `credential` as for "
+        "sign_in_with_passkey (options from POST /auth/passkeys/options). AUTH_007 for a wrong "
+        "or reused code; after 5 wrong codes in 5 minutes, AUTH_014. AUTH_013 when the passkey "
+        "does not verify or is another account's.",
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/login/2fa",
-    .input_schema = R"({"type": "object", "required": ["twoFactorToken", "code"],
+    .input_schema = R"({"type": "object", "required": ["twoFactorToken"],
         "properties": {"twoFactorToken": {"type": "string", "minLength": 1, "maxLength": 2048},
-        "code": {"type": "string", "minLength": 1, "maxLength": 32}}})",
+        "code": {"type": "string", "minLength": 1, "maxLength": 32}, )"
+        SIGHTLINE_CHALLENGE_ID_PROPERTY R"(, )"
+        SIGHTLINE_CREDENTIAL_PROPERTY(R"("clientDataJSON", "authenticatorData", "signature")")
+        R"(}})",
     .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
     .mcp_exclusion_reason = kNotATool,
-    .error_statuses = "429",
+    .error_statuses = "429 503",
     .run = RunLoginTwoFactor,
 };
 

@@ -3,7 +3,9 @@
 #include "core/crypto.h"
 #include "core/text.h"
 #include "identity/passkeys.h"
+#include "identity/second_factors.h"
 #include "identity/webauthn.h"
+#include "storage/account_repository.h"
 #include "storage/second_factor_repository.h"
 #include "tools/audit.h"
 #include "tools/auth_operations.h"
@@ -165,9 +167,17 @@ Result<json::value> RunDeletePasskey(OperationContext& context, const json::obje
   const std::string& user_id = *context.principal.user_id;
   AuditEntry audit{"user.passkey.delete", "user", user_id, json::object{{"passkeyId", id}}, {}};
   auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto user = tx.accounts().FindUserById(user_id);
+    if (!user) return user.error();
+    if (!*user) return NotFound("passkey");
     auto removed = tx.second_factors().DeletePasskey(id, user_id);
     if (!removed) return removed.error();
     if (!*removed) return NotFound("passkey");
+    // As for turning TOTP off: the last second factor stays while an organization requires one
+    // (the error rolls the removal back).
+    auto left = identity::LoadSecondFactors(tx, **user);
+    if (!left) return left.error();
+    if (left->needs_setup()) return identity::LastSecondFactorError(left->required_by);
     return {};
   });
   if (!deleted) return deleted.error();
@@ -188,7 +198,9 @@ Result<json::value> RunSignInOptions(OperationContext& context, const json::obje
                                  {"allowCredentials", json::array()}}}});
 }
 
-Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::object& args) {
+}  // namespace
+
+Result<storage::UserRecord> PasskeySignsIn(OperationContext& context, const json::object& args) {
   auto service = Passkeys(context);
   if (!service) return service.error();
   const json::object& credential = args.at("credential").as_object();
@@ -209,7 +221,13 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   auto handle = Binary(response, "userHandle", false);
   if (!handle) return handle.error();
   assertion.user_handle = std::move(*handle);
-  auto user = (*service)->FinishAuthentication(RequiredString(args, "challengeId"), assertion);
+  return (*service)->FinishAuthentication(RequiredString(args, "challengeId"), assertion);
+}
+
+namespace {
+
+Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::object& args) {
+  auto user = PasskeySignsIn(context, args);
   if (!user) return user.error();
   // User verification happened on the authenticator: the passkey is both factors.
   auto login = context.services.sessions.SignIn(*user, context.request.user_agent,
@@ -260,21 +278,6 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   SIGHTLINE_CEREMONY_SCHEMA(                                                                 \
       R"("challenge", "rpId", "timeout", "userVerification", "allowCredentials")",          \
       R"("rpId": {"type": "string"}, "allowCredentials": )" SIGHTLINE_CREDENTIAL_DESCRIPTORS)
-#define SIGHTLINE_CREDENTIAL_PROPERTY(RESPONSE_REQUIRED)                                       \
-  R"("credential": {"type": "object", "required": ["id", "type", "response"],)"                \
-  R"( "description": "The PublicKeyCredential as the browser serializes it (toJSON()).",)"     \
-  R"( "properties": {"id": {"type": "string", "maxLength": 1400},)"                            \
-  R"( "rawId": {"type": "string", "maxLength": 1400},)"                                        \
-  R"( "type": {"type": "string", "enum": ["public-key"]},)"                                    \
-  R"( "response": {"type": "object", "required": [)" RESPONSE_REQUIRED R"(], "properties": {)" \
-  R"( "clientDataJSON": {"type": "string", "maxLength": 8192},)"                               \
-  R"( "attestationObject": {"type": "string", "maxLength": 65536},)"                           \
-  R"( "authenticatorData": {"type": "string", "maxLength": 8192},)"                            \
-  R"( "signature": {"type": "string", "maxLength": 2048},)"                                    \
-  R"( "userHandle": {"type": "string", "nullable": true, "maxLength": 256},)"                  \
-  R"( "transports": {"type": "array", "items": {"type": "string"}}}}}})"
-#define SIGHTLINE_CHALLENGE_ID_PROPERTY \
-  R"("challengeId": {"type": "string", "minLength": 1, "maxLength": 64})"
 #define SIGHTLINE_PASSKEY_ID_PROPERTY \
   R"("passkeyId": {"type": "string", "minLength": 1, "maxLength": 64})"
 
@@ -367,7 +370,9 @@ const OperationSpec kDeletePasskey{
     .name = "delete_passkey",
     .summary = "Remove a passkey",
     .description =
-        "Removes one of the user's passkeys: it signs in no more. 404 for anyone else's.",
+        "Removes one of the user's passkeys: it signs in no more. 404 for anyone else's. 403 "
+        "AUTH_011 (with `details.organizations`) for the user's last second factor (no other "
+        "passkey, two-factor authentication off) while an organization of theirs requires one.",
     .tag = "Passkeys",
     .method = core::HttpMethod::kDelete,
     .path = "/users/me/passkeys/{passkeyId}",

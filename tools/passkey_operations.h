@@ -16,4 +16,9 @@ extern const OperationSpec kDeletePasskey;
 extern const OperationSpec kPasskeySignInOptions;
 extern const OperationSpec kSignInWithPasskey;
 
+// The user the passkey assertion in `args` (`challengeId`, `credential`) signs in, verified;
+// AUTH_013 when it does not verify, 503 SYS_002 where passkeys cannot work.
+core::Result<storage::UserRecord> PasskeySignsIn(OperationContext& context,
+                                                 const boost::json::object& args);
+
 }  // namespace sightline::tools

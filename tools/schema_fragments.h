@@ -118,5 +118,26 @@
   R"(   "description": "Send as X-2FA-Setup-Token to the two-factor setup operations."},)" \
   R"( "setupTokenExpiresIn": {"type": "integer"},)"                                    \
   R"( "twoFactorRequired": {"type": "boolean"},)"                                      \
-  R"( "twoFactorToken": {"type": "string", "description": "Send with the code to)"     \
-  R"( POST /auth/login/2fa."}, "twoFactorTokenExpiresIn": {"type": "integer"}}})"
+  R"( "twoFactorMethods": {"type": "array", "items": {"type": "string", "enum": ["totp",)" \
+  R"( "passkey"]}, "description": "What POST /auth/login/2fa takes for this user: a code)" \
+  R"( (totp) and/or a passkey assertion (passkey)."},)"                                 \
+  R"( "twoFactorToken": {"type": "string", "description": "Send with the code or the)"  \
+  R"( passkey assertion to POST /auth/login/2fa."},)"                                   \
+  R"( "twoFactorTokenExpiresIn": {"type": "integer"}}})"
+
+// A WebAuthn ceremony's answer (passkeys): the challenge it answers and the credential.
+#define SIGHTLINE_CREDENTIAL_PROPERTY(RESPONSE_REQUIRED)                                       \
+  R"("credential": {"type": "object", "required": ["id", "type", "response"],)"                \
+  R"( "description": "The PublicKeyCredential as the browser serializes it (toJSON()).",)"     \
+  R"( "properties": {"id": {"type": "string", "maxLength": 1400},)"                            \
+  R"( "rawId": {"type": "string", "maxLength": 1400},)"                                        \
+  R"( "type": {"type": "string", "enum": ["public-key"]},)"                                    \
+  R"( "response": {"type": "object", "required": [)" RESPONSE_REQUIRED R"(], "properties": {)" \
+  R"( "clientDataJSON": {"type": "string", "maxLength": 8192},)"                               \
+  R"( "attestationObject": {"type": "string", "maxLength": 65536},)"                           \
+  R"( "authenticatorData": {"type": "string", "maxLength": 8192},)"                            \
+  R"( "signature": {"type": "string", "maxLength": 2048},)"                                    \
+  R"( "userHandle": {"type": "string", "nullable": true, "maxLength": 256},)"                  \
+  R"( "transports": {"type": "array", "items": {"type": "string"}}}}}})"
+#define SIGHTLINE_CHALLENGE_ID_PROPERTY \
+  R"("challengeId": {"type": "string", "minLength": 1, "maxLength": 64})"

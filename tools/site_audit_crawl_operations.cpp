@@ -69,14 +69,18 @@ storage::AuditCrawlRecord NewCrawl(const OperationContext& context, const json::
   return crawl;
 }
 
+core::Error CrawlActive() {
+  return core::Error(ErrorCode::kAuditCrawlActive,
+                     "The site already has a crawl queued or running; wait for it or cancel it.");
+}
+
 // AUDIT_002 naming the site's queued or running crawl, if it has one.
 Result<void> NoActiveCrawl(storage::Transaction& tx, const OperationContext& context,
                            const std::string& site_id) {
   auto active = tx.audit().HasActiveAuditCrawl(site_id);
   if (!active) return active.error();
   if (!*active) return {};
-  core::Error error(ErrorCode::kAuditCrawlActive,
-                    "The site already has a crawl queued or running; wait for it or cancel it.");
+  core::Error error = CrawlActive();
   auto recent = tx.audit().ListAuditCrawls(ProjectId(context), site_id, 20, 0);
   if (!recent) return recent.error();
   for (const auto& crawl : *recent) {
@@ -93,6 +97,7 @@ Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::obj
   storage::AuditCrawlRecord crawl = NewCrawl(context, args);
   AuditEntry audit{"site_audit.crawl_start", "audit_crawl", crawl.id, {}};
   json::value view;
+  bool lost_race = false;
   auto started = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
     auto site = tx.audit().FindAuditSite(crawl.project_id, crawl.site_id);
     if (!site) return site.error();
@@ -111,13 +116,24 @@ Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::obj
     auto previous = tx.audit().FindLastCompletedCrawl(crawl.site_id, crawl.created_at + 1);
     if (!previous) return previous.error();
     if (*previous) crawl.previous_crawl_id = (*previous)->id;
-    if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) return inserted;
+    if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) {
+      // Another call inserted its crawl since the check above; the store keeps one per site.
+      lost_race = inserted.error().code() == ErrorCode::kConflict;
+      return inserted;
+    }
     audit.details = {{"siteId", crawl.site_id}, {"startUrl", crawl.start_url}};
     auto shown = CrawlView(tx, crawl);
     if (!shown) return shown.error();
     view = std::move(*shown);
     return {};
   });
+  if (!started && lost_race) {
+    // The same answer as when the check saw the other crawl, read after its transaction.
+    auto active = context.store.Read(
+        [&](storage::Transaction& tx) { return NoActiveCrawl(tx, context, crawl.site_id); });
+    if (!active) return active.error();
+    return CrawlActive();  // the other crawl has ended already
+  }
   if (!started) return started.error();
   return view;
 }

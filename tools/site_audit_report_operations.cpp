@@ -4,6 +4,7 @@
 #include "audit/robots_traffic.h"
 #include "audit/site_survey.h"
 #include "core/clock.h"
+#include "core/url.h"
 #include "storage/audit_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
@@ -59,9 +60,13 @@ Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
     if (!*site) return NotFound("site");
     auto robots = RobotsOfSite(tx, ProjectId(context), (*site)->id);
     if (!robots) return robots.error();
+    // Only the requests to this site's host: a project's other sites have robots.txt files
+    // of their own.
+    const auto origin = core::SplitUrl((*site)->origin);
+    const std::string site_host = core::SiteHost(origin ? origin->host : "");
     auto traffic = [&](const reports::UtcWindow& window) {
-      return tx.audit().BotTrafficByPath(ProjectId(context), window.start_ms, window.end_ms,
-                                         audit::kRobotsTrafficPathsPerBot);
+      return tx.audit().BotTrafficByPath(ProjectId(context), site_host, window.start_ms,
+                                         window.end_ms, audit::kRobotsTrafficPathsPerBot);
     };
     auto current = traffic(windows.selection);
     if (!current) return current.error();

@@ -158,7 +158,8 @@ const OperationSpec kDisableTwoFactor{
         "Needs the password and a code (authenticator or backup). AUTH_012 for a wrong "
         "password, AUTH_007 for a wrong code (400); AUTH_011 (403, "
         "TwoFactorDisableForbiddenResponse: `details.organizations`) while an organization "
-        "of the user requires two-factor authentication.",
+        "of the user requires two-factor authentication and the user has no passkey (a "
+        "passkey meets the requirement too).",
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/2fa/disable",

@@ -1,6 +1,7 @@
 #include "tools/user_operations.h"
 
 #include "identity/passwords.h"
+#include "identity/sessions.h"
 #include "storage/account_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
@@ -58,14 +59,20 @@ Result<json::value> RunUpdateCurrentUser(OperationContext& context, const json::
 // loses it on their next request. The session that asked stays signed in.
 Result<json::value> RunChangePassword(OperationContext& context, const json::object& args) {
   const std::string& user_id = *context.principal.user_id;
+  auto me = context.store.Read([&](storage::Transaction& tx) { return LoadMe(tx, user_id); });
+  if (!me) return me.error();
+  // Checked (and throttled) outside the write: a wrong password must count, not roll back.
+  auto checked = context.services.sessions.CheckCurrentPassword(
+      me->user, RequiredString(args, "currentPassword"));
+  if (!checked) return checked.error();
   auto hash = identity::HashPassword(RequiredString(args, "newPassword"));
   if (!hash) return hash.error();
   AuditEntry audit{"user.password.change", "user", user_id, {}, {}};
   auto changed = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
     auto user = tx.accounts().FindUserById(user_id);
     if (!user) return user.error();
-    if (!*user || !identity::VerifyPassword((*user)->password_hash,
-                                            RequiredString(args, "currentPassword"))) {
+    // Another change since the check: the password just checked is no longer the current one.
+    if (!*user || (*user)->password_hash != me->user.password_hash) {
       return core::Error(core::ErrorCode::kAuthWrongPassword, "The current password is wrong.");
     }
     const std::int64_t now = context.clock.NowMillis();
@@ -144,7 +151,8 @@ const OperationSpec kChangePassword{
     .summary = "Change the signed-in user's password",
     .description = "Needs the current password (400 AUTH_012 when wrong) and a new one of 8 "
                    "characters or more. Every other session of the user ends; the one that "
-                   "asked stays signed in.",
+                   "asked stays signed in. After 5 wrong current passwords in 15 minutes, "
+                   "429 AUTH_014 until the window ends.",
     .tag = "Users",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/password",
@@ -158,6 +166,7 @@ const OperationSpec kChangePassword{
     .credentials = CredentialKind::kUserSession,
     .success_status = 204,
     .mcp_exclusion_reason = "Handles passwords.",
+    .error_statuses = "429",
     .run = RunChangePassword,
 };
 

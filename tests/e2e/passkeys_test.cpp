@@ -1,11 +1,13 @@
 // End-to-end: passkeys on every backend, with a software authenticator (OpenSSL keys, CBOR
 // made here) answering the server's ceremonies: registration (packed ES256, none Ed25519),
 // single-use challenges, duplicates, sign-in (a session even with two-factor authentication on,
-// since the passkey verified the user), a counter that does not grow, a foreign origin,
-// renaming and removing, and another user's passkey answering 404. The same flows run in a
-// real browser with a virtual authenticator in tests/interop/passkeys.test.mjs.
+// since the passkey verified the user), a passkey meeting an organization's two-factor
+// requirement (the second step of a password sign-in), a counter that does not grow, a foreign
+// origin, renaming and removing, and another user's passkey answering 404. The same flows run
+// in a real browser with a virtual authenticator in tests/interop/passkeys.test.mjs.
 #include <gtest/gtest.h>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "api_client.h"
@@ -57,6 +59,11 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
   }
   // Sign-in with the authenticator's signature at counter `count`.
   Response SignIn(const Authenticator& a, std::uint32_t count, const std::string& user_id) {
+    SignInBody(a, count, user_id);
+    return api().Call("POST", "/auth/passkeys/login", "", last_assertion_);
+  }
+  // A sign-in ceremony answered by `a`: its body in last_assertion_.
+  void SignInBody(const Authenticator& a, std::uint32_t count, const std::string& user_id) {
     const Response options = api().Call("POST", "/auth/passkeys/options", "");
     EXPECT_EQ(options.status, 200) << options.body;
     const json::value body = options.Json();
@@ -78,7 +85,14 @@ class Passkeys : public ::testing::TestWithParam<Backend> {
                                        {"signature",
                                         core::Base64UrlEncode(a.Sign(auth + core::Sha256(client)))},
                                        {"userHandle", core::Base64UrlEncode(user_id)}}}}}});
-    return api().Call("POST", "/auth/passkeys/login", "", last_assertion_);
+  }
+  // The second step of a password sign-in (`first`), answered by the passkey.
+  Response SecondStep(const Response& first, const Authenticator& a, std::uint32_t count,
+                      const std::string& user_id) {
+    SignInBody(a, count, user_id);
+    json::object body = json::parse(last_assertion_).as_object();
+    body["twoFactorToken"] = first.Json().at("twoFactorToken");
+    return api().Call("POST", "/auth/login/2fa", "", json::serialize(body));
   }
   std::string UserId(const std::string& token) {
     return std::string(api().Call("GET", "/users/me", token).Json().at("id").as_string());
@@ -165,6 +179,34 @@ TEST_P(Passkeys, APasskeyIsBothFactorsAndAForeignOriginIsRefused) {
   EXPECT_EQ(registered.Json().at("algorithm"), "RS256");
   EXPECT_TRUE(api().Login(email_, kOwnerPassword).Json().at("twoFactorRequired").as_bool());
   EXPECT_FALSE(AccessToken(SignIn(key, 1, UserId(owner_))).empty());
+}
+
+// An organization requiring two-factor authentication takes a passkey as the member's second
+// factor: no setup token; the password sign-in completes with the passkey; the last one stays.
+TEST_P(Passkeys, APasskeyMeetsAnOrganizationsTwoFactorRequirement) {
+  const Authenticator key = Authenticator::Make(testing::kEs256);
+  ASSERT_EQ(Register(owner_, key, "none", "Laptop").status, 201);
+  const std::string passkey_id(
+      api().Call("GET", "/users/me/passkeys", owner_).Json().at("passkeys").at(0).at("id").as_string());
+  const std::string user_id = UserId(owner_);
+  const Response required = api().Call("PATCH", "/" + org_, owner_, R"({"requireTwoFactor":true})");
+  ASSERT_EQ(required.status, 200) << required.body;
+
+  const Response first = api().Login(email_, kOwnerPassword);
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_TRUE(first.Json().at("twoFactorRequired").as_bool()) << first.body;
+  EXPECT_FALSE(first.Json().as_object().contains("twoFactorSetupRequired"));
+  EXPECT_EQ(first.Json().at("twoFactorMethods"), json::value(json::array{"passkey"}));
+  const Response second = SecondStep(first, key, 1, user_id);
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_FALSE(AccessToken(second).empty());
+  EXPECT_FALSE(AccessToken(SignIn(key, 2, user_id)).empty()) << "the passkey alone suffices";
+
+  const Response kept = api().Call("DELETE", "/users/me/passkeys/" + passkey_id, owner_);
+  EXPECT_EQ(kept.status, 403);
+  EXPECT_EQ(kept.ErrorCode(), "AUTH_011");
+  EXPECT_EQ(kept.Json().at("error").at("details").at("organizations").at(0).at("slug"),
+            json::value(org_));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Passkeys, ::testing::ValuesIn(AvailableBackends()),

@@ -3,6 +3,11 @@
 // links, issues with their filters and counts, the robots.txt cache, the crawler's keys and the
 // crawler traffic the robots-vs-traffic report reads.
 #include "storage/audit_repository.h"
+
+#include <algorithm>
+
+#include "storage/event_repository.h"
+#include "storage/migrations.h"
 #include "store_fixture.h"
 
 namespace sightline::storage {
@@ -12,11 +17,12 @@ using namespace conformance;  // NOLINT: the fixture and its helpers
 
 class AuditStore : public StoreConformance {
  protected:
-  AuditCrawlRecord Crawl(const std::string& id, std::int64_t created_at) {
+  AuditCrawlRecord Crawl(const std::string& id, std::int64_t created_at,
+                        const std::string& site_id = "s1") {
     AuditCrawlRecord crawl;
     crawl.id = id;
     crawl.project_id = "p1";
-    crawl.site_id = "s1";
+    crawl.site_id = site_id;
     crawl.start_url = "https://example.com/";
     crawl.status = "queued";
     crawl.max_pages = 100;
@@ -90,10 +96,88 @@ TEST_P(AuditStore, OneNodeClaimsACrawlAndAnotherResumesItWhenTheLeaseRunsOut) {
       << "a released crawl is due at once";
 }
 
+// Two start_site_crawl calls at once both find no active crawl; the store lets one insert.
+TEST_P(AuditStore, ASiteHasOneQueuedOrRunningCrawlAtATime) {
+  auto insert = [&](const AuditCrawlRecord& crawl) {
+    return store().Write([&](Transaction& tx) { return tx.audit().InsertAuditCrawl(crawl); });
+  };
+  ASSERT_TRUE(Ok(insert(Crawl("c1", 1000))));
+  EXPECT_TRUE(IsError(insert(Crawl("c2", 1001)), ErrorCode::kConflict)) << "c1 is queued";
+  ASSERT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().ClaimAuditCrawl("c1", 5, 60000); }));
+  EXPECT_TRUE(IsError(insert(Crawl("c2", 1001)), ErrorCode::kConflict)) << "c1 is running";
+  EXPECT_TRUE(Ok(insert(Crawl("c3", 1002, "s2")))) << "another site's crawl";
+  AuditCrawlRecord finished = Crawl("c1", 1000);
+  finished.status = "completed";
+  finished.finished_at = 2000;
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.audit().FinishAuditCrawl(finished); })));
+  EXPECT_TRUE(Ok(insert(Crawl("c2", 1001)))) << "once c1 ended";
+  AuditCrawlRecord done = Crawl("c4", 900);
+  done.status = "cancelled";
+  EXPECT_TRUE(Ok(insert(done))) << "ended crawls are not limited";
+}
+
+// Migration 0021 on data stored before it: sites with several active crawls keep the running
+// one (else the oldest queued), the others end cancelled, so the unique index can be made; bot
+// request hosts are stored as ingestion now writes them.
+TEST_P(AuditStore, Migration0021SettlesDuplicateCrawlsAndNormalizesHosts) {
+  const Migration* migration = nullptr;
+  for (const Migration& m : AllMigrations()) {
+    if (m.version == 21) migration = &m;
+  }
+  ASSERT_NE(migration, nullptr);
+  auto script = [&](std::string_view sql) {
+    return store().database().Transact(TxMode::kWrite, [&](SqlSession& session) {
+      return session.ExecuteScript(sql);
+    });
+  };
+  ASSERT_TRUE(Ok(script("DROP INDEX audit_crawls_one_active")));  // as before 0021
+  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) -> Result<void> {
+    for (const auto& crawl : {Crawl("a1", 1000), Crawl("a2", 1001), Crawl("a3", 1002),
+                              Crawl("b1", 1000, "s2"), Crawl("b2", 999, "s2"),
+                              Crawl("c1", 1000, "s3")}) {
+      if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) return inserted;
+    }
+    if (auto claimed = tx.audit().ClaimAuditCrawl("a2", 5, 60000); !claimed) return claimed.error();
+    std::vector<BotRequestRecord> bots;
+    for (const char* host : {"WWW.Example.COM:8443", "example.com.", "[::1]:8080", "2001:db8::1",
+                             "plain.example", " "}) {
+      bots.push_back(MinimalBot(std::string("h") + std::to_string(bots.size()), "p1", 1000));
+      bots.back().host = host;
+    }
+    return tx.events().InsertBotRequests(bots);
+  })));
+  ASSERT_TRUE(Ok(script(GetParam() == Backend::kSqlite ? migration->sqlite_sql
+                                                       : migration->postgres_sql)));
+  auto status = [&](const char* id) {
+    auto crawl = ReadOk([&](Transaction& tx) { return tx.audit().FindAuditCrawlById(id); });
+    return crawl ? crawl->status : std::string("missing");
+  };
+  EXPECT_EQ(status("a1"), "cancelled");
+  EXPECT_EQ(status("a2"), "running") << "a running crawl is kept over older queued ones";
+  EXPECT_EQ(status("a3"), "cancelled");
+  EXPECT_EQ(status("b1"), "cancelled");
+  EXPECT_EQ(status("b2"), "queued") << "else the oldest";
+  EXPECT_EQ(status("c1"), "queued");
+  EXPECT_TRUE(IsError(store().Write([&](Transaction& tx) {
+                return tx.audit().InsertAuditCrawl(Crawl("c2", 2000, "s3"));
+              }),
+              ErrorCode::kConflict))
+      << "the index exists";
+  std::vector<std::string> hosts;
+  for (const auto& row : ReadOk([](Transaction& tx) {
+         return tx.events().ListRecentBotRequests("p1", 10);
+       })) {
+    hosts.push_back(row.host.value_or("(null)"));
+  }
+  std::sort(hosts.begin(), hosts.end());
+  EXPECT_EQ(hosts, (std::vector<std::string>{"(null)", "2001:db8::1", "[::1]", "example.com",
+                                             "plain.example", "www.example.com"}));
+}
+
 TEST_P(AuditStore, CancelStopsAQueuedCrawlAtOnceAndAsksARunningOneToStop) {
   ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) -> Result<void> {
     if (auto a = tx.audit().InsertAuditCrawl(Crawl("c1", 1000)); !a) return a;
-    return tx.audit().InsertAuditCrawl(Crawl("c2", 1001));
+    return tx.audit().InsertAuditCrawl(Crawl("c2", 1001, "s2"));
   })));
   ASSERT_TRUE(WriteOk([](Transaction& tx) { return tx.audit().ClaimAuditCrawl("c2", 5, 60000); }));
   auto queued = WriteOk([](Transaction& tx) { return tx.audit().CancelAuditCrawl("p1", "c1", 7); });
@@ -207,8 +291,10 @@ TEST_P(AuditStore, RobotsFilesAndCrawlerKeysAreKept) {
 
 BotRequestRecord TrafficBot(std::string id, std::string project, std::int64_t at,
                             std::optional<std::string> name, std::string actor_type,
-                            std::optional<std::string> path) {
+                            std::optional<std::string> path,
+                            std::optional<std::string> host = "example.com") {
   BotRequestRecord b = MinimalBot(std::move(id), std::move(project), at);
+  b.host = std::move(host);
   b.bot_name = std::move(name);
   b.actor_type = std::move(actor_type);
   b.path = std::move(path);
@@ -235,8 +321,9 @@ TEST_P(AuditStore, BotTrafficIsCountedByBotOutcomeAndPathWithTheTailFolded) {
       TrafficBot("g6", "p1", 1301, "GPTBot", "verified_bot", "/b"),
       TrafficBot("g7", "p1", 1400, "GPTBot", "suspected_bot", "/c"),
       TrafficBot("g8", "p1", 1500, "GPTBot", "verified_bot", std::nullopt),
-      TrafficBot("c1", "p1", 1600, "ClaudeBot", "verified_bot", "/a?x=1"),
-      // Left out: outside [1000, 2000), unnamed, not a bot outcome, another project's.
+      TrafficBot("c1", "p1", 1600, "ClaudeBot", "verified_bot", "/a?x=1", "www.example.com"),
+      // Left out: outside [1000, 2000), unnamed, not a bot outcome, another project's, another
+      // host's (a subdomain is another site), no host.
       TrafficBot("x1", "p1", 999, "GPTBot", "verified_bot", "/a"),
       TrafficBot("x2", "p1", 2000, "GPTBot", "verified_bot", "/a"),
       TrafficBot("x3", "p1", 1500, std::nullopt, "suspected_bot", "/a"),
@@ -244,11 +331,14 @@ TEST_P(AuditStore, BotTrafficIsCountedByBotOutcomeAndPathWithTheTailFolded) {
       TrafficBot("x5", "p1", 1500, "GPTBot", "human", "/a"),
       TrafficBot("x6", "p1", 1500, "GPTBot", "unknown", "/a"),
       TrafficBot("x7", "p2", 1500, "GPTBot", "verified_bot", "/a"),
+      TrafficBot("x8", "p1", 1500, "GPTBot", "verified_bot", "/a", "other.example"),
+      TrafficBot("x9", "p1", 1500, "GPTBot", "verified_bot", "/a", "blog.example.com"),
+      TrafficBot("x10", "p1", 1500, "GPTBot", "verified_bot", "/a", std::nullopt),
   };
   ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.events().InsertBotRequests(rows); })));
   auto traffic = [&](std::int64_t paths_per_bot) {
     return Tuples(ReadOk([&](Transaction& tx) {
-      return tx.audit().BotTrafficByPath("p1", 1000, 2000, paths_per_bot);
+      return tx.audit().BotTrafficByPath("p1", "example.com", 1000, 2000, paths_per_bot);
     }));
   };
   // GPTBot's paths by requests: /a 4, /b 2, then "" (no path) and /c 1 each.
@@ -270,12 +360,17 @@ TEST_P(AuditStore, BotTrafficIsCountedByBotOutcomeAndPathWithTheTailFolded) {
                         }))
       << "the paths past the first two fold into one row per outcome";
   EXPECT_TRUE(Tuples(ReadOk([](Transaction& tx) {
-                return tx.audit().BotTrafficByPath("p1", 2000, 3000, 2);
+                return tx.audit().BotTrafficByPath("p1", "example.com", 2000, 3000, 2);
               })).size() == 1u)
       << "only x2 at 2000";
   EXPECT_TRUE(ReadOk([](Transaction& tx) {
-                return tx.audit().BotTrafficByPath("p3", 0, 5000, 2);
+                return tx.audit().BotTrafficByPath("p3", "example.com", 0, 5000, 2);
               }).empty());
+  EXPECT_EQ(Tuples(ReadOk([](Transaction& tx) {
+              return tx.audit().BotTrafficByPath("p1", "other.example", 1000, 2000, 10);
+            })),
+            (std::vector<TrafficRow>{{"GPTBot", "verified", "/a", 1, false}}))
+      << "another site of the project sees its own requests only";
 }
 
 INSTANTIATE_TEST_SUITE_P(Sqlite, AuditStore, testing::Values(Backend::kSqlite));

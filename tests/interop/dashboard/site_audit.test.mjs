@@ -285,13 +285,14 @@ test('the pages section lists the crawl\'s pages and opens one', async () => {
   assert.deepEqual(page.problems, []);
 });
 
-/** GPTBot (disallowed from /private/ by the test site's robots.txt) and ClaudeBot requests. */
+/** GPTBot (disallowed from /private/ by the test site's robots.txt) and ClaudeBot requests to the site's host (the report counts that host's only). */
 async function seedCrawlerTraffic() {
   const now = Date.now();
+  const host = new URL(site.origin).host;
   const items = [];
   for (let d = 0; d < 10; d += 1) {
-    items.push({ user_agent: GPTBOT, ip_address: '203.0.113.7', path: d % 2 ? '/private/report' : '/about', client_timestamp: now - d * 86_400_000 - 600_000 });
-    items.push({ user_agent: CLAUDEBOT, ip_address: '81.2.69.142', path: '/', client_timestamp: now - d * 86_400_000 - 900_000 });
+    items.push({ user_agent: GPTBOT, ip_address: '203.0.113.7', host, path: d % 2 ? '/private/report' : '/about', client_timestamp: now - d * 86_400_000 - 600_000 });
+    items.push({ user_agent: CLAUDEBOT, ip_address: '81.2.69.142', host, path: '/', client_timestamp: now - d * 86_400_000 - 900_000 });
   }
   const bots = await context.api('POST', '/ingest/v1/server', { body: { events: items }, headers: { Authorization: `Bearer ${context.boot.privateApiKey}` } });
   assert.equal(bots.status, 202, JSON.stringify(bots.body));
