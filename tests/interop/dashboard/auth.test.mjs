@@ -2,8 +2,9 @@
 // otplib) set up on /account, and a backup code; a passkey registered on /account with the
 // DevTools virtual authenticator, then signing in with it alone (a replayed assertion is
 // refused, rename/delete over REST, unknown ids 404, an authenticator without user verification
-// adds nothing); the session surviving a reload; signing out. Elements are found by label and
-// role. Run by dashboard_interop.sh (node --test).
+// adds nothing); a passkey as the second step an organization requiring it asks for; the
+// session surviving a reload; signing out. Elements are found by label and role. Run by
+// dashboard_interop.sh (node --test).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, screenshot, totp } from './harness.mjs';
@@ -185,6 +186,54 @@ test('passkeys: registered on /account, then signing in with the passkey alone',
   await page.getByRole('alert').waitFor();
   assert.equal((await ctx.api('GET', '/users/me/passkeys', { token: ownerToken })).body.passkeys.length, 0);
   await page.close();
+});
+
+test('an organization requiring two-factor authentication takes a passkey as the second step', async () => {
+  // A member whose only second factor is a passkey.
+  const email = `passkey-member-${ctx.unique}@acme.test`;
+  const password = 'a passkey member password';
+  const invitation = await ctx.api('POST', `/${ctx.orgSlug}/invitations`, { token: ownerToken, body: { email, role: 'analyst' } });
+  assert.equal(invitation.status, 201, JSON.stringify(invitation.body));
+  const joined = await ctx.api('POST', '/invitations/accept', { body: { token: invitation.body.token, password, firstName: 'Pat' } });
+  assert.equal(joined.status, 200, JSON.stringify(joined.body));
+  const page = await ctx.newPage();
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send('WebAuthn.enable');
+  await devtools.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true,
+      isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  const signInWithPassword = async () => {
+    await page.goto(`${ctx.base}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  };
+  await signInWithPassword();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.goto(`${ctx.base}/account`);
+  await page.getByLabel('Name for the new passkey').fill('Phone');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByRole('status').filter({ hasText: 'Passkey “Phone” added.' }).waitFor();
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/login/);
+
+  // The organization now requires a second factor: the password asks for the passkey, with no
+  // code form the member could not fill and no authenticator-app setup.
+  const required = await ctx.api('PATCH', `/${ctx.orgSlug}`, { token: ownerToken, body: { requireTwoFactor: true } });
+  assert.equal(required.status, 200, JSON.stringify(required.body));
+  try {
+    await signInWithPassword();
+    await page.getByRole('button', { name: 'Use your passkey' }).waitFor();
+    assert.equal(await page.getByLabel('Authentication code').count(), 0);
+    await screenshot(page, 'second-factor-passkey');
+    await page.getByRole('button', { name: 'Use your passkey' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await ctx.api('PATCH', `/${ctx.orgSlug}`, { token: ownerToken, body: { requireTwoFactor: false } });
+    await page.close();
+  }
 });
 
 // Signs the owner in on /login with a new set of backup codes (the TOTP steps may be used up).

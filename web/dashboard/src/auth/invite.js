@@ -69,7 +69,7 @@ export function InvitePage({ query, navigate }) {
         <${ErrorNotice} error=${accept.error} />
         <${Button} kind="primary" type="submit" busy=${accept.busy}>Accept invitation<//>
       </form>`}
-      ${step.name === 'code' && html`<${SecondFactorForm} twoFactorToken=${step.twoFactorToken} onAuth=${advance} onCancel=${() => setStep({ name: 'form' })} />`}
+      ${step.name === 'code' && html`<${SecondFactorForm} twoFactorToken=${step.twoFactorToken} methods=${step.methods} onAuth=${advance} onCancel=${() => setStep({ name: 'form' })} />`}
       ${step.name === 'setup' && html`<${TwoFactorSetupForm} headers=${{ 'X-2FA-Setup-Token': step.setupToken }}
         intro="This organization requires two-factor authentication. Set it up, then accept again."
         onEnabled=${() => { setStep({ name: 'form' }); setMessage('Two-factor authentication is on. Accept the invitation again; you will be asked for a code.'); }} onCancel=${() => setStep({ name: 'form' })} />`}

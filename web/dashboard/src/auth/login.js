@@ -20,7 +20,9 @@ export function safeNext(next) {
  * twoFactorSetupRequired. Returns the next step for the caller's state.
  */
 export function stepFor(auth) {
-  if (auth.twoFactorRequired) return { name: 'code', twoFactorToken: auth.twoFactorToken };
+  if (auth.twoFactorRequired) {
+    return { name: 'code', twoFactorToken: auth.twoFactorToken, methods: auth.twoFactorMethods ?? ['totp'] };
+  }
   if (auth.twoFactorSetupRequired) return { name: 'setup', setupToken: auth.setupToken };
   startSession(auth);
   return { name: 'done' };
@@ -76,7 +78,7 @@ export function LoginPage({ query }) {
           <${Button} onClick=${passkeySignIn.run} busy=${passkeySignIn.busy}>Sign in with a passkey<//>`}
         <p class="muted small">No account? Accounts are created by invitation from an organization's owner or admin.</p>`}
       ${step.name === 'code' && html`<h1 class="visually-hidden">Sign in</h1>
-        <${SecondFactorForm} twoFactorToken=${step.twoFactorToken} onAuth=${advance} onCancel=${() => { setStep({ name: 'password' }); setPassword(''); }} />`}
+        <${SecondFactorForm} twoFactorToken=${step.twoFactorToken} methods=${step.methods} onAuth=${advance} onCancel=${() => { setStep({ name: 'password' }); setPassword(''); }} />`}
       ${step.name === 'setup' && html`<h1 class="visually-hidden">Sign in</h1>
         <${TwoFactorSetupForm} headers=${{ 'X-2FA-Setup-Token': step.setupToken }}
           intro="An organization you belong to requires two-factor authentication. Set it up to continue."

@@ -1,21 +1,57 @@
 // The steps after a password that the server may ask for:
-//   twoFactorRequired      → SecondFactorForm: a code from the app, or a backup code
+//   twoFactorRequired      → SecondFactorForm: a code from the app, a backup code, or the user's
+//                            passkey (as `twoFactorMethods` says)
 //   twoFactorSetupRequired → TwoFactorSetupForm: an organization requires 2FA; set it up with
 //                            the setup token (X-2FA-Setup-Token), then sign in again with a code
 import { useEffect, useState } from 'preact/hooks';
 import { html, Button, Field, ErrorNotice, Notice, Loading, CodeBlock, useAction } from '../ui/index.js';
 import { QrCode } from '../ui/qr.js';
 import { api } from '../api.js';
+import { getAssertion, passkeyErrorMessage, passkeysSupported } from '../ui/webauthn.js';
 
-/** Asks for a code and completes the sign-in with login_two_factor; onAuth gets the AuthResponse. */
-export function SecondFactorForm({ twoFactorToken, onAuth, onCancel }) {
+/** The second step with the user's passkey: a WebAuthn assertion instead of a code. */
+function PasskeyStep({ twoFactorToken, onAuth, onCancel, canUseCode, onUseCode }) {
+  const { run, busy, error } = useAction(async () => {
+    const options = await api.post('/auth/passkeys/options', {}, { auth: false });
+    let credential;
+    try {
+      credential = await getAssertion(options.publicKey);
+    } catch (failure) {
+      throw new Error(passkeyErrorMessage(failure));
+    }
+    onAuth(await api.post('/auth/login/2fa', { twoFactorToken, challengeId: options.challengeId, credential }, { auth: false }));
+  });
+  return html`<div class="stack" aria-labelledby="second-factor-title">
+    <h2 id="second-factor-title">Two-factor authentication</h2>
+    <p class="muted">Confirm it is you with your passkey.</p>
+    ${!passkeysSupported() && html`<${Notice} kind="info">This browser cannot use passkeys.<//>`}
+    <${ErrorNotice} error=${error} />
+    <${Button} kind="primary" onClick=${run} busy=${busy} disabled=${!passkeysSupported()}>Use your passkey<//>
+    <div class="row">
+      ${canUseCode && html`<${Button} kind="link" onClick=${onUseCode}>Use a code instead<//>`}
+      ${onCancel && html`<${Button} kind="link" onClick=${onCancel}>Start over<//>`}
+    </div>
+  </div>`;
+}
+
+/**
+ * Completes the sign-in with login_two_factor; onAuth gets the AuthResponse. `methods` is the
+ * answer's twoFactorMethods: a code (`totp`, backup codes included), the passkey, or both.
+ */
+export function SecondFactorForm({ twoFactorToken, methods = ['totp'], onAuth, onCancel }) {
   const [code, setCode] = useState('');
   const [useBackup, setUseBackup] = useState(false);
+  const canUseCode = methods.includes('totp');
+  const [usePasskey, setUsePasskey] = useState(!canUseCode && methods.includes('passkey'));
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
     const auth = await api.post('/auth/login/2fa', { twoFactorToken, code: code.trim() }, { auth: false });
     onAuth(auth);
   });
+  if (usePasskey) {
+    return html`<${PasskeyStep} twoFactorToken=${twoFactorToken} onAuth=${onAuth} onCancel=${onCancel}
+      canUseCode=${canUseCode} onUseCode=${() => setUsePasskey(false)} />`;
+  }
   return html`<form class="stack" onSubmit=${run} aria-labelledby="second-factor-title">
     <h2 id="second-factor-title">Two-factor authentication</h2>
     <p class="muted">${useBackup ? 'Enter one of your backup codes. Each works once.' : 'Enter the six-digit code from your authenticator app.'}</p>
@@ -26,6 +62,7 @@ export function SecondFactorForm({ twoFactorToken, onAuth, onCancel }) {
     <${Button} kind="primary" type="submit" busy=${busy}>Verify<//>
     <div class="row">
       <${Button} kind="link" onClick=${() => { setUseBackup(!useBackup); setCode(''); }}>${useBackup ? 'Use the authenticator app instead' : 'Use a backup code instead'}<//>
+      ${methods.includes('passkey') && html`<${Button} kind="link" onClick=${() => setUsePasskey(true)}>Use your passkey instead<//>`}
       ${onCancel && html`<${Button} kind="link" onClick=${onCancel}>Start over<//>`}
     </div>
   </form>`;
