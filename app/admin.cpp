@@ -1,6 +1,6 @@
 // `sightline admin …`: operator commands that work on the store directly.
 #include "app/commands.h"
-#include "api/transport/https_fetcher.h"
+#include "net/https_fetcher.h"
 #include "app/options.h"
 #include "app/range_refresh.h"
 #include "core/json_util.h"
@@ -119,9 +119,9 @@ int RefreshRangesCommand(std::span<char*> args) {
   core::SetupLogging(options->Get("log-level"), core::LogTarget::kStderr);
   auto store = OpenMigratedStore(*options);
   if (!store) return ReportFailure(store.error());
-  std::unique_ptr<api::HttpsFetcher> fetcher;
+  std::unique_ptr<net::HttpsFetcher> fetcher;
   try {
-    fetcher = std::make_unique<api::HttpsFetcher>(api::HttpsFetcherOptions{
+    fetcher = std::make_unique<net::HttpsFetcher>(net::HttpsFetcherOptions{
         .allow_private_addresses = true,
         .ca_file = options->Get("outbound-ca"),
         .timeout = std::chrono::seconds(30),

@@ -10,10 +10,7 @@ namespace sightline::app {
 int RunServe(std::span<char*> args);
 int RunAdmin(std::span<char*> args);
 int RunDocs(std::span<char*> args);
-// The command-line client: login, logout, auth, api (app/cli_commands.cpp).
-int RunCliCommand(std::string_view command, std::span<char*> args);
-// Whether `name` is a group of registry operations (web-analytics, projects…).
-bool IsCliCommandGroup(std::string_view name);
+// The command-line client's commands are cli/commands.h's.
 
 }  // namespace sightline::app
 

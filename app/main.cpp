@@ -1,5 +1,6 @@
 // The `sightline` executable: one binary, several subcommands.
 #include "app/commands.h"
+#include "cli/commands.h"
 #include "core/version.h"
 
 #include <sys/stat.h>
@@ -47,8 +48,8 @@ int main(int argc, char** argv) {
     if (command == "docs") return sightline::app::RunDocs(args.subspan(1));
     if (command == "login" || command == "logout" || command == "auth" || command == "api" ||
         command == "completion" || command == "track" ||
-        sightline::app::IsCliCommandGroup(command)) {
-      return sightline::app::RunCliCommand(command, args.subspan(1));
+        sightline::cli::IsCliCommandGroup(command)) {
+      return sightline::cli::RunCliCommand(command, args.subspan(1));
     }
     if (command == "version" || command == "--version") {
       std::cout << "sightline " << sightline::core::kServerVersion << " (API "

@@ -49,7 +49,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
     if (!value) return value.error();
     *number.out = *value;
   }
-  transport::ServerLimits& limits = config.limits;
+  net::ServerLimits& limits = config.limits;
   limits.threads = threads > 0
                        ? static_cast<int>(threads)
                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

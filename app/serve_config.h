@@ -11,7 +11,7 @@
 
 #include "agent/assistant.h"
 #include "agent/provider.h"
-#include "api/transport/http_server.h"
+#include "net/http_server.h"
 #include "app/options.h"
 #include "core/ip_address.h"
 #include "core/result.h"
@@ -27,7 +27,7 @@ struct ListenAddress {
 
 struct ServeConfig {
   ListenAddress listen;
-  transport::ServerLimits limits;
+  net::ServerLimits limits;
   storage::StoreOptions store;
   std::string public_url;  // the site (the API is its /api); empty: http://<the address listened on>
   std::vector<std::string> mcp_allowed_origins;

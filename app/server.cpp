@@ -167,13 +167,13 @@ struct ServerFoundations {
   std::unique_ptr<storage::Store> store;
   tools::Registry registry;
   std::shared_ptr<const detection::VendorRanges> ranges;
-  std::unique_ptr<api::AresResolver> resolver;
-  std::unique_ptr<api::HttpsFetcher> directory_fetcher, range_fetcher, client_fetcher;
-  std::unique_ptr<api::BeastHttpClient> llm_client;
+  std::unique_ptr<net::AresResolver> resolver;
+  std::unique_ptr<net::HttpsFetcher> directory_fetcher, range_fetcher, client_fetcher;
+  std::unique_ptr<net::BeastHttpClient> llm_client;
   std::unique_ptr<agent::LlmProvider> provider;  // null: the assistant is off
   std::string signing_secret;
   std::unique_ptr<core::SealedBox> ai_keys;
-  std::unique_ptr<transport::HttpServer> http;
+  std::unique_ptr<net::HttpServer> http;
   std::string address;  // host:port listened on, [host]:port for IPv6
   std::string public_url;
 };
@@ -215,28 +215,28 @@ Result<void> OpenStorage(const ServeConfig& config, ServerFoundations& out) {
 // documents come from anyone's requests, so they are fetched defensively; range lists come from
 // the catalog or the operator, so any address is allowed.
 Result<void> OpenFetchers(const ServeConfig& config, ServerFoundations& out) {
-  api::HttpsFetcherOptions directories{
+  net::HttpsFetcherOptions directories{
       .allow_private_addresses = config.signature_directory_private,
       .ca_file = config.outbound_ca,
       .media_types = {"application/http-message-signatures-directory+json", "application/json",
                       "application/jwk-set+json"},
       .resolver = out.resolver.get()};
-  api::HttpsFetcherOptions ranges{.allow_private_addresses = true,
+  net::HttpsFetcherOptions ranges{.allow_private_addresses = true,
                                   .ca_file = config.outbound_ca,
                                   .timeout = std::chrono::seconds(30),
                                   .max_bytes = 8 * 1024 * 1024,
                                   .resolver = out.resolver.get()};
-  api::HttpsFetcherOptions clients{.allow_private_addresses = config.client_metadata_private,
+  net::HttpsFetcherOptions clients{.allow_private_addresses = config.client_metadata_private,
                                    .ca_file = config.outbound_ca,
                                    .max_bytes = 16 * 1024,
                                    .media_types = {"application/json"},
                                    .resolver = out.resolver.get()};
   try {
-    out.directory_fetcher = std::make_unique<api::HttpsFetcher>(directories);
-    out.range_fetcher = std::make_unique<api::HttpsFetcher>(ranges);
-    out.client_fetcher = std::make_unique<api::HttpsFetcher>(clients);
-    out.llm_client = std::make_unique<api::BeastHttpClient>(
-        api::HttpClientOptions{.ca_file = config.outbound_ca,
+    out.directory_fetcher = std::make_unique<net::HttpsFetcher>(directories);
+    out.range_fetcher = std::make_unique<net::HttpsFetcher>(ranges);
+    out.client_fetcher = std::make_unique<net::HttpsFetcher>(clients);
+    out.llm_client = std::make_unique<net::BeastHttpClient>(
+        net::HttpClientOptions{.ca_file = config.outbound_ca,
                                .resolver = out.resolver.get(),
                                .user_agent = "Sightline/" + std::string(core::kServerVersion)});
   } catch (const std::exception&) {
@@ -247,7 +247,7 @@ Result<void> OpenFetchers(const ServeConfig& config, ServerFoundations& out) {
 }
 
 Result<void> OpenOutbound(const ServeConfig& config, ServerFoundations& out) {
-  auto resolver = api::AresResolver::Create(config.dns_server);
+  auto resolver = net::AresResolver::Create(config.dns_server);
   if (!resolver) return resolver.error();
   out.resolver = std::move(*resolver);
   if (auto fetchers = OpenFetchers(config, out); !fetchers) return fetchers.error();
@@ -261,7 +261,7 @@ Result<void> OpenOutbound(const ServeConfig& config, ServerFoundations& out) {
 }
 
 Result<void> OpenListener(const ServeConfig& config, ServerFoundations& out) {
-  out.http = std::make_unique<transport::HttpServer>(config.limits);
+  out.http = std::make_unique<net::HttpServer>(config.limits);
   auto bound = out.http->Listen(config.listen.host, config.listen.port);
   if (!bound) return bound.error();
   const std::string& host = config.listen.host;

@@ -25,10 +25,10 @@
 #include "api/operations_endpoint.h"
 #include "api/rate_limits.h"
 #include "api/sdk_script.h"
-#include "api/transport/dns_resolver.h"
-#include "api/transport/http_client.h"
-#include "api/transport/http_server.h"
-#include "api/transport/https_fetcher.h"
+#include "net/dns_resolver.h"
+#include "net/http_client.h"
+#include "net/http_server.h"
+#include "net/https_fetcher.h"
 #include "app/periodic_task.h"
 #include "app/range_refresh.h"
 #include "app/serve_config.h"
@@ -89,13 +89,13 @@ class Server {
   // What Start prepared (each may have failed there).
   std::unique_ptr<storage::Store> store_;
   tools::Registry registry_;
-  std::unique_ptr<api::AresResolver> resolver_;  // reverse DNS and the fetchers' host names
-  std::unique_ptr<api::HttpsFetcher> directory_fetcher_;  // Web Bot Auth key directories
-  std::unique_ptr<api::HttpsFetcher> range_fetcher_;      // vendors' IP-range lists
-  std::unique_ptr<api::HttpsFetcher> client_fetcher_;     // OAuth client metadata documents
+  std::unique_ptr<net::AresResolver> resolver_;  // reverse DNS and the fetchers' host names
+  std::unique_ptr<net::HttpsFetcher> directory_fetcher_;  // Web Bot Auth key directories
+  std::unique_ptr<net::HttpsFetcher> range_fetcher_;      // vendors' IP-range lists
+  std::unique_ptr<net::HttpsFetcher> client_fetcher_;     // OAuth client metadata documents
   // Outbound HTTP(S): AI engines, the assistant's provider and ServiceAuditBot.
-  std::unique_ptr<api::BeastHttpClient> llm_client_;
-  std::unique_ptr<transport::HttpServer> http_;  // listening already
+  std::unique_ptr<net::BeastHttpClient> llm_client_;
+  std::unique_ptr<net::HttpServer> http_;  // listening already
   const std::string address_;                    // host:port listened on
   const std::string public_url_;  // where people open the dashboard
   const std::string api_url_;     // the API base: the public URL + /api

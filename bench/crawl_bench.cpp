@@ -1,7 +1,7 @@
 // Crawl throughput of the site audit (issue 24): ServiceAuditBot crawling a generated site of N
 // pages served on 127.0.0.1 by an in-process HTTP/1.1 server (bench/loopback_site.h), end to
 // end — the site survey (robots.txt, sitemap, llms.txt), every page fetched with the real
-// transport (api/transport BeastHttpClient) and signed (Web Bot Auth), parsed, its facts, URLs
+// transport (net BeastHttpClient) and signed (Web Bot Auth), parsed, its facts, URLs
 // and links stored in an SQLite store in a temporary directory, the external links HEAD-checked,
 // then the finish step (the checks over every stored page and link, the issues written).
 //
@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "api/transport/http_client.h"
+#include "net/http_client.h"
 #include "audit/crawl_finish.h"
 #include "audit/crawl_leases.h"
 #include "audit/crawler.h"
@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
   server.Serve(site);
   PrintSite(site);
 
-  api::BeastHttpClient http(api::HttpClientOptions{.user_agent = "Sightline/bench"});
+  net::BeastHttpClient http(net::HttpClientOptions{.user_agent = "Sightline/bench"});
   const std::vector<audit::AiCrawler> ai_crawlers =
       audit::AiCrawlersOf(detection::BotCatalog::Builtin());
   const std::vector<int>& levels = options->levels;

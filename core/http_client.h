@@ -1,5 +1,5 @@
 // Outbound HTTP requests whose answer streams in (a language model's reply) or that a command
-// of the CLI makes, for layers that must not know the transport; implemented by api/transport
+// of the CLI makes, for layers that must not know the transport; implemented by net
 // over Beast and OpenSSL. The destination is operator or user configuration, not a visitor's
 // input, so any address is allowed unless the limits say `public_only`.
 #pragma once

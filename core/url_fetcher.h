@@ -1,5 +1,5 @@
 // Fetches a document over HTTPS for a layer that must not know the transport (key directories,
-// vendors' range lists, OAuth client metadata documents); implemented by api/transport (no
+// vendors' range lists, OAuth client metadata documents); implemented by net (no
 // redirects; no private addresses unless configured). `done` is called exactly once, from any
 // thread.
 #pragma once

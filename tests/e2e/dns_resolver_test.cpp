@@ -1,6 +1,6 @@
 // End-to-end: the c-ares resolver's TXT lookups (site-ownership proofs) against a real DNS server
 // (dnsmasq) on loopback.
-#include "api/transport/dns_resolver.h"
+#include "net/dns_resolver.h"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ using detection::DnsAnswer;
 
 // The one answer of `resolver` to a TXT lookup of `name` (a second answer would throw
 // std::future_error, failing the test); kFailed with a test failure if none comes in 10 s.
-DnsAnswer TextOf(api::AresResolver& resolver, const std::string& name) {
+DnsAnswer TextOf(net::AresResolver& resolver, const std::string& name) {
   auto promise = std::make_shared<std::promise<DnsAnswer>>();
   auto answer = promise->get_future();
   resolver.Text(name, [promise](DnsAnswer got) { promise->set_value(std::move(got)); });
@@ -33,8 +33,8 @@ DnsAnswer TextOf(api::AresResolver& resolver, const std::string& name) {
   return answer.get();
 }
 
-std::unique_ptr<api::AresResolver> ResolverFor(const std::string& server) {
-  auto resolver = api::AresResolver::Create(server);
+std::unique_ptr<net::AresResolver> ResolverFor(const std::string& server) {
+  auto resolver = net::AresResolver::Create(server);
   if (!resolver) throw std::runtime_error(resolver.error().message());
   return std::move(*resolver);
 }

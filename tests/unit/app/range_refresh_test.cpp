@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "api/transport/https_fetcher.h"
+#include "net/https_fetcher.h"
 #include "core/ip_address.h"
 #include "tests/unit/testing/loopback_https_server.h"
 #include "tests/unit/testing/temp_store.h"
@@ -34,7 +34,7 @@ TEST(RangeRefresh, EveryCatalogListRefreshesThroughAMirrorAndIsLoaded) {
   testutil::TempStore store;
   ASSERT_TRUE(store.ok());
   const auto sources = CatalogRangeSources(detection::BotCatalog::Builtin(), mirror.url() + "/");
-  const api::HttpsFetcherOptions options{.allow_private_addresses = true,
+  const net::HttpsFetcherOptions options{.allow_private_addresses = true,
                                          .ca_file = mirror.ca_file()};
   ASSERT_GT(sources.size(), static_cast<std::size_t>(options.max_in_flight))
       << "more lists than connections, so some wait in the fetcher's queue";
@@ -43,7 +43,7 @@ TEST(RangeRefresh, EveryCatalogListRefreshesThroughAMirrorAndIsLoaded) {
     mirror.Put("/" + sources[i].list_id + ".json", RangeFile(i));
     list_ids.push_back(sources[i].list_id);
   }
-  api::HttpsFetcher fetcher(options);
+  net::HttpsFetcher fetcher(options);
   core::ManualClock clock(1'790'000'000'000);
   const auto outcomes = RefreshRanges(fetcher, store.store(), clock, sources);
 
@@ -69,7 +69,7 @@ TEST(RangeRefresh, AListThatFailsSaysWhyAndKeepsItsStoredCopy) {
   testutil::TempStore store;
   ASSERT_TRUE(store.ok());
   const std::vector<RangeSource> sources = {{"gptbot", mirror.url() + "/gptbot.json"}};
-  api::HttpsFetcher fetcher({.allow_private_addresses = true, .ca_file = mirror.ca_file()});
+  net::HttpsFetcher fetcher({.allow_private_addresses = true, .ca_file = mirror.ca_file()});
   core::ManualClock clock(1'790'000'000'000);
   mirror.Put("/gptbot.json", RangeFile(1));
   ASSERT_TRUE(RefreshRanges(fetcher, store.store(), clock, sources).at(0).ok);

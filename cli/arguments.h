@@ -13,7 +13,7 @@
 
 #include "core/result.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 
 struct CliArgs {
   std::vector<std::string> positional;
@@ -32,13 +32,13 @@ struct CliArgs {
 // VAL_003 for a flag without its value or a field without `=`.
 core::Result<CliArgs> ParseCliArgs(std::span<char*> words);
 
-// `sightline api` (app/cli_api_command.cpp).
+// `sightline api` (cli/api_command.cpp).
 int RunApiCommand(const CliArgs& args);
-// `sightline completion SHELL` (app/cli_completion.cpp).
+// `sightline completion SHELL` (cli/completion.cpp).
 int RunCompletion(const CliArgs& args);
-// Registry operations as commands (app/cli_operation_command.cpp).
+// Registry operations as commands (cli/operation_command.cpp).
 bool IsCommandGroup(std::string_view name);
 int RunOperationCommand(std::string_view group, std::span<char*> words);
 int RunTrack(std::span<char*> words);
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

@@ -1,4 +1,4 @@
-#include "api/transport/https_fetcher.h"
+#include "net/https_fetcher.h"
 
 #include "core/ip_address.h"
 
@@ -21,7 +21,7 @@
 #include <optional>
 #include <thread>
 
-namespace sightline::api {
+namespace sightline::net {
 namespace {
 
 namespace asio = boost::asio;
@@ -276,4 +276,4 @@ void HttpsFetcher::Fetch(const std::string& url, std::function<void(Result<std::
   impl_->Begin(id, url);
 }
 
-}  // namespace sightline::api
+}  // namespace sightline::net

@@ -12,15 +12,15 @@
 
 #include <boost/json.hpp>
 
-#include "app/cli_client.h"
-#include "app/cli_parse.h"
-#include "app/commands.h"
+#include "cli/client.h"
+#include "cli/arguments.h"
+#include "cli/commands.h"
 #include "cli/api_session.h"
 #include "cli/login.h"
 #include "core/clock.h"
 #include "core/version.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 namespace {
 
 namespace json = boost::json;
@@ -215,4 +215,4 @@ int RunCliCommand(std::string_view command, std::span<char*> words) {
   return RunApiCommand(*args);
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

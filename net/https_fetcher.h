@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace sightline::api {
+namespace sightline::net {
 
 struct HttpsFetcherOptions {
   // Tests serve directories on loopback; production never should.
@@ -54,4 +54,4 @@ class HttpsFetcher final : public core::UrlFetcher {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace sightline::api
+}  // namespace sightline::net

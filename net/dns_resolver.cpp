@@ -1,4 +1,4 @@
-#include "api/transport/dns_resolver.h"
+#include "net/dns_resolver.h"
 
 #include "core/ip_address.h"
 
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 
-namespace sightline::api {
+namespace sightline::net {
 
 using detection::DnsAnswer;
 using Callback = std::function<void(DnsAnswer)>;
@@ -259,4 +259,4 @@ void AresResolver::Text(const std::string& name, Callback done) {
   });
 }
 
-}  // namespace sightline::api
+}  // namespace sightline::net

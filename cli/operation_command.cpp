@@ -9,13 +9,13 @@
 
 #include <boost/json.hpp>
 
-#include "app/cli_client.h"
-#include "app/cli_parse.h"
+#include "cli/client.h"
+#include "cli/arguments.h"
 #include "cli/command_tree.h"
 #include "cli/render.h"
 #include "tools/operation.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 namespace {
 
 namespace json = boost::json;
@@ -248,4 +248,4 @@ int RunOperationCommand(std::string_view group, std::span<char*> words) {
   return 0;
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

@@ -1,8 +1,8 @@
-#include "app/cli_parse.h"
+#include "cli/arguments.h"
 
 #include "core/text.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 namespace {
 
 // Options that take no value.
@@ -71,4 +71,4 @@ core::Result<CliArgs> ParseCliArgs(std::span<char*> words) {
   return args;
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace sightline::api {
+namespace sightline::net {
 
 class AresResolver final : public detection::DnsResolver {
  public:
@@ -28,4 +28,4 @@ class AresResolver final : public detection::DnsResolver {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace sightline::api
+}  // namespace sightline::net

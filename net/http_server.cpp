@@ -1,4 +1,4 @@
-#include "api/transport/http_server.h"
+#include "net/http_server.h"
 
 #include "core/clock.h"
 #include "core/logging.h"
@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace sightline::transport {
+namespace sightline::net {
 namespace {
 
 namespace asio = boost::asio;
@@ -394,4 +394,4 @@ void HttpServer::Run(core::HttpHandler& handler) { impl_->Run(handler); }
 void HttpServer::Stop() { impl_->Stop(); }
 void HttpServer::OnShutdown(std::function<void()> hook) { impl_->OnShutdown(std::move(hook)); }
 
-}  // namespace sightline::transport
+}  // namespace sightline::net

@@ -1,18 +1,18 @@
-#include "app/cli_client.h"
+#include "cli/client.h"
 
 #include <cstdlib>
 #include <iostream>
 
 #include "core/version.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 std::string EnvOr(const char* name, std::string fallback) {
   const char* value = std::getenv(name);
   return value && *value ? std::string(value) : std::move(fallback);
 }
 
-std::unique_ptr<api::BeastHttpClient> NewCliHttpClient() {
-  return std::make_unique<api::BeastHttpClient>(api::HttpClientOptions{
+std::unique_ptr<net::BeastHttpClient> NewCliHttpClient() {
+  return std::make_unique<net::BeastHttpClient>(net::HttpClientOptions{
       .user_agent = "sightline-cli/" + std::string(core::kServerVersion)});
 }
 
@@ -53,4 +53,4 @@ OpenedClient OpenCliClient(const std::string& profile_name) {
   return {std::move(client), 0};
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

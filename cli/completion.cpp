@@ -5,10 +5,10 @@
 #include <sstream>
 #include <string>
 
-#include "app/cli_parse.h"
+#include "cli/arguments.h"
 #include "cli/command_tree.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 namespace {
 
 constexpr std::string_view kClientCommands = "login logout auth api track completion";
@@ -113,4 +113,4 @@ int RunCompletion(const CliArgs& args) {
   return args.help ? 0 : 2;
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

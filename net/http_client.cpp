@@ -1,4 +1,4 @@
-#include "api/transport/http_client.h"
+#include "net/http_client.h"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
@@ -15,7 +15,7 @@
 #include "core/ip_address.h"
 #include "core/url.h"
 
-namespace sightline::api {
+namespace sightline::net {
 namespace {
 
 namespace asio = boost::asio;
@@ -246,4 +246,4 @@ Result<OutboundResponse> BeastHttpClient::Send(const core::OutboundRequest& outb
   return std::move(*outcome);
 }
 
-}  // namespace sightline::api
+}  // namespace sightline::net

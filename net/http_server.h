@@ -1,7 +1,7 @@
 // The HTTP/1.1 server on Boost.Beast with C++20 coroutines: keep-alive, limits on header and
 // body size, read and idle timeouts, a cap on concurrent connections, and graceful shutdown
 // (stop accepting, close idle connections, let in-flight requests finish within a grace
-// period). This header is Beast-free; all Asio/Beast code stays in api/transport/*.cpp.
+// period). This header is Beast-free; all Asio/Beast code stays in net/*.cpp.
 //
 // Thread-safety: Listen and Run are called once, from one thread; Stop may be called from any
 // thread (and SIGINT/SIGTERM call it when `handle_signals` is set).
@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-namespace sightline::transport {
+namespace sightline::net {
 
 struct ServerLimits {
   std::size_t max_body_bytes = 5 * 1024 * 1024;
@@ -57,4 +57,4 @@ class HttpServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace sightline::transport
+}  // namespace sightline::net

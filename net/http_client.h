@@ -10,7 +10,7 @@
 #include "core/http_client.h"
 #include "detection/reverse_dns.h"
 
-namespace sightline::api {
+namespace sightline::net {
 
 struct HttpClientOptions {
   std::string ca_file;  // extra trusted CA certificates (PEM)
@@ -33,4 +33,4 @@ class BeastHttpClient final : public core::HttpClient {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace sightline::api
+}  // namespace sightline::net

@@ -1,4 +1,4 @@
-#include "api/transport/https_fetcher.h"
+#include "net/https_fetcher.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -14,7 +14,7 @@
 
 #include "tests/unit/testing/loopback_https_server.h"
 
-namespace sightline::api {
+namespace sightline::net {
 namespace {
 
 using namespace std::chrono_literals;
@@ -123,4 +123,4 @@ TEST(HttpsFetcher, RefusesFetchesOnceStopped) {
 }
 
 }  // namespace
-}  // namespace sightline::api
+}  // namespace sightline::net

@@ -1,4 +1,4 @@
-#include "api/transport/http_client.h"
+#include "net/http_client.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "tests/unit/testing/loopback_https_server.h"
 
-namespace sightline::api {
+namespace sightline::net {
 namespace {
 
 using namespace std::chrono_literals;
@@ -76,4 +76,4 @@ TEST(BeastHttpClient, NoContentAndNotModifiedAnswersEndAtTheirHead) {
 }
 
 }  // namespace
-}  // namespace sightline::api
+}  // namespace sightline::net

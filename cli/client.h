@@ -10,15 +10,15 @@
 
 #include <boost/json/object.hpp>
 
-#include "api/transport/http_client.h"
+#include "net/http_client.h"
 #include "cli/api_session.h"
 #include "cli/credentials.h"
 #include "core/clock.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 
 struct CliClient {
-  std::unique_ptr<api::BeastHttpClient> http;
+  std::unique_ptr<net::BeastHttpClient> http;
   core::SystemClock clock;
   std::optional<cli::CredentialStore> store;
   std::optional<cli::ApiSession> session;
@@ -33,9 +33,9 @@ struct OpenedClient {
 };
 OpenedClient OpenCliClient(const std::string& profile);
 
-std::unique_ptr<api::BeastHttpClient> NewCliHttpClient();
+std::unique_ptr<net::BeastHttpClient> NewCliHttpClient();
 
 // The environment variable's value, or `fallback` when it is unset or empty.
 std::string EnvOr(const char* name, std::string fallback = "");
 
-}  // namespace sightline::app
+}  // namespace sightline::cli

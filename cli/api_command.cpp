@@ -4,12 +4,12 @@
 
 #include <boost/json.hpp>
 
-#include "app/cli_client.h"
-#include "app/cli_parse.h"
+#include "cli/client.h"
+#include "cli/arguments.h"
 #include "core/http_types.h"
 #include "core/json_util.h"
 
-namespace sightline::app {
+namespace sightline::cli {
 namespace {
 
 namespace json = boost::json;
@@ -114,4 +114,4 @@ int RunApiCommand(const CliArgs& args) {
   return 0;
 }
 
-}  // namespace sightline::app
+}  // namespace sightline::cli
