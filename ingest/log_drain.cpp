@@ -351,6 +351,10 @@ std::optional<std::int64_t> ParseRfc3339Millis(std::string_view text) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   auto number = [&text](std::size_t at, std::size_t width, int& out) {
     if (text.size() < at + width) return false;
+    // Digits only: from_chars takes a sign, and "T-1:00" read as hour -1 shifted the time.
+    for (std::size_t i = at; i < at + width; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+    }
     const auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + width, out);
     return ec == std::errc() && end == text.data() + at + width;
   };

@@ -183,6 +183,11 @@ TEST(Rfc3339, ParsesOffsetsAndFractionsAndRefusesNonsense) {
   EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00"));
   EXPECT_FALSE(ParseRfc3339Millis("yesterday"));
   EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00Zjunk"));
+  // Signs where digits belong (std::from_chars reads them): hour -1 shifted the time.
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T-1:00:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:-1:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("-001-11-17T10:00:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00+-1:00"));
 }
 
 TEST(Compression, GzipRoundTripsAndIsBounded) {
