@@ -8,7 +8,6 @@
 #include <array>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <initializer_list>
 
 namespace sightline::ingest {
@@ -51,8 +50,10 @@ std::optional<std::string> Header(const json::value* value) {
 
 // Epoch numbers arrive in seconds, milliseconds, microseconds or nanoseconds; their magnitude
 // tells which (any of them for a date after 2001).
+// Beyond 9e18 (nanoseconds in the year 2255) a number is no time, and 1e300 nanoseconds as
+// milliseconds would not fit an int64: converting it was undefined (found by fuzzing).
 std::optional<std::int64_t> EpochToMillis(double value) {
-  if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+  if (!(value > 0) || !(value < 9e18)) return std::nullopt;
   if (value >= 1e17) return static_cast<std::int64_t>(value / 1e6);
   if (value >= 1e14) return static_cast<std::int64_t>(value / 1e3);
   if (value >= 1e11) return static_cast<std::int64_t>(value);
