@@ -58,7 +58,7 @@ TEST(CrawlUrl, AStrayPercentIsEscaped) {
 // taken as the port left "a:b" and "[::1x", which do not normalize again.
 TEST(CrawlUrl, AHostIsANameOrAWholeIpv6Literal) {
   EXPECT_EQ(NormalizeUrl("http://a:b:80/"), std::nullopt);
-  EXPECT_EQ(NormalizeUrl("https://[::1https://[::1]le.com\xC6\xC5" "43]/b"), std::nullopt);
+  EXPECT_EQ(NormalizeUrl("https://[::1https://[::1]le.com\xC6\xC5\x34\x33]/b"), std::nullopt);
   EXPECT_EQ(NormalizeUrl("http://[::1/"), std::nullopt);
   EXPECT_EQ(NormalizeUrl("http://[::1]x/"), std::nullopt);
   EXPECT_EQ(NormalizeUrl("http://[::1]:8080/"), "http://[::1]:8080/");
