@@ -98,7 +98,7 @@ int HexValue(char c) {
 // Decodes escapes of unreserved characters, uppercases the rest, escapes raw spaces and bytes
 // outside ASCII (browsers send them so), and a `%` that starts no escape: kept bare, it could
 // start one once its neighbours are decoded ("%%32e" → "%2e"), and a second normalization
-// would then read another URL (found by fuzz/url_fuzz.cpp).
+// would then read another URL (fuzz/url_fuzz.cpp checks that normalizing is idempotent).
 std::string NormalizeEscapes(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
@@ -195,8 +195,8 @@ std::optional<std::string> ResolveUrl(std::string_view base_url, std::string_vie
   if (!target.has_authority || !authority) return std::nullopt;
   // Escapes first, then dot segments (RFC 3986 §6.2.2 order): "%2e%2e" decodes to "..", which
   // must go too. Every path is cleaned, a base's taken whole included (a <base href> or a
-  // Location header is not normalized), so the result normalizes to itself (found by
-  // fuzz/url_fuzz.cpp: "/b/%2e%2e/c" came out as "/b/../c").
+  // Location header is not normalized), so the result normalizes to itself (as
+  // fuzz/url_fuzz.cpp checks: "/b/%2e%2e/c" came out as "/b/../c").
   const std::string path = RemoveDotSegments(NormalizeEscapes(target.path));
   std::string url = target.scheme + "://" + *authority + (path.empty() ? "/" : path);
   if (target.has_query) url += "?" + NormalizeEscapes(target.query);
