@@ -1,6 +1,7 @@
 #include "audit/crawl_url.h"
 
 #include <cctype>
+#include <utility>
 #include <vector>
 
 #include "core/text.h"
@@ -95,7 +96,9 @@ int HexValue(char c) {
 }
 
 // Decodes escapes of unreserved characters, uppercases the rest, escapes raw spaces and bytes
-// outside ASCII (browsers send them so).
+// outside ASCII (browsers send them so), and a `%` that starts no escape: kept bare, it could
+// start one once its neighbours are decoded ("%%32e" → "%2e"), and a second normalization
+// would then read another URL (fuzz/url_fuzz.cpp checks that normalizing is idempotent).
 std::string NormalizeEscapes(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
@@ -113,7 +116,8 @@ std::string NormalizeEscapes(std::string_view text) {
         out += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i + 2])));
       }
       i += 2;
-    } else if (c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '`') {
+    } else if (c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>' || c == '`' ||
+               c == '%') {
       out += '%';
       out += kHex[c >> 4];
       out += kHex[c & 15];
@@ -124,19 +128,32 @@ std::string NormalizeEscapes(std::string_view text) {
   return out;
 }
 
-std::optional<std::string> NormalizeAuthority(std::string_view scheme, std::string_view authority) {
-  if (authority.find('@') != std::string_view::npos || authority.empty()) return std::nullopt;
-  std::string host = core::ToLowerAscii(authority);
+// The host and the port of an authority: an IPv6 literal is "[…]" whole, with nothing after it
+// but ":port", and any other host ends at its first colon. (Taking the last colon as the port
+// read "a:b:80" as host "a:b" and "[::1x:" as host "[::1x", neither of which reads back the
+// same: found by fuzz/url_fuzz.cpp.)
+std::optional<std::pair<std::string, std::string>> SplitHostPort(std::string host) {
   std::string port;
-  const std::size_t bracket = host.rfind(']');
-  const std::size_t colon = host.rfind(':');
-  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+  const bool literal = host.front() == '[';
+  const std::size_t end = literal ? host.find(']') : host.find(':');
+  if (literal && end == std::string::npos) return std::nullopt;
+  const std::size_t colon = literal ? end + 1 : end;
+  if (colon < host.size()) {
+    if (host[colon] != ':') return std::nullopt;
     port = host.substr(colon + 1);
     host.resize(colon);
-    for (char c : port) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    }
   }
+  for (char c : port) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  }
+  return std::pair{std::move(host), std::move(port)};
+}
+
+std::optional<std::string> NormalizeAuthority(std::string_view scheme, std::string_view authority) {
+  if (authority.find('@') != std::string_view::npos || authority.empty()) return std::nullopt;
+  auto split = SplitHostPort(core::ToLowerAscii(authority));
+  if (!split) return std::nullopt;
+  auto& [host, port] = *split;
   while (!host.empty() && host.back() == '.') host.pop_back();
   if (host.empty()) return std::nullopt;
   for (char c : host) {
@@ -157,11 +174,9 @@ std::optional<std::string> ResolveUrl(std::string_view base_url, std::string_vie
   Reference target;
   if (!ref.scheme.empty()) {
     target = ref;
-    target.path = RemoveDotSegments(ref.path);
   } else if (ref.has_authority) {
     target = ref;
     target.scheme = base.scheme;
-    target.path = RemoveDotSegments(ref.path);
   } else {
     target = base;
     target.query = ref.query;
@@ -172,14 +187,18 @@ std::optional<std::string> ResolveUrl(std::string_view base_url, std::string_vie
         target.has_query = base.has_query;
       }
     } else {
-      target.path = RemoveDotSegments(ref.path.front() == '/' ? ref.path : Merge(base, ref.path));
+      target.path = ref.path.front() == '/' ? ref.path : Merge(base, ref.path);
     }
   }
   if (target.scheme != "http" && target.scheme != "https") return std::nullopt;
   auto authority = NormalizeAuthority(target.scheme, target.authority);
   if (!target.has_authority || !authority) return std::nullopt;
-  std::string url = target.scheme + "://" + *authority +
-                    (target.path.empty() ? "/" : NormalizeEscapes(target.path));
+  // Escapes first, then dot segments (RFC 3986 §6.2.2 order): "%2e%2e" decodes to "..", which
+  // must go too. Every path is cleaned, a base's taken whole included (a <base href> or a
+  // Location header is not normalized), so the result normalizes to itself (as
+  // fuzz/url_fuzz.cpp checks: "/b/%2e%2e/c" came out as "/b/../c").
+  const std::string path = RemoveDotSegments(NormalizeEscapes(target.path));
+  std::string url = target.scheme + "://" + *authority + (path.empty() ? "/" : path);
   if (target.has_query) url += "?" + NormalizeEscapes(target.query);
   return url;
 }

@@ -18,9 +18,11 @@ std::string Canonical(const std::string& ip) {
 
 }  // namespace
 
+// new State{…} rather than make_shared: State is an aggregate, and clang 14 (script/fuzz's
+// build) lacks C++20's aggregate initialization from parentheses.
 ReverseDnsVerifier::ReverseDnsVerifier(DnsResolver* resolver, const core::Clock& clock,
                                        ReverseDnsOptions options)
-    : state_(std::make_shared<State>(clock, options, resolver)) {}
+    : state_(new State{clock, options, resolver}) {}
 
 std::optional<std::vector<std::string>> ReverseDnsVerifier::ConfirmedNames(const std::string& ip) {
   if (state_->resolver == nullptr) return std::nullopt;

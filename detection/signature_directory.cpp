@@ -32,9 +32,11 @@ core::Result<DirectoryKeys> ParseSignatureDirectory(std::string_view document) {
   return out;
 }
 
+// new State{…} rather than make_shared: State is an aggregate, and clang 14 (script/fuzz's
+// build) lacks C++20's aggregate initialization from parentheses.
 SignatureDirectory::SignatureDirectory(core::UrlFetcher* fetcher, const core::Clock& clock,
                                        SignatureDirectoryOptions options)
-    : fetcher_(fetcher), state_(std::make_shared<State>(clock, options)) {}
+    : fetcher_(fetcher), state_(new State{clock, options}) {}
 
 std::string SignatureDirectory::DirectoryUrl(std::string_view origin) {
   return std::string(origin) + "/.well-known/http-message-signatures-directory";

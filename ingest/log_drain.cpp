@@ -8,7 +8,6 @@
 #include <array>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <initializer_list>
 
 namespace sightline::ingest {
@@ -51,8 +50,10 @@ std::optional<std::string> Header(const json::value* value) {
 
 // Epoch numbers arrive in seconds, milliseconds, microseconds or nanoseconds; their magnitude
 // tells which (any of them for a date after 2001).
+// Beyond 9e18 (nanoseconds in the year 2255) a number is no time, and 1e300 nanoseconds as
+// milliseconds would not fit an int64: converting it was undefined (found by fuzzing).
 std::optional<std::int64_t> EpochToMillis(double value) {
-  if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+  if (!(value > 0) || !(value < 9e18)) return std::nullopt;
   if (value >= 1e17) return static_cast<std::int64_t>(value / 1e6);
   if (value >= 1e14) return static_cast<std::int64_t>(value / 1e3);
   if (value >= 1e11) return static_cast<std::int64_t>(value);
@@ -351,6 +352,10 @@ std::optional<std::int64_t> ParseRfc3339Millis(std::string_view text) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
   auto number = [&text](std::size_t at, std::size_t width, int& out) {
     if (text.size() < at + width) return false;
+    // Digits only: from_chars takes a sign, and "T-1:00" read as hour -1 shifted the time.
+    for (std::size_t i = at; i < at + width; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+    }
     const auto [end, ec] = std::from_chars(text.data() + at, text.data() + at + width, out);
     return ec == std::errc() && end == text.data() + at + width;
   };

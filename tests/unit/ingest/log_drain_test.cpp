@@ -175,6 +175,22 @@ TEST(LogDrain, ImplausibleTimesFallBackToReceipt) {
   EXPECT_FALSE(batch->requests[0].client_timestamp);
 }
 
+// Epoch numbers too large for any unit fall back to receipt time too. 1e300 "nanoseconds" did
+// not fit an int64 as milliseconds: undefined behaviour, which UBSan aborts on (the fuzz build;
+// fuzz/corpus/log_drain/regression-epoch-1e300 replays it in every smoke run) and which x86
+// happened to turn into a time the range check dropped.
+TEST(LogDrain, EpochNumbersOutOfRangeFallBackToReceipt) {
+  for (const char* timestamp : {"1e300", "9.3e18", "-1e300", "1e999"}) {
+    SCOPED_TRACE(timestamp);
+    const std::string body = std::string(R"({"client_ip":"192.0.2.8","user_agent":"x-bot",)") +
+                             R"("timestamp":)" + timestamp + "}";
+    auto batch = ParseDrain(DrainSource::kFastly, body, kNow);
+    ASSERT_TRUE(batch);
+    ASSERT_EQ(batch->requests.size(), 1u);
+    EXPECT_FALSE(batch->requests[0].client_timestamp);
+  }
+}
+
 TEST(Rfc3339, ParsesOffsetsAndFractionsAndRefusesNonsense) {
   EXPECT_EQ(ParseRfc3339Millis("1970-01-01T00:00:00Z"), 0);
   EXPECT_EQ(ParseRfc3339Millis("1970-01-01T01:00:00.5+01:00"), 500);
@@ -183,6 +199,11 @@ TEST(Rfc3339, ParsesOffsetsAndFractionsAndRefusesNonsense) {
   EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00"));
   EXPECT_FALSE(ParseRfc3339Millis("yesterday"));
   EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00Zjunk"));
+  // Signs where digits belong (std::from_chars reads them): hour -1 shifted the time.
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T-1:00:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:-1:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("-001-11-17T10:00:00Z"));
+  EXPECT_FALSE(ParseRfc3339Millis("2026-11-17T10:00:00+-1:00"));
 }
 
 TEST(Compression, GzipRoundTripsAndIsBounded) {
