@@ -27,7 +27,7 @@ class JobLeases : public StoreConformance {
         AuditCrawlRecord crawl;
         crawl.id = "c" + std::to_string(i);
         crawl.project_id = "p1";
-        crawl.site_id = "s1";
+        crawl.site_id = "s" + std::to_string(i);  // one active crawl per site (migration 0021)
         crawl.start_url = "https://example.com/";
         crawl.status = "queued";
         crawl.created_at = 1000 + i;
