@@ -6,7 +6,8 @@
 // here is stopped, and every temporary directory removed, by stop().
 //
 // Environment: SIGHTLINE_BINARY (default ../../../build/sightline), SIGHTLINE_TEST_PG_DSN,
-// SIGHTLINE_SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
+// SIGHTLINE_SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium),
+// SIGHTLINE_DEBUG_PAGES=1 (print every page's navigations and refused responses to stderr).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -68,6 +69,9 @@ export async function start({ name = 'dashboard', serveArgs = [] } = {}) {
   const { openSync } = await import('node:fs');
   const log = openSync(logPath, 'w');
   const server = spawn(binary, ['serve', '--listen', `127.0.0.1:${port}`, '--public-url', base, ...storeArgs,
+    // Every page load refreshes its session anonymously, and all of them come from 127.0.0.1: the
+    // per-address window for anonymous calls (60 a minute by default) is not what these test.
+    '--public-rate-limit', '100000',
     '--rollup-interval', '0', '--bot-ranges-refresh', '0', ...keyArgs, ...serveArgs], { stdio: ['ignore', log, log] });
   let browser;
   const stop = async () => {
@@ -101,6 +105,13 @@ export async function start({ name = 'dashboard', serveArgs = [] } = {}) {
       if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(message.text());
     });
     page.problems = problems;
+    if (process.env.SIGHTLINE_DEBUG_PAGES) {
+      // Tracing a flaky page: every navigation and every refused or redirected response.
+      page.on('response', (response) => {
+        if (response.status() >= 300) console.error('page:', response.status(), response.request().method(), response.url());
+      });
+      page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) console.error('page: at', frame.url()); });
+    }
     return page;
   };
   context.signIn = (page, credentials = owner) => signIn(context, page, credentials);
