@@ -4,7 +4,7 @@
 // refused, rename/delete over REST, unknown ids 404, an authenticator without user verification
 // adds nothing); a passkey as the second step an organization requiring it asks for; the
 // session surviving a reload; signing out. Elements are found by label and role. Run by
-// dashboard_interop.sh (node --test).
+// dashboard_interop.sh (node --test), one CTest entry per store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, screenshot, totp } from './harness.mjs';
