@@ -283,6 +283,8 @@ Result<std::unique_ptr<Server>> Server::Start(ServeConfig config, const ServeHoo
 
 Server::Server(ServeConfig config, ServerFoundations& f, const ServeHooks& hooks)
     : config_(std::move(config)),
+      clock_owner_(hooks.clock ? hooks.clock : std::make_shared<const core::SystemClock>()),
+      clock_(*clock_owner_),
       store_(std::move(f.store)),
       registry_(std::move(f.registry)),
       resolver_(std::move(f.resolver)),

@@ -85,7 +85,8 @@ class Server {
   void PinOwnCrawlerKeys();
 
   const ServeConfig config_;
-  core::SystemClock clock_;
+  const std::shared_ptr<const core::Clock> clock_owner_;  // the hooks' clock, else the system's
+  const core::Clock& clock_;
   // What Start prepared (each may have failed there).
   std::unique_ptr<storage::Store> store_;
   tools::Registry registry_;

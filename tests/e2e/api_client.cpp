@@ -3,8 +3,6 @@
 #include <boost/json/serialize.hpp>
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <thread>
 
 namespace sightline::e2e {
 
@@ -40,12 +38,6 @@ Headers ModernHeaders(const std::string& credential, const std::string& method,
   headers["Mcp-Method"] = method;
   if (!name.empty()) headers["Mcp-Name"] = name;
   return headers;
-}
-
-void WaitForRoomInTheWindow() {
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  const auto into = std::chrono::duration_cast<std::chrono::seconds>(now).count() % 60;
-  if (into > 45) std::this_thread::sleep_for(std::chrono::seconds(61 - into));
 }
 
 std::string AccessToken(const Response& signed_in) {

@@ -33,10 +33,6 @@ std::string ModernBody(const std::string& method, boost::json::object params = {
 Headers ModernHeaders(const std::string& credential, const std::string& method,
                       const std::string& name = "");
 
-// Waits until the current one-minute rate-limit window has at least 15 s left, so a test's
-// requests all fall in one window.
-void WaitForRoomInTheWindow();
-
 // The access token of a sign-in answer, expecting 200; empty when it has none (a second factor,
 // or its setup, is due).
 std::string AccessToken(const Response& signed_in);

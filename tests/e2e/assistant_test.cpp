@@ -87,8 +87,9 @@ class Assistant : public ::testing::TestWithParam<Backend> {
     creds_ = Bootstrap(GetParam(), org_, "Site");
   }
   // A server whose assistant speaks `dialect` to the scripted model.
+  // `minute`: the server runs in that FreshMinute (tests of the rate-limit window).
   void Start(const std::string& dialect, std::vector<std::string> extra = {},
-             const std::string& scheme = "http") {
+             const std::string& scheme = "http", const FreshMinute* minute = nullptr) {
     server_.reset();
     std::vector<std::string> args{"--llm-provider",
                                   dialect,
@@ -100,7 +101,8 @@ class Assistant : public ::testing::TestWithParam<Backend> {
                                   "--llm-api-key",
                                   "sk-test-secret"};
     args.insert(args.end(), extra.begin(), extra.end());
-    server_ = std::make_unique<ServerProcess>(GetParam(), args);
+    server_ = minute ? minute->Start(GetParam(), args)
+                     : std::make_unique<ServerProcess>(GetParam(), args);
     owner_ = api().SignIn(creds_.owner_email);
   }
   ApiClient api() const { return ApiClient(*server_); }
@@ -546,8 +548,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, Assistant, ::testing::ValuesIn(AvailableBacke
 class OneWindow : public Assistant {};
 
 TEST_P(OneWindow, RestMcpInBothErasAndTheAssistantShareTheCredentialsWindow) {
-  Start("openai", {"--rate-limit", "10"});
-  WaitForRoomInTheWindow();
+  const FreshMinute minute;
+  Start("openai", {"--rate-limit", "10"}, "http", &minute);
   const std::string key = creds_.private_api_key;
   const std::string report = "/web-analytics?from=2026-01-01&to=2026-01-31";
   const json::object arguments{{"from", "2026-01-01"}, {"to", "2026-01-31"}};

@@ -39,14 +39,27 @@ std::string ReadFile(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-// Starts the binary with stdout/stderr redirected to files; returns the pid.
+// This process's environment plus `extra` ("NAME=value"), as execve wants it. Built before
+// fork: the child of a threaded process may not allocate.
+std::vector<char*> EnvironmentWith(std::vector<std::string>& extra) {
+  std::vector<char*> envp;
+  for (char** entry = environ; *entry != nullptr; ++entry) envp.push_back(*entry);
+  for (auto& e : extra) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  return envp;
+}
+
+// Starts the binary with stdout/stderr redirected to files and `environment` ("NAME=value")
+// added to this process's; returns the pid.
 int SpawnProgram(std::string binary, const std::vector<std::string>& args,
-                 const std::filesystem::path& out, const std::filesystem::path& err) {
+                 const std::filesystem::path& out, const std::filesystem::path& err,
+                 std::vector<std::string> environment = {}) {
   std::vector<char*> argv;
   argv.push_back(binary.data());
   std::vector<std::string> copies = args;
   for (auto& a : copies) argv.push_back(a.data());
   argv.push_back(nullptr);
+  const std::vector<char*> envp = EnvironmentWith(environment);
   const int pid = fork();
   if (pid == 0) {
     const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -55,7 +68,7 @@ int SpawnProgram(std::string binary, const std::vector<std::string>& args,
     dup2(err_fd, 2);
     const int null_fd = open("/dev/null", O_RDONLY);
     dup2(null_fd, 0);
-    execvp(argv[0], argv.data());
+    execvpe(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   return pid;
@@ -340,7 +353,7 @@ std::int64_t UnixSecondsNow() {
 }
 
 ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> extra_args,
-                             std::string binary)
+                             std::string binary, std::vector<std::string> environment)
     : dir_("sightline-log-") {
   const auto log_path = dir_.path() / "server.log";
   // Tests are hermetic: no fetching of the vendors' range lists unless a test asks for it.
@@ -361,7 +374,7 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
   for (const auto& a : backend.StorageArgs()) args.push_back(a);
   for (auto& a : extra_args) args.push_back(std::move(a));
   pid_ = SpawnProgram(binary.empty() ? SIGHTLINE_BINARY : std::move(binary), args, log_path,
-                      dir_.path() / "stderr.log");
+                      dir_.path() / "stderr.log", std::move(environment));
   static const std::regex kReady(R"re("msg":"ready".*"port":(\d+))re");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -425,5 +438,24 @@ int ServerProcess::WaitForExit(std::chrono::seconds wait) {
 }
 
 std::string ServerProcess::Log() const { return ReadFile(dir_.path() / "server.log"); }
+
+FreshMinute::FreshMinute() {
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+  static std::mt19937_64 rng{std::random_device{}()};
+  constexpr std::int64_t kMinute = 60'000;
+  const std::int64_t now =
+      duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto minutes_ahead = static_cast<std::int64_t>(10 + rng() % 1'000'000);  // ~2 years
+  const std::int64_t target = (now / kMinute + minutes_ahead) * kMinute + 1'000;
+  shift_ = "SIGHTLINE_TEST_CLOCK_OFFSET_MS=" + std::to_string(target - now);
+}
+
+std::unique_ptr<ServerProcess> FreshMinute::Start(const Backend& backend,
+                                                  std::vector<std::string> extra_args) const {
+  return std::make_unique<ServerProcess>(backend, std::move(extra_args),
+                                         SIGHTLINE_MCP_FIXTURES_BINARY,
+                                         std::vector<std::string>{shift_});
+}
 
 }  // namespace sightline::e2e

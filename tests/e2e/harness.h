@@ -136,9 +136,10 @@ std::int64_t UnixSecondsNow();
 class ServerProcess {
  public:
   // Runs `<binary> serve`: sightline's when `binary` is empty, else another executable built
-  // from the same libraries (the MCP fixture server, SIGHTLINE_MCP_FIXTURES_BINARY).
+  // from the same libraries (the MCP fixture server, SIGHTLINE_MCP_FIXTURES_BINARY), with
+  // `environment` ("NAME=value") added to this process's.
   ServerProcess(const Backend& backend, std::vector<std::string> extra_args = {},
-                std::string binary = {});
+                std::string binary = {}, std::vector<std::string> environment = {});
   ~ServerProcess();
   unsigned short port() const { return port_; }
   // A request to the API on a fresh connection: `target` is relative to the API base, /api,
@@ -160,6 +161,21 @@ class ServerProcess {
   TempDir dir_;  // its log
   int pid_ = -1;
   unsigned short port_ = 0;
+};
+
+// The time of servers that test the one-minute rate-limit windows: one second into a minute
+// of its own, chosen at random far ahead of the system's, so every request of the test falls in
+// one fresh window without waiting for one. The servers are the test-only server
+// (SIGHTLINE_MCP_FIXTURES_BINARY), whose clock SIGHTLINE_TEST_CLOCK_OFFSET_MS shifts; every
+// server started from one FreshMinute shares its minute (and its store, its windows).
+class FreshMinute {
+ public:
+  FreshMinute();
+  std::unique_ptr<ServerProcess> Start(const Backend& backend,
+                                       std::vector<std::string> extra_args = {}) const;
+
+ private:
+  std::string shift_;  // SIGHTLINE_TEST_CLOCK_OFFSET_MS=<milliseconds>
 };
 
 }  // namespace sightline::e2e

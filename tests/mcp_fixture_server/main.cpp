@@ -3,13 +3,19 @@
 // fixture tools, resources and prompts on /api/mcp, which it also answers without a credential
 // (callers without one see only the fixtures). The fixtures and that mode exist only in this
 // executable: `sightline` has neither, and no option of it reaches them.
+// With SIGHTLINE_TEST_CLOCK_OFFSET_MS set, the server's clock runs that many milliseconds ahead
+// of the system's (negative: behind), so a test of a time window starts at a moment it chose
+// rather than sleeping until one (tests/e2e: TestServerAtAFreshMinute).
 // Usage: sightline_mcp_fixtures serve [sightline serve options]
 #include <sys/stat.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "app/serve_hooks.h"
@@ -23,6 +29,24 @@ constexpr std::string_view kUsage =
     "A test-only server: 'sightline serve' with the MCP conformance suite's fixtures on\n"
     "/api/mcp, answered without a credential. Options are those of 'sightline serve'.\n";
 
+// The system's time, shifted by a fixed amount.
+class ShiftedClock final : public sightline::core::Clock {
+ public:
+  explicit ShiftedClock(std::chrono::milliseconds shift) : shift_(shift) {}
+  sightline::core::TimePoint Now() const override {
+    return std::chrono::system_clock::now() + shift_;
+  }
+
+ private:
+  const std::chrono::milliseconds shift_;
+};
+
+std::shared_ptr<const sightline::core::Clock> ClockFromEnvironment() {
+  const char* shift = std::getenv("SIGHTLINE_TEST_CLOCK_OFFSET_MS");
+  if (shift == nullptr || *shift == '\0') return nullptr;
+  return std::make_shared<const ShiftedClock>(std::chrono::milliseconds(std::stoll(shift)));
+}
+
 sightline::app::ServeHooks FixtureHooks() {
   return {.mcp_extension =
               [] {
@@ -33,7 +57,8 @@ sightline::app::ServeHooks FixtureHooks() {
                 return std::unique_ptr<const sightline::mcp::McpExtension>(
                     std::make_unique<sightline::mcp::ConformanceExtension>());
               },
-          .anonymous_mcp = true};
+          .anonymous_mcp = true,
+          .clock = ClockFromEnvironment()};
 }
 
 }  // namespace
