@@ -10,7 +10,7 @@
 #include "core/logging.h"
 #include "storage/account_repository.h"
 #include "storage/agent_repository.h"
-#include "tools/agent_views.h"
+#include "features/assistant/views.h"
 
 namespace sightline::agent {
 namespace {

@@ -6,6 +6,7 @@
 #include "audit/audit_rules.h"
 #include "core/json_util.h"
 #include "core/error.h"
+#include "features/all_operations.h"
 #include "identity/permissions.h"
 #include "tools/registry.h"
 

@@ -9,6 +9,7 @@
 #include "core/url.h"
 #include "core/version.h"
 #include "detection/bot_catalog.h"
+#include "features/all_operations.h"
 #include "mcp/discovery.h"
 
 namespace sightline::app {

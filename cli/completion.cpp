@@ -7,6 +7,7 @@
 
 #include "cli/arguments.h"
 #include "cli/command_tree.h"
+#include "features/all_operations.h"
 
 namespace sightline::cli {
 namespace {

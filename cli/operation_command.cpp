@@ -13,6 +13,7 @@
 #include "cli/arguments.h"
 #include "cli/command_tree.h"
 #include "cli/render.h"
+#include "features/all_operations.h"
 #include "tools/operation.h"
 
 namespace sightline::cli {

@@ -1,6 +1,6 @@
 // OperationSpec: the one definition of a product operation. From the explicit list in
-// all_operations.cpp come the REST routes, the OpenAPI document, and (later) the MCP tools and
-// the agent's tools. Operations never see HTTP: `run` gets an OperationContext and validated
+// features/all_operations.cpp come the REST routes, the OpenAPI document, the MCP tools, the
+// assistant's tools and the CLI's commands. Operations never see HTTP: `run` gets an OperationContext and validated
 // arguments (path, query and body parameters merged into one object).
 #pragma once
 
@@ -131,8 +131,5 @@ struct OperationSpec {
   AsyncRunFunction run_async = nullptr;
   StreamFunction open_stream = nullptr;
 };
-
-// Every operation of the product, in one explicit list (tools/all_operations.cpp).
-std::span<const OperationSpec> AllOperations();
 
 }  // namespace sightline::tools

@@ -18,6 +18,7 @@
 #include "agent/assistant.h"
 #include "audit/site_audit_service.h"
 #include "audit/site_ownership.h"
+#include "features/all_operations.h"
 #include "storage/audit_repository.h"
 #include "core/clock.h"
 #include "core/crypto.h"

@@ -15,6 +15,7 @@
 #include "audit/site_files.h"
 #include "audit/site_survey.h"
 #include "core/json_util.h"
+#include "features/all_operations.h"
 #include "identity/totp.h"
 #include "tests/operations/operation_fixture.h"
 #include "tests/operations/schema_drift.h"

@@ -10,7 +10,7 @@
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
 #include "tests/unit/testing/temp_store.h"
-#include "tools/project_operations.h"
+#include "features/projects/project_operations.h"
 
 #include <boost/json/parse.hpp>
 

@@ -10,6 +10,7 @@
 
 #include "cli/command_tree.h"
 #include "cli/render.h"
+#include "features/all_operations.h"
 #include "tools/operation.h"
 
 namespace sightline::cli {

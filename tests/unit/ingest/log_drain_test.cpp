@@ -3,7 +3,7 @@
 #include "core/compression.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
-#include "tools/bot_operations.h"
+#include "features/ingestion/forwarding_operations.h"
 
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+#include "features/all_operations.h"
 #include "mcp/app_views.h"
 
 #include "mcp/tool_catalog.h"

@@ -1,3 +1,4 @@
+#include "features/all_operations.h"
 #include "mcp/discovery.h"
 #include "mcp/protocol.h"
 #include "mcp/tool_catalog.h"

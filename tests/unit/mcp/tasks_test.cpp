@@ -1,6 +1,7 @@
 // Long-running tools as MCP tasks, in both eras (mcp/tasks.cpp): sealed task ids
 // (mcp/task_handles.h), jobs read as tasks (mcp/task_views.h), and the whole server over a
 // registry of test-only operations (a job started, read and cancelled by three operations).
+#include "features/all_operations.h"
 #include "mcp/task_handles.h"
 #include "mcp/task_views.h"
 

@@ -1,3 +1,4 @@
+#include "features/all_operations.h"
 #include "tools/access.h"
 
 #include <gtest/gtest.h>

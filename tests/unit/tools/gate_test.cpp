@@ -1,3 +1,4 @@
+#include "features/all_operations.h"
 #include "tools/gate.h"
 
 #include <gtest/gtest.h>

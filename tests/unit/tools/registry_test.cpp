@@ -1,3 +1,4 @@
+#include "features/all_operations.h"
 #include "tools/registry.h"
 
 #include "api/openapi.h"

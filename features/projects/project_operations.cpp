@@ -1,0 +1,272 @@
+#include "features/projects/project_operations.h"
+
+#include "core/timezone.h"
+#include "storage/account_repository.h"
+#include "tools/audit_log.h"
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+#include "core/crypto.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+
+constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
+
+// A macro so that the listing can embed it in its own literal.
+#define SIGHTLINE_PROJECT_SCHEMA                                                               \
+  R"({"type": "object", "required": ["id", "organizationId", "name", "reportingTimezone",)"    \
+  R"( "botDetection", "eventStorage", "ipLogging", "createdAt", "updatedAt"], "properties": {)" \
+  R"( "id": {"type": "string", "format": "uuid", "description": "Project id."},)"              \
+  R"( "organizationId": {"type": "string", "format": "uuid"},)"                                \
+  R"( "organizationSlug": {"type": "string"}, "name": {"type": "string"},)"                    \
+  R"( "reportingTimezone": {"type": "string",)"                                                \
+  R"(   "description": "IANA time zone that governs every date boundary in reports."},)"      \
+  R"( "botDetection": {"type": "boolean", "description": "On: bot events are stored flagged)"  \
+  R"( is_bot. Off: bot traffic is dropped."},)"                                                \
+  R"( "eventStorage": {"type": "boolean", "description": "Off: events are accepted and)"      \
+  R"( discarded."},)"                                                                          \
+  R"( "ipLogging": {"type": "boolean", "description": "On: client IPs are stored; off: used)"  \
+  R"( for enrichment, then dropped."},)"                                                       \
+  R"( "createdAt": {"type": "string", "format": "date-time"},)"                                \
+  R"( "updatedAt": {"type": "string", "format": "date-time"}}})"
+constexpr std::string_view kProjectSchema = SIGHTLINE_PROJECT_SCHEMA;
+
+Result<json::value> RunGetProject(OperationContext& context, const json::object&) {
+  return json::value(ProjectToJson(*context.project, context.organization));
+}
+
+// Applies the settings present in `args` to `project`; VAL_003 for an unknown time zone.
+Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& project) {
+  if (auto name = args.if_contains("name")) project.name = std::string(name->as_string());
+  if (project.name.empty()) return core::Error::Invalid("name", "'name' is required.");
+  if (auto zone = args.if_contains("reportingTimezone")) {
+    const std::string_view text = zone->as_string();
+    if (!core::IsKnownTimeZone(text)) {
+      core::Error error = core::Error::Invalid(
+          "reportingTimezone", "'reportingTimezone' must be an IANA time zone such as "
+                               "'Europe/Berlin' or 'UTC'.");
+      error.mutable_details()["value"] = text;
+      return error;
+    }
+    project.reporting_timezone = std::string(text);
+  }
+  if (auto on = args.if_contains("botDetection")) project.bot_detection = on->as_bool();
+  if (auto on = args.if_contains("eventStorage")) project.event_storage = on->as_bool();
+  if (auto on = args.if_contains("ipLogging")) project.ip_logging = on->as_bool();
+  return {};
+}
+
+// The settings `args` changes, for the audit entry (only the known fields: a body may carry
+// anything else, and that must not reach the audit log).
+json::object Changes(const json::object& args) {
+  json::object changes;
+  for (std::string_view field :
+       {"name", "reportingTimezone", "botDetection", "eventStorage", "ipLogging"}) {
+    if (const json::value* value = args.if_contains(field)) changes[field] = *value;
+  }
+  return changes;
+}
+
+// The database's unique index decides races the pre-check cannot; both answer PROJECT_002.
+core::Error NameTaken(const std::string& name) {
+  return FieldError(core::ErrorCode::kProjectNameTaken,
+                    "The organization already has a project named '" + name + "'.", "name");
+}
+
+template <class T>
+Result<T> NameConflictAsTaken(Result<T> result, const std::string& name) {
+  if (!result && result.error().code() == core::ErrorCode::kConflict) return NameTaken(name);
+  return result;
+}
+
+// The project's name must be unique within its organization (PROJECT_002).
+Result<void> RefuseTakenName(storage::Transaction& tx, const storage::ProjectRecord& project) {
+  auto same = tx.accounts().FindProjectByName(project.organization_id, project.name);
+  if (!same) return same.error();
+  if (*same && (*same)->id != project.id) return NameTaken(project.name);
+  return {};
+}
+
+Result<json::value> RunUpdateProject(OperationContext& context, const json::object& args) {
+  storage::ProjectRecord project = *context.project;
+  auto applied = ApplySettings(args, project);
+  if (!applied) return applied.error();
+  project.updated_at = context.clock.NowMillis();
+  AuditEntry audit{"project.update", "project", project.id, Changes(args), {}};
+  auto written = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<bool> {
+    if (auto free = RefuseTakenName(tx, project); !free) return free.error();
+    return NameConflictAsTaken(tx.accounts().UpdateProject(project), project.name);
+  });
+  if (!written) return written.error();
+  if (!*written) return core::Error(core::ErrorCode::kProjectNotFound, "Project not found.");
+  return json::value(ProjectToJson(project, context.organization));
+}
+
+Result<json::value> RunCreateProject(OperationContext& context, const json::object& args) {
+  const std::int64_t now = context.clock.NowMillis();
+  storage::ProjectRecord project;
+  project.id = core::NewUuidV4();
+  project.organization_id = context.organization->id;
+  project.created_at = project.updated_at = now;
+  auto applied = ApplySettings(args, project);
+  if (!applied) return applied.error();
+  AuditEntry audit{"project.create", "project", project.id, Changes(args), {}};
+  auto created = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    if (auto free = RefuseTakenName(tx, project); !free) return free.error();
+    return NameConflictAsTaken(tx.accounts().InsertProject(project), project.name);
+  });
+  if (!created) return created.error();
+  return json::value(ProjectToJson(project, context.organization));
+}
+
+Result<json::value> RunListProjects(OperationContext& context, const json::object&) {
+  auto projects = context.store.Read([&](storage::Transaction& tx) {
+    return tx.accounts().ListProjects(context.organization->id);
+  });
+  if (!projects) return projects.error();
+  json::array out;
+  for (const auto& project : *projects) {
+    // A private API key sees only the project it is bound to.
+    if (context.principal.project_id && *context.principal.project_id != project.id) continue;
+    out.push_back(ProjectToJson(project, context.organization));
+  }
+  return json::value(json::object{{"projects", std::move(out)}});
+}
+
+Result<json::value> RunDeleteProject(OperationContext& context, const json::object&) {
+  AuditEntry audit{"project.delete", "project", context.project->id,
+                   {{"name", context.project->name}}, {}};
+  auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
+    return tx.accounts().DeleteProject(context.project->id);
+  });
+  if (!deleted) return deleted.error();
+  return NoContent();
+}
+
+}  // namespace
+
+json::object ProjectToJson(const storage::ProjectRecord& project,
+                           const storage::OrganizationRecord* organization) {
+  json::object out;
+  out["id"] = project.id;
+  out["organizationId"] = project.organization_id;
+  if (organization) out["organizationSlug"] = organization->slug;
+  out["name"] = project.name;
+  out["reportingTimezone"] = project.reporting_timezone;
+  out["botDetection"] = project.bot_detection;
+  out["eventStorage"] = project.event_storage;
+  out["ipLogging"] = project.ip_logging;
+  out["createdAt"] = core::FormatRfc3339(project.created_at);
+  out["updatedAt"] = core::FormatRfc3339(project.updated_at);
+  return out;
+}
+
+const OperationSpec kGetProject{
+    .name = "get_project",
+    .summary = "Get a project",
+    .description = "Returns one project of the organization with its settings.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects/{projectId}",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
+    .output_schema = kProjectSchema,
+    .permission = identity::Permission::kProjectView,
+    .effect = Effect::kReadOnly,
+    .credentials = kAnyAccount,
+    .run = RunGetProject,
+};
+
+const OperationSpec kUpdateProject{
+    .name = "update_project",
+    .summary = "Update a project's name or settings",
+    .description =
+        "Changes the project's name, reporting time zone and its bot-detection, event-storage "
+        "and IP-logging switches. Only the fields sent change. Changing the reporting time zone "
+        "restates past daily figures; no data is lost.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kPatch,
+    .path = "/{orgSlug}/projects/{projectId}",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+      "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
+        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
+          "description": "IANA time zone, e.g. Europe/Berlin."},
+        "botDetection": {"type": "boolean"},
+        "eventStorage": {"type": "boolean"},
+        "ipLogging": {"type": "boolean"}
+      }
+    })",
+    .output_schema = kProjectSchema,
+    .permission = identity::Permission::kProjectManage,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = kAnyAccount,
+    .run = RunUpdateProject,
+};
+
+const OperationSpec kCreateProject{
+    .name = "create_project",
+    .summary = "Create a project",
+    .description = "Creates a project in the organization. The name must be unique in the "
+                   "organization (PROJECT_002); settings default to reportingTimezone UTC, "
+                   "botDetection on, eventStorage on, ipLogging off.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kPost,
+    .path = "/{orgSlug}/projects",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "name"], "properties": {)"
+        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
+        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
+          "description": "IANA time zone, e.g. Europe/Berlin."},
+        "botDetection": {"type": "boolean"},
+        "eventStorage": {"type": "boolean"},
+        "ipLogging": {"type": "boolean"}}})",
+    .output_schema = kProjectSchema,
+    .permission = identity::Permission::kProjectCreate,
+    .effect = Effect::kWrite,
+    .credentials = kAnyAccount,
+    .success_status = 201,
+    .run = RunCreateProject,
+};
+
+const OperationSpec kListProjects{
+    .name = "list_projects",
+    .summary = "List projects",
+    .description = "The organization's projects, oldest first (a private API key sees only its "
+                   "own project).",
+    .tag = "Projects",
+    .method = core::HttpMethod::kGet,
+    .path = "/{orgSlug}/projects",
+    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
+        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+    .output_schema = R"({"type": "object", "required": ["projects"], "properties": {
+        "projects": {"type": "array", "items": )" SIGHTLINE_PROJECT_SCHEMA R"(}}})",
+    .permission = identity::Permission::kProjectView,
+    .effect = Effect::kReadOnly,
+    .credentials = kAnyAccount,
+    .run = RunListProjects,
+};
+
+const OperationSpec kDeleteProject{
+    .name = "delete_project",
+    .summary = "Delete a project",
+    .description = "Permanently deletes the project with its keys, events and bot requests.",
+    .tag = "Projects",
+    .method = core::HttpMethod::kDelete,
+    .path = "/{orgSlug}/projects/{projectId}",
+    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
+                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
+    .output_schema = kEmptyOutputSchema,
+    .permission = identity::Permission::kProjectDelete,
+    .effect = Effect::kDestructive,
+    .credentials = kAnyAccount,
+    .success_status = 204,
+    .mcp_exclusion_reason = "Deletes a project and all of its data.",
+    .run = RunDeleteProject,
+};
+
+}  // namespace sightline::tools

@@ -1,0 +1,538 @@
+// ServiceAuditBot's crawls: start one (queued for whichever node claims it first, answered at
+// once with the crawl to poll), follow and cancel it, and read what it found: pages, their
+// links, the issues compared with the site's previous crawl, and the summary.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "audit/audit_rules.h"
+#include "audit/crawl_url.h"
+#include "core/crypto.h"
+#include "jobs/job_status.h"
+#include "storage/audit_repository.h"
+#include "tools/audit_log.h"
+#include "tools/operation_helpers.h"
+#include "tools/schema_fragments.h"
+#include "features/site_audit/common.h"
+#include "features/site_audit/operations.h"
+#include "features/site_audit/views.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::ErrorCode;
+using core::Result;
+using identity::Permission;
+using site_audit::kCallers;
+using site_audit::ProjectId;
+
+Result<json::value> CrawlView(storage::Transaction& tx, const storage::AuditCrawlRecord& crawl) {
+  auto progress = tx.audit().CountAuditPages(crawl.id);
+  if (!progress) return progress.error();
+  return json::value(AuditCrawlView(crawl, *progress));
+}
+
+Result<storage::AuditCrawlRecord> FindCrawl(storage::Transaction& tx,
+                                            const OperationContext& context,
+                                            const std::string& crawl_id) {
+  auto crawl = tx.audit().FindAuditCrawl(ProjectId(context), crawl_id);
+  if (!crawl) return crawl.error();
+  if (!*crawl) return NotFound("crawl");
+  return std::move(**crawl);
+}
+
+// The crawl's first URL: the site's home page unless `startUrl` names another page of it.
+Result<std::string> StartUrl(const storage::AuditSiteRecord& site, const json::object& args) {
+  const auto asked = OptionalString(args, "startUrl");
+  if (!asked) return site.origin + "/";
+  auto normalized = audit::NormalizeUrl(*asked);
+  if (!normalized || audit::UrlOrigin(*normalized) != site.origin) {
+    return core::Error::Invalid("startUrl", "startUrl must be a page of " + site.origin + ".");
+  }
+  return *normalized;
+}
+
+storage::AuditCrawlRecord NewCrawl(const OperationContext& context, const json::object& args) {
+  storage::AuditCrawlRecord crawl;
+  crawl.id = core::NewUuidV7(context.clock.NowMillis());
+  crawl.project_id = ProjectId(context);
+  crawl.site_id = RequiredString(args, "siteId");
+  crawl.status = jobs::StatusName(jobs::JobKind::kCrawl, jobs::JobStatus::kQueued);
+  crawl.max_pages = IntegerOr(args, "maxPages", 500);
+  crawl.max_depth = IntegerOr(args, "maxDepth", 10);
+  crawl.max_duration_s = IntegerOr(args, "maxDurationSeconds", 1800);
+  crawl.concurrency = IntegerOr(args, "concurrency", 2);
+  crawl.delay_ms = IntegerOr(args, "delayMs", 250);
+  crawl.created_by = context.principal.user_id;
+  crawl.created_at = context.clock.NowMillis();
+  return crawl;
+}
+
+core::Error CrawlActive() {
+  return core::Error(ErrorCode::kAuditCrawlActive,
+                     "The site already has a crawl queued or running; wait for it or cancel it.");
+}
+
+// AUDIT_002 naming the site's queued or running crawl, if it has one.
+Result<void> NoActiveCrawl(storage::Transaction& tx, const OperationContext& context,
+                           const std::string& site_id) {
+  auto active = tx.audit().HasActiveAuditCrawl(site_id);
+  if (!active) return active.error();
+  if (!*active) return {};
+  core::Error error = CrawlActive();
+  auto recent = tx.audit().ListAuditCrawls(ProjectId(context), site_id, 20, 0);
+  if (!recent) return recent.error();
+  for (const auto& crawl : *recent) {
+    const auto status = jobs::ParseStatus(jobs::JobKind::kCrawl, crawl.status);
+    if (status && !jobs::IsFinished(*status)) {
+      error.mutable_details()["crawlId"] = crawl.id;
+      break;
+    }
+  }
+  return error;
+}
+
+Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::object& args) {
+  storage::AuditCrawlRecord crawl = NewCrawl(context, args);
+  AuditEntry audit{"site_audit.crawl_start", "audit_crawl", crawl.id, {}};
+  json::value view;
+  bool lost_race = false;
+  auto started = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto site = tx.audit().FindAuditSite(crawl.project_id, crawl.site_id);
+    if (!site) return site.error();
+    if (!*site) return NotFound("site");
+    if (!(*site)->verified_method) {
+      core::Error error(ErrorCode::kAuditSiteNotVerified,
+                        "Prove that the project owns " + (*site)->origin +
+                            " (verify_audit_site) before ServiceAuditBot crawls it.");
+      error.mutable_details()["siteId"] = crawl.site_id;
+      return error;
+    }
+    auto start_url = StartUrl(**site, args);
+    if (!start_url) return start_url.error();
+    crawl.start_url = *start_url;
+    if (auto free = NoActiveCrawl(tx, context, crawl.site_id); !free) return free;
+    auto previous = tx.audit().FindLastCompletedCrawl(crawl.site_id, crawl.created_at + 1);
+    if (!previous) return previous.error();
+    if (*previous) crawl.previous_crawl_id = (*previous)->id;
+    if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) {
+      // Another call inserted its crawl since the check above; the store keeps one per site.
+      lost_race = inserted.error().code() == ErrorCode::kConflict;
+      return inserted;
+    }
+    audit.details = {{"siteId", crawl.site_id}, {"startUrl", crawl.start_url}};
+    auto shown = CrawlView(tx, crawl);
+    if (!shown) return shown.error();
+    view = std::move(*shown);
+    return {};
+  });
+  if (!started && lost_race) {
+    // The same answer as when the check saw the other crawl, read after its transaction.
+    auto active = context.store.Read(
+        [&](storage::Transaction& tx) { return NoActiveCrawl(tx, context, crawl.site_id); });
+    if (!active) return active.error();
+    return CrawlActive();  // the other crawl has ended already
+  }
+  if (!started) return started.error();
+  return view;
+}
+
+Result<json::value> RunListSiteCrawls(OperationContext& context, const json::object& args) {
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawls = tx.audit().ListAuditCrawls(
+        ProjectId(context), OptionalString(args, "siteId").value_or(""),
+        IntegerOr(args, "limit", 20), IntegerOr(args, "offset", 0));
+    if (!crawls) return crawls.error();
+    json::array out;
+    for (const auto& crawl : *crawls) {
+      auto view = CrawlView(tx, crawl);
+      if (!view) return view.error();
+      out.push_back(std::move(*view));
+    }
+    return json::value(json::object{{"crawls", std::move(out)}});
+  });
+}
+
+Result<json::value> RunGetSiteCrawl(OperationContext& context, const json::object& args) {
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
+    if (!crawl) return crawl.error();
+    return CrawlView(tx, *crawl);
+  });
+}
+
+Result<json::value> RunCancelSiteCrawl(OperationContext& context, const json::object& args) {
+  const std::string crawl_id = RequiredString(args, "crawlId");
+  AuditEntry audit{"site_audit.crawl_cancel", "audit_crawl", crawl_id, {}};
+  json::value view;
+  auto cancelled = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    auto crawl = tx.audit().CancelAuditCrawl(ProjectId(context), crawl_id,
+                                             context.clock.NowMillis());
+    if (!crawl) return crawl.error();
+    if (!*crawl) return NotFound("crawl");
+    auto shown = CrawlView(tx, **crawl);
+    if (!shown) return shown.error();
+    view = std::move(*shown);
+    return {};
+  });
+  if (!cancelled) return cancelled.error();
+  return view;
+}
+
+Result<json::value> RunListCrawlPages(OperationContext& context, const json::object& args) {
+  storage::AuditRepository::PageFilter filter;
+  filter.state = OptionalString(args, "state").value_or("");
+  filter.internal = !OptionalBool(args, "external").value_or(false);
+  filter.search = OptionalString(args, "search").value_or("");
+  filter.limit = IntegerOr(args, "limit", 50);
+  filter.offset = IntegerOr(args, "offset", 0);
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
+    if (!crawl) return crawl.error();
+    auto pages = tx.audit().ListAuditPages(crawl->id, filter);
+    if (!pages) return pages.error();
+    json::array out;
+    for (const auto& page : *pages) out.push_back(AuditPageView(page));
+    return json::value(json::object{{"pages", std::move(out)}});
+  });
+}
+
+template <typename Records, typename View>
+json::array ViewsOf(const Records& records, View view) {
+  json::array out;
+  for (const auto& record : records) out.push_back(view(record));
+  return out;
+}
+
+Result<json::value> RunGetCrawlPage(OperationContext& context, const json::object& args) {
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
+    if (!crawl) return crawl.error();
+    const std::string asked = RequiredString(args, "url");
+    const std::string url = audit::NormalizeUrl(asked).value_or(asked);
+    auto audit = tx.audit();
+    auto page = audit.FindAuditPage(crawl->id, url);
+    if (!page) return page.error();
+    if (!*page) return NotFound("page");
+    storage::AuditRepository::IssueFilter filter;
+    filter.url = url;
+    filter.limit = 500;
+    auto issues = audit.ListAuditIssues(crawl->id, filter);
+    if (!issues) return issues.error();
+    auto inlinks = audit.ListAuditLinksTo(crawl->id, url, 200);
+    if (!inlinks) return inlinks.error();
+    auto outlinks = audit.ListAuditLinksFrom(crawl->id, url);
+    if (!outlinks) return outlinks.error();
+    json::object view = AuditPageView(**page);
+    view["details"] = AuditPageDetails(**page);
+    view["issues"] = ViewsOf(*issues, [](const auto& i) { return AuditIssueView(i); });
+    view["inlinks"] = ViewsOf(*inlinks, AuditLinkView);
+    view["outlinks"] = ViewsOf(*outlinks, AuditLinkView);
+    return json::value(std::move(view));
+  });
+}
+
+// Issues of the previous crawl that this one no longer has: fixed since.
+Result<std::vector<storage::AuditIssueRecord>> FixedIssues(storage::Transaction& tx,
+                                                           const storage::AuditCrawlRecord& crawl) {
+  if (!crawl.previous_crawl_id ||
+      !jobs::HasStatus(jobs::JobKind::kCrawl, crawl.status, jobs::JobStatus::kCompleted)) {
+    return std::vector<storage::AuditIssueRecord>();
+  }
+  auto before = tx.audit().ListAllAuditIssues(*crawl.previous_crawl_id);
+  if (!before) return before.error();
+  auto now = tx.audit().ListAllAuditIssues(crawl.id);
+  if (!now) return now.error();
+  std::set<std::pair<std::string, std::string>> current;
+  for (const auto& issue : *now) current.emplace(issue.rule_id, issue.url);
+  std::vector<storage::AuditIssueRecord> fixed;
+  for (auto& issue : *before) {
+    if (!current.count({issue.rule_id, issue.url})) fixed.push_back(std::move(issue));
+  }
+  return fixed;
+}
+
+bool Matches(const storage::AuditIssueRecord& issue,
+             const storage::AuditRepository::IssueFilter& filter) {
+  return (filter.rule_id.empty() || issue.rule_id == filter.rule_id) &&
+         (filter.severity.empty() || issue.severity == filter.severity) &&
+         (filter.url.empty() || issue.url == filter.url);
+}
+
+Result<json::value> RunListCrawlIssues(OperationContext& context, const json::object& args) {
+  storage::AuditRepository::IssueFilter filter;
+  filter.rule_id = OptionalString(args, "ruleId").value_or("");
+  filter.severity = OptionalString(args, "severity").value_or("");
+  filter.url = OptionalString(args, "url").value_or("");
+  filter.state = OptionalString(args, "state").value_or("");
+  filter.limit = IntegerOr(args, "limit", 100);
+  filter.offset = IntegerOr(args, "offset", 0);
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
+    if (!crawl) return crawl.error();
+    json::array out;
+    if (filter.state == "fixed") {
+      auto fixed = FixedIssues(tx, *crawl);
+      if (!fixed) return fixed.error();
+      std::int64_t skipped = 0;
+      for (const auto& issue : *fixed) {
+        if (!Matches(issue, filter) || skipped++ < filter.offset) continue;
+        if (static_cast<std::int64_t>(out.size()) >= filter.limit) break;
+        out.push_back(AuditIssueView(issue, "fixed"));
+      }
+    } else {
+      auto issues = tx.audit().ListAuditIssues(crawl->id, filter);
+      if (!issues) return issues.error();
+      for (const auto& issue : *issues) out.push_back(AuditIssueView(issue));
+    }
+    return json::value(json::object{{"issues", std::move(out)}});
+  });
+}
+
+int SeverityRank(std::string_view severity) {
+  return severity == "error" ? 0 : severity == "warning" ? 1 : 2;
+}
+
+// One line per rule with issues in this crawl or fixed since the previous one, worst first.
+Result<json::array> RuleLines(storage::Transaction& tx, const storage::AuditCrawlRecord& crawl) {
+  auto counts = tx.audit().CountAuditIssues(crawl.id);
+  if (!counts) return counts.error();
+  auto fixed = FixedIssues(tx, crawl);
+  if (!fixed) return fixed.error();
+  std::map<std::string, std::int64_t> fixed_by_rule;
+  for (const auto& issue : *fixed) ++fixed_by_rule[issue.rule_id];
+  std::vector<json::object> lines;
+  auto line = [&](const std::string& id, std::string_view severity, std::int64_t count,
+                  std::int64_t fresh) {
+    const audit::AuditRule* rule = audit::FindAuditRule(id);
+    lines.push_back({{"ruleId", id},
+                     {"title", rule ? rule->title : std::string_view(id)},
+                     {"category", rule ? rule->category : std::string_view()},
+                     {"severity", severity},
+                     {"count", count},
+                     {"new", fresh},
+                     {"fixed", fixed_by_rule.count(id) ? fixed_by_rule.at(id) : 0}});
+  };
+  for (const auto& count : *counts) {
+    line(count.rule_id, count.severity, count.count, count.new_count);
+    fixed_by_rule.erase(count.rule_id);
+  }
+  for (const auto& [id, n] : std::map(fixed_by_rule)) {
+    const audit::AuditRule* rule = audit::FindAuditRule(id);
+    line(id, rule ? rule->severity : "notice", 0, 0);
+  }
+  std::stable_sort(lines.begin(), lines.end(), [](const json::object& a, const json::object& b) {
+    const int ra = SeverityRank(a.at("severity").as_string());
+    const int rb = SeverityRank(b.at("severity").as_string());
+    if (ra != rb) return ra < rb;
+    return a.at("count").as_int64() > b.at("count").as_int64();
+  });
+  json::array out;
+  for (auto& l : lines) out.push_back(std::move(l));
+  return out;
+}
+
+Result<json::value> RunGetSiteAuditSummary(OperationContext& context, const json::object& args) {
+  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
+    auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
+    if (!crawl) return crawl.error();
+    auto view = CrawlView(tx, *crawl);
+    if (!view) return view.error();
+    auto rules = RuleLines(tx, *crawl);
+    if (!rules) return rules.error();
+    json::object summary = AuditSummaryOf(*crawl);
+    json::value site = summary.contains("site") ? summary.at("site") : json::object();
+    auto sites = tx.audit().FindAuditSite(ProjectId(context), crawl->site_id);
+    if (!sites) return sites.error();
+    return json::value(json::object{
+        {"crawl", std::move(*view)},
+        {"origin", *sites ? json::value((*sites)->origin) : json::value(nullptr)},
+        {"site", std::move(site)},
+        {"rules", std::move(*rules)}});
+  });
+}
+
+constexpr LongRunning kCrawlJob{"get_site_crawl", "crawlId", "cancel_site_crawl"};
+
+#define CRAWLS_PATH "/{orgSlug}/projects/{projectId}/site-audit/crawls"
+#define CRAWL_SCOPE SIGHTLINE_AUDIT_SCOPE R"(, "crawlId"], "properties": {)" \
+  SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("crawlId")
+
+}  // namespace
+
+const OperationSpec kStartSiteCrawl{
+    .name = "start_site_crawl",
+    .summary = "Start a site-audit crawl",
+    .description =
+        "Queues a crawl of a proven site by ServiceAuditBot and answers at once with it (202); "
+        "poll `get_site_crawl` for progress (over MCP it may run as a task). The crawl reads "
+        "robots.txt, sitemaps and llms.txt, then the pages breadth-first from `startUrl` (the "
+        "home page by default) within the limits, and runs every check, comparing with the "
+        "site's previous crawl. 409 AUDIT_001 for a site not proven, AUDIT_002 when one is "
+        "already queued or running (`details.crawlId`).",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kPost,
+    .path = "/{orgSlug}/projects/{projectId}/site-audit/sites/{siteId}/crawls",
+    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "siteId"], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId")
+        R"(, "startUrl": {"type": "string", "minLength": 8, "maxLength": 2048},)"
+        R"( "maxPages": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 500},)"
+        R"( "maxDepth": {"type": "integer", "minimum": 0, "maximum": 100, "default": 10},)"
+        R"( "maxDurationSeconds": {"type": "integer", "minimum": 10, "maximum": 86400,)"
+        R"( "default": 1800}, "concurrency": {"type": "integer", "minimum": 1, "maximum": 8,)"
+        R"( "default": 2}, "delayMs": {"type": "integer", "minimum": 0, "maximum": 60000,)"
+        R"( "default": 250, "description": "The least time between two requests to one host;)"
+        R"( robots.txt's crawl-delay raises it."}}})",
+    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
+    .permission = Permission::kSiteAuditManage,
+    .effect = Effect::kWrite,
+    .credentials = kCallers,
+    .success_status = 202,
+    .error_statuses = "409",
+    .long_running = &kCrawlJob,
+    .run = RunStartSiteCrawl,
+};
+
+const OperationSpec kListSiteCrawls{
+    .name = "list_site_crawls",
+    .summary = "List site-audit crawls",
+    .description = "Newest first, each with its progress and issue counts; only the site's "
+                   "when `siteId` is given.",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH,
+    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId") ", "
+        SIGHTLINE_AUDIT_PAGING("20") "}}",
+    .output_schema = R"({"type": "object", "required": ["crawls"], "properties": {"crawls": )"
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA "}}}",
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunListSiteCrawls,
+};
+
+const OperationSpec kGetSiteCrawl{
+    .name = "get_site_crawl",
+    .summary = "A site-audit crawl's progress",
+    .description = "Its status, limits, pages done so far, and once finished its issue counts "
+                   "(new, still open and fixed since the previous crawl).",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH "/{crawlId}",
+    .input_schema = CRAWL_SCOPE "}}",
+    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunGetSiteCrawl,
+};
+
+const OperationSpec kCancelSiteCrawl{
+    .name = "cancel_site_crawl",
+    .summary = "Cancel a site-audit crawl",
+    .description = "A queued crawl is cancelled at once; a running one stops after the pages "
+                   "it is fetching and keeps what it found. A finished crawl stays as it was.",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kPost,
+    .path = CRAWLS_PATH "/{crawlId}/cancel",
+    .input_schema = CRAWL_SCOPE "}}",
+    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
+    .permission = Permission::kSiteAuditManage,
+    .effect = Effect::kIdempotentWrite,
+    .credentials = kCallers,
+    .run = RunCancelSiteCrawl,
+};
+
+const OperationSpec kListCrawlPages{
+    .name = "list_crawl_pages",
+    .summary = "The pages of a crawl",
+    .description = "The URLs the crawl met, in discovery order: status, depth, title, whether "
+                   "indexable and in the sitemap. `state`: queued, done, blocked (robots.txt), "
+                   "error, skipped; `external` lists the external links checked instead.",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH "/{crawlId}/pages",
+    .input_schema = CRAWL_SCOPE R"(, "state": {"type": "string", "enum": ["queued", "done", )"
+        R"("blocked", "error", "skipped"]}, "external": {"type": "boolean", "default": false},)"
+        R"( "search": {"type": "string", "maxLength": 256}, )" SIGHTLINE_AUDIT_PAGING("50") "}}",
+    .output_schema = R"({"type": "object", "required": ["pages"], "properties": {"pages": )"
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_PAGE_SCHEMA "}}}",
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunListCrawlPages,
+};
+
+const OperationSpec kGetCrawlPage{
+    .name = "get_crawl_page",
+    .summary = "One page of a crawl",
+    .description = "The page with everything the crawl read of it (`details`: canonicals, "
+                   "robots directives, titles, headings, hreflang, images, structured data, "
+                   "redirects…), its issues, the links to it and from it.",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH "/{crawlId}/page",
+    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "crawlId", "url"], "properties": {)"
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("crawlId")
+        R"(, "url": {"type": "string", "minLength": 1, "maxLength": 4096}}})",
+    .output_schema = R"({"type": "object", "required": ["url", "state", "details", "issues", )"
+                     R"("inlinks", "outlinks"], "properties": {)" SIGHTLINE_AUDIT_PAGE_PROPERTIES
+                     R"(, "details": )" SIGHTLINE_AUDIT_PAGE_DETAILS_SCHEMA R"(, "issues": {"type": )"
+                     R"("array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA R"(}, "inlinks": )"
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA R"(}, )"
+                     R"("outlinks": {"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA
+                     "}}}",
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunGetCrawlPage,
+};
+
+const OperationSpec kListCrawlIssues{
+    .name = "list_crawl_issues",
+    .summary = "The issues a crawl found",
+    .description = "Each with its rule, severity, URL and evidence, worst first. `state`: new "
+                   "(not in the previous crawl), open (in both), fixed (in the previous crawl "
+                   "only).",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH "/{crawlId}/issues",
+    .input_schema = CRAWL_SCOPE R"(, "ruleId": {"type": "string", "maxLength": 64},)"
+        R"( "severity": {"type": "string", "enum": ["error", "warning", "notice"]},)"
+        R"( "state": {"type": "string", "enum": ["new", "open", "fixed"]},)"
+        R"( "url": {"type": "string", "maxLength": 4096}, )" SIGHTLINE_AUDIT_PAGING("100") "}}",
+    .output_schema = R"({"type": "object", "required": ["issues"], "properties": {"issues": )"
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA "}}}",
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunListCrawlIssues,
+};
+
+const OperationSpec kGetSiteAuditSummary{
+    .name = "get_site_audit_summary",
+    .summary = "A crawl's audit summary",
+    .description = "The crawl, what it read of the site (robots.txt with each AI crawler's "
+                   "verdict and AI-usage lines, sitemaps, llms.txt, HTTPS) and one line per "
+                   "check with issues: count, new and fixed since the previous crawl.",
+    .tag = "Site audit",
+    .method = core::HttpMethod::kGet,
+    .path = CRAWLS_PATH "/{crawlId}/summary",
+    .input_schema = CRAWL_SCOPE "}}",
+    .output_schema = R"({"type": "object", "required": ["crawl", "site", "rules"], )"
+                     R"("properties": {"crawl": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA
+                     R"(, "origin": {"type": "string", "nullable": true}, )"
+                     R"("site": )" SIGHTLINE_AUDIT_SITE_SURVEY_SCHEMA R"(, "rules": {"type": "array",)"
+                     R"( "items": {"type": "object", "properties": {"ruleId": {"type": "string"},)"
+                     R"( "title": {"type": "string"}, "category": {"type": "string"}, "severity":)"
+                     R"( {"type": "string"}, "count": {"type": "integer"}, "new": {"type":)"
+                     R"( "integer"}, "fixed": {"type": "integer"}}}}}})",
+    .permission = Permission::kSiteAuditView,
+    .effect = Effect::kReadOnly,
+    .credentials = kCallers,
+    .run = RunGetSiteAuditSummary,
+};
+
+}  // namespace sightline::tools

@@ -1,0 +1,455 @@
+// Web analytics reports (/web-analytics/*). Metric definitions: docs/metrics.md.
+#include <algorithm>
+#include <cmath>
+
+#include "reports/web_reports.h"
+#include "tools/operation_helpers.h"
+#include "tools/report_common.h"
+#include "features/web_analytics/web_report_operations.h"
+
+namespace sightline::tools {
+namespace {
+
+namespace json = boost::json;
+using core::Result;
+using identity::CredentialKind;
+using storage::WebDimension;
+using reports::WebTotalsRow;
+
+struct DimensionName {
+  std::string_view name;
+  WebDimension dimension;
+};
+constexpr DimensionName kDimensions[] = {
+    {"top_page", WebDimension::kPage},         {"entry_page", WebDimension::kEntryPage},
+    {"exit_page", WebDimension::kExitPage},    {"referrer", WebDimension::kReferrer},
+    {"utm_source", WebDimension::kUtmSource},  {"utm_medium", WebDimension::kUtmMedium},
+    {"utm_campaign", WebDimension::kUtmCampaign}, {"utm_term", WebDimension::kUtmTerm},
+    {"utm_content", WebDimension::kUtmContent}, {"country", WebDimension::kCountry},
+    {"region", WebDimension::kRegion},         {"city", WebDimension::kCity},
+    {"browser", WebDimension::kBrowser},       {"os", WebDimension::kOs},
+    {"device", WebDimension::kDevice},         {"event_channel", WebDimension::kEventChannel},
+    {"event", WebDimension::kEvent},           {"source", WebDimension::kSource},
+    {"channel", WebDimension::kChannel},
+};
+
+#define SIGHTLINE_DIMENSION_PROPERTY                                                          \
+  R"("dimension": {"type": "string", "enum": ["top_page", "entry_page", "exit_page", )"       \
+  R"("referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", )"    \
+  R"("country", "region", "city", "browser", "os", "device", "event_channel", "event", )"    \
+  R"("source", "channel"], )"                                                                 \
+  R"("description": "What to group by. top_page counts pageviews, entry_page and exit_page )" \
+  R"(visits, event_channel (the tracked event's channel) and event events, the others )"      \
+  R"(unique visitors. source (Google, ChatGPT, a referring domain) and channel (AI )"         \
+  R"(Assistants, Organic Search, Direct, ...) are where the visit came from."})"
+
+#define SIGHTLINE_FILTER_PROPERTY                                                             \
+  R"("filter": {"type": "string", "minLength": 2, "maxLength": 2100, "description": "Keeps )"  \
+  R"(the visits that have one value of a dimension, written dimension:value (country:DE, )"     \
+  R"(top_page:/pricing, utm_campaign:spring; country: keeps the visits without a country). )"  \
+  R"(Every figure then counts only those visits. Dimensions as for get_web_breakdown; a )"     \
+  R"(visit's referrer, UTM fields, source, channel, place and device are those of its first )" \
+  R"(event (channel:AI Assistants keeps the visits that came from an AI assistant)."})"
+
+#define SIGHTLINE_FILTER_OUTPUT                                                              \
+  R"("filter": {"type": "object", "required": ["dimension", "value"], "properties": {)"      \
+  R"("dimension": {"type": "string"}, "value": {"type": "string"}}})"
+
+WebDimension DimensionOf(const json::object& args) {
+  const std::string name = OptionalString(args, "dimension").value_or("top_page");
+  for (const DimensionName& entry : kDimensions) {
+    if (entry.name == name) return entry.dimension;
+  }
+  return WebDimension::kPage;  // the schema's enum admits nothing else
+}
+
+// The report's period and, from `filter` (dimension:value), the visits it keeps.
+Result<ReportSetup> WebSetup(OperationContext& context, const json::object& args) {
+  auto setup = Setup(context, args);
+  if (!setup) return setup.error();
+  const std::optional<std::string> filter = OptionalString(args, "filter");
+  if (!filter) return setup;
+  const std::size_t colon = filter->find(':');
+  const std::string_view name = std::string_view(*filter).substr(0, colon);
+  const auto known = std::ranges::find(kDimensions, name, &DimensionName::name);
+  if (colon == std::string::npos || known == std::end(kDimensions)) {
+    return core::Error::Invalid(
+        "filter", "Write the filter as dimension:value, with a dimension of get_web_breakdown "
+                  "(country:DE, top_page:/pricing).");
+  }
+  setup->windows.filter = storage::WebFilter{known->dimension, filter->substr(colon + 1)};
+  return setup;
+}
+
+// HeaderJson, and the filter the report applied.
+json::object WebHeaderJson(const ReportSetup& setup) {
+  json::object out = HeaderJson(setup);
+  if (!setup.windows.filter) return out;
+  const auto known = std::ranges::find(kDimensions, setup.windows.filter->dimension,
+                                       &DimensionName::dimension);
+  out["filter"] = json::object{{"dimension", std::string(known->name)},
+                               {"value", setup.windows.filter->value}};
+  return out;
+}
+
+// ---- Metrics of a visit total (docs/metrics.md).
+
+json::value Ratio(std::int64_t numerator, std::int64_t denominator, double scale, int decimals) {
+  if (denominator == 0) return nullptr;  // an average never measured reads null
+  const double factor = std::pow(10.0, decimals);
+  return std::round(scale * static_cast<double>(numerator) / static_cast<double>(denominator) *
+                    factor) / factor;
+}
+
+// A mean duration in whole milliseconds; null when nothing was measured.
+json::value AverageMs(std::int64_t total_ms, std::int64_t count) {
+  if (count == 0) return nullptr;
+  return static_cast<std::int64_t>(std::llround(static_cast<double>(total_ms) /
+                                                static_cast<double>(count)));
+}
+
+json::object MetricsOf(const WebTotalsRow& row) {
+  return {{"visitors", row.visitors},
+          {"visits", row.visits},
+          {"pageviews", row.pageviews},
+          {"viewsPerVisit", Ratio(row.pageviews, row.visits, 1.0, 2)},
+          {"bounceRate", Ratio(row.bounces, row.visits, 100.0, 2)},
+          {"visitDuration", AverageMs(row.duration_ms, row.visits)},
+          {"events", row.events}};
+}
+
+double AsDouble(const json::value& value) {
+  return value.is_int64() ? static_cast<double>(value.as_int64()) : value.as_double();
+}
+
+// {value, previous, change, absoluteChange}: change is the percentage change, except for the
+// bounce rate (a rate), whose change is the difference in percentage points.
+json::object Metric(const json::value& value, const json::value* previous, bool is_rate) {
+  json::object metric{{"value", value}};
+  if (previous == nullptr) return metric;
+  metric["previous"] = *previous;
+  if (value.is_null() || previous->is_null()) {
+    metric["absoluteChange"] = nullptr;
+    metric["change"] = nullptr;
+    return metric;
+  }
+  const double difference = AsDouble(value) - AsDouble(*previous);
+  metric["absoluteChange"] = value.is_int64() && previous->is_int64()
+                                 ? json::value(value.as_int64() - previous->as_int64())
+                                 : json::value(std::round(difference * 100.0) / 100.0);
+  metric["change"] = is_rate ? json::value(std::round(difference * 100.0) / 100.0)
+                             : PercentageChange(AsDouble(value), AsDouble(*previous));
+  return metric;
+}
+
+Result<json::value> RunWebAnalytics(OperationContext& context, const json::object& args) {
+  auto setup = WebSetup(context, args);
+  if (!setup) return setup.error();
+  auto summary = reports::SummarizeVisits(context.store, context.project->id, setup->windows);
+  if (!summary) return summary.error();
+  const json::object current = MetricsOf(summary->current);
+  const json::object previous = summary->previous ? MetricsOf(*summary->previous) : json::object{};
+  json::object metrics;
+  for (const auto& [name, value] : current) {
+    const json::value* before = summary->previous ? previous.if_contains(name) : nullptr;
+    metrics[name] = Metric(value, before, name == "bounceRate");
+  }
+  json::object out = WebHeaderJson(*setup);
+  out["metrics"] = std::move(metrics);
+  return out;
+}
+
+json::array PointsJson(const std::vector<WebTotalsRow>& points) {
+  json::array out;
+  for (const WebTotalsRow& point : points) out.push_back(MetricsOf(point));
+  return out;
+}
+
+Result<reports::Interval> IntervalOf(const json::object& args) {
+  return reports::ParseInterval(OptionalString(args, "interval").value_or("day"));
+}
+
+Result<json::value> RunWebTimeline(OperationContext& context, const json::object& args) {
+  auto setup = WebSetup(context, args);
+  if (!setup) return setup.error();
+  auto interval = IntervalOf(args);
+  if (!interval) return interval.error();
+  auto timeline = reports::VisitTimeline(context.store, context.project->id, setup->zone,
+                                         setup->windows, *interval);
+  if (!timeline) return timeline.error();
+  json::object out = WebHeaderJson(*setup);
+  out["interval"] = OptionalString(args, "interval").value_or("day");
+  out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
+  out["points"] = PointsJson(timeline->points);
+  if (setup->windows.comparison) {
+    out["previousPeriod"] = json::object{
+        {"buckets", BucketsJson(setup->zone, timeline->comparison_buckets)},
+        {"points", PointsJson(timeline->comparison_points)}};
+  }
+  return out;
+}
+
+Result<json::value> RunBreakdown(OperationContext& context, const json::object& args) {
+  auto setup = WebSetup(context, args);
+  if (!setup) return setup.error();
+  const WebDimension dimension = DimensionOf(args);
+  const std::int64_t limit = IntegerOr(args, "limit", 10);
+  const std::int64_t offset = IntegerOr(args, "offset", 0);
+  auto breakdown = reports::BreakDown(context.store, context.project->id, dimension,
+                                      setup->windows, limit, offset);
+  if (!breakdown) return breakdown.error();
+  const bool pages = dimension == WebDimension::kPage;
+  json::object out = WebHeaderJson(*setup);
+  out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
+  out["total"] = breakdown->total;
+  out["limit"] = limit;
+  out["offset"] = offset;
+  json::array rows;
+  for (const reports::BreakdownRow& row : breakdown->rows) {
+    json::object item{{"value", NameOrNull(row.current.key)},
+                      {"count", row.current.count},
+                      {"visitors", row.current.visitors}};
+    if (pages) item["views"] = row.current.pageviews;
+    if (row.previous) {
+      if (pages) {
+        item["previousVisitors"] = row.previous->visitors;
+        item["previousViews"] = row.previous->pageviews;
+      }
+      AddChange(item, "previousCount", row.current.count, row.previous->count);
+    }
+    rows.push_back(std::move(item));
+  }
+  out["rows"] = std::move(rows);
+  return out;
+}
+
+Result<json::value> RunPageDurations(OperationContext& context, const json::object& args) {
+  auto setup = WebSetup(context, args);
+  if (!setup) return setup.error();
+  const std::int64_t limit = IntegerOr(args, "limit", 10);
+  const std::int64_t offset = IntegerOr(args, "offset", 0);
+  auto pages = reports::PageDurations(context.store, context.project->id, setup->windows, limit,
+                                      offset);
+  if (!pages) return pages.error();
+  json::object out = WebHeaderJson(*setup);
+  out["limit"] = limit;
+  out["offset"] = offset;
+  json::array rows;
+  for (const reports::DurationRow& row : *pages) {
+    const json::value average = AverageMs(row.current.duration_ms, row.current.measured);
+    json::object item{{"path", NameOrNull(row.current.path)},
+                      {"pageviews", row.current.pageviews},
+                      {"avgDurationMs", average}};
+    if (row.previous) {
+      const json::value before = AverageMs(row.previous->duration_ms, row.previous->measured);
+      item["previousAvgDurationMs"] = before;
+      const bool both = !average.is_null() && !before.is_null();
+      item["absoluteChange"] = both ? json::value(average.as_int64() - before.as_int64())
+                                    : json::value(nullptr);
+      item["percentageChange"] =
+          both ? PercentageChange(static_cast<double>(average.as_int64()),
+                                  static_cast<double>(before.as_int64()))
+               : json::value(nullptr);
+    }
+    rows.push_back(std::move(item));
+  }
+  out["rows"] = std::move(rows);
+  return out;
+}
+
+Result<json::value> RunDimensionTimeline(OperationContext& context, const json::object& args) {
+  auto setup = WebSetup(context, args);
+  if (!setup) return setup.error();
+  auto interval = IntervalOf(args);
+  if (!interval) return interval.error();
+  auto timeline = reports::DimensionSeries(context.store, context.project->id, setup->zone,
+                                           setup->windows, DimensionOf(args), *interval,
+                                           IntegerOr(args, "limit", 5),
+                                           OptionalString(args, "value"));
+  if (!timeline) return timeline.error();
+  json::object out = WebHeaderJson(*setup);
+  out["dimension"] = OptionalString(args, "dimension").value_or("top_page");
+  out["interval"] = OptionalString(args, "interval").value_or("day");
+  out["buckets"] = BucketsJson(setup->zone, timeline->buckets);
+  out["series"] = SeriesJson(timeline->series, "value");
+  if (setup->windows.comparison) {
+    out["comparisonData"] =
+        json::object{{"buckets", BucketsJson(setup->zone, timeline->comparison_buckets)},
+                     {"series", SeriesJson(timeline->comparison_series, "value")}};
+  }
+  return out;
+}
+
+#define SIGHTLINE_METRIC_SCHEMA(TYPE)                                                        \
+  R"({"type": "object", "required": ["value"], "properties": {"value": {"type": ")" TYPE    \
+  R"(", "nullable": true},)"                                                                 \
+  R"( "previous": {"type": ")" TYPE R"(", "nullable": true}, "absoluteChange": {"type": )"    \
+  R"("number", "nullable": true}, "change": {"type": "number", "nullable": true}}})"
+
+#define SIGHTLINE_POINT_SCHEMA                                                               \
+  R"({"type": "object", "required": ["visitors", "visits", "pageviews", "viewsPerVisit",)"  \
+  R"( "bounceRate", "visitDuration", "events"], "properties": {"visitors": {"type": )"       \
+  R"("integer"}, "visits": )"                                                               \
+  R"({"type": "integer"}, "pageviews": {"type": "integer"}, "viewsPerVisit": {"type": )"    \
+  R"("number", "nullable": true}, "bounceRate": {"type": "number", "nullable": true}, )"    \
+  R"("visitDuration": {"type": "integer", "nullable": true}, "events": {"type": )"          \
+  R"("integer"}}})"
+
+#define SIGHTLINE_VALUE_SERIES_SCHEMA                                                        \
+  R"({"type": "array", "items": {"type": "object", "required": ["value", "total", "data"],)" \
+  R"( "properties": {"value": {"type": )"                                                   \
+  R"("string", "nullable": true}, "total": {"type": "integer"}, "data": {"type": "array", )" \
+  R"("items": {"type": "integer"}}}}})"
+
+#define SIGHTLINE_INTERVAL_PROPERTY                                                          \
+  R"("interval": {"type": "string", "enum": ["hour", "day", "week", "month"], )"             \
+  R"("default": "day"})"
+
+}  // namespace
+
+const OperationSpec kWebAnalytics{
+    .name = "get_web_analytics",
+    .summary = "Web analytics summary",
+    .description = "Visitors, visits, pageviews, views per visit, bounce rate (%), average "
+                   "visit duration (ms) and events over the selected period, each with its "
+                   "`previous` value from the comparison window and the `change` (percent; "
+                   "percentage points for the bounce rate). Bots and the `__analytics` "
+                   "channel are excluded; definitions in docs/metrics.md.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "metrics"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "metrics": {"type": "object", "required": [
+        "visitors", "visits", "pageviews", "viewsPerVisit", "bounceRate", "visitDuration",
+        "events"], "properties": {
+        "visitors": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
+        "visits": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
+        "pageviews": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
+        "viewsPerVisit": )" SIGHTLINE_METRIC_SCHEMA("number") R"(,
+        "bounceRate": )" SIGHTLINE_METRIC_SCHEMA("number") R"(,
+        "visitDuration": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
+        "events": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(}}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunWebAnalytics,
+};
+
+const OperationSpec kWebTimeline{
+    .name = "get_web_timeline",
+    .summary = "Web analytics over time",
+    .description = "The summary metrics per bucket (hour, day, ISO week or month of the "
+                   "reporting timezone); `previousPeriod` gives the comparison window at the "
+                   "same interval. A visit spanning two buckets counts in both.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics/timeline",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_INTERVAL_PROPERTY ", "
+        SIGHTLINE_FILTER_PROPERTY "}}",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "interval", "buckets", "points"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "interval": {"type": "string"},
+        "buckets": {"type": "array", "items": {"type": "string"}},
+        "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(},
+        "previousPeriod": {"type": "object", "required": ["buckets", "points"], "properties": {
+          "buckets": {"type": "array", "items": {"type": "string"}},
+          "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(}}}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunWebTimeline,
+};
+
+const OperationSpec kWebBreakdown{
+    .name = "get_web_breakdown",
+    .summary = "Web analytics by dimension",
+    .description = "Values of one dimension ranked by `count` (then value), with unique "
+                   "`visitors` (and `views` for top_page); `previousCount` (plus "
+                   "`previousVisitors` and `previousViews` for top_page) and change fields "
+                   "from the comparison window.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics/breakdown",
+    .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
+        SIGHTLINE_PAGE_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "dimension", "total", "limit", "offset", "rows"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
+        "total": {"type": "integer"}, "limit": {"type": "integer"}, "offset": {"type": "integer"},
+        "rows": {"type": "array", "items": {"type": "object",
+          "required": ["value", "count", "visitors"], "properties": {
+          "value": {"type": "string", "nullable": true}, "count": {"type": "integer"},
+          "visitors": {"type": "integer"}, "views": {"type": "integer"},
+          "previousCount": {"type": "integer"}, "previousVisitors": {"type": "integer"},
+          "previousViews": {"type": "integer"}, )" SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunBreakdown,
+};
+
+const OperationSpec kPageDurations{
+    .name = "get_page_durations",
+    .summary = "Average time on page",
+    .description = "Pages by pageviews with the average time until the visit's next pageview "
+                   "(ms; null when no pageview of the page was followed by another), and "
+                   "`previousAvgDurationMs` with change fields from the comparison window.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics/pages/duration",
+    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_PAGE_PROPERTIES ", "
+        SIGHTLINE_FILTER_PROPERTY "}}",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "limit", "offset", "rows"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "limit": {"type": "integer"},
+        "offset": {"type": "integer"},
+        "rows": {"type": "array", "items": {"type": "object",
+          "required": ["path", "pageviews", "avgDurationMs"], "properties": {
+          "path": {"type": "string", "nullable": true}, "pageviews": {"type": "integer"},
+          "avgDurationMs": {"type": "integer", "nullable": true},
+          "previousAvgDurationMs": {"type": "integer", "nullable": true},
+          "absoluteChange": {"type": "integer", "nullable": true},
+          "percentageChange": {"type": "number", "nullable": true}}}}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunPageDurations,
+};
+
+const OperationSpec kDimensionTimeline{
+    .name = "get_web_dimension_timeline",
+    .summary = "A dimension's top values over time",
+    .description = "The top `limit` values of a dimension (as ranked by the breakdown) with "
+                   "their count per bucket, or with `value` that one value whatever its rank "
+                   "(zeros where it was not seen); `comparisonData` gives the same values over "
+                   "the comparison window at the same interval.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics/dimension/timeline",
+    .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
+        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
+        SIGHTLINE_INTERVAL_PROPERTY ", " SIGHTLINE_FILTER_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
+        "maximum": 20, "default": 5}, "value": {"type": "string", "minLength": 1,
+        "maxLength": 2048, "description": "One value of the dimension to chart instead of the top ones"}}})",
+    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
+        R"(, "dimension", "interval", "buckets", "series"], "properties": {)"
+        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
+        "interval": {"type": "string"},
+        "buckets": {"type": "array", "items": {"type": "string"}},
+        "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(,
+        "comparisonData": {"type": "object", "required": ["buckets", "series"], "properties": {
+          "buckets": {"type": "array", "items": {"type": "string"}},
+          "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(}}}})",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunDimensionTimeline,
+};
+
+}  // namespace sightline::tools
