@@ -4,8 +4,8 @@
 
 #include "api/exchange.h"
 #include "api/http_methods.h"
-#include "audit/page_fetcher.h"
-#include "audit/site_audit_service.h"
+#include "site_audit/page_fetcher.h"
+#include "site_audit/site_audit_service.h"
 
 namespace sightline::api {
 namespace {
@@ -16,7 +16,7 @@ using core::HttpResponse;
 const PathMethods kPublicDocument = ReadOnlyMethods(CorsPolicy::kPublic);
 
 // Verifiers cache the directory; an hour keeps a rotation visible soon while staying well inside
-// the response signatures' validity (audit::kDirectoryResponseValiditySeconds).
+// the response signatures' validity (site_audit::kDirectoryResponseValiditySeconds).
 constexpr std::string_view kDirectoryCaching = "public, max-age=3600";
 
 std::string HtmlEscape(std::string_view text) {
@@ -48,7 +48,7 @@ std::string KeyList(std::string_view directory) {
 
 std::string BotPageHtml(std::string_view public_url, std::string_view key_items) {
   const std::string url = HtmlEscape(public_url);
-  const std::string agent = HtmlEscape(audit::ServiceAuditBotUserAgent(public_url));
+  const std::string agent = HtmlEscape(site_audit::ServiceAuditBotUserAgent(public_url));
   return R"(<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -102,7 +102,7 @@ HttpResponse BotEndpoint::KeyDirectory(const HttpRequest& request, Exchange& exc
   auto directory = service_.KeyDirectory(request.headers.Get("Host").value_or(""));
   if (!directory) return exchange.Fail(directory.error());
   HttpResponse response;
-  response.headers.Set("Content-Type", std::string(audit::kSignatureDirectoryMediaType));
+  response.headers.Set("Content-Type", std::string(site_audit::kSignatureDirectoryMediaType));
   response.headers.Set("Cache-Control", std::string(kDirectoryCaching));
   response.headers.Set("Signature-Input", directory->headers.signature_input);
   response.headers.Set("Signature", directory->headers.signature);

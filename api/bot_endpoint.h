@@ -8,7 +8,7 @@
 
 #include "api/endpoint.h"
 
-namespace sightline::audit {
+namespace sightline::site_audit {
 class SiteAuditService;
 }
 
@@ -20,7 +20,7 @@ inline constexpr std::string_view kBotPagePath = "/bot";
 
 class BotEndpoint final : public Endpoint {
  public:
-  explicit BotEndpoint(const audit::SiteAuditService& service) : service_(service) {}
+  explicit BotEndpoint(const site_audit::SiteAuditService& service) : service_(service) {}
 
   bool Claims(const Target& target) const override;
   std::optional<core::HttpResponse> Serve(const core::HttpRequest& request, const Target& target,
@@ -30,7 +30,7 @@ class BotEndpoint final : public Endpoint {
   core::HttpResponse KeyDirectory(const core::HttpRequest& request, Exchange& exchange) const;
   core::HttpResponse BotPage(Exchange& exchange) const;
 
-  const audit::SiteAuditService& service_;
+  const site_audit::SiteAuditService& service_;
 };
 
 }  // namespace sightline::api

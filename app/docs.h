@@ -7,6 +7,6 @@ namespace sightline::app {
 
 std::string ErrorCodesMarkdown();
 std::string PermissionsMarkdown();
-std::string AuditRulesMarkdown();
+std::string SiteAuditRulesMarkdown();
 
 }  // namespace sightline::app

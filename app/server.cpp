@@ -144,16 +144,16 @@ agent::VisibilityRunnerSettings VisibilityRunnerSettingsFor(const ServeConfig& c
   return settings;
 }
 
-audit::SiteAuditSettings SiteAuditSettingsFor(const ServeConfig& config,
+site_audit::SiteAuditSettings SiteAuditSettingsFor(const ServeConfig& config,
                                               const std::string& public_url) {
-  audit::SiteAuditSettings settings;
+  site_audit::SiteAuditSettings settings;
   settings.public_url = public_url;
   settings.limits.public_only = !config.audit_private_addresses;
-  settings.ai_crawlers = audit::AiCrawlersOf(detection::BotCatalog::Builtin());
+  settings.ai_crawlers = site_audit::AiCrawlersOf(detection::BotCatalog::Builtin());
   return settings;
 }
 
-audit::CrawlRunnerOptions CrawlRunnerOptionsFor(const audit::SiteAuditSettings& settings,
+site_audit::CrawlRunnerOptions CrawlRunnerOptionsFor(const site_audit::SiteAuditSettings& settings,
                                                 const ServeConfig& config) {
   return {.public_url = settings.public_url,
           .limits = settings.limits,

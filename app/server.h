@@ -33,8 +33,8 @@
 #include "app/range_refresh.h"
 #include "app/serve_config.h"
 #include "app/serve_hooks.h"
-#include "audit/crawl_runner.h"
-#include "audit/site_audit_service.h"
+#include "site_audit/crawl_runner.h"
+#include "site_audit/site_audit_service.h"
 #include "core/sealed_box.h"
 #include "detection/geo.h"
 #include "detection/ip_ranges.h"
@@ -113,7 +113,7 @@ class Server {
   identity::PasskeyService passkeys_;
   // Names the assistant below: the dispatcher reaches it only when serving, once it exists.
   std::unique_ptr<core::SealedBox> ai_keys_;  // null: no --encryption-key-file
-  audit::SiteAuditService site_audit_;          // ownership checks, the crawler's keys
+  site_audit::SiteAuditService site_audit_;          // ownership checks, the crawler's keys
   tools::Services services_;
   tools::Dispatcher dispatcher_;
   identity::Authenticator authenticator_;
@@ -144,7 +144,7 @@ class Server {
   PeriodicTask rollups_;
   agent::VisibilityRunner visibility_runner_;
   PeriodicTask ai_visibility_;  // scheduled runs and queued answers
-  audit::CrawlRunner crawl_runner_;
+  site_audit::CrawlRunner crawl_runner_;
   PeriodicTask site_audit_crawls_;  // claims queued crawls for crawl_runner_
 };
 

@@ -32,19 +32,19 @@
 #include <vector>
 
 #include "net/http_client.h"
-#include "audit/crawl_finish.h"
-#include "audit/crawl_leases.h"
-#include "audit/crawler.h"
-#include "audit/crawler_keys.h"
-#include "audit/page_facts.h"
-#include "audit/page_fetcher.h"
-#include "audit/request_signer.h"
-#include "audit/site_audit_service.h"
+#include "site_audit/crawl_finish.h"
+#include "site_audit/crawl_leases.h"
+#include "site_audit/crawler.h"
+#include "site_audit/crawler_keys.h"
+#include "site_audit/page_facts.h"
+#include "site_audit/page_fetcher.h"
+#include "site_audit/request_signer.h"
+#include "site_audit/site_audit_service.h"
 #include "core/clock.h"
 #include "detection/bot_catalog.h"
 #include "jobs/lease.h"
 #include "loopback_site.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "storage/store.h"
 
 namespace {
@@ -101,7 +101,7 @@ struct FetchFigures {
 
 // The reference: `urls` fetched by `concurrency` threads as the crawler fetches a page (GET,
 // the body read only when it is HTML), nothing else done with the answers.
-FetchFigures FetchOnly(const audit::PageFetcher& fetcher, const std::vector<std::string>& urls,
+FetchFigures FetchOnly(const site_audit::PageFetcher& fetcher, const std::vector<std::string>& urls,
                        int concurrency) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::int64_t> failures{0};
@@ -111,11 +111,11 @@ FetchFigures FetchOnly(const audit::PageFetcher& fetcher, const std::vector<std:
   for (int t = 0; t < concurrency; ++t) {
     threads.emplace_back([&] {
       for (std::size_t i; (i = next++) < urls.size();) {
-        audit::FetchRequest request{.url = urls[i]};
+        site_audit::FetchRequest request{.url = urls[i]};
         request.want_body = [](const core::OutboundResponse& head) {
-          return audit::IsHtml(head.headers);
+          return site_audit::IsHtml(head.headers);
         };
-        const audit::FetchResult answer = fetcher.Fetch(request, [] { return false; });
+        const site_audit::FetchResult answer = fetcher.Fetch(request, [] { return false; });
         if (answer.status != 200 || answer.body.empty()) ++failures;
       }
     });
@@ -127,19 +127,19 @@ FetchFigures FetchOnly(const audit::PageFetcher& fetcher, const std::vector<std:
 
 // DescribePage over every page body, one thread, no network: the HTML parse and facts alone.
 double DescribeOnly(const bench::LoopbackSite& site) {
-  audit::FetchResult answer{.status = 200};
+  site_audit::FetchResult answer{.status = 200};
   answer.headers.Set("Content-Type", "text/html; charset=utf-8");
   const auto started = Steady::now();
   std::size_t found = 0;
   for (std::size_t i = 0; i < site.page_urls.size(); ++i) {
     answer.body = site.page_html[i];
-    storage::AuditPageRecord page{.crawl_id = "c",
+    storage::SiteAuditPageRecord page{.crawl_id = "c",
                                   .url = site.page_urls[i],
                                   .seq = 1,
                                   .depth = -1,
                                   .source = "sitemap",
                                   .state = "queued"};
-    found += audit::DescribePage(std::move(page), answer).found.size();
+    found += site_audit::DescribePage(std::move(page), answer).found.size();
   }
   const double seconds = SecondsSince(started);
   if (found == 0) std::fprintf(stderr, "crawl_bench: DescribePage found no links\n");
@@ -159,10 +159,10 @@ struct CrawlFigures {
 };
 
 // Inserts the verified site and its crawl (queued: Crawl claims it, as the runner would).
-std::optional<storage::AuditCrawlRecord> QueueCrawl(storage::Store& store,
+std::optional<storage::SiteAuditCrawlRecord> QueueCrawl(storage::Store& store,
                                                     const bench::LoopbackSite& site,
                                                     int concurrency, std::int64_t now) {
-  const storage::AuditSiteRecord audit_site{.id = "bench-site",
+  const storage::SiteRecord audit_site{.id = "bench-site",
                                             .project_id = "bench-project",
                                             .origin = site.origin,
                                             .token = "sl-bench",
@@ -170,7 +170,7 @@ std::optional<storage::AuditCrawlRecord> QueueCrawl(storage::Store& store,
                                             .verified_at = now,
                                             .checked_at = now,
                                             .created_at = now};
-  storage::AuditCrawlRecord crawl;
+  storage::SiteAuditCrawlRecord crawl;
   crawl.id = "bench-crawl";
   crawl.project_id = audit_site.project_id;
   crawl.site_id = audit_site.id;
@@ -184,30 +184,30 @@ std::optional<storage::AuditCrawlRecord> QueueCrawl(storage::Store& store,
   crawl.created_at = now;
   crawl.summary = "{}";
   auto queued = store.Write([&](storage::Transaction& tx) -> core::Result<void> {
-    if (auto added = tx.audit().InsertAuditSite(audit_site); !added) return added;
-    return tx.audit().InsertAuditCrawl(crawl);
+    if (auto added = tx.site_audit().InsertAuditSite(audit_site); !added) return added;
+    return tx.site_audit().InsertAuditCrawl(crawl);
   });
   if (!queued) return std::nullopt;
   auto found =
-      store.Read([&](storage::Transaction& tx) { return tx.audit().FindAuditCrawlById(crawl.id); });
+      store.Read([&](storage::Transaction& tx) { return tx.site_audit().FindAuditCrawlById(crawl.id); });
   if (!found || !*found) return std::nullopt;
   return **found;
 }
 
 // What the finished crawl holds, and the finish step run again alone.
-bool Inspect(const audit::CrawlerEnvironment& env, std::int64_t started_ms, CrawlFigures& out) {
+bool Inspect(const site_audit::CrawlerEnvironment& env, std::int64_t started_ms, CrawlFigures& out) {
   storage::Store& store = env.store;
   auto crawl = store.Read(
-      [](storage::Transaction& tx) { return tx.audit().FindAuditCrawlById("bench-crawl"); });
+      [](storage::Transaction& tx) { return tx.site_audit().FindAuditCrawlById("bench-crawl"); });
   auto pages = store.Read(
-      [](storage::Transaction& tx) { return tx.audit().ListAllAuditPages("bench-crawl"); });
+      [](storage::Transaction& tx) { return tx.site_audit().ListAllAuditPages("bench-crawl"); });
   auto links = store.Read(
-      [](storage::Transaction& tx) { return tx.audit().ListAllAuditLinks("bench-crawl"); });
+      [](storage::Transaction& tx) { return tx.site_audit().ListAllAuditLinks("bench-crawl"); });
   auto issues = store.Read(
-      [](storage::Transaction& tx) { return tx.audit().ListAllAuditIssues("bench-crawl"); });
+      [](storage::Transaction& tx) { return tx.site_audit().ListAllAuditIssues("bench-crawl"); });
   if (!crawl || !*crawl || !pages || !links || !issues) return false;
   std::int64_t first = INT64_MAX, last = started_ms;
-  for (const storage::AuditPageRecord& page : *pages) {
+  for (const storage::SiteAuditPageRecord& page : *pages) {
     if (page.state != "done") {
       if (page.internal && out.not_done.size() < 3)
         out.not_done.push_back(page.url + " " + page.state);
@@ -225,29 +225,29 @@ bool Inspect(const audit::CrawlerEnvironment& env, std::int64_t started_ms, Craw
   json::object summary = json::parse((*crawl)->summary).as_object();
   summary.erase("counts");
   const auto started = Steady::now();
-  auto finished = audit::FinishCrawl(env, **crawl, std::move(summary), (*crawl)->stop_reason, "");
+  auto finished = site_audit::FinishCrawl(env, **crawl, std::move(summary), (*crawl)->stop_reason, "");
   out.finish_alone = SecondsSince(started);
   return static_cast<bool>(finished);
 }
 
-std::optional<CrawlFigures> Crawl(storage::Store& store, const audit::PageFetcher& fetcher,
+std::optional<CrawlFigures> Crawl(storage::Store& store, const site_audit::PageFetcher& fetcher,
                                   const bench::LoopbackSite& site, bench::LoopbackServer& server,
-                                  const std::vector<audit::AiCrawler>& ai_crawlers,
+                                  const std::vector<site_audit::AiCrawler>& ai_crawlers,
                                   int concurrency) {
   const core::SystemClock clock;
   auto crawl = QueueCrawl(store, site, concurrency, clock.NowMillis());
   if (!crawl) return std::nullopt;
-  audit::CrawlLeases leases(store);
+  site_audit::CrawlLeases leases(store);
   auto lease =
       jobs::HeldLease::Claim(leases, jobs::Lease(std::chrono::minutes(1)), clock, crawl->id);
   if (!lease || !*lease) return std::nullopt;
-  const audit::CrawlerEnvironment env{store, fetcher, clock, ai_crawlers};
+  const site_audit::CrawlerEnvironment env{store, fetcher, clock, ai_crawlers};
   CrawlFigures out;
   server.ResetCounts();
   const std::int64_t started_ms = clock.NowMillis();
   const double cpu = ProcessCpuSeconds();
   const auto started = Steady::now();
-  audit::Crawler crawler(env, *crawl, std::move(**lease));
+  site_audit::Crawler crawler(env, *crawl, std::move(**lease));
   if (!crawler.Run([] { return false; })) return std::nullopt;
   out.seconds = SecondsSince(started);
   out.cpu_seconds = ProcessCpuSeconds() - cpu;
@@ -265,15 +265,15 @@ struct Pass {
 // One reference pass and one crawl at `concurrency`, on a fresh store with a fresh key.
 std::optional<Pass> RunPass(const bench::LoopbackSite& site, bench::LoopbackServer& server,
                             core::HttpClient& http,
-                            const std::vector<audit::AiCrawler>& ai_crawlers, int concurrency) {
+                            const std::vector<site_audit::AiCrawler>& ai_crawlers, int concurrency) {
   TempStore temp;
   if (temp.get() == nullptr) return std::nullopt;
   const core::SystemClock clock;
-  auto key = audit::LoadOrCreateCrawlerKey(*temp.get(), nullptr, clock);
+  auto key = site_audit::LoadOrCreateCrawlerKey(*temp.get(), nullptr, clock);
   if (!key) return std::nullopt;
-  const audit::RequestSigner signer(*key, kPublicUrl);
-  const audit::PageFetcher fetcher(http, &signer, audit::ServiceAuditBotUserAgent(kPublicUrl),
-                                   audit::FetchLimits{.public_only = false});
+  const site_audit::RequestSigner signer(*key, kPublicUrl);
+  const site_audit::PageFetcher fetcher(http, &signer, site_audit::ServiceAuditBotUserAgent(kPublicUrl),
+                                   site_audit::FetchLimits{.public_only = false});
   Pass pass;
   pass.fetch = FetchOnly(fetcher, site.page_urls, concurrency);
   auto crawl = Crawl(*temp.get(), fetcher, site, server, ai_crawlers, concurrency);
@@ -398,8 +398,8 @@ int main(int argc, char** argv) {
   PrintSite(site);
 
   net::BeastHttpClient http(net::HttpClientOptions{.user_agent = "Sightline/bench"});
-  const std::vector<audit::AiCrawler> ai_crawlers =
-      audit::AiCrawlersOf(detection::BotCatalog::Builtin());
+  const std::vector<site_audit::AiCrawler> ai_crawlers =
+      site_audit::AiCrawlersOf(detection::BotCatalog::Builtin());
   const std::vector<int>& levels = options->levels;
   std::vector<std::vector<Pass>> passes(levels.size());
   for (int run = 1; run <= options->runs; ++run) {

@@ -1,11 +1,11 @@
 // robots.txt (RFC 9309) as the crawler and the robots-vs-traffic report read it: the file,
 // then a decision for a product token and a path, its crawl delay and its rules.
-#include "audit/robots_match.h"
-#include "audit/robots_txt.h"
+#include "site_audit/robots_match.h"
+#include "site_audit/robots_txt.h"
 #include "fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using sightline::audit::RobotsTxt;
+  using sightline::site_audit::RobotsTxt;
   FuzzedDataProvider input(data, size);
   const std::string token = input.ConsumeRandomLengthString(32);
   const std::string path = input.ConsumeRandomLengthString(128);
@@ -17,12 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)robots.CrawlDelay(token);
   (void)robots.NamesAgent(token);
   // The path side alone: normalizing is idempotent (patterns and paths meet in one form).
-  const std::string normalized = sightline::audit::NormalizeRobotsPath(path);
-  sightline::fuzz::Check(sightline::audit::NormalizeRobotsPath(normalized) == normalized,
+  const std::string normalized = sightline::site_audit::NormalizeRobotsPath(path);
+  sightline::fuzz::Check(sightline::site_audit::NormalizeRobotsPath(normalized) == normalized,
                          "NormalizeRobotsPath is idempotent");
   for (const auto& rule : robots.RulesFor(token)) {
-    (void)sightline::audit::RobotsPatternMatches(
-        sightline::audit::NormalizeRobotsPath(rule.pattern), normalized);
+    (void)sightline::site_audit::RobotsPatternMatches(
+        sightline::site_audit::NormalizeRobotsPath(rule.pattern), normalized);
   }
   return 0;
 }

@@ -1,6 +1,6 @@
 // A page's JSON-LD blocks (<script type="application/ld+json">), checked against the rich
 // result rules. The input is split into up to four blocks at NUL bytes.
-#include "audit/structured_data.h"
+#include "site_audit/structured_data.h"
 
 #include <string>
 #include <string_view>
@@ -16,6 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rest.remove_prefix(nul + 1);
   }
   blocks.emplace_back(rest);
-  (void)sightline::audit::CheckJsonLd(blocks);
+  (void)sightline::site_audit::CheckJsonLd(blocks);
   return 0;
 }

@@ -1,7 +1,7 @@
 // URLs from outside: core's splitting (redirect URIs, origins, Signature-Agent) and the
 // crawler's resolution of a page's links against its URL. A normalized URL is the crawler's
 // key for a page, so normalizing it again must not change it.
-#include "audit/crawl_url.h"
+#include "site_audit/crawl_url.h"
 #include "core/url.h"
 #include "fuzz/fuzz_check.h"
 
@@ -18,14 +18,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)sightline::core::OriginOf(*url);
     (void)sightline::core::PathOfUrl(*url);
   }
-  const auto resolved = sightline::audit::ResolveUrl(base, reference);
+  const auto resolved = sightline::site_audit::ResolveUrl(base, reference);
   if (!resolved) return 0;
-  const auto again = sightline::audit::NormalizeUrl(*resolved);
+  const auto again = sightline::site_audit::NormalizeUrl(*resolved);
   Check(again.has_value(), "a resolved URL normalizes");
   Check(*again == *resolved, "normalizing a resolved URL changes nothing");
-  (void)sightline::audit::UrlOrigin(*resolved);
-  (void)sightline::audit::UrlTarget(*resolved);
-  (void)sightline::audit::UrlAuthority(*resolved);
-  (void)sightline::audit::SameSite(*resolved, base);
+  (void)sightline::site_audit::UrlOrigin(*resolved);
+  (void)sightline::site_audit::UrlTarget(*resolved);
+  (void)sightline::site_audit::UrlAuthority(*resolved);
+  (void)sightline::site_audit::SameSite(*resolved, base);
   return 0;
 }

@@ -3,7 +3,7 @@
 #include "storage/account_repository.h"
 #include "storage/agent_repository.h"
 #include "storage/ai_visibility_repository.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "storage/event_repository.h"
 #include "storage/oauth_repository.h"
 #include "storage/report_repository.h"
@@ -18,6 +18,6 @@ ReportRepository Transaction::reports() { return ReportRepository(session_); }
 OAuthRepository Transaction::oauth() { return OAuthRepository(session_); }
 AgentRepository Transaction::agent() { return AgentRepository(session_); }
 AiVisibilityRepository Transaction::ai_visibility() { return AiVisibilityRepository(session_); }
-AuditRepository Transaction::audit() { return AuditRepository(session_); }
+SiteAuditRepository Transaction::site_audit() { return SiteAuditRepository(session_); }
 
 }  // namespace sightline::storage

@@ -15,7 +15,7 @@ class ReportRepository;
 class OAuthRepository;
 class AgentRepository;
 class AiVisibilityRepository;
-class AuditRepository;
+class SiteAuditRepository;
 
 class Transaction {
  public:
@@ -37,8 +37,8 @@ class Transaction {
   AgentRepository agent();
   // AI visibility: brands, prompts, engines, runs, answers (storage/ai_visibility_repository.h).
   AiVisibilityRepository ai_visibility();
-  // Site audit: sites, crawls, pages, issues, the crawler's keys (storage/audit_repository.h).
-  AuditRepository audit();
+  // Site audit: sites, crawls, pages, issues, the crawler's keys (storage/site_audit_repository.h).
+  SiteAuditRepository site_audit();
 
  private:
   SqlSession& session_;

@@ -6,7 +6,7 @@
 
 #include "reports/report_windows.h"
 
-namespace sightline::audit {
+namespace sightline::site_audit {
 class SiteAuditService;
 }
 namespace sightline::core {
@@ -41,7 +41,7 @@ struct Services {
   // Whether engines' base URLs may name private addresses (--ai-engines-private-urls).
   bool ai_engines_private_urls = false;
   // ServiceAuditBot's ownership checks, key and AI-crawler list (site-audit operations).
-  audit::SiteAuditService* site_audit = nullptr;
+  sightline::site_audit::SiteAuditService* site_audit = nullptr;
 };
 
 }  // namespace sightline::tools

@@ -2,7 +2,7 @@
 // may call them, the project they act in, the service they need, and their schema fragments.
 #pragma once
 
-#include "audit/site_audit_service.h"
+#include "site_audit/site_audit_service.h"
 #include "tools/operation.h"
 
 namespace sightline::tools::site_audit {
@@ -17,7 +17,7 @@ inline const std::string& ProjectId(const OperationContext& context) {
 }
 
 // The server's site-audit service; SYS_002 on a server built without one (tests).
-inline core::Result<const audit::SiteAuditService*> Service(const OperationContext& context) {
+inline core::Result<const sightline::site_audit::SiteAuditService*> Service(const OperationContext& context) {
   if (context.services.site_audit == nullptr) {
     return core::Error(core::ErrorCode::kUnavailable, "This server does not run site audits.");
   }
@@ -42,7 +42,7 @@ inline core::Result<const audit::SiteAuditService*> Service(const OperationConte
 #define SIGHTLINE_AUDIT_BOOL R"({"type": "boolean"})"
 #define SIGHTLINE_AUDIT_STRS R"({"type": "array", "items": {"type": "string"}})"
 
-// What the crawl read of a page (audit/page_facts.cpp): the answer, then for an internal HTML
+// What the crawl read of a page (site_audit/page_facts.cpp): the answer, then for an internal HTML
 // page its head, links, images and structured data; for a page robots.txt kept the crawl from,
 // only the deciding rule.
 #define SIGHTLINE_AUDIT_PAGE_DETAILS_SCHEMA                                                     \
@@ -68,7 +68,7 @@ inline core::Result<const audit::SiteAuditService*> Service(const OperationConte
   SIGHTLINE_AUDIT_INT R"(, "robotsRule": )" SIGHTLINE_AUDIT_STR R"(, "robotsLine": )"          \
   SIGHTLINE_AUDIT_INT R"(, "robotsGroup": )" SIGHTLINE_AUDIT_STR "}}"
 
-// robots.txt as the crawl read it (audit/site_survey.cpp DescribeRobots).
+// robots.txt as the crawl read it (site_audit/site_survey.cpp DescribeRobots).
 #define SIGHTLINE_AUDIT_ROBOTS_SCHEMA                                                           \
   R"({"type": "object", "properties": {"url": {"type": "string"}, "status": {"type": )"        \
   R"("integer", "description": "0 when unreachable."}, "redirects": )" SIGHTLINE_AUDIT_INT     \
@@ -89,7 +89,7 @@ inline core::Result<const audit::SiteAuditService*> Service(const OperationConte
   R"({"type": "string"}, "message": {"type": "string"}, "lines": {"type": "array", "items": )"  \
   R"({"type": "integer"}}, "crawlers": )" SIGHTLINE_AUDIT_STRS "}}}}}"
 
-// What the crawl read of the site before its pages (audit/site_survey.cpp SurveySite).
+// What the crawl read of the site before its pages (site_audit/site_survey.cpp SurveySite).
 #define SIGHTLINE_AUDIT_SITE_SURVEY_SCHEMA                                                      \
   R"({"type": "object", "description": "Empty until the crawl has read the site.", )"         \
   R"("properties": {"robots": )" SIGHTLINE_AUDIT_ROBOTS_SCHEMA R"(, "sitemaps": {"type": )"    \

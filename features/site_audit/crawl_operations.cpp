@@ -5,11 +5,11 @@
 #include <map>
 #include <set>
 
-#include "audit/audit_rules.h"
-#include "audit/crawl_url.h"
+#include "site_audit/rules.h"
+#include "site_audit/crawl_url.h"
 #include "core/crypto.h"
 #include "jobs/job_status.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -27,34 +27,34 @@ using identity::Permission;
 using site_audit::kCallers;
 using site_audit::ProjectId;
 
-Result<json::value> CrawlView(storage::Transaction& tx, const storage::AuditCrawlRecord& crawl) {
-  auto progress = tx.audit().CountAuditPages(crawl.id);
+Result<json::value> CrawlView(storage::Transaction& tx, const storage::SiteAuditCrawlRecord& crawl) {
+  auto progress = tx.site_audit().CountAuditPages(crawl.id);
   if (!progress) return progress.error();
-  return json::value(AuditCrawlView(crawl, *progress));
+  return json::value(SiteAuditCrawlView(crawl, *progress));
 }
 
-Result<storage::AuditCrawlRecord> FindCrawl(storage::Transaction& tx,
+Result<storage::SiteAuditCrawlRecord> FindCrawl(storage::Transaction& tx,
                                             const OperationContext& context,
                                             const std::string& crawl_id) {
-  auto crawl = tx.audit().FindAuditCrawl(ProjectId(context), crawl_id);
+  auto crawl = tx.site_audit().FindAuditCrawl(ProjectId(context), crawl_id);
   if (!crawl) return crawl.error();
   if (!*crawl) return NotFound("crawl");
   return std::move(**crawl);
 }
 
 // The crawl's first URL: the site's home page unless `startUrl` names another page of it.
-Result<std::string> StartUrl(const storage::AuditSiteRecord& site, const json::object& args) {
+Result<std::string> StartUrl(const storage::SiteRecord& site, const json::object& args) {
   const auto asked = OptionalString(args, "startUrl");
   if (!asked) return site.origin + "/";
-  auto normalized = audit::NormalizeUrl(*asked);
-  if (!normalized || audit::UrlOrigin(*normalized) != site.origin) {
+  auto normalized = sightline::site_audit::NormalizeUrl(*asked);
+  if (!normalized || sightline::site_audit::UrlOrigin(*normalized) != site.origin) {
     return core::Error::Invalid("startUrl", "startUrl must be a page of " + site.origin + ".");
   }
   return *normalized;
 }
 
-storage::AuditCrawlRecord NewCrawl(const OperationContext& context, const json::object& args) {
-  storage::AuditCrawlRecord crawl;
+storage::SiteAuditCrawlRecord NewCrawl(const OperationContext& context, const json::object& args) {
+  storage::SiteAuditCrawlRecord crawl;
   crawl.id = core::NewUuidV7(context.clock.NowMillis());
   crawl.project_id = ProjectId(context);
   crawl.site_id = RequiredString(args, "siteId");
@@ -77,11 +77,11 @@ core::Error CrawlActive() {
 // AUDIT_002 naming the site's queued or running crawl, if it has one.
 Result<void> NoActiveCrawl(storage::Transaction& tx, const OperationContext& context,
                            const std::string& site_id) {
-  auto active = tx.audit().HasActiveAuditCrawl(site_id);
+  auto active = tx.site_audit().HasActiveAuditCrawl(site_id);
   if (!active) return active.error();
   if (!*active) return {};
   core::Error error = CrawlActive();
-  auto recent = tx.audit().ListAuditCrawls(ProjectId(context), site_id, 20, 0);
+  auto recent = tx.site_audit().ListAuditCrawls(ProjectId(context), site_id, 20, 0);
   if (!recent) return recent.error();
   for (const auto& crawl : *recent) {
     const auto status = jobs::ParseStatus(jobs::JobKind::kCrawl, crawl.status);
@@ -94,12 +94,12 @@ Result<void> NoActiveCrawl(storage::Transaction& tx, const OperationContext& con
 }
 
 Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::object& args) {
-  storage::AuditCrawlRecord crawl = NewCrawl(context, args);
+  storage::SiteAuditCrawlRecord crawl = NewCrawl(context, args);
   AuditEntry audit{"site_audit.crawl_start", "audit_crawl", crawl.id, {}};
   json::value view;
   bool lost_race = false;
   auto started = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto site = tx.audit().FindAuditSite(crawl.project_id, crawl.site_id);
+    auto site = tx.site_audit().FindAuditSite(crawl.project_id, crawl.site_id);
     if (!site) return site.error();
     if (!*site) return NotFound("site");
     if (!(*site)->verified_method) {
@@ -113,10 +113,10 @@ Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::obj
     if (!start_url) return start_url.error();
     crawl.start_url = *start_url;
     if (auto free = NoActiveCrawl(tx, context, crawl.site_id); !free) return free;
-    auto previous = tx.audit().FindLastCompletedCrawl(crawl.site_id, crawl.created_at + 1);
+    auto previous = tx.site_audit().FindLastCompletedCrawl(crawl.site_id, crawl.created_at + 1);
     if (!previous) return previous.error();
     if (*previous) crawl.previous_crawl_id = (*previous)->id;
-    if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) {
+    if (auto inserted = tx.site_audit().InsertAuditCrawl(crawl); !inserted) {
       // Another call inserted its crawl since the check above; the store keeps one per site.
       lost_race = inserted.error().code() == ErrorCode::kConflict;
       return inserted;
@@ -140,7 +140,7 @@ Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::obj
 
 Result<json::value> RunListSiteCrawls(OperationContext& context, const json::object& args) {
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto crawls = tx.audit().ListAuditCrawls(
+    auto crawls = tx.site_audit().ListAuditCrawls(
         ProjectId(context), OptionalString(args, "siteId").value_or(""),
         IntegerOr(args, "limit", 20), IntegerOr(args, "offset", 0));
     if (!crawls) return crawls.error();
@@ -167,7 +167,7 @@ Result<json::value> RunCancelSiteCrawl(OperationContext& context, const json::ob
   AuditEntry audit{"site_audit.crawl_cancel", "audit_crawl", crawl_id, {}};
   json::value view;
   auto cancelled = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto crawl = tx.audit().CancelAuditCrawl(ProjectId(context), crawl_id,
+    auto crawl = tx.site_audit().CancelAuditCrawl(ProjectId(context), crawl_id,
                                              context.clock.NowMillis());
     if (!crawl) return crawl.error();
     if (!*crawl) return NotFound("crawl");
@@ -181,7 +181,7 @@ Result<json::value> RunCancelSiteCrawl(OperationContext& context, const json::ob
 }
 
 Result<json::value> RunListCrawlPages(OperationContext& context, const json::object& args) {
-  storage::AuditRepository::PageFilter filter;
+  storage::SiteAuditRepository::PageFilter filter;
   filter.state = OptionalString(args, "state").value_or("");
   filter.internal = !OptionalBool(args, "external").value_or(false);
   filter.search = OptionalString(args, "search").value_or("");
@@ -190,10 +190,10 @@ Result<json::value> RunListCrawlPages(OperationContext& context, const json::obj
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
     if (!crawl) return crawl.error();
-    auto pages = tx.audit().ListAuditPages(crawl->id, filter);
+    auto pages = tx.site_audit().ListAuditPages(crawl->id, filter);
     if (!pages) return pages.error();
     json::array out;
-    for (const auto& page : *pages) out.push_back(AuditPageView(page));
+    for (const auto& page : *pages) out.push_back(SiteAuditPageView(page));
     return json::value(json::object{{"pages", std::move(out)}});
   });
 }
@@ -210,12 +210,12 @@ Result<json::value> RunGetCrawlPage(OperationContext& context, const json::objec
     auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
     if (!crawl) return crawl.error();
     const std::string asked = RequiredString(args, "url");
-    const std::string url = audit::NormalizeUrl(asked).value_or(asked);
-    auto audit = tx.audit();
+    const std::string url = sightline::site_audit::NormalizeUrl(asked).value_or(asked);
+    auto audit = tx.site_audit();
     auto page = audit.FindAuditPage(crawl->id, url);
     if (!page) return page.error();
     if (!*page) return NotFound("page");
-    storage::AuditRepository::IssueFilter filter;
+    storage::SiteAuditRepository::IssueFilter filter;
     filter.url = url;
     filter.limit = 500;
     auto issues = audit.ListAuditIssues(crawl->id, filter);
@@ -224,44 +224,44 @@ Result<json::value> RunGetCrawlPage(OperationContext& context, const json::objec
     if (!inlinks) return inlinks.error();
     auto outlinks = audit.ListAuditLinksFrom(crawl->id, url);
     if (!outlinks) return outlinks.error();
-    json::object view = AuditPageView(**page);
-    view["details"] = AuditPageDetails(**page);
-    view["issues"] = ViewsOf(*issues, [](const auto& i) { return AuditIssueView(i); });
-    view["inlinks"] = ViewsOf(*inlinks, AuditLinkView);
-    view["outlinks"] = ViewsOf(*outlinks, AuditLinkView);
+    json::object view = SiteAuditPageView(**page);
+    view["details"] = SiteAuditPageDetails(**page);
+    view["issues"] = ViewsOf(*issues, [](const auto& i) { return SiteAuditIssueView(i); });
+    view["inlinks"] = ViewsOf(*inlinks, SiteAuditLinkView);
+    view["outlinks"] = ViewsOf(*outlinks, SiteAuditLinkView);
     return json::value(std::move(view));
   });
 }
 
 // Issues of the previous crawl that this one no longer has: fixed since.
-Result<std::vector<storage::AuditIssueRecord>> FixedIssues(storage::Transaction& tx,
-                                                           const storage::AuditCrawlRecord& crawl) {
+Result<std::vector<storage::SiteAuditIssueRecord>> FixedIssues(storage::Transaction& tx,
+                                                           const storage::SiteAuditCrawlRecord& crawl) {
   if (!crawl.previous_crawl_id ||
       !jobs::HasStatus(jobs::JobKind::kCrawl, crawl.status, jobs::JobStatus::kCompleted)) {
-    return std::vector<storage::AuditIssueRecord>();
+    return std::vector<storage::SiteAuditIssueRecord>();
   }
-  auto before = tx.audit().ListAllAuditIssues(*crawl.previous_crawl_id);
+  auto before = tx.site_audit().ListAllAuditIssues(*crawl.previous_crawl_id);
   if (!before) return before.error();
-  auto now = tx.audit().ListAllAuditIssues(crawl.id);
+  auto now = tx.site_audit().ListAllAuditIssues(crawl.id);
   if (!now) return now.error();
   std::set<std::pair<std::string, std::string>> current;
   for (const auto& issue : *now) current.emplace(issue.rule_id, issue.url);
-  std::vector<storage::AuditIssueRecord> fixed;
+  std::vector<storage::SiteAuditIssueRecord> fixed;
   for (auto& issue : *before) {
     if (!current.count({issue.rule_id, issue.url})) fixed.push_back(std::move(issue));
   }
   return fixed;
 }
 
-bool Matches(const storage::AuditIssueRecord& issue,
-             const storage::AuditRepository::IssueFilter& filter) {
+bool Matches(const storage::SiteAuditIssueRecord& issue,
+             const storage::SiteAuditRepository::IssueFilter& filter) {
   return (filter.rule_id.empty() || issue.rule_id == filter.rule_id) &&
          (filter.severity.empty() || issue.severity == filter.severity) &&
          (filter.url.empty() || issue.url == filter.url);
 }
 
 Result<json::value> RunListCrawlIssues(OperationContext& context, const json::object& args) {
-  storage::AuditRepository::IssueFilter filter;
+  storage::SiteAuditRepository::IssueFilter filter;
   filter.rule_id = OptionalString(args, "ruleId").value_or("");
   filter.severity = OptionalString(args, "severity").value_or("");
   filter.url = OptionalString(args, "url").value_or("");
@@ -279,12 +279,12 @@ Result<json::value> RunListCrawlIssues(OperationContext& context, const json::ob
       for (const auto& issue : *fixed) {
         if (!Matches(issue, filter) || skipped++ < filter.offset) continue;
         if (static_cast<std::int64_t>(out.size()) >= filter.limit) break;
-        out.push_back(AuditIssueView(issue, "fixed"));
+        out.push_back(SiteAuditIssueView(issue, "fixed"));
       }
     } else {
-      auto issues = tx.audit().ListAuditIssues(crawl->id, filter);
+      auto issues = tx.site_audit().ListAuditIssues(crawl->id, filter);
       if (!issues) return issues.error();
-      for (const auto& issue : *issues) out.push_back(AuditIssueView(issue));
+      for (const auto& issue : *issues) out.push_back(SiteAuditIssueView(issue));
     }
     return json::value(json::object{{"issues", std::move(out)}});
   });
@@ -295,8 +295,8 @@ int SeverityRank(std::string_view severity) {
 }
 
 // One line per rule with issues in this crawl or fixed since the previous one, worst first.
-Result<json::array> RuleLines(storage::Transaction& tx, const storage::AuditCrawlRecord& crawl) {
-  auto counts = tx.audit().CountAuditIssues(crawl.id);
+Result<json::array> RuleLines(storage::Transaction& tx, const storage::SiteAuditCrawlRecord& crawl) {
+  auto counts = tx.site_audit().CountAuditIssues(crawl.id);
   if (!counts) return counts.error();
   auto fixed = FixedIssues(tx, crawl);
   if (!fixed) return fixed.error();
@@ -305,7 +305,7 @@ Result<json::array> RuleLines(storage::Transaction& tx, const storage::AuditCraw
   std::vector<json::object> lines;
   auto line = [&](const std::string& id, std::string_view severity, std::int64_t count,
                   std::int64_t fresh) {
-    const audit::AuditRule* rule = audit::FindAuditRule(id);
+    const sightline::site_audit::SiteAuditRule* rule = sightline::site_audit::FindAuditRule(id);
     lines.push_back({{"ruleId", id},
                      {"title", rule ? rule->title : std::string_view(id)},
                      {"category", rule ? rule->category : std::string_view()},
@@ -319,7 +319,7 @@ Result<json::array> RuleLines(storage::Transaction& tx, const storage::AuditCraw
     fixed_by_rule.erase(count.rule_id);
   }
   for (const auto& [id, n] : std::map(fixed_by_rule)) {
-    const audit::AuditRule* rule = audit::FindAuditRule(id);
+    const sightline::site_audit::SiteAuditRule* rule = sightline::site_audit::FindAuditRule(id);
     line(id, rule ? rule->severity : "notice", 0, 0);
   }
   std::stable_sort(lines.begin(), lines.end(), [](const json::object& a, const json::object& b) {
@@ -341,9 +341,9 @@ Result<json::value> RunGetSiteAuditSummary(OperationContext& context, const json
     if (!view) return view.error();
     auto rules = RuleLines(tx, *crawl);
     if (!rules) return rules.error();
-    json::object summary = AuditSummaryOf(*crawl);
+    json::object summary = SiteAuditSummaryOf(*crawl);
     json::value site = summary.contains("site") ? summary.at("site") : json::object();
-    auto sites = tx.audit().FindAuditSite(ProjectId(context), crawl->site_id);
+    auto sites = tx.site_audit().FindAuditSite(ProjectId(context), crawl->site_id);
     if (!sites) return sites.error();
     return json::value(json::object{
         {"crawl", std::move(*view)},

@@ -1,11 +1,11 @@
 // The robots-vs-traffic report: the site's robots.txt, as its latest crawl read it, set against
 // the crawler requests the project stored in the period and the comparison period
-// (audit/robots_traffic.h does the reckoning).
-#include "audit/robots_traffic.h"
-#include "audit/site_survey.h"
+// (site_audit/robots_traffic.h does the reckoning).
+#include "site_audit/robots_traffic.h"
+#include "site_audit/site_survey.h"
 #include "core/clock.h"
 #include "core/url.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
 #include "tools/schema_fragments.h"
@@ -23,17 +23,17 @@ using site_audit::kCallers;
 using site_audit::ProjectId;
 
 struct SiteRobots {
-  audit::RobotsTxt rules = audit::RobotsTxt::AllowAll();
+  sightline::site_audit::RobotsTxt rules = sightline::site_audit::RobotsTxt::AllowAll();
   json::value source = nullptr;  // which crawl read them, null when none has yet
 };
 
 // The rules the site's newest crawl recorded (a crawl still running has read them already).
 Result<SiteRobots> RobotsOfSite(storage::Transaction& tx, const std::string& project_id,
                                 const std::string& site_id) {
-  auto crawls = tx.audit().ListAuditCrawls(project_id, site_id, 10, 0);
+  auto crawls = tx.site_audit().ListAuditCrawls(project_id, site_id, 10, 0);
   if (!crawls) return crawls.error();
   for (const auto& crawl : *crawls) {
-    json::object summary = AuditSummaryOf(crawl);
+    json::object summary = SiteAuditSummaryOf(crawl);
     const json::value* site = summary.if_contains("site");
     if (!site || !site->is_object() || !site->as_object().contains("robots")) continue;
     const json::object& fetched = site->at("robots").as_object();
@@ -42,7 +42,7 @@ Result<SiteRobots> RobotsOfSite(storage::Transaction& tx, const std::string& pro
     for (std::string_view key : {"url", "status", "policy"}) {
       if (const json::value* value = fetched.if_contains(key)) source[key] = *value;
     }
-    return SiteRobots{audit::RobotsOfSurvey(site->as_object()), std::move(source)};
+    return SiteRobots{sightline::site_audit::RobotsOfSurvey(site->as_object()), std::move(source)};
   }
   return SiteRobots{};
 }
@@ -55,7 +55,7 @@ Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
   if (!setup) return setup.error();
   const reports::ReportWindows& windows = setup->windows;
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto site = tx.audit().FindAuditSite(ProjectId(context), RequiredString(args, "siteId"));
+    auto site = tx.site_audit().FindAuditSite(ProjectId(context), RequiredString(args, "siteId"));
     if (!site) return site.error();
     if (!*site) return NotFound("site");
     auto robots = RobotsOfSite(tx, ProjectId(context), (*site)->id);
@@ -65,26 +65,26 @@ Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
     const auto origin = core::SplitUrl((*site)->origin);
     const std::string site_host = core::SiteHost(origin ? origin->host : "");
     auto traffic = [&](const reports::UtcWindow& window) {
-      return tx.audit().BotTrafficByPath(ProjectId(context), site_host, window.start_ms,
-                                         window.end_ms, audit::kRobotsTrafficPathsPerBot);
+      return tx.site_audit().BotTrafficByPath(ProjectId(context), site_host, window.start_ms,
+                                         window.end_ms, sightline::site_audit::kRobotsTrafficPathsPerBot);
     };
     auto current = traffic(windows.selection);
     if (!current) return current.error();
-    std::optional<std::vector<storage::AuditBotTrafficRow>> previous;
+    std::optional<std::vector<storage::SiteBotTrafficRow>> previous;
     if (windows.comparison) {
       auto rows = traffic(*windows.comparison);
       if (!rows) return rows.error();
       previous = std::move(*rows);
     }
-    const auto report = audit::CompareRobotsWithTraffic(
+    const auto report = sightline::site_audit::CompareRobotsWithTraffic(
         robots->rules, (*service)->settings().ai_crawlers, *current,
-        previous ? std::optional<std::span<const storage::AuditBotTrafficRow>>(*previous)
+        previous ? std::optional<std::span<const storage::SiteBotTrafficRow>>(*previous)
                  : std::nullopt);
     json::object out = HeaderJson(*setup);
     out["siteId"] = (*site)->id;
     out["origin"] = (*site)->origin;
     out["robotsSource"] = robots->source;
-    for (auto& [key, value] : audit::RobotsTrafficJson(report)) out[key] = value;
+    for (auto& [key, value] : sightline::site_audit::RobotsTrafficJson(report)) out[key] = value;
     return json::value(std::move(out));
   });
 }

@@ -3,10 +3,10 @@
 // ServiceAuditBot crawls them; and the catalog of the checks a crawl runs.
 #include "features/site_audit/operations.h"
 
-#include "audit/audit_rules.h"
-#include "audit/crawl_url.h"
+#include "site_audit/rules.h"
+#include "site_audit/crawl_url.h"
 #include "core/crypto.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/schema_fragments.h"
@@ -26,8 +26,8 @@ using site_audit::ProjectId;
 // "https://Example.com:443/path?q" → "https://example.com"; VAL_003 for anything but an
 // absolute http(s) URL with a host.
 Result<std::string> SiteOrigin(const std::string& url) {
-  auto normalized = audit::NormalizeUrl(url);
-  const std::string origin = normalized ? audit::UrlOrigin(*normalized) : std::string();
+  auto normalized = sightline::site_audit::NormalizeUrl(url);
+  const std::string origin = normalized ? sightline::site_audit::UrlOrigin(*normalized) : std::string();
   if (origin.empty() || !(origin.starts_with("http://") || origin.starts_with("https://"))) {
     return core::Error::Invalid("url", "url must be an absolute http or https URL of the site, "
                                        "e.g. https://www.example.com/.");
@@ -35,10 +35,10 @@ Result<std::string> SiteOrigin(const std::string& url) {
   return origin;
 }
 
-Result<storage::AuditSiteRecord> FindSite(storage::Transaction& tx,
+Result<storage::SiteRecord> FindSite(storage::Transaction& tx,
                                           const OperationContext& context,
                                           const std::string& site_id) {
-  auto site = tx.audit().FindAuditSite(ProjectId(context), site_id);
+  auto site = tx.site_audit().FindAuditSite(ProjectId(context), site_id);
   if (!site) return site.error();
   if (!*site) return NotFound("site");
   return std::move(**site);
@@ -46,10 +46,10 @@ Result<storage::AuditSiteRecord> FindSite(storage::Transaction& tx,
 
 Result<json::value> RunListAuditSites(OperationContext& context, const json::object&) {
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto sites = tx.audit().ListAuditSites(ProjectId(context));
+    auto sites = tx.site_audit().ListAuditSites(ProjectId(context));
     if (!sites) return sites.error();
     json::array out;
-    for (const auto& site : *sites) out.push_back(AuditSiteView(site));
+    for (const auto& site : *sites) out.push_back(SiteView(site));
     return json::value(json::object{{"sites", std::move(out)}});
   });
 }
@@ -57,16 +57,16 @@ Result<json::value> RunListAuditSites(OperationContext& context, const json::obj
 Result<json::value> RunAddAuditSite(OperationContext& context, const json::object& args) {
   auto origin = SiteOrigin(RequiredString(args, "url"));
   if (!origin) return origin.error();
-  storage::AuditSiteRecord site;
+  storage::SiteRecord site;
   site.id = core::NewUuidV7(context.clock.NowMillis());
   site.project_id = ProjectId(context);
   site.origin = *origin;
-  site.token = audit::NewVerificationToken();
+  site.token = sightline::site_audit::NewVerificationToken();
   site.created_by = context.principal.user_id;
   site.created_at = context.clock.NowMillis();
   AuditEntry audit{"site_audit.site_add", "audit_site", site.id, {{"origin", site.origin}}};
   auto added = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto sites = tx.audit().ListAuditSites(site.project_id);
+    auto sites = tx.site_audit().ListAuditSites(site.project_id);
     if (!sites) return sites.error();
     for (const auto& existing : *sites) {
       if (existing.origin != site.origin) continue;
@@ -75,17 +75,17 @@ Result<json::value> RunAddAuditSite(OperationContext& context, const json::objec
       error.mutable_details()["siteId"] = existing.id;
       return error;
     }
-    return tx.audit().InsertAuditSite(site);
+    return tx.site_audit().InsertAuditSite(site);
   });
   if (!added) return added.error();
-  return json::value(AuditSiteView(site));
+  return json::value(SiteView(site));
 }
 
 Result<json::value> RunGetAuditSite(OperationContext& context, const json::object& args) {
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto site = FindSite(tx, context, RequiredString(args, "siteId"));
     if (!site) return site.error();
-    return json::value(AuditSiteView(*site));
+    return json::value(SiteView(*site));
   });
 }
 
@@ -112,7 +112,7 @@ Result<json::value> RunVerifyAuditSite(OperationContext& context, const json::ob
                    {{"proven", check->method.has_value()},
                     {"method", check->method.value_or("")}}};
   auto saved = AuditedWrite(context, audit, [&](storage::Transaction& tx) {
-    return tx.audit().UpdateAuditSiteCheck(*site);
+    return tx.site_audit().UpdateAuditSiteCheck(*site);
   });
   if (!saved) return saved.error();
   if (!check->method) {
@@ -122,14 +122,14 @@ Result<json::value> RunVerifyAuditSite(OperationContext& context, const json::ob
     error.mutable_details()["problem"] = check->problem;
     return error;
   }
-  return json::value(AuditSiteView(*site));
+  return json::value(SiteView(*site));
 }
 
 Result<json::value> RunDeleteAuditSite(OperationContext& context, const json::object& args) {
   const std::string site_id = RequiredString(args, "siteId");
   AuditEntry audit{"site_audit.site_delete", "audit_site", site_id, {}};
   auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
-    auto gone = tx.audit().DeleteAuditSite(ProjectId(context), site_id);
+    auto gone = tx.site_audit().DeleteAuditSite(ProjectId(context), site_id);
     if (!gone) return gone.error();
     if (!*gone) return NotFound("site");
     return {};
@@ -140,7 +140,7 @@ Result<json::value> RunDeleteAuditSite(OperationContext& context, const json::ob
 
 Result<json::value> RunListAuditRules(OperationContext&, const json::object&) {
   json::array rules;
-  for (const audit::AuditRule& rule : audit::AuditRules()) {
+  for (const sightline::site_audit::SiteAuditRule& rule : sightline::site_audit::SiteAuditRules()) {
     rules.push_back(json::object{{"id", rule.id},
                                  {"title", rule.title},
                                  {"severity", rule.severity},

@@ -2,8 +2,8 @@
 
 #include <boost/json/parse.hpp>
 
-#include "audit/audit_rules.h"
-#include "audit/site_ownership.h"
+#include "site_audit/rules.h"
+#include "site_audit/site_ownership.h"
 #include "core/clock.h"
 
 namespace sightline::tools {
@@ -21,23 +21,23 @@ json::object ParsedObject(const std::string& text) {
   return !ec && parsed.is_object() ? std::move(parsed.as_object()) : json::object();
 }
 
-// How the owner proves the site: the same token three ways (audit/site_ownership.h).
-json::object Proofs(const storage::AuditSiteRecord& site) {
+// How the owner proves the site: the same token three ways (site_audit/site_ownership.h).
+json::object Proofs(const storage::SiteRecord& site) {
   const std::string host_start = site.origin.substr(site.origin.find("://") + 3);
   const std::string host = host_start.substr(0, host_start.find(':'));
   return {
-      {"file", json::object{{"url", site.origin + std::string(audit::kVerificationPath)},
+      {"file", json::object{{"url", site.origin + std::string(sightline::site_audit::kVerificationPath)},
                             {"content", site.token}}},
-      {"meta", json::object{{"tag", "<meta name=\"" + std::string(audit::kVerificationName) +
+      {"meta", json::object{{"tag", "<meta name=\"" + std::string(sightline::site_audit::kVerificationName) +
                                         "\" content=\"" + site.token + "\">"}}},
       {"dns", json::object{{"name", host},
                            {"type", "TXT"},
-                           {"value", std::string(audit::kVerificationName) + "=" + site.token}}}};
+                           {"value", std::string(sightline::site_audit::kVerificationName) + "=" + site.token}}}};
 }
 
 }  // namespace
 
-json::object AuditSiteView(const storage::AuditSiteRecord& site) {
+json::object SiteView(const storage::SiteRecord& site) {
   return {{"id", site.id},
           {"origin", site.origin},
           {"token", site.token},
@@ -51,8 +51,8 @@ json::object AuditSiteView(const storage::AuditSiteRecord& site) {
           {"proofs", Proofs(site)}};
 }
 
-json::object AuditCrawlView(const storage::AuditCrawlRecord& crawl,
-                            const storage::AuditPageCounts& progress) {
+json::object SiteAuditCrawlView(const storage::SiteAuditCrawlRecord& crawl,
+                            const storage::SiteAuditPageCounts& progress) {
   json::object summary = ParsedObject(crawl.summary);
   json::value counts = summary.contains("counts") ? summary.at("counts") : json::value(nullptr);
   return {{"id", crawl.id},
@@ -81,7 +81,7 @@ json::object AuditCrawlView(const storage::AuditCrawlRecord& crawl,
           {"counts", std::move(counts)}};
 }
 
-json::object AuditPageView(const storage::AuditPageRecord& page) {
+json::object SiteAuditPageView(const storage::SiteAuditPageRecord& page) {
   return {{"url", page.url},
           {"depth", page.depth},
           {"source", page.source},
@@ -97,15 +97,15 @@ json::object AuditPageView(const storage::AuditPageRecord& page) {
           {"fetchedAt", TimeOrNull(page.fetched_at)}};
 }
 
-json::object AuditLinkView(const storage::AuditLinkRecord& link) {
+json::object SiteAuditLinkView(const storage::SiteAuditLinkRecord& link) {
   return {{"from", link.from_url},
           {"to", link.to_url},
           {"anchor", link.anchor},
           {"nofollow", link.nofollow}};
 }
 
-json::object AuditIssueView(const storage::AuditIssueRecord& issue, std::string_view state) {
-  const audit::AuditRule* rule = audit::FindAuditRule(issue.rule_id);
+json::object SiteAuditIssueView(const storage::SiteAuditIssueRecord& issue, std::string_view state) {
+  const sightline::site_audit::SiteAuditRule* rule = sightline::site_audit::FindAuditRule(issue.rule_id);
   return {{"ruleId", issue.rule_id},
           {"title", rule ? rule->title : std::string_view(issue.rule_id)},
           {"severity", issue.severity},
@@ -114,11 +114,11 @@ json::object AuditIssueView(const storage::AuditIssueRecord& issue, std::string_
           {"state", state.empty() ? std::string_view(issue.state) : state}};
 }
 
-json::object AuditPageDetails(const storage::AuditPageRecord& page) {
+json::object SiteAuditPageDetails(const storage::SiteAuditPageRecord& page) {
   return ParsedObject(page.details);
 }
 
-json::object AuditSummaryOf(const storage::AuditCrawlRecord& crawl) {
+json::object SiteAuditSummaryOf(const storage::SiteAuditCrawlRecord& crawl) {
   return ParsedObject(crawl.summary);
 }
 

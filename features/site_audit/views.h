@@ -4,21 +4,21 @@
 
 #include <boost/json/object.hpp>
 
-#include "storage/audit_records.h"
+#include "storage/site_audit_records.h"
 
 namespace sightline::tools {
 
-boost::json::object AuditSiteView(const storage::AuditSiteRecord& site);
-boost::json::object AuditCrawlView(const storage::AuditCrawlRecord& crawl,
-                                   const storage::AuditPageCounts& progress);
-boost::json::object AuditPageView(const storage::AuditPageRecord& page);
-boost::json::object AuditLinkView(const storage::AuditLinkRecord& link);
+boost::json::object SiteView(const storage::SiteRecord& site);
+boost::json::object SiteAuditCrawlView(const storage::SiteAuditCrawlRecord& crawl,
+                                   const storage::SiteAuditPageCounts& progress);
+boost::json::object SiteAuditPageView(const storage::SiteAuditPageRecord& page);
+boost::json::object SiteAuditLinkView(const storage::SiteAuditLinkRecord& link);
 // `state` overrides the stored one ("fixed" for an issue of the previous crawl).
-boost::json::object AuditIssueView(const storage::AuditIssueRecord& issue,
+boost::json::object SiteAuditIssueView(const storage::SiteAuditIssueRecord& issue,
                                    std::string_view state = {});
-// What the crawl read of the page (audit/page_facts.h); an empty object when nothing.
-boost::json::object AuditPageDetails(const storage::AuditPageRecord& page);
+// What the crawl read of the page (site_audit/page_facts.h); an empty object when nothing.
+boost::json::object SiteAuditPageDetails(const storage::SiteAuditPageRecord& page);
 // The crawl's stored summary document; an empty object when it has none yet.
-boost::json::object AuditSummaryOf(const storage::AuditCrawlRecord& crawl);
+boost::json::object SiteAuditSummaryOf(const storage::SiteAuditCrawlRecord& crawl);
 
 }  // namespace sightline::tools

@@ -1,8 +1,8 @@
-// The robots.txt cases of tests/unit/audit/robots_cases.json (which Sightline's own parser answers
-// in tests/unit/audit/robots_cases_test.cpp) answered by an implementation no one here wrote: npm
-// robots-parser, through robots_oracle.mjs. It must agree with every case's expected verdict,
-// except the cases marked "rfc_differs", where it must still disagree (so a note that no longer
-// holds is noticed and removed).
+// The robots.txt cases of tests/unit/site_audit/robots_cases.json (which Sightline's own parser
+// answers in tests/unit/site_audit/robots_cases_test.cpp) answered by an implementation no one here
+// wrote: npm robots-parser, through robots_oracle.mjs. It must agree with every case's expected
+// verdict, except the cases marked "rfc_differs", where it must still disagree (so a note that no
+// longer holds is noticed and removed).
 //
 //   node --test tests/interop/robots_oracle.test.mjs
 import { test } from "node:test";
@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
-const casesFile = here("../unit/audit/robots_cases.json");
+const casesFile = here("../unit/site_audit/robots_cases.json");
 const { cases } = JSON.parse(readFileSync(casesFile, "utf8"));
 const answers = execFileSync(process.execPath, [here("robots_oracle.mjs"), casesFile], {
   encoding: "utf8",

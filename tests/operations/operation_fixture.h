@@ -16,10 +16,10 @@
 #include <string>
 
 #include "agent/assistant.h"
-#include "audit/site_audit_service.h"
-#include "audit/site_ownership.h"
+#include "site_audit/site_audit_service.h"
+#include "site_audit/site_ownership.h"
 #include "features/all_operations.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "detection/bot_catalog.h"
@@ -71,11 +71,11 @@ class PublishingSites final : public core::HttpClient {
     core::OutboundResponse head;
     head.status = 404;
     std::string body;
-    const std::size_t at = request.url.find(audit::kVerificationPath);
+    const std::size_t at = request.url.find(site_audit::kVerificationPath);
     if (at != std::string::npos) {
       const std::string origin = request.url.substr(0, at);
       auto token = store_.Read([&](storage::Transaction& tx) -> core::Result<std::string> {
-        auto sites = tx.audit().ListAuditSites(project_);
+        auto sites = tx.site_audit().ListAuditSites(project_);
         if (!sites) return sites.error();
         for (const auto& site : *sites) {
           if (site.origin == origin) return site.token;
@@ -177,7 +177,7 @@ class OperationFixture : public storage::conformance::StoreConformance {
   std::unique_ptr<oauth::AuthorizationServer> authorization_;
   std::unique_ptr<oauth::DeviceLogin> device_login_;
   std::unique_ptr<PublishingSites> sites_;
-  std::unique_ptr<audit::SiteAuditService> site_audit_;
+  std::unique_ptr<site_audit::SiteAuditService> site_audit_;
   identity::Principal anonymous_, owner_, analyst_, private_key_, sdk_key_, mcp_grant_,
       read_only_grant_;
 
@@ -221,10 +221,10 @@ class OperationFixture : public storage::conformance::StoreConformance {
         oauth::DeviceLoginSettings{.verification_uri = "http://localhost:8080/cli"});
     services_->device_login = device_login_.get();
     sites_ = std::make_unique<PublishingSites>(store(), bootstrap_.project_id);
-    site_audit_ = std::make_unique<audit::SiteAuditService>(
+    site_audit_ = std::make_unique<site_audit::SiteAuditService>(
         store(), *sites_, nullptr, nullptr, clock_,
-        audit::SiteAuditSettings{.public_url = "http://localhost:8080",
-                                 .ai_crawlers = audit::AiCrawlersOf(
+        site_audit::SiteAuditSettings{.public_url = "http://localhost:8080",
+                                 .ai_crawlers = site_audit::AiCrawlersOf(
                                      detection::BotCatalog::Builtin())});
     services_->site_audit = site_audit_.get();
     headers_.Set("User-Agent",

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "audit/page_facts.h"
-#include "audit/site_files.h"
-#include "audit/site_survey.h"
+#include "site_audit/page_facts.h"
+#include "site_audit/site_files.h"
+#include "site_audit/site_survey.h"
 #include "core/json_util.h"
 #include "features/all_operations.h"
 #include "identity/totp.h"
@@ -92,24 +92,24 @@ constexpr std::string_view kCrawledHtml = R"(<!doctype html><html lang="en"><hea
 <img src="/a.png"><img src="/b.png" alt="B"><a href="/pricing">Pricing</a><a href="/x"> </a>
 </body></html>)";
 
-void StoreCrawledPageAndSurvey(Scenario& s, const storage::AuditPageRecord& queued) {
-  audit::FetchResult answer{.status = 200, .body = std::string(kCrawledHtml), .ttfb_ms = 12,
+void StoreCrawledPageAndSurvey(Scenario& s, const storage::SiteAuditPageRecord& queued) {
+  site_audit::FetchResult answer{.status = 200, .body = std::string(kCrawledHtml), .ttfb_ms = 12,
                             .total_ms = 30};
   answer.headers.Add("Content-Type", "text/html; charset=utf-8");
   answer.headers.Add("Strict-Transport-Security", "max-age=60");
   answer.headers.Add("X-Robots-Tag", "noarchive");
-  const audit::PageOutcome crawled = audit::DescribePage(queued, answer);
-  audit::RobotsFetch robots{.url = "https://www.example.com/robots.txt", .status = 200,
+  const site_audit::PageOutcome crawled = site_audit::DescribePage(queued, answer);
+  site_audit::RobotsFetch robots{.url = "https://www.example.com/robots.txt", .status = 200,
                             .body = "User-agent: GPTBot\nDisallow: /\nContent-Signal: ai-train=no, "
                                     "search=yes\n\nUser-agent: *\nAllow: /\nCrawl-delay: 2\n"
                                     "Sitemap: https://www.example.com/sitemap.xml\n",
                             .policy = "rules"};
-  robots.rules = audit::RobotsTxt::Parse(robots.body);
+  robots.rules = site_audit::RobotsTxt::Parse(robots.body);
   const json::object site{
-      {"robots", audit::DescribeRobots(robots, {{"GPTBot", "training"}, {"ClaudeBot", "training"}})}};
+      {"robots", site_audit::DescribeRobots(robots, {{"GPTBot", "training"}, {"ClaudeBot", "training"}})}};
   ASSERT_TRUE(Ok(s.store->Write([&](storage::Transaction& tx) -> core::Result<void> {
-    if (auto saved = tx.audit().SaveAuditPage(crawled.page); !saved) return saved;
-    return tx.audit().SaveAuditCrawlSummary(queued.crawl_id,
+    if (auto saved = tx.site_audit().SaveAuditPage(crawled.page); !saved) return saved;
+    return tx.site_audit().SaveAuditCrawlSummary(queued.crawl_id,
                                             core::ToJson(json::object{{"site", site}}));
   })));
 }
@@ -558,11 +558,11 @@ const std::vector<Step>& Steps() {
        [](Scenario& s, const json::value& crawl) {
          // No runner here: the crawl stays queued; one page of it, as a crawler stores it.
          s.saved["auditCrawl"] = std::string(crawl.at("id").as_string());
-         const storage::AuditPageRecord page{
+         const storage::SiteAuditPageRecord page{
              .crawl_id = s["auditCrawl"], .url = "https://www.example.com/", .seq = 1,
              .source = "start", .state = "queued"};
          ASSERT_TRUE(Ok(s.store->Write([&](storage::Transaction& tx) {
-           return tx.audit().AddAuditUrls(std::span(&page, 1));
+           return tx.site_audit().AddAuditUrls(std::span(&page, 1));
          })));
          StoreCrawledPageAndSurvey(s, page);
        }},

@@ -1,4 +1,4 @@
-// jobs::HeldLease over a feature's LeaseStore (site audit's crawls, audit::CrawlLeases) on each
+// jobs::HeldLease over a feature's LeaseStore (site audit's crawls, site_audit::CrawlLeases) on each
 // backend: two nodes racing for the same queued crawls each get a different half, never the same
 // crawl; a node that stalls past its lease loses the crawl to the other and can then neither renew
 // nor release it; a released crawl is claimed at once. AI-visibility answers
@@ -7,10 +7,10 @@
 #include <set>
 #include <thread>
 
-#include "audit/crawl_leases.h"
+#include "site_audit/crawl_leases.h"
 #include "jobs/lease.h"
 #include "storage/ai_visibility_repository.h"
-#include "storage/audit_repository.h"
+#include "storage/site_audit_repository.h"
 #include "store_fixture.h"
 #include "visibility/answer_leases.h"
 
@@ -24,7 +24,7 @@ class JobLeases : public StoreConformance {
   void QueueCrawls(int count) {
     ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
       for (int i = 0; i < count; ++i) {
-        AuditCrawlRecord crawl;
+        SiteAuditCrawlRecord crawl;
         crawl.id = "c" + std::to_string(i);
         crawl.project_id = "p1";
         crawl.site_id = "s" + std::to_string(i);  // one active crawl per site (migration 0021)
@@ -32,7 +32,7 @@ class JobLeases : public StoreConformance {
         crawl.status = "queued";
         crawl.created_at = 1000 + i;
         crawl.summary = "{}";
-        if (auto inserted = tx.audit().InsertAuditCrawl(crawl); !inserted) return inserted;
+        if (auto inserted = tx.site_audit().InsertAuditCrawl(crawl); !inserted) return inserted;
       }
       return {};
     })));
@@ -44,7 +44,7 @@ TEST_P(JobLeases, TwoNodesRacingForTheSameCrawlsEachClaimDifferentOnes) {
   QueueCrawls(kCrawls);
   const core::ManualClock clock(10'000);
   const jobs::Lease lease(std::chrono::minutes(1));
-  audit::CrawlLeases leases(store());
+  site_audit::CrawlLeases leases(store());
   std::vector<std::string> won[2];
   std::atomic<int> errors{0};
   auto node = [&](int n) {
@@ -67,7 +67,7 @@ TEST_P(JobLeases, AStalledNodeLosesItsCrawlToTheOtherOnceTheLeaseRunsOut) {
   QueueCrawls(1);
   core::ManualClock clock(10'000);
   const jobs::Lease lease(std::chrono::minutes(1));
-  audit::CrawlLeases leases(store());
+  site_audit::CrawlLeases leases(store());
   auto first = jobs::HeldLease::Claim(leases, lease, clock, "c0");
   ASSERT_TRUE(Ok(first));
   ASSERT_TRUE(*first);
@@ -81,7 +81,7 @@ TEST_P(JobLeases, AStalledNodeLosesItsCrawlToTheOtherOnceTheLeaseRunsOut) {
   ASSERT_TRUE(*second) << "the other node resumes it";
   EXPECT_FALSE((*first)->Renew().value()) << "the first learns it lost the crawl";
   EXPECT_FALSE((*first)->Release().value());
-  auto crawl = ReadOk([](Transaction& tx) { return tx.audit().FindAuditCrawlById("c0"); });
+  auto crawl = ReadOk([](Transaction& tx) { return tx.site_audit().FindAuditCrawlById("c0"); });
   ASSERT_TRUE(crawl);
   EXPECT_EQ(crawl->lease_until, (*second)->until());
 

@@ -59,13 +59,13 @@ TEST(PermissionsMarkdown, ListsEveryOperationWithItsPermission) {
   EXPECT_NE(text.find("| `sdk_key.create` |"), std::string::npos);
 }
 
-TEST(AuditRulesMarkdown, CommittedDocsMatchTheCode) {
+TEST(SiteAuditRulesMarkdown, CommittedDocsMatchTheCode) {
   const std::string path = std::string(SIGHTLINE_SOURCE_DIR) + "/docs/site-audit-rules.md";
   std::ifstream file(path, std::ios::binary);
   ASSERT_TRUE(file) << "cannot read " << path;
   std::stringstream committed;
   committed << file.rdbuf();
-  EXPECT_TRUE(committed.str() == AuditRulesMarkdown())
+  EXPECT_TRUE(committed.str() == SiteAuditRulesMarkdown())
       << path << " is out of date; regenerate it with "
       << "`build/sightline docs audit-rules > docs/site-audit-rules.md` and commit the result.";
 }
