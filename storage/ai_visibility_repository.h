@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -63,8 +64,10 @@ class AiVisibilityRepository {
   core::Result<std::optional<AiRunRecord>> FindAiRunById(std::string_view run_id);
   // Whether the project's scheduled run of `slot` exists (made by this node or another).
   core::Result<bool> HasAiRunForSlot(std::string_view project_id, std::string_view slot);
-  core::Result<std::vector<AiRunRecord>> ListAiRuns(std::string_view project_id,
-                                                    std::int64_t limit, std::int64_t offset);
+  // Newest first; `before` (created_at, id) is the keyset of the previous page's last run.
+  core::Result<std::vector<AiRunRecord>> ListAiRuns(
+      std::string_view project_id, std::int64_t limit, std::int64_t offset,
+      const std::optional<std::pair<std::int64_t, std::string>>& before = std::nullopt);
   core::Result<AiRunProgress> GetAiRunProgress(std::string_view run_id);
   core::Result<void> SetAiRunStatus(std::string_view run_id, std::string_view status,
                                     std::optional<std::int64_t> finished_at);
@@ -105,6 +108,7 @@ class AiVisibilityRepository {
   struct AnswerFilter {
     std::string run_id, prompt_id, engine_id, brand_id;
     std::int64_t limit = 50, offset = 0;
+    std::optional<std::pair<std::int64_t, std::string>> before;  // keyset: (created_at, id)
   };
   core::Result<std::vector<AiAnswerRecord>> ListAiAnswers(std::string_view project_id,
                                                           const AnswerFilter& filter);

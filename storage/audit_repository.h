@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -40,10 +41,12 @@ class AuditRepository {
                                                                std::string_view crawl_id);
   core::Result<std::optional<AuditCrawlRecord>> FindAuditCrawlById(std::string_view crawl_id);
   // Newest first; only the site's when `site_id` is not empty.
+  // Newest first; `before` (created_at, id) is the keyset of the previous page's last crawl.
   core::Result<std::vector<AuditCrawlRecord>> ListAuditCrawls(std::string_view project_id,
                                                               std::string_view site_id,
                                                               std::int64_t limit,
-                                                              std::int64_t offset);
+                                                              std::int64_t offset,
+      const std::optional<std::pair<std::int64_t, std::string>>& before = std::nullopt);
   // The site's newest completed crawl created before `before`.
   core::Result<std::optional<AuditCrawlRecord>> FindLastCompletedCrawl(std::string_view site_id,
                                                                        std::int64_t before);
@@ -90,6 +93,8 @@ class AuditRepository {
     bool internal = true;  // the site's pages; false: the external URLs checked
     std::string search;     // substring of the URL
     std::int64_t limit = 50, offset = 0;
+    // Keyset: the (seq, url) of the previous page's last page; pages come in discovery order.
+    std::optional<std::pair<std::int64_t, std::string>> after;
   };
   core::Result<std::vector<AuditPageRecord>> ListAuditPages(std::string_view crawl_id,
                                                             const PageFilter& filter);
@@ -112,6 +117,13 @@ class AuditRepository {
   struct IssueFilter {
     std::string rule_id, severity, url, state;  // "" any
     std::int64_t limit = 100, offset = 0;
+    // Keyset: the previous page's last issue, as the list orders issues (severity rank: 0
+    // errors, 1 warnings, 2 notices; then rule and URL).
+    struct Position {
+      std::int64_t severity_rank;
+      std::string rule_id, url;
+    };
+    std::optional<Position> after;
   };
   core::Result<std::vector<AuditIssueRecord>> ListAuditIssues(std::string_view crawl_id,
                                                               const IssueFilter& filter);
