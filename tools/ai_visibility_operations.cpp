@@ -13,6 +13,7 @@
 #include "tools/ai_visibility_views.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "core/json_util.h"
 
@@ -57,13 +58,14 @@ Result<std::vector<std::string>> Domains(const json::object& args) {
 
 // ---- brands
 
-Result<json::value> RunListAiBrands(OperationContext& context, const json::object&) {
+Result<json::value> RunListAiBrands(OperationContext& context, const json::object& args) {
   auto brands = context.store.ReadOne(
       [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiBrands(ProjectId(context)); });
   if (!brands) return brands.error();
-  json::array out;
-  for (const auto& brand : *brands) out.push_back(AiBrandView(brand));
-  return json::value(json::object{{"brands", std::move(out)}});
+  return AnswerWholeList(
+      WholeList{"list_ai_brands", "brands"}, args, std::move(*brands),
+      [](const storage::AiBrandRecord& b) { return TimeIdKey(b.created_at, b.id); },
+      [](const storage::AiBrandRecord& b) { return AiBrandView(b); });
 }
 
 Result<json::value> SaveBrand(OperationContext& context, const json::object& args,
@@ -174,12 +176,13 @@ Result<json::value> RunListAiPrompts(OperationContext& context, const json::obje
   auto prompts = context.store.ReadOne(
       [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiPrompts(ProjectId(context)); });
   if (!prompts) return prompts.error();
-  const auto topic = OptionalString(args, "topic");
-  json::array out;
-  for (const auto& prompt : *prompts) {
-    if (!topic || prompt.topic == *topic) out.push_back(AiPromptView(prompt));
+  if (const auto topic = OptionalString(args, "topic")) {
+    std::erase_if(*prompts, [&](const storage::AiPromptRecord& p) { return p.topic != *topic; });
   }
-  return json::value(json::object{{"prompts", std::move(out)}});
+  return AnswerWholeList(
+      WholeList{"list_ai_prompts", "prompts"}, args, std::move(*prompts),
+      [](const storage::AiPromptRecord& p) { return TimeIdKey(p.created_at, p.id); },
+      [](const storage::AiPromptRecord& p) { return AiPromptView(p); });
 }
 
 Result<json::value> RunCreateAiPrompt(OperationContext& context, const json::object& args) {
@@ -289,13 +292,14 @@ Result<storage::AiEngineRecord> EngineFrom(OperationContext& context, const json
   return engine;
 }
 
-Result<json::value> RunListAiEngines(OperationContext& context, const json::object&) {
+Result<json::value> RunListAiEngines(OperationContext& context, const json::object& args) {
   auto engines = context.store.ReadOne(
       [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiEngines(ProjectId(context)); });
   if (!engines) return engines.error();
-  json::array out;
-  for (const auto& engine : *engines) out.push_back(AiEngineView(engine));
-  return json::value(json::object{{"engines", std::move(out)}});
+  return AnswerWholeList(
+      WholeList{"list_ai_engines", "engines"}, args, std::move(*engines),
+      [](const storage::AiEngineRecord& e) { return TimeIdKey(e.created_at, e.id); },
+      [](const storage::AiEngineRecord& e) { return AiEngineView(e); });
 }
 
 Result<json::value> SaveEngine(OperationContext& context, const storage::AiEngineRecord& engine,
@@ -428,9 +432,11 @@ const OperationSpec kListAiBrands{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
+        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["brands"], "properties": {"brands": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_BRAND_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_BRAND_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -499,9 +505,11 @@ const OperationSpec kListAiPrompts{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts",
     .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "topic": {"type": "string", "maxLength": 100}}})",
+        R"(, "topic": {"type": "string", "maxLength": 100}, )"
+        SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["prompts"], "properties": {"prompts": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -590,9 +598,11 @@ const OperationSpec kListAiEngines{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
+        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["engines"], "properties": {"engines": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_ENGINE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_ENGINE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

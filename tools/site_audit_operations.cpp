@@ -9,6 +9,7 @@
 #include "storage/audit_repository.h"
 #include "tools/audit.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/site_audit_common.h"
 #include "tools/site_audit_views.h"
@@ -44,14 +45,15 @@ Result<storage::AuditSiteRecord> FindSite(storage::Transaction& tx,
   return std::move(**site);
 }
 
-Result<json::value> RunListAuditSites(OperationContext& context, const json::object&) {
-  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto sites = tx.audit().ListAuditSites(ProjectId(context));
-    if (!sites) return sites.error();
-    json::array out;
-    for (const auto& site : *sites) out.push_back(AuditSiteView(site));
-    return json::value(json::object{{"sites", std::move(out)}});
+Result<json::value> RunListAuditSites(OperationContext& context, const json::object& args) {
+  auto sites = context.store.Read([&](storage::Transaction& tx) {
+    return tx.audit().ListAuditSites(ProjectId(context));
   });
+  if (!sites) return sites.error();
+  return AnswerWholeList(
+      WholeList{"list_audit_sites", "sites"}, args, std::move(*sites),
+      [](const storage::AuditSiteRecord& s) { return TimeIdKey(s.created_at, s.id); },
+      [](const storage::AuditSiteRecord& s) { return AuditSiteView(s); });
 }
 
 Result<json::value> RunAddAuditSite(OperationContext& context, const json::object& args) {
@@ -147,7 +149,8 @@ Result<json::value> RunListAuditRules(OperationContext&, const json::object&) {
                                  {"category", rule.category},
                                  {"description", rule.description}});
   }
-  return json::value(json::object{{"rules", std::move(rules)}});
+  // The catalog of checks, always whole: its page is the last.
+  return json::value(json::object{{"rules", std::move(rules)}, {"nextCursor", nullptr}});
 }
 
 #define SITE_PATH "/{orgSlug}/projects/{projectId}/site-audit/sites"
@@ -165,9 +168,10 @@ const OperationSpec kListAuditSites{
     .method = core::HttpMethod::kGet,
     .path = SITE_PATH,
     .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["sites"], "properties": {"sites": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_SITE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_SITE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -266,7 +270,8 @@ const OperationSpec kListAuditRules{
                      R"("severity", "category", "title", "description"], "properties": {)"
                      R"("id": {"type": "string"}, "severity": {"type": "string", "enum": )"
                      R"(["error", "warning", "notice"]}, "category": {"type": "string"},)"
-                     R"( "title": {"type": "string"}, "description": {"type": "string"}}}}}})",
+                     R"( "title": {"type": "string"}, "description": {"type": "string"}}}}, )"
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
