@@ -15,6 +15,7 @@
 
 #include "core/result.h"
 #include "storage/ai_visibility_records.h"
+#include "storage/keyset.h"
 
 namespace sightline::storage {
 
@@ -26,7 +27,9 @@ class AiVisibilityRepository {
 
   // Brands, prompts and engines (storage/ai_visibility_repository.cpp). Lists are in creation
   // order; Find* answer only within the project.
-  core::Result<std::vector<AiBrandRecord>> ListAiBrands(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<AiBrandRecord>> ListAiBrands(std::string_view project_id,
+                                                        const KeysetPage& page = {});
   core::Result<std::optional<AiBrandRecord>> FindAiBrand(std::string_view project_id,
                                                          std::string_view brand_id);
   core::Result<void> InsertAiBrand(const AiBrandRecord& brand);
@@ -35,6 +38,10 @@ class AiVisibilityRepository {
   core::Result<bool> DeleteAiBrand(std::string_view project_id, std::string_view brand_id);
 
   core::Result<std::vector<AiPromptRecord>> ListAiPrompts(std::string_view project_id);
+  // One page of the prompts in creation order (created_at, then id), only `topic`'s when given.
+  core::Result<std::vector<AiPromptRecord>> ListAiPromptsPage(
+      std::string_view project_id, const std::optional<std::string>& topic,
+      const KeysetPage& page);
   core::Result<std::optional<AiPromptRecord>> FindAiPrompt(std::string_view project_id,
                                                            std::string_view prompt_id);
   core::Result<void> InsertAiPrompts(std::span<const AiPromptRecord> prompts);
@@ -42,7 +49,9 @@ class AiVisibilityRepository {
   // Its answers stay (the runs' evidence) but no new run asks it.
   core::Result<bool> DeleteAiPrompt(std::string_view project_id, std::string_view prompt_id);
 
-  core::Result<std::vector<AiEngineRecord>> ListAiEngines(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<AiEngineRecord>> ListAiEngines(std::string_view project_id,
+                                                          const KeysetPage& page = {});
   core::Result<std::optional<AiEngineRecord>> FindAiEngine(std::string_view project_id,
                                                            std::string_view engine_id);
   core::Result<void> InsertAiEngine(const AiEngineRecord& engine);

@@ -16,6 +16,7 @@
 
 #include "core/result.h"
 #include "storage/audit_records.h"
+#include "storage/keyset.h"
 
 namespace sightline::storage {
 
@@ -26,7 +27,9 @@ class AuditRepository {
   explicit AuditRepository(SqlSession& session) : session_(session) {}
 
   // Sites (storage/audit_repository.cpp), in creation order.
-  core::Result<std::vector<AuditSiteRecord>> ListAuditSites(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<AuditSiteRecord>> ListAuditSites(std::string_view project_id,
+                                                            const KeysetPage& page = {});
   core::Result<std::optional<AuditSiteRecord>> FindAuditSite(std::string_view project_id,
                                                              std::string_view site_id);
   core::Result<void> InsertAuditSite(const AuditSiteRecord& site);

@@ -59,11 +59,15 @@ Result<std::vector<std::string>> Domains(const json::object& args) {
 // ---- brands
 
 Result<json::value> RunListAiBrands(OperationContext& context, const json::object& args) {
-  auto brands = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiBrands(ProjectId(context)); });
+  const ListSpec list{"list_ai_brands", "brands"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto brands = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiBrands(ProjectId(context), KeysetOf(*request));
+  });
   if (!brands) return brands.error();
-  return AnswerWholeList(
-      WholeList{"list_ai_brands", "brands"}, args, std::move(*brands),
+  return AnswerPage(
+      list, request->limit, std::move(*brands),
       [](const storage::AiBrandRecord& b) { return TimeIdKey(b.created_at, b.id); },
       [](const storage::AiBrandRecord& b) { return AiBrandView(b); });
 }
@@ -173,14 +177,16 @@ Result<json::value> InsertPrompts(OperationContext& context,
 }
 
 Result<json::value> RunListAiPrompts(OperationContext& context, const json::object& args) {
-  auto prompts = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiPrompts(ProjectId(context)); });
+  const ListSpec list{"list_ai_prompts", "prompts"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto prompts = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiPromptsPage(ProjectId(context), OptionalString(args, "topic"),
+                                                KeysetOf(*request));
+  });
   if (!prompts) return prompts.error();
-  if (const auto topic = OptionalString(args, "topic")) {
-    std::erase_if(*prompts, [&](const storage::AiPromptRecord& p) { return p.topic != *topic; });
-  }
-  return AnswerWholeList(
-      WholeList{"list_ai_prompts", "prompts"}, args, std::move(*prompts),
+  return AnswerPage(
+      list, request->limit, std::move(*prompts),
       [](const storage::AiPromptRecord& p) { return TimeIdKey(p.created_at, p.id); },
       [](const storage::AiPromptRecord& p) { return AiPromptView(p); });
 }
@@ -293,11 +299,15 @@ Result<storage::AiEngineRecord> EngineFrom(OperationContext& context, const json
 }
 
 Result<json::value> RunListAiEngines(OperationContext& context, const json::object& args) {
-  auto engines = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiEngines(ProjectId(context)); });
+  const ListSpec list{"list_ai_engines", "engines"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto engines = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiEngines(ProjectId(context), KeysetOf(*request));
+  });
   if (!engines) return engines.error();
-  return AnswerWholeList(
-      WholeList{"list_ai_engines", "engines"}, args, std::move(*engines),
+  return AnswerPage(
+      list, request->limit, std::move(*engines),
       [](const storage::AiEngineRecord& e) { return TimeIdKey(e.created_at, e.id); },
       [](const storage::AiEngineRecord& e) { return AiEngineView(e); });
 }

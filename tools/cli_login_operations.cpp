@@ -218,7 +218,7 @@ Result<json::value> RunListCliSessions(OperationContext& context, const json::ob
   if (!sessions) return sessions.error();
   // Every listed session is approved, so it has its decision's time.
   return AnswerWholeList(
-      WholeList{"list_cli_sessions", "sessions", PageOrder::kDescending}, args,
+      ListSpec{"list_cli_sessions", "sessions", PageOrder::kDescending}, args,
       std::move(*sessions),
       [](const storage::CliSessionView& v) {
         return TimeIdKey(v.session.decided_at.value_or(0), v.session.id);

@@ -47,14 +47,16 @@ Result<json::value> RunCreateKey(OperationContext& context, const json::object& 
 
 template <KeyKind kKind>
 Result<json::value> RunListKeys(OperationContext& context, const json::object& args) {
+  const ListSpec list{kKind == KeyKind::kSdk ? "list_sdk_keys" : "list_private_api_keys", "keys"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto keys = context.store.Read([&](storage::Transaction& tx) {
-    return tx.accounts().ListApiKeys(context.project->id);
+    return tx.accounts().ListApiKeys(context.project->id, KeysetOf(*request),
+                                     kKind == KeyKind::kSdk ? "sdk" : "private");
   });
   if (!keys) return keys.error();
-  std::erase_if(*keys, [](const storage::ApiKeyRecord& key) { return key.kind != kKind; });
-  const WholeList list{kKind == KeyKind::kSdk ? "list_sdk_keys" : "list_private_api_keys", "keys"};
-  return AnswerWholeList(
-      list, args, std::move(*keys),
+  return AnswerPage(
+      list, request->limit, std::move(*keys),
       [](const storage::ApiKeyRecord& key) { return TimeIdKey(key.created_at, key.id); }, KeyView);
 }
 

@@ -38,7 +38,7 @@ Result<json::value> RunListMcpClients(OperationContext& context, const json::obj
   });
   if (!grants) return grants.error();
   return AnswerWholeList(
-      WholeList{"list_mcp_clients", "clients", PageOrder::kDescending}, args, std::move(*grants),
+      ListSpec{"list_mcp_clients", "clients", PageOrder::kDescending}, args, std::move(*grants),
       [](const storage::OAuthGrantView& v) { return TimeIdKey(v.grant.created_at, v.grant.id); },
       McpClientView);
 }

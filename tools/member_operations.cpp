@@ -65,12 +65,15 @@ Result<storage::MemberRecord> FindMember(Transaction& tx, const std::string& org
 }
 
 Result<json::value> RunListMembers(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_members", "members"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto members = context.store.Read([&](Transaction& tx) {
-    return tx.accounts().ListMembers(context.organization->id);
+    return tx.accounts().ListMembers(context.organization->id, KeysetOf(*request));
   });
   if (!members) return members.error();
-  return AnswerWholeList(
-      WholeList{"list_members", "members"}, args, std::move(*members),
+  return AnswerPage(
+      list, request->limit, std::move(*members),
       [](const storage::MemberRecord& m) { return TimeIdKey(m.joined_at, m.user.id); }, MemberView);
 }
 
@@ -150,14 +153,16 @@ Result<json::value> RunCreateInvitation(OperationContext& context, const json::o
 }
 
 Result<json::value> RunListInvitations(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_invitations", "invitations", PageOrder::kDescending};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto invitations = context.store.Read([&](Transaction& tx) {
-    return tx.accounts().ListInvitations(context.organization->id);
+    return tx.accounts().ListInvitations(context.organization->id, KeysetOf(*request));
   });
   if (!invitations) return invitations.error();
   const std::int64_t now = context.clock.NowMillis();
-  return AnswerWholeList(
-      WholeList{"list_invitations", "invitations", PageOrder::kDescending}, args,
-      std::move(*invitations),
+  return AnswerPage(
+      list, request->limit, std::move(*invitations),
       [](const storage::InvitationRecord& i) { return TimeIdKey(i.created_at, i.id); },
       [&](const storage::InvitationRecord& i) { return InvitationView(i, now); });
 }

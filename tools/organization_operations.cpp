@@ -67,7 +67,7 @@ Result<json::value> RunListOrganizations(OperationContext& context, const json::
   if (!memberships) return memberships.error();
   // By name, as the organization switcher shows them.
   return AnswerWholeList(
-      WholeList{"list_organizations", "organizations", PageOrder::kAscending, "ss"}, args,
+      ListSpec{"list_organizations", "organizations", PageOrder::kAscending, "ss"}, args,
       std::move(*memberships),
       [](const storage::MembershipOfUser& m) {
         return PageKey{m.organization.name, m.organization.id};

@@ -5,6 +5,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <limits>
+
 namespace sightline::tools {
 namespace {
 
@@ -82,6 +84,18 @@ core::Result<PageRequest> ReadPageArgs(const json::object& args, std::string_vie
 void WriteNextCursor(json::object& answer, std::string_view list,
                      const std::optional<PageKey>& last) {
   answer["nextCursor"] = last ? json::value(EncodeCursor(list, *last)) : json::value(nullptr);
+}
+
+std::int64_t ProbeLimit(const PageRequest& request) {
+  constexpr auto kMost = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::int64_t>(std::min(request.limit, kMost - 1) + 1);
+}
+
+storage::KeysetPage KeysetOf(const PageRequest& request) {
+  storage::KeysetPage page;
+  if (request.after) page.after = TimeIdOf(*request.after);
+  page.limit = ProbeLimit(request);
+  return page;
 }
 
 PageKey TimeIdKey(std::int64_t at, std::string_view id) { return PageKey{at, id}; }

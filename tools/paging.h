@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/keyset.h"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -68,6 +69,10 @@ std::optional<PageKey> TrimToPage(std::vector<Row>& rows, std::size_t limit, Key
   return key_of(rows.back());
 }
 
+// The LIMIT of a keyset query for `request`: one row more than the page, which tells whether
+// there is a next page (the whole list, kWholeList, stays whole).
+std::int64_t ProbeLimit(const PageRequest& request);
+
 // -1, 0 or 1 as `a` sorts before, with or after `b` (value by value; numbers before strings).
 int ComparePageKeys(const PageKey& a, const PageKey& b);
 
@@ -97,30 +102,45 @@ std::optional<PageKey> PageInMemory(std::vector<Row>& rows, const PageRequest& r
 // No `limit`: the whole list, as the lists that answered everything before cursors still do.
 inline constexpr std::size_t kWholeList = static_cast<std::size_t>(-1);
 
-// A list read whole and paged here (see PageInMemory): its name as cursors carry it, the
-// answer's member, its keys' shape and order.
-struct WholeList {
+// A list as its answer shows it: its name as cursors carry it, the answer's member, the order
+// and shape of its keys.
+struct ListSpec {
   std::string_view name;
   std::string_view member;
   PageOrder order = PageOrder::kAscending;
   PageKeyShape shape = kTimeIdShape;
 };
 
-// The answer of a list read whole: the page of `rows` the arguments ask for, each row as
-// `view_of` shows it, and `nextCursor`.
+// The keyset page of a (time, id) list that `request` asks the store for: one row more than
+// the page (ProbeLimit), after the cursor's row.
+storage::KeysetPage KeysetOf(const PageRequest& request);
+
+// The answer of a page read with one row more than asked (`limit` + 1): the rows as `view_of`
+// shows them, and `nextCursor`.
 template <class Row, class KeyOf, class ViewOf>
-core::Result<boost::json::value> AnswerWholeList(const WholeList& list,
-                                                 const boost::json::object& args,
-                                                 std::vector<Row> rows, KeyOf key_of,
-                                                 ViewOf view_of) {
-  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
-  if (!request) return request.error();
-  const auto last = PageInMemory(rows, *request, list.order, key_of);
+boost::json::value AnswerPage(const ListSpec& list, std::size_t limit, std::vector<Row> rows,
+                              KeyOf key_of, ViewOf view_of) {
+  const auto last = TrimToPage(rows, limit, key_of);
   boost::json::array out;
   for (const auto& row : rows) out.push_back(view_of(row));
   boost::json::object answer{{list.member, std::move(out)}};
   WriteNextCursor(answer, list.name, last);
   return boost::json::value(std::move(answer));
+}
+
+// The answer of a list read whole (a user's own few: passkeys, organizations, connected
+// clients): the page of `rows` the arguments ask for, paged here with the same cursors.
+template <class Row, class KeyOf, class ViewOf>
+core::Result<boost::json::value> AnswerWholeList(const ListSpec& list,
+                                                 const boost::json::object& args,
+                                                 std::vector<Row> rows, KeyOf key_of,
+                                                 ViewOf view_of) {
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  PageRequest through_last = *request;
+  through_last.limit = request->limit == kWholeList ? kWholeList : request->limit + 1;
+  PageInMemory(rows, through_last, list.order, key_of);
+  return AnswerPage(list, request->limit, std::move(rows), key_of, view_of);
 }
 
 }  // namespace sightline::tools

@@ -139,7 +139,7 @@ Result<json::value> RunListPasskeys(OperationContext& context, const json::objec
   });
   if (!passkeys) return passkeys.error();
   return AnswerWholeList(
-      WholeList{"list_passkeys", "passkeys"}, args, std::move(*passkeys),
+      ListSpec{"list_passkeys", "passkeys"}, args, std::move(*passkeys),
       [](const storage::PasskeyRecord& p) { return TimeIdKey(p.created_at, p.id); },
       [](const storage::PasskeyRecord& p) { return PasskeyView(p); });
 }

@@ -125,20 +125,24 @@ Result<json::value> RunCreateProject(OperationContext& context, const json::obje
 }
 
 Result<json::value> RunListProjects(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_projects", "projects"};
+  const auto key_of = [](const storage::ProjectRecord& p) { return TimeIdKey(p.created_at, p.id); };
+  const auto view_of = [&](const storage::ProjectRecord& p) {
+    return ProjectToJson(p, context.organization);
+  };
+  // A private API key sees only the project it is bound to: a list of one.
+  if (context.principal.project_id) {
+    auto project = KeyProject(context);
+    if (!project) return project.error();
+    return AnswerWholeList(list, args, std::vector{std::move(*project)}, key_of, view_of);
+  }
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto projects = context.store.Read([&](storage::Transaction& tx) {
-    return tx.accounts().ListProjects(context.organization->id);
+    return tx.accounts().ListProjects(context.organization->id, KeysetOf(*request));
   });
   if (!projects) return projects.error();
-  // A private API key sees only the project it is bound to.
-  if (context.principal.project_id) {
-    std::erase_if(*projects, [&](const storage::ProjectRecord& project) {
-      return project.id != *context.principal.project_id;
-    });
-  }
-  return AnswerWholeList(
-      WholeList{"list_projects", "projects"}, args, std::move(*projects),
-      [](const storage::ProjectRecord& p) { return TimeIdKey(p.created_at, p.id); },
-      [&](const storage::ProjectRecord& p) { return ProjectToJson(p, context.organization); });
+  return AnswerPage(list, request->limit, std::move(*projects), key_of, view_of);
 }
 
 Result<json::value> RunDeleteProject(OperationContext& context, const json::object&) {

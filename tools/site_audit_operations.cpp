@@ -46,12 +46,15 @@ Result<storage::AuditSiteRecord> FindSite(storage::Transaction& tx,
 }
 
 Result<json::value> RunListAuditSites(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_audit_sites", "sites"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto sites = context.store.Read([&](storage::Transaction& tx) {
-    return tx.audit().ListAuditSites(ProjectId(context));
+    return tx.audit().ListAuditSites(ProjectId(context), KeysetOf(*request));
   });
   if (!sites) return sites.error();
-  return AnswerWholeList(
-      WholeList{"list_audit_sites", "sites"}, args, std::move(*sites),
+  return AnswerPage(
+      list, request->limit, std::move(*sites),
       [](const storage::AuditSiteRecord& s) { return TimeIdKey(s.created_at, s.id); },
       [](const storage::AuditSiteRecord& s) { return AuditSiteView(s); });
 }

@@ -99,6 +99,46 @@ TEST_P(ListPaging, ProjectsPageInMemoryWithTheSameCursors) {
   }
 }
 
+// Keys of both kinds share one table: each list pages through its own kind only. Invitations
+// come newest first.
+TEST_P(ListPaging, KeysAndInvitationsPageByKeyset) {
+  json::object project = Org({{"projectId", bootstrap_.project_id}});
+  for (int i = 0; i < 5; ++i) {
+    if (i % 2 == 0) clock_.Advance(std::chrono::milliseconds(1));
+    json::object named = project;
+    named["name"] = "key " + std::to_string(i);
+    ASSERT_TRUE(Ok(Call("create_sdk_key", Caller::kOwner, named)));
+    ASSERT_TRUE(Ok(Call("create_private_api_key", Caller::kOwner, named)));
+    ASSERT_TRUE(Ok(Call("create_invitation", Caller::kOwner,
+                        Org({{"email", "invitee" + std::to_string(i) + "@example.com"},
+                             {"role", "analyst"}}))));
+  }
+  for (const char* list : {"list_sdk_keys", "list_private_api_keys"}) {
+    const auto all = Whole(list, "keys", "id", project);
+    ASSERT_GE(all.size(), 5u) << list;
+    for (std::int64_t limit : {1, 2, 5}) {
+      std::vector<std::string> walked;
+      json::object args = project;
+      args["limit"] = limit;
+      for (int pages = 0; pages < 100; ++pages) {
+        auto page = Call(list, Caller::kOwner, args);
+        ASSERT_TRUE(Ok(page));
+        const json::value answer = *page;
+        for (const json::value& key : answer.at("keys").as_array()) {
+          walked.emplace_back(key.at("id").as_string());
+        }
+        if (answer.at("nextCursor").is_null()) break;
+        args["cursor"] = answer.at("nextCursor");
+      }
+      EXPECT_EQ(walked, all) << list << " limit " << limit;
+    }
+  }
+  const auto invitations = Whole("list_invitations", "invitations", "id", Org());
+  ASSERT_GE(invitations.size(), 5u);
+  int pages = 0;
+  EXPECT_EQ(Walk("list_invitations", "invitations", "id", 2, pages), invitations);
+}
+
 TEST_P(ListPaging, ACursorStaysInItsList) {
   ASSERT_NO_FATAL_FAILURE(CreateProjects(3));
   auto first = Call("list_projects", Caller::kOwner, Org({{"limit", 1}}));
@@ -112,7 +152,9 @@ TEST_P(ListPaging, ACursorStaysInItsList) {
         json::value(core::Base64UrlEncode("1773662400000:abc"))}) {
     auto refused = Call("list_audit_log", Caller::kOwner, Org({{"cursor", wrong}}));
     EXPECT_TRUE(IsError(refused, core::ErrorCode::kValInvalidParameter)) << wrong;
-    if (!refused) EXPECT_EQ(refused.error().message(), "'cursor' is not a cursor this API gave out.");
+    if (!refused) {
+      EXPECT_EQ(refused.error().message(), "'cursor' is not a cursor this API gave out.");
+    }
   }
   // A cursor with one character changed.
   std::string edited(cursor.as_string());

@@ -1,7 +1,8 @@
 // The keyset queries behind the lists' cursors (tools/paging.h), on each backend: reading page
 // after page from the previous page's last row gives every row once, in the list's order, the
 // same as one read of everything; ties on the sort key are broken by the id (or URL). The
-// audit log, events and notifications have their keyset tests in conformance_test.cpp.
+// audit log, events and notifications have their keyset tests in conformance_test.cpp; projects,
+// members, invitations and keys are walked through their operations (tests/operations).
 #include <optional>
 #include <string>
 #include <utility>
@@ -222,6 +223,84 @@ TEST_P(KeysetPaging, CrawlIssuesWorstFirst) {
         },
         [](const AuditIssueRecord& i) { return i.rule_id + " " + i.url; });
     EXPECT_EQ(walked, worst_first) << "limit " << limit;
+  }
+}
+
+TEST_P(KeysetPaging, AiPromptsInCreationOrderWithTheirTopic) {
+  std::vector<AiPromptRecord> prompts;
+  for (std::size_t i = 0; i < std::size(kIds); ++i) {
+    AiPromptRecord prompt;
+    prompt.id = kIds[i];
+    prompt.project_id = "p1";
+    prompt.text = std::string("Which analytics tool? ") + kIds[i];
+    prompt.topic = i % 2 == 0 ? "even" : "odd";
+    prompt.created_at = prompt.updated_at = kTimes[i];
+    prompts.push_back(prompt);
+  }
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.ai_visibility().InsertAiPrompts(prompts); })));
+  auto walk = [&](std::optional<std::string> topic, std::int64_t limit) {
+    return WalkPages<AiPromptRecord, std::pair<std::int64_t, std::string>>(
+        limit,
+        [&](const TimeId& after, std::int64_t n) {
+          return ReadOk([&](Transaction& tx) {
+            return tx.ai_visibility().ListAiPromptsPage("p1", topic, KeysetPage{after, n});
+          });
+        },
+        [](const AiPromptRecord& p) { return std::make_pair(p.created_at, p.id); },
+        [](const AiPromptRecord& p) { return p.id; });
+  };
+  for (std::int64_t limit : {1, 2, 3, 7}) {
+    EXPECT_EQ(walk(std::nullopt, limit),
+              (std::vector<std::string>{"r-b", "r-f", "r-a", "r-d", "r-e", "r-c", "r-g"}))
+        << "limit " << limit;
+    EXPECT_EQ(walk("even", limit), (std::vector<std::string>{"r-d", "r-e", "r-c", "r-g"}))
+        << "limit " << limit;
+  }
+}
+
+// The lists that answered everything before cursors take a KeysetPage; without one they still
+// answer everything.
+TEST_P(KeysetPaging, AuditSitesAndBrandsOldestFirst) {
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
+    for (std::size_t i = 0; i < std::size(kIds); ++i) {
+      const AuditSiteRecord site{kIds[i], "p1", std::string("https://") + kIds[i] + ".example",
+                                 "token", std::nullopt, std::nullopt, std::nullopt, "",
+                                 std::nullopt, kTimes[i]};
+      if (auto r = tx.audit().InsertAuditSite(site); !r) return r;
+      AiBrandRecord brand;
+      brand.id = kIds[i];
+      brand.project_id = "p1";
+      brand.name = std::string("Brand ") + kIds[i];
+      brand.created_at = brand.updated_at = kTimes[i];
+      if (auto r = tx.ai_visibility().InsertAiBrand(brand); !r) return r;
+    }
+    return {};
+  })));
+  const std::vector<std::string> oldest_first = {"r-b", "r-f", "r-a", "r-d", "r-e", "r-c", "r-g"};
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.audit().ListAuditSites("p1"); }).size(), 7u);
+  for (std::int64_t limit : {1, 2, 3, 7}) {
+    EXPECT_EQ((WalkPages<AuditSiteRecord, std::pair<std::int64_t, std::string>>(
+                  limit,
+                  [&](const TimeId& after, std::int64_t n) {
+                    return ReadOk([&](Transaction& tx) {
+                      return tx.audit().ListAuditSites("p1", KeysetPage{after, n});
+                    });
+                  },
+                  [](const AuditSiteRecord& s) { return std::make_pair(s.created_at, s.id); },
+                  [](const AuditSiteRecord& s) { return s.id; })),
+              oldest_first)
+        << "limit " << limit;
+    EXPECT_EQ((WalkPages<AiBrandRecord, std::pair<std::int64_t, std::string>>(
+                  limit,
+                  [&](const TimeId& after, std::int64_t n) {
+                    return ReadOk([&](Transaction& tx) {
+                      return tx.ai_visibility().ListAiBrands("p1", KeysetPage{after, n});
+                    });
+                  },
+                  [](const AiBrandRecord& b) { return std::make_pair(b.created_at, b.id); },
+                  [](const AiBrandRecord& b) { return b.id; })),
+              oldest_first)
+        << "limit " << limit;
   }
 }
 
