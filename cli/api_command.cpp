@@ -1,11 +1,13 @@
 // `sightline api METHOD PATH`: any REST request with the login (or SIGHTLINE_API_KEY), the
 // escape hatch beside the commands derived from the registry (docs/cli.md).
 #include <iostream>
+#include <tuple>
 
 #include <boost/json.hpp>
 
 #include "cli/client.h"
 #include "cli/arguments.h"
+#include "cli/render.h"
 #include "core/http_types.h"
 #include "core/json_util.h"
 
@@ -22,6 +24,8 @@ constexpr std::string_view kApiHelp =
     "  -F, --field key=value      A field; numbers, true, false and null are JSON values.\n"
     "  -f, --raw-field key=value  A field whose value is always a string.\n"
     "Fields go in the query string for GET and DELETE, else in a JSON body.\n"
+    "  --all                      GET a list's every page: follow nextCursor to the end and\n"
+    "                             print the rows gathered into the first answer.\n"
     "Credentials: SIGHTLINE_API_KEY (with SIGHTLINE_SERVER) when set, else the login.\n"
     "Exit codes: 0 ok, 1 server or network error, 2 invalid request, 3 not authenticated or\n"
     "not allowed, 4 not found, 5 rate limited.\n";
@@ -76,6 +80,48 @@ void PrintJson(std::ostream& out, const json::value& value, int indent = 0) {
   }
 }
 
+// Sends the request; with `all`, asks for the page after each answer that names a nextCursor
+// and gathers the pages' rows into the first answer. The exit code; `out` the answer's JSON (or
+// its text when it is not JSON).
+int Send(cli::ApiSession& session, core::HttpMethod method, const std::string& path,
+         const CliArgs& args, bool all, json::value& out, std::string& text) {
+  CliArgs page_args = args;
+  for (;;) {
+    const auto [target, body] = Request(method, path, page_args);
+    auto answer = session.Call(method, target, body);
+    if (!answer) {
+      std::cerr << "sightline: " << answer.error().message() << "\n";
+      return answer.error().code() == core::ErrorCode::kAuthExpiredCredential ? 3 : 1;
+    }
+    if (answer->status >= 300) {
+      std::cerr << "sightline: " << cli::DescribeFailure(*answer) << "\n";
+      return cli::ExitCodeOf(answer->status);
+    }
+    if (answer->body.empty()) return 0;
+    boost::system::error_code ec;
+    json::value page = json::parse(answer->body, ec);
+    if (ec) return text = answer->body, 0;
+    std::string member;
+    const json::array* rows = cli::RowsOf(page, &member);
+    if (out.is_null()) {
+      out = page;
+    } else if (rows && !member.empty() && out.as_object()[member].is_array()) {
+      json::array& gathered = out.as_object()[member].as_array();
+      gathered.insert(gathered.end(), rows->begin(), rows->end());
+    }
+    const json::value* next = page.is_object() ? page.as_object().if_contains("nextCursor")
+                                               : nullptr;
+    if (!all || next == nullptr || !next->is_string()) {
+      if (all && next != nullptr) out.as_object()["nextCursor"] = nullptr;
+      return 0;
+    }
+    std::erase_if(page_args.fields, [](const auto& field) {
+      return std::get<0>(field) == "cursor" || std::get<0>(field) == "offset";
+    });
+    page_args.fields.emplace_back("cursor", std::string(next->as_string()), false);
+  }
+}
+
 }  // namespace
 
 int RunApiCommand(const CliArgs& args) {
@@ -91,24 +137,19 @@ int RunApiCommand(const CliArgs& args) {
   }
   auto opened = OpenCliClient(args.Flag("profile"));
   if (!opened.client) return opened.exit_code;
-  cli::ApiSession& session = *opened.client->session;
-  const auto [target, body] = Request(method, std::move(path), args);
-  auto answer = session.Call(method, target, body);
-  if (!answer) {
-    std::cerr << "sightline: " << answer.error().message() << "\n";
-    return answer.error().code() == core::ErrorCode::kAuthExpiredCredential ? 3 : 1;
+  const bool all = args.Has("all");
+  if (all && method != core::HttpMethod::kGet) {
+    std::cerr << "sightline: --all pages GET requests only\n";
+    return 2;
   }
-  if (answer->status >= 300) {
-    std::cerr << "sightline: " << cli::DescribeFailure(*answer) << "\n";
-    return cli::ExitCodeOf(answer->status);
-  }
-  if (answer->body.empty()) return 0;
-  boost::system::error_code ec;
-  const json::value parsed = json::parse(answer->body, ec);
-  if (ec) {
-    std::cout << answer->body;
-  } else {
-    PrintJson(std::cout, parsed);
+  json::value answer;
+  std::string text;
+  const int code = Send(*opened.client->session, method, path, args, all, answer, text);
+  if (code != 0) return code;
+  if (!text.empty()) {
+    std::cout << text;
+  } else if (!answer.is_null()) {
+    PrintJson(std::cout, answer);
     std::cout << "\n";
   }
   return 0;

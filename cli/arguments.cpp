@@ -6,7 +6,7 @@ namespace sightline::cli {
 namespace {
 
 // Options that take no value.
-constexpr std::string_view kSwitches[] = {"no-browser", "help", "verbose"};
+constexpr std::string_view kSwitches[] = {"no-browser", "help", "verbose", "all"};
 
 bool IsSwitch(std::string_view name) {
   for (std::string_view known : kSwitches) {

@@ -304,7 +304,7 @@ std::string CommandHelp(const Command& command) {
     if (!flag.help.empty()) out << "      " << flag.help << "\n";
   }
   out << "  --json | --csv      The exact API answer, or CSV of its rows (default: a table).\n"
-      << "  --all               Follow limit/offset pages to the end.\n"
+      << "  --all               Every page: follow nextCursor (or offset) to the end.\n"
       << "  --profile NAME      The login to use.\n";
   return out.str();
 }

@@ -106,11 +106,30 @@ bool Paged(const cli::Command& command) {
     return std::ranges::any_of(command.flags,
                                [&](const cli::Flag& flag) { return flag.property == name; });
   };
-  return has("limit") && has("offset");
+  return has("cursor") || (has("limit") && has("offset"));
 }
 
-// Calls the operation; with --all, page after page until one comes back short, the pages'
-// rows gathered into the first answer. The exit code, and the answer when there is one.
+// Whether there is a page after `page`, and the arguments that ask for it: the lists follow
+// their nextCursor (null on the last page); the rankings that page by offset come back short
+// on their last page.
+bool NextPage(const json::value& page, const json::array* rows, json::object& args,
+              std::size_t& offset) {
+  if (const json::value* next = page.is_object() ? page.as_object().if_contains("nextCursor")
+                                                 : nullptr) {
+    if (!next->is_string()) return false;
+    args["cursor"] = *next;
+    args.erase("offset");  // it applies after the cursor: only the first page skips
+    return true;
+  }
+  const std::size_t limit = args.contains("limit") ? args.at("limit").to_number<std::size_t>() : 0;
+  if (rows == nullptr || limit == 0 || rows->size() < limit) return false;
+  offset += limit;
+  args["offset"] = offset;
+  return true;
+}
+
+// Calls the operation; with --all, page after page to the last, the pages' rows gathered into
+// the first answer. The exit code, and the answer when there is one.
 int Call(const cli::Command& command, json::object args, bool all, cli::ApiSession& session,
          json::value& answer) {
   std::size_t offset = args.contains("offset") ? args.at("offset").to_number<std::size_t>() : 0;
@@ -137,16 +156,18 @@ int Call(const cli::Command& command, json::object args, bool all, cli::ApiSessi
       json::array& gathered = answer.as_object()[member].as_array();
       gathered.insert(gathered.end(), rows->begin(), rows->end());
     }
-    const std::size_t limit =
-        args.contains("limit") ? args.at("limit").to_number<std::size_t>() : 0;
-    const bool more = all && rows != nullptr && limit > 0 && rows->size() >= limit;
+    const bool more = all && NextPage(page, rows, args, offset);
     if (all && ::isatty(STDERR_FILENO)) {  // progress for people, never in a pipe's output
       const std::size_t so_far = member.empty() ? 0 : answer.as_object()[member].as_array().size();
       std::cerr << "\rfetched " << so_far << " rows" << (more ? "…" : "\n") << std::flush;
     }
-    if (!more) return 0;
-    offset += limit;
-    args["offset"] = offset;
+    if (!more) {
+      // The gathered rows are the whole list: nothing follows them.
+      if (all && answer.is_object() && answer.as_object().contains("nextCursor")) {
+        answer.as_object()["nextCursor"] = nullptr;
+      }
+      return 0;
+    }
   }
 }
 

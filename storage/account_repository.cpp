@@ -231,16 +231,20 @@ Result<std::optional<MembershipRecord>> AccountRepository::FindMembership(
       });
 }
 
-Result<std::vector<MemberRecord>> AccountRepository::ListMembers(std::string_view organization_id) {
-  return FindAll<MemberRecord>(
-      session_,
-      "SELECT " + Aliased("u", kUserColumns) +
-          ", m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id "
-          "WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id",
-      {std::string(organization_id)}, [](const SqlRow& r) {
-        constexpr std::size_t n = ColumnCount(kUserColumns);
-        return MemberRecord{MapUser(r), r.Text(n), r.Int(n + 1)};
-      });
+Result<std::vector<MemberRecord>> AccountRepository::ListMembers(std::string_view organization_id,
+                                                              const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + Aliased("u", kUserColumns) +
+             ", m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id "
+             "WHERE m.organization_id = " + sql.Next(std::string(organization_id)) +
+             KeysetCondition(sql, "m.created_at, m.user_id", page) +
+             " ORDER BY m.created_at, m.user_id LIMIT " + sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<MemberRecord> members;
+  constexpr std::size_t n = ColumnCount(kUserColumns);
+  for (const SqlRow& r : *rows) members.push_back(MemberRecord{MapUser(r), r.Text(n), r.Int(n + 1)});
+  return members;
 }
 
 Result<bool> AccountRepository::DeleteMembership(std::string_view organization_id,
@@ -269,11 +273,17 @@ Result<void> AccountRepository::InsertProject(const ProjectRecord& p) {
 }
 
 Result<std::vector<ProjectRecord>> AccountRepository::ListProjects(
-    std::string_view organization_id) {
-  return FindAll<ProjectRecord>(
-      session_,
-      Select(kProjectColumns, "FROM projects WHERE organization_id = $1 ORDER BY created_at, id"),
-      {std::string(organization_id)}, [](const SqlRow& r) { return MapProject(r); });
+    std::string_view organization_id, const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kProjectColumns) +
+             " FROM projects WHERE organization_id = " + sql.Next(std::string(organization_id)) +
+             KeysetCondition(sql, "created_at, id", page) + " ORDER BY created_at, id LIMIT " +
+             sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<ProjectRecord> projects;
+  for (const SqlRow& row : *rows) projects.push_back(MapProject(row));
+  return projects;
 }
 
 // The project's keys go by cascade.
@@ -365,10 +375,20 @@ Result<std::optional<CredentialGrant>> AccountRepository::FindCredentialGrant(
   });
 }
 
-Result<std::vector<ApiKeyRecord>> AccountRepository::ListApiKeys(std::string_view project_id) {
-  return FindAll<ApiKeyRecord>(
-      session_, Select(kKeyColumns, "FROM api_keys WHERE project_id = $1 ORDER BY created_at, id"),
-      {std::string(project_id)}, [](const SqlRow& r) { return MapKey(r); });
+Result<std::vector<ApiKeyRecord>> AccountRepository::ListApiKeys(std::string_view project_id,
+                                                               const KeysetPage& page,
+                                                               std::string_view kind) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kKeyColumns) + " FROM api_keys WHERE project_id = " +
+             sql.Next(std::string(project_id));
+  if (!kind.empty()) sql.text += " AND kind = " + sql.Next(std::string(kind));
+  sql.text += KeysetCondition(sql, "created_at, id", page) + " ORDER BY created_at, id LIMIT " +
+              sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<ApiKeyRecord> keys;
+  for (const SqlRow& row : *rows) keys.push_back(MapKey(row));
+  return keys;
 }
 
 Result<bool> AccountRepository::RevokeApiKey(std::string_view key_id, std::int64_t at) {
@@ -452,12 +472,17 @@ Result<std::optional<InvitationRecord>> AccountRepository::FindInvitationByToken
 }
 
 Result<std::vector<InvitationRecord>> AccountRepository::ListInvitations(
-    std::string_view organization_id) {
-  return FindAll<InvitationRecord>(
-      session_,
-      Select(kInvitationColumns,
-             "FROM invitations WHERE organization_id = $1 ORDER BY created_at DESC, id DESC"),
-      {std::string(organization_id)}, MapInvitation);
+    std::string_view organization_id, const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kInvitationColumns) +
+             " FROM invitations WHERE organization_id = " + sql.Next(std::string(organization_id)) +
+             KeysetCondition(sql, "created_at, id", page, /*newest_first=*/true) +
+             " ORDER BY created_at DESC, id DESC LIMIT " + sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<InvitationRecord> invitations;
+  for (const SqlRow& row : *rows) invitations.push_back(MapInvitation(row));
+  return invitations;
 }
 
 Result<bool> AccountRepository::MarkInvitationAccepted(std::string_view invitation_id,

@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "storage/account_records.h"
+#include "storage/keyset.h"
 
 #include <cstdint>
 #include <optional>
@@ -53,14 +54,16 @@ class AccountRepository {
   // members (the last-owner rule) and the writes they guard are serialized. SQLite's write
   // transactions are serialized already; PostgreSQL takes SELECT … FOR UPDATE.
   core::Result<void> LockOrganization(std::string_view organization_id);
-  // Members ordered by joined_at, then user id.
-  core::Result<std::vector<MemberRecord>> ListMembers(std::string_view organization_id);
+  // Members ordered by joined_at, then user id; one page of them with `page`.
+  core::Result<std::vector<MemberRecord>> ListMembers(std::string_view organization_id,
+                                                      const KeysetPage& page = {});
   core::Result<bool> DeleteMembership(std::string_view organization_id, std::string_view user_id);
   core::Result<std::int64_t> CountMembersWithRole(std::string_view organization_id,
                                                   std::string_view role);
   core::Result<void> InsertProject(const ProjectRecord& project);
-  // Projects of the organization ordered by created_at, then id.
-  core::Result<std::vector<ProjectRecord>> ListProjects(std::string_view organization_id);
+  // Projects of the organization ordered by created_at, then id; one page with `page`.
+  core::Result<std::vector<ProjectRecord>> ListProjects(std::string_view organization_id,
+                                                        const KeysetPage& page = {});
   // Deletes the project with its keys, events and bot requests. False when it did not exist.
   core::Result<bool> DeleteProject(std::string_view project_id);
   core::Result<std::optional<ProjectRecord>> FindProject(std::string_view project_id);
@@ -76,7 +79,11 @@ class AccountRepository {
   core::Result<std::optional<ApiKeyRecord>> FindApiKeyByHash(std::string_view secret_hash);
   core::Result<std::optional<ApiKeyRecord>> FindApiKey(std::string_view key_id);
   core::Result<std::optional<CredentialGrant>> FindCredentialGrant(std::string_view secret_hash);
-  core::Result<std::vector<ApiKeyRecord>> ListApiKeys(std::string_view project_id);
+  // Oldest first (created_at, then id), only `kind`'s ("sdk", "private") when given; one page
+  // with `page`.
+  core::Result<std::vector<ApiKeyRecord>> ListApiKeys(std::string_view project_id,
+                                                      const KeysetPage& page = {},
+                                                      std::string_view kind = {});
   // Marks the key revoked at `at`; returns false when it was unknown or already revoked.
   core::Result<bool> RevokeApiKey(std::string_view key_id, std::int64_t at);
   core::Result<void> InsertSession(const SessionRecord& session);
@@ -95,8 +102,9 @@ class AccountRepository {
   core::Result<std::optional<InvitationRecord>> FindInvitation(std::string_view invitation_id);
   core::Result<std::optional<InvitationRecord>> FindInvitationByTokenHash(
       std::string_view token_hash);
-  // Newest first (created_at, then id, descending).
-  core::Result<std::vector<InvitationRecord>> ListInvitations(std::string_view organization_id);
+  // Newest first (created_at, then id, descending); one page with `page`.
+  core::Result<std::vector<InvitationRecord>> ListInvitations(std::string_view organization_id,
+                                                              const KeysetPage& page = {});
   // Both only change a pending invitation (neither accepted nor revoked); return whether they did.
   core::Result<bool> MarkInvitationAccepted(std::string_view invitation_id,
                                             std::string_view user_id, std::int64_t at);

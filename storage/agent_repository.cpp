@@ -62,14 +62,22 @@ Result<std::optional<AgentConversationRecord>> AgentRepository::FindAgentConvers
 
 Result<std::vector<AgentConversationRecord>> AgentRepository::ListAgentConversations(
     std::string_view project_id, std::string_view user_id,
-    const std::optional<std::string>& workflow_id, std::int64_t limit) {
+    const std::optional<std::string>& workflow_id, std::int64_t limit,
+    const std::optional<std::pair<std::int64_t, std::string>>& before) {
   std::vector<SqlValue> params{std::string(project_id), std::string(user_id)};
   if (workflow_id) params.emplace_back(*workflow_id);
+  std::string keyset;
+  if (before) {
+    params.emplace_back(before->first);
+    params.emplace_back(before->second);
+    keyset = " AND (updated_at, id) < ($" + std::to_string(params.size() - 1) + ", $" +
+             std::to_string(params.size()) + ")";
+  }
   params.emplace_back(limit);
-  const std::string sql =
-      Select(kConversationColumns, "FROM agent_conversations WHERE " + OwnerFilter(workflow_id) +
-                                       " ORDER BY updated_at DESC, id LIMIT $" +
-                                       std::to_string(params.size()));
+  const std::string sql = Select(kConversationColumns,
+                                 "FROM agent_conversations WHERE " + OwnerFilter(workflow_id) +
+                                     keyset + " ORDER BY updated_at DESC, id DESC LIMIT $" +
+                                     std::to_string(params.size()));
   auto rows = session_.Query(sql, params);
   if (!rows) return rows.error();
   std::vector<AgentConversationRecord> out;

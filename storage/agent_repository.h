@@ -30,10 +30,12 @@ class AgentRepository {
   core::Result<std::optional<AgentConversationRecord>> FindAgentConversationByWorkflow(
       std::string_view project_id, std::string_view user_id, std::string_view workflow_id);
   // The user's conversations in the project (only the workflow's, when given), most recently
-  // updated first, at most `limit`.
+  // updated first, at most `limit`; `before` (updated_at, id) is the keyset of the previous
+  // page's last conversation.
   core::Result<std::vector<AgentConversationRecord>> ListAgentConversations(
       std::string_view project_id, std::string_view user_id,
-      const std::optional<std::string>& workflow_id, std::int64_t limit);
+      const std::optional<std::string>& workflow_id, std::int64_t limit,
+      const std::optional<std::pair<std::int64_t, std::string>>& before = std::nullopt);
   // Appends a message after the conversation's last (its seq is set here) and updates the
   // conversation's updated_at.
   core::Result<AgentMessageRecord> AppendAgentMessage(AgentMessageRecord message);

@@ -69,10 +69,16 @@ std::vector<SqlValue> PromptValues(const AiPromptRecord& p) {
 }  // namespace
 
 Result<std::vector<AiBrandRecord>> AiVisibilityRepository::ListAiBrands(
-    std::string_view project_id) {
-  static const std::string sql =
-      Select(kBrandColumns, "FROM ai_brands WHERE project_id = $1 ORDER BY created_at, id");
-  return FindAll<AiBrandRecord>(session_, sql, {std::string(project_id)}, MapBrand);
+    std::string_view project_id, const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kBrandColumns) + " FROM ai_brands WHERE project_id = " +
+             sql.Next(std::string(project_id)) + KeysetCondition(sql, "created_at, id", page) +
+             " ORDER BY created_at, id LIMIT " + sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiBrandRecord> out;
+  for (const SqlRow& row : *rows) out.push_back(MapBrand(row));
+  return out;
 }
 
 Result<std::optional<AiBrandRecord>> AiVisibilityRepository::FindAiBrand(
@@ -117,6 +123,22 @@ Result<std::vector<AiPromptRecord>> AiVisibilityRepository::ListAiPrompts(
   return FindAll<AiPromptRecord>(session_, sql, {std::string(project_id)}, MapPrompt);
 }
 
+Result<std::vector<AiPromptRecord>> AiVisibilityRepository::ListAiPromptsPage(
+    std::string_view project_id, const std::optional<std::string>& topic,
+    const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kPromptColumns) + " FROM ai_prompts WHERE project_id = " +
+             sql.Next(std::string(project_id));
+  if (topic) sql.text += " AND topic = " + sql.Next(*topic);
+  sql.text += KeysetCondition(sql, "created_at, id", page) + " ORDER BY created_at, id LIMIT " +
+              sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiPromptRecord> prompts;
+  for (const SqlRow& row : *rows) prompts.push_back(MapPrompt(row));
+  return prompts;
+}
+
 Result<std::optional<AiPromptRecord>> AiVisibilityRepository::FindAiPrompt(
     std::string_view project_id, std::string_view prompt_id) {
   static const std::string sql =
@@ -144,10 +166,16 @@ Result<bool> AiVisibilityRepository::DeleteAiPrompt(std::string_view project_id,
 }
 
 Result<std::vector<AiEngineRecord>> AiVisibilityRepository::ListAiEngines(
-    std::string_view project_id) {
-  static const std::string sql =
-      Select(kEngineColumns, "FROM ai_engines WHERE project_id = $1 ORDER BY created_at, id");
-  return FindAll<AiEngineRecord>(session_, sql, {std::string(project_id)}, MapEngine);
+    std::string_view project_id, const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kEngineColumns) + " FROM ai_engines WHERE project_id = " +
+             sql.Next(std::string(project_id)) + KeysetCondition(sql, "created_at, id", page) +
+             " ORDER BY created_at, id LIMIT " + sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiEngineRecord> out;
+  for (const SqlRow& row : *rows) out.push_back(MapEngine(row));
+  return out;
 }
 
 Result<std::optional<AiEngineRecord>> AiVisibilityRepository::FindAiEngine(

@@ -10,10 +10,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
 #include "storage/ai_visibility_records.h"
+#include "storage/keyset.h"
 
 namespace sightline::storage {
 
@@ -25,7 +27,9 @@ class AiVisibilityRepository {
 
   // Brands, prompts and engines (storage/ai_visibility_repository.cpp). Lists are in creation
   // order; Find* answer only within the project.
-  core::Result<std::vector<AiBrandRecord>> ListAiBrands(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<AiBrandRecord>> ListAiBrands(std::string_view project_id,
+                                                        const KeysetPage& page = {});
   core::Result<std::optional<AiBrandRecord>> FindAiBrand(std::string_view project_id,
                                                          std::string_view brand_id);
   core::Result<void> InsertAiBrand(const AiBrandRecord& brand);
@@ -34,6 +38,10 @@ class AiVisibilityRepository {
   core::Result<bool> DeleteAiBrand(std::string_view project_id, std::string_view brand_id);
 
   core::Result<std::vector<AiPromptRecord>> ListAiPrompts(std::string_view project_id);
+  // One page of the prompts in creation order (created_at, then id), only `topic`'s when given.
+  core::Result<std::vector<AiPromptRecord>> ListAiPromptsPage(
+      std::string_view project_id, const std::optional<std::string>& topic,
+      const KeysetPage& page);
   core::Result<std::optional<AiPromptRecord>> FindAiPrompt(std::string_view project_id,
                                                            std::string_view prompt_id);
   core::Result<void> InsertAiPrompts(std::span<const AiPromptRecord> prompts);
@@ -41,7 +49,9 @@ class AiVisibilityRepository {
   // Its answers stay (the runs' evidence) but no new run asks it.
   core::Result<bool> DeleteAiPrompt(std::string_view project_id, std::string_view prompt_id);
 
-  core::Result<std::vector<AiEngineRecord>> ListAiEngines(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<AiEngineRecord>> ListAiEngines(std::string_view project_id,
+                                                          const KeysetPage& page = {});
   core::Result<std::optional<AiEngineRecord>> FindAiEngine(std::string_view project_id,
                                                            std::string_view engine_id);
   core::Result<void> InsertAiEngine(const AiEngineRecord& engine);
@@ -63,8 +73,10 @@ class AiVisibilityRepository {
   core::Result<std::optional<AiRunRecord>> FindAiRunById(std::string_view run_id);
   // Whether the project's scheduled run of `slot` exists (made by this node or another).
   core::Result<bool> HasAiRunForSlot(std::string_view project_id, std::string_view slot);
-  core::Result<std::vector<AiRunRecord>> ListAiRuns(std::string_view project_id,
-                                                    std::int64_t limit, std::int64_t offset);
+  // Newest first; `before` (created_at, id) is the keyset of the previous page's last run.
+  core::Result<std::vector<AiRunRecord>> ListAiRuns(
+      std::string_view project_id, std::int64_t limit, std::int64_t offset,
+      const std::optional<std::pair<std::int64_t, std::string>>& before = std::nullopt);
   core::Result<AiRunProgress> GetAiRunProgress(std::string_view run_id);
   core::Result<void> SetAiRunStatus(std::string_view run_id, std::string_view status,
                                     std::optional<std::int64_t> finished_at);
@@ -105,6 +117,7 @@ class AiVisibilityRepository {
   struct AnswerFilter {
     std::string run_id, prompt_id, engine_id, brand_id;
     std::int64_t limit = 50, offset = 0;
+    std::optional<std::pair<std::int64_t, std::string>> before;  // keyset: (created_at, id)
   };
   core::Result<std::vector<AiAnswerRecord>> ListAiAnswers(std::string_view project_id,
                                                           const AnswerFilter& filter);

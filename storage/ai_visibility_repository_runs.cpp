@@ -119,13 +119,23 @@ Result<bool> AiVisibilityRepository::HasAiRunForSlot(std::string_view project_id
   return found->has_value();
 }
 
-Result<std::vector<AiRunRecord>> AiVisibilityRepository::ListAiRuns(std::string_view project_id,
-                                                                    std::int64_t limit,
-                                                                    std::int64_t offset) {
-  static const std::string sql = Select(
-      kRunColumns,
-      "FROM ai_runs WHERE project_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3");
-  return FindAll<AiRunRecord>(session_, sql, {std::string(project_id), limit, offset}, MapRun);
+Result<std::vector<AiRunRecord>> AiVisibilityRepository::ListAiRuns(
+    std::string_view project_id, std::int64_t limit, std::int64_t offset,
+    const std::optional<std::pair<std::int64_t, std::string>>& before) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kRunColumns) + " FROM ai_runs WHERE project_id = " +
+             sql.Next(std::string(project_id));
+  if (before) {
+    sql.text += " AND (created_at, id) < (" + sql.Next(before->first) + ", " +
+                sql.Next(before->second) + ")";
+  }
+  sql.text += " ORDER BY created_at DESC, id DESC LIMIT " + sql.Next(limit) + " OFFSET " +
+              sql.Next(offset);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<AiRunRecord> runs;
+  for (const SqlRow& row : *rows) runs.push_back(MapRun(row));
+  return runs;
 }
 
 Result<AiRunProgress> AiVisibilityRepository::GetAiRunProgress(std::string_view run_id) {
@@ -293,6 +303,10 @@ Result<std::vector<AiAnswerRecord>> AiVisibilityRepository::ListAiAnswers(
   if (!filter.brand_id.empty()) {
     sql.text += " AND id IN (SELECT answer_id FROM ai_mentions WHERE brand_id = " +
                 sql.Next(filter.brand_id) + ")";
+  }
+  if (filter.before) {
+    sql.text += " AND (created_at, id) < (" + sql.Next(filter.before->first) + ", " +
+                sql.Next(filter.before->second) + ")";
   }
   sql.text += " ORDER BY created_at DESC, id DESC LIMIT " + sql.Next(filter.limit) +
               " OFFSET " + sql.Next(filter.offset);

@@ -25,10 +25,17 @@ CrawlerKeyRecord MapKey(const SqlRow& r) {
 
 }  // namespace
 
-Result<std::vector<SiteRecord>> SiteAuditRepository::ListAuditSites(std::string_view project_id) {
-  static const std::string sql =
-      Select(kSiteColumns, "FROM audit_sites WHERE project_id = $1 ORDER BY created_at, id");
-  return FindAll<SiteRecord>(session_, sql, {std::string(project_id)}, MapSite);
+Result<std::vector<SiteRecord>> SiteAuditRepository::ListAuditSites(std::string_view project_id,
+                                                                     const KeysetPage& page) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kSiteColumns) + " FROM audit_sites WHERE project_id = " +
+             sql.Next(std::string(project_id)) + KeysetCondition(sql, "created_at, id", page) +
+             " ORDER BY created_at, id LIMIT " + sql.Next(page.limit);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<SiteRecord> sites;
+  for (const SqlRow& row : *rows) sites.push_back(MapSite(row));
+  return sites;
 }
 
 Result<std::optional<SiteRecord>> SiteAuditRepository::FindAuditSite(std::string_view project_id,

@@ -11,10 +11,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
 #include "storage/site_audit_records.h"
+#include "storage/keyset.h"
 
 namespace sightline::storage {
 
@@ -25,7 +27,9 @@ class SiteAuditRepository {
   explicit SiteAuditRepository(SqlSession& session) : session_(session) {}
 
   // Sites (storage/site_audit_repository.cpp), in creation order.
-  core::Result<std::vector<SiteRecord>> ListAuditSites(std::string_view project_id);
+  // Oldest first (created_at, then id); one page with `page`.
+  core::Result<std::vector<SiteRecord>> ListAuditSites(std::string_view project_id,
+                                                            const KeysetPage& page = {});
   core::Result<std::optional<SiteRecord>> FindAuditSite(std::string_view project_id,
                                                              std::string_view site_id);
   core::Result<void> InsertAuditSite(const SiteRecord& site);
@@ -40,10 +44,12 @@ class SiteAuditRepository {
                                                                std::string_view crawl_id);
   core::Result<std::optional<SiteAuditCrawlRecord>> FindAuditCrawlById(std::string_view crawl_id);
   // Newest first; only the site's when `site_id` is not empty.
+  // Newest first; `before` (created_at, id) is the keyset of the previous page's last crawl.
   core::Result<std::vector<SiteAuditCrawlRecord>> ListAuditCrawls(std::string_view project_id,
                                                               std::string_view site_id,
                                                               std::int64_t limit,
-                                                              std::int64_t offset);
+                                                              std::int64_t offset,
+      const std::optional<std::pair<std::int64_t, std::string>>& before = std::nullopt);
   // The site's newest completed crawl created before `before`.
   core::Result<std::optional<SiteAuditCrawlRecord>> FindLastCompletedCrawl(std::string_view site_id,
                                                                        std::int64_t before);
@@ -90,6 +96,8 @@ class SiteAuditRepository {
     bool internal = true;  // the site's pages; false: the external URLs checked
     std::string search;     // substring of the URL
     std::int64_t limit = 50, offset = 0;
+    // Keyset: the (seq, url) of the previous page's last page; pages come in discovery order.
+    std::optional<std::pair<std::int64_t, std::string>> after;
   };
   core::Result<std::vector<SiteAuditPageRecord>> ListAuditPages(std::string_view crawl_id,
                                                             const PageFilter& filter);
@@ -112,6 +120,13 @@ class SiteAuditRepository {
   struct IssueFilter {
     std::string rule_id, severity, url, state;  // "" any
     std::int64_t limit = 100, offset = 0;
+    // Keyset: the previous page's last issue, as the list orders issues (severity rank: 0
+    // errors, 1 warnings, 2 notices; then rule and URL).
+    struct Position {
+      std::int64_t severity_rank;
+      std::string rule_id, url;
+    };
+    std::optional<Position> after;
   };
   core::Result<std::vector<SiteAuditIssueRecord>> ListAuditIssues(std::string_view crawl_id,
                                                               const IssueFilter& filter);

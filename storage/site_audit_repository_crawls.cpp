@@ -69,13 +69,22 @@ Result<std::optional<SiteAuditCrawlRecord>> SiteAuditRepository::FindAuditCrawlB
 
 Result<std::vector<SiteAuditCrawlRecord>> SiteAuditRepository::ListAuditCrawls(
     std::string_view project_id, std::string_view site_id, std::int64_t limit,
-    std::int64_t offset) {
-  static const std::string sql =
-      Select(kCrawlColumns,
-             "FROM audit_crawls WHERE project_id = $1 AND ($2 = '' OR site_id = $2) ORDER BY "
-             "created_at DESC, id DESC LIMIT $3 OFFSET $4");
-  return FindAll<SiteAuditCrawlRecord>(
-      session_, sql, {std::string(project_id), std::string(site_id), limit, offset}, MapCrawl);
+    std::int64_t offset, const std::optional<std::pair<std::int64_t, std::string>>& before) {
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kCrawlColumns) + " FROM audit_crawls WHERE project_id = " +
+             sql.Next(std::string(project_id));
+  if (!site_id.empty()) sql.text += " AND site_id = " + sql.Next(std::string(site_id));
+  if (before) {
+    sql.text += " AND (created_at, id) < (" + sql.Next(before->first) + ", " +
+                sql.Next(before->second) + ")";
+  }
+  sql.text += " ORDER BY created_at DESC, id DESC LIMIT " + sql.Next(limit) + " OFFSET " +
+              sql.Next(offset);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<SiteAuditCrawlRecord> crawls;
+  for (const SqlRow& row : *rows) crawls.push_back(MapCrawl(row));
+  return crawls;
 }
 
 Result<std::optional<SiteAuditCrawlRecord>> SiteAuditRepository::FindLastCompletedCrawl(

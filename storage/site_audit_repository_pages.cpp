@@ -123,15 +123,22 @@ Result<std::vector<SiteAuditPageRecord>> SiteAuditRepository::ListAllAuditPages(
 
 Result<std::vector<SiteAuditPageRecord>> SiteAuditRepository::ListAuditPages(std::string_view crawl_id,
                                                                      const PageFilter& filter) {
-  static const std::string sql = Select(
-      kPageColumns,
-      "FROM audit_pages WHERE crawl_id = $1 AND ($2 = '' OR state = $2) AND internal = $3 "
-      "AND ($4 = '' OR url LIKE '%' || $4 || '%') ORDER BY seq LIMIT $5 OFFSET $6");
-  return FindAll<SiteAuditPageRecord>(session_, sql,
-                                  {std::string(crawl_id), filter.state,
-                                   Flag(filter.internal), filter.search, filter.limit,
-                                   filter.offset},
-                                  MapPage);
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kPageColumns) + " FROM audit_pages WHERE crawl_id = " +
+             sql.Next(std::string(crawl_id)) + " AND internal = " + sql.Next(Flag(filter.internal));
+  if (!filter.state.empty()) sql.text += " AND state = " + sql.Next(filter.state);
+  if (!filter.search.empty()) sql.text += " AND url LIKE '%' || " + sql.Next(filter.search) + " || '%'";
+  if (filter.after) {
+    sql.text += " AND (seq, url) > (" + sql.Next(filter.after->first) + ", " +
+                sql.Next(filter.after->second) + ")";
+  }
+  sql.text += " ORDER BY seq, url LIMIT " + sql.Next(filter.limit) + " OFFSET " +
+              sql.Next(filter.offset);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<SiteAuditPageRecord> pages;
+  for (const SqlRow& row : *rows) pages.push_back(MapPage(row));
+  return pages;
 }
 
 Result<SiteAuditPageCounts> SiteAuditRepository::CountAuditPages(std::string_view crawl_id) {
@@ -216,15 +223,27 @@ Result<void> SiteAuditRepository::ReplaceAuditIssues(std::string_view crawl_id,
 Result<std::vector<SiteAuditIssueRecord>> SiteAuditRepository::ListAuditIssues(
     std::string_view crawl_id, const IssueFilter& f) {
   // Errors first, then warnings, then notices; by rule and URL within each.
-  static const std::string sql = Select(
-      kIssueColumns,
-      "FROM audit_issues WHERE crawl_id = $1 AND ($2 = '' OR rule_id = $2) AND ($3 = '' OR "
-      "severity = $3) AND ($4 = '' OR url = $4) AND ($5 = '' OR state = $5) ORDER BY CASE "
-      "severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, rule_id, url LIMIT $6 "
-      "OFFSET $7");
-  return FindAll<SiteAuditIssueRecord>(
-      session_, sql,
-      {std::string(crawl_id), f.rule_id, f.severity, f.url, f.state, f.limit, f.offset}, MapIssue);
+  constexpr std::string_view kSeverityRank =
+      "CASE severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END";
+  SqlBuilder sql;
+  sql.text = "SELECT " + std::string(kIssueColumns) + " FROM audit_issues WHERE crawl_id = " +
+             sql.Next(std::string(crawl_id));
+  if (!f.rule_id.empty()) sql.text += " AND rule_id = " + sql.Next(f.rule_id);
+  if (!f.severity.empty()) sql.text += " AND severity = " + sql.Next(f.severity);
+  if (!f.url.empty()) sql.text += " AND url = " + sql.Next(f.url);
+  if (!f.state.empty()) sql.text += " AND state = " + sql.Next(f.state);
+  if (f.after) {
+    sql.text += " AND (" + std::string(kSeverityRank) + ", rule_id, url) > (" +
+                sql.Next(f.after->severity_rank) + ", " + sql.Next(f.after->rule_id) + ", " +
+                sql.Next(f.after->url) + ")";
+  }
+  sql.text += " ORDER BY " + std::string(kSeverityRank) + ", rule_id, url LIMIT " +
+              sql.Next(f.limit) + " OFFSET " + sql.Next(f.offset);
+  auto rows = sql.Query(session_);
+  if (!rows) return rows.error();
+  std::vector<SiteAuditIssueRecord> issues;
+  for (const SqlRow& row : *rows) issues.push_back(MapIssue(row));
+  return issues;
 }
 
 Result<std::vector<SiteAuditIssueRecord>> SiteAuditRepository::ListAllAuditIssues(

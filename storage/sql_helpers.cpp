@@ -7,6 +7,13 @@ std::string SqlBuilder::Next(SqlValue value) {
   return "$" + std::to_string(params.size());
 }
 
+std::string KeysetCondition(SqlBuilder& sql, std::string_view time_id, const KeysetPage& page,
+                            bool newest_first) {
+  if (!page.after) return "";
+  return " AND (" + std::string(time_id) + (newest_first ? ") < (" : ") > (") +
+         sql.Next(page.after->first) + ", " + sql.Next(page.after->second) + ")";
+}
+
 std::string SqlBuilder::In(std::string_view expression, const std::vector<std::string>& values) {
   std::string sql = std::string(expression) + " IN (";
   if (values.empty()) sql += "NULL";

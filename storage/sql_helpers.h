@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/keyset.h"
 #include "storage/report_records.h"
 #include "storage/sql.h"
 
@@ -29,6 +30,11 @@ struct SqlBuilder {
   std::string In(std::string_view expression, const std::vector<std::int64_t>& values);
   core::Result<std::vector<SqlRow>> Query(SqlSession& session) const;
 };
+
+// The condition of a keyset page over `time_id` ("created_at, id"): " AND (created_at, id) >
+// ($n, $m)" (< for a list newest first), or "" for the first page.
+std::string KeysetCondition(SqlBuilder& sql, std::string_view time_id, const KeysetPage& page,
+                            bool newest_first = false);
 
 // The columns of a web_rollups row, in the order WebRollupRowOf reads them.
 inline constexpr std::string_view kWebRollupColumns =

@@ -1,14 +1,13 @@
 #include "tools/ingest_operations.h"
 
-#include "core/crypto.h"
+#include "core/clock.h"
 #include "ingest/ingest_service.h"
 #include "storage/event_repository.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/event_views.h"
 #include "tools/notification_stream.h"
-
-#include <charconv>
 
 namespace sightline::tools {
 namespace {
@@ -39,23 +38,8 @@ void RunIdentify(OperationContext& context, const json::object& args, ResultCall
   context.services.ingest->Identify(*project, args, std::move(done));
 }
 
-// Cursors are opaque to clients: base64url of "<time>:<id>" of the last row seen.
-std::string EncodeCursor(std::int64_t at, const std::string& id) {
-  return core::Base64UrlEncode(std::to_string(at) + ":" + id);
-}
-
-Result<std::optional<std::pair<std::int64_t, std::string>>> CursorArg(const json::object& args) {
-  const auto cursor = OptionalString(args, "cursor");
-  if (!cursor) return std::optional<std::pair<std::int64_t, std::string>>();
-  const auto text = core::Base64UrlDecode(*cursor);
-  const auto colon = text ? text->find(':') : std::string::npos;
-  std::int64_t at = 0;
-  if (colon != std::string::npos &&
-      std::from_chars(text->data(), text->data() + colon, at).ec == std::errc()) {
-    return std::optional(std::make_pair(at, text->substr(colon + 1)));
-  }
-  return core::Error::Invalid("cursor", "'cursor' is not a cursor this API gave out.");
-}
+constexpr std::string_view kEventList = "list_events";
+constexpr std::string_view kNotificationList = "list_notifications";
 
 Result<std::optional<std::int64_t>> TimeArg(const json::object& args, std::string_view name) {
   const auto text = OptionalString(args, name);
@@ -63,11 +47,6 @@ Result<std::optional<std::int64_t>> TimeArg(const json::object& args, std::strin
   if (auto millis = core::ParseRfc3339(*text)) return std::optional(*millis);
   return core::Error::Invalid(std::string(name),
                               "'" + std::string(name) + "' must be an RFC 3339 date-time.");
-}
-
-std::size_t LimitArg(const json::object& args) {
-  const json::value* limit = args.if_contains("limit");
-  return limit ? static_cast<std::size_t>(limit->to_number<std::int64_t>()) : 50;
 }
 
 Result<json::value> RunListEvents(OperationContext& context, const json::object& args) {
@@ -80,22 +59,22 @@ Result<json::value> RunListEvents(OperationContext& context, const json::object&
   if (!from) return from.error();
   auto to = TimeArg(args, "to");
   if (!to) return to.error();
-  auto cursor = CursorArg(args);
-  if (!cursor) return cursor.error();
+  auto request = ReadPageArgs(args, kEventList, kTimeIdShape, 50);
+  if (!request) return request.error();
   query.from = *from;
   query.to = *to;
-  query.before = *cursor;
-  query.limit = LimitArg(args) + 1;  // one more tells whether there is a next page
+  if (request->after) query.before = TimeIdOf(*request->after);
+  query.limit = request->limit + 1;  // one more tells whether there is a next page
   auto events =
       context.store.Read([&](storage::Transaction& tx) { return tx.events().ListEvents(query); });
   if (!events) return events.error();
-  const bool more = events->size() > query.limit - 1;
-  if (more) events->pop_back();
+  const auto last = TrimToPage(*events, request->limit, [](const storage::EventRecord& event) {
+    return TimeIdKey(event.occurred_at, event.id);
+  });
   json::array out;
   for (const auto& event : *events) out.push_back(EventView(event));
   json::object page{{"events", std::move(out)}};
-  page["nextCursor"] = more ? json::value(EncodeCursor(events->back().occurred_at, events->back().id))
-                            : json::value(nullptr);
+  WriteNextCursor(page, kEventList, last);
   return json::value(std::move(page));
 }
 
@@ -114,20 +93,21 @@ Result<json::value> RunGetUsage(OperationContext& context, const json::object&) 
 }
 
 Result<json::value> RunListNotifications(OperationContext& context, const json::object& args) {
-  auto cursor = CursorArg(args);
-  if (!cursor) return cursor.error();
-  const std::size_t limit = LimitArg(args);
+  auto request = ReadPageArgs(args, kNotificationList, kTimeIdShape, 50);
+  if (!request) return request.error();
+  std::optional<std::pair<std::int64_t, std::string>> before;
+  if (request->after) before = TimeIdOf(*request->after);
   auto rows = context.store.Read([&](storage::Transaction& tx) {
-    return tx.events().ListNotifications(context.project->id, *cursor, limit + 1);
+    return tx.events().ListNotifications(context.project->id, before, request->limit + 1);
   });
   if (!rows) return rows.error();
-  const bool more = rows->size() > limit;
-  if (more) rows->pop_back();
+  const auto last = TrimToPage(*rows, request->limit, [](const auto& notification) {
+    return TimeIdKey(notification.created_at, notification.id);
+  });
   json::array out;
   for (const auto& n : *rows) out.push_back(NotificationView(n));
   json::object page{{"notifications", std::move(out)}};
-  page["nextCursor"] = more ? json::value(EncodeCursor(rows->back().created_at, rows->back().id))
-                            : json::value(nullptr);
+  WriteNextCursor(page, kNotificationList, last);
   return json::value(std::move(page));
 }
 
@@ -189,9 +169,7 @@ constexpr std::string_view kAcceptedEventSchema = R"({"type": "object",
       "timestamp": {"type": "string", "format": "date-time"}}})";
 constexpr std::string_view kIngestionOnly = "Ingestion is for SDKs, not for tools.";
 
-#define SIGHTLINE_FEED_QUERY                                                            \
-  R"("limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 50."},)" \
-  R"( "cursor": {"type": "string", "maxLength": 200, "description": "The previous page's nextCursor."})"
+#define SIGHTLINE_FEED_QUERY SIGHTLINE_PAGE_PROPERTIES("50", "500")
 
 }  // namespace
 
@@ -286,7 +264,7 @@ const OperationSpec kListEvents{
         SIGHTLINE_FEED_QUERY R"(}})",
     .output_schema = R"({"type": "object", "required": ["events"], "properties": {
         "events": {"type": "array", "items": )" SIGHTLINE_EVENT_SCHEMA R"(},
-        "nextCursor": {"type": "string", "nullable": true}}})",
+        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -325,7 +303,7 @@ const OperationSpec kListNotifications{
         SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_FEED_QUERY R"(}})",
     .output_schema = R"({"type": "object", "required": ["notifications"], "properties": {
         "notifications": {"type": "array", "items": )" SIGHTLINE_NOTIFICATION_SCHEMA R"(},
-        "nextCursor": {"type": "string", "nullable": true}}})",
+        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -5,6 +5,7 @@
 #include "storage/oauth_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -212,12 +213,17 @@ Result<std::vector<storage::CliSessionView>> SessionsOf(OperationContext& contex
   });
 }
 
-Result<json::value> RunListCliSessions(OperationContext& context, const json::object&) {
+Result<json::value> RunListCliSessions(OperationContext& context, const json::object& args) {
   auto sessions = SessionsOf(context);
   if (!sessions) return sessions.error();
-  json::array out;
-  for (const storage::CliSessionView& view : *sessions) out.emplace_back(SessionJson(view));
-  return json::value(json::object{{"sessions", std::move(out)}});
+  // Every listed session is approved, so it has its decision's time.
+  return AnswerWholeList(
+      ListSpec{"list_cli_sessions", "sessions", PageOrder::kDescending}, args,
+      std::move(*sessions),
+      [](const storage::CliSessionView& v) {
+        return TimeIdKey(v.session.decided_at.value_or(0), v.session.id);
+      },
+      SessionJson);
 }
 
 Result<json::value> RunRevokeCliSession(OperationContext& context, const json::object& args) {
@@ -442,9 +448,10 @@ const OperationSpec kListCliSessions{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/cli-sessions",
-    .input_schema = R"({"type": "object", "properties": {}})",
+    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["sessions"], "properties": {
-        "sessions": {"type": "array", "items": )" SIGHTLINE_CLI_SESSION_SCHEMA R"(}}})",
+        "sessions": {"type": "array", "items": )" SIGHTLINE_CLI_SESSION_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,

@@ -4,6 +4,7 @@
 #include "storage/oauth_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -31,14 +32,15 @@ json::object McpClientView(const storage::OAuthGrantView& view) {
           {"lastUsedAt", NullableTime(grant.last_used_at)}};
 }
 
-Result<json::value> RunListMcpClients(OperationContext& context, const json::object&) {
+Result<json::value> RunListMcpClients(OperationContext& context, const json::object& args) {
   auto grants = context.store.Read([&](storage::Transaction& tx) {
     return tx.oauth().ListOAuthGrantsOfUser(*context.principal.user_id);
   });
   if (!grants) return grants.error();
-  json::array clients;
-  for (const storage::OAuthGrantView& view : *grants) clients.emplace_back(McpClientView(view));
-  return json::value(json::object{{"clients", std::move(clients)}});
+  return AnswerWholeList(
+      ListSpec{"list_mcp_clients", "clients", PageOrder::kDescending}, args, std::move(*grants),
+      [](const storage::OAuthGrantView& v) { return TimeIdKey(v.grant.created_at, v.grant.id); },
+      McpClientView);
 }
 
 Result<json::value> RunRevokeMcpClient(OperationContext& context, const json::object& args) {
@@ -95,9 +97,10 @@ const OperationSpec kListMcpClients{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/mcp-clients",
-    .input_schema = R"({"type": "object", "properties": {}})",
+    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["clients"], "properties": {
-        "clients": {"type": "array", "items": )" SIGHTLINE_MCP_CLIENT_SCHEMA R"(}}})",
+        "clients": {"type": "array", "items": )" SIGHTLINE_MCP_CLIENT_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,

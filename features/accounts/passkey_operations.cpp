@@ -10,6 +10,7 @@
 #include "tools/audit_log.h"
 #include "features/accounts/sign_in_operations.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
 
@@ -132,14 +133,15 @@ Result<json::value> RunRegisterPasskey(OperationContext& context, const json::ob
   return json::value(PasskeyView(*passkey));
 }
 
-Result<json::value> RunListPasskeys(OperationContext& context, const json::object&) {
+Result<json::value> RunListPasskeys(OperationContext& context, const json::object& args) {
   auto passkeys = context.store.Read([&](storage::Transaction& tx) {
     return tx.second_factors().ListPasskeys(*context.principal.user_id);
   });
   if (!passkeys) return passkeys.error();
-  json::array out;
-  for (const auto& passkey : *passkeys) out.push_back(PasskeyView(passkey));
-  return json::value(json::object{{"passkeys", std::move(out)}});
+  return AnswerWholeList(
+      ListSpec{"list_passkeys", "passkeys"}, args, std::move(*passkeys),
+      [](const storage::PasskeyRecord& p) { return TimeIdKey(p.created_at, p.id); },
+      [](const storage::PasskeyRecord& p) { return PasskeyView(p); });
 }
 
 Result<json::value> RunRenamePasskey(OperationContext& context, const json::object& args) {
@@ -338,9 +340,10 @@ const OperationSpec kListPasskeys{
     .tag = "Passkeys",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/passkeys",
-    .input_schema = kNoInput,
+    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["passkeys"], "properties": {
-        "passkeys": {"type": "array", "items": )" SIGHTLINE_PASSKEY_SCHEMA R"(}}})",
+        "passkeys": {"type": "array", "items": )" SIGHTLINE_PASSKEY_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,

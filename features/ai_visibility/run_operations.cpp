@@ -10,6 +10,7 @@
 #include "features/ai_visibility/views.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "visibility/runs.h"
 
@@ -52,18 +53,32 @@ Result<json::value> RunStartAiVisibilityRun(OperationContext& context, const jso
   return view;
 }
 
+constexpr std::string_view kRunList = "list_ai_visibility_runs";
+constexpr std::string_view kAnswerList = "list_ai_answers";
+
+// Version 1's `offset` still works, alone or after a cursor.
 Result<json::value> RunListAiVisibilityRuns(OperationContext& context, const json::object& args) {
+  auto request = ReadPageArgs(args, kRunList, kTimeIdShape, 20);
+  if (!request) return request.error();
+  std::optional<std::pair<std::int64_t, std::string>> before;
+  if (request->after) before = TimeIdOf(*request->after);
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto runs = tx.ai_visibility().ListAiRuns(ProjectId(context), IntegerOr(args, "limit", 20),
-                                              IntegerOr(args, "offset", 0));
+    auto runs = tx.ai_visibility().ListAiRuns(ProjectId(context),
+                                              static_cast<std::int64_t>(request->limit) + 1,
+                                              IntegerOr(args, "offset", 0), before);
     if (!runs) return runs.error();
+    const auto last = TrimToPage(*runs, request->limit, [](const storage::AiRunRecord& run) {
+      return TimeIdKey(run.created_at, run.id);
+    });
     json::array out;
     for (const auto& run : *runs) {
       auto view = RunView(tx, run);
       if (!view) return view.error();
       out.push_back(std::move(*view));
     }
-    return json::value(json::object{{"runs", std::move(out)}});
+    json::object page{{"runs", std::move(out)}};
+    WriteNextCursor(page, kRunList, last);
+    return json::value(std::move(page));
   });
 }
 
@@ -127,16 +142,25 @@ Result<json::array> AnswersWithEvidence(storage::Transaction& tx,
 }
 
 Result<json::value> RunListAiAnswers(OperationContext& context, const json::object& args) {
+  auto request = ReadPageArgs(args, kAnswerList, kTimeIdShape, 20);
+  if (!request) return request.error();
   storage::AiVisibilityRepository::AnswerFilter filter{
       OptionalString(args, "runId").value_or(""), OptionalString(args, "promptId").value_or(""),
       OptionalString(args, "engineId").value_or(""), OptionalString(args, "brandId").value_or(""),
-      IntegerOr(args, "limit", 20), IntegerOr(args, "offset", 0)};
+      static_cast<std::int64_t>(request->limit) + 1, IntegerOr(args, "offset", 0)};
+  if (request->after) filter.before = TimeIdOf(*request->after);
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto answers = tx.ai_visibility().ListAiAnswers(ProjectId(context), filter);
     if (!answers) return answers.error();
+    const auto last =
+        TrimToPage(*answers, request->limit, [](const storage::AiAnswerRecord& answer) {
+          return TimeIdKey(answer.created_at, answer.id);
+        });
     auto out = AnswersWithEvidence(tx, *answers, false);
     if (!out) return out.error();
-    return json::value(json::object{{"answers", std::move(*out)}});
+    json::object page{{"answers", std::move(*out)}};
+    WriteNextCursor(page, kAnswerList, last);
+    return json::value(std::move(page));
   });
 }
 
@@ -181,15 +205,16 @@ const OperationSpec kStartAiVisibilityRun{
 const OperationSpec kListAiVisibilityRuns{
     .name = "list_ai_visibility_runs",
     .summary = "List AI-visibility runs",
-    .description = "Newest first, each with its progress, tokens and cost.",
+    .description = "Newest first, each with its progress, tokens and cost; page with `cursor` "
+                   "(the previous page's `nextCursor`).",
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/runs",
     .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, )"
-        R"("offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0}}})",
+        ", " SIGHTLINE_PAGE_PROPERTIES("20", "100") ", " SIGHTLINE_LEGACY_OFFSET_PROPERTY("100000") "}}",
     .output_schema = R"({"type": "object", "required": ["runs"], "properties": {"runs": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_RUN_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_RUN_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -242,10 +267,10 @@ const OperationSpec kListAiAnswers{
     .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
         ", " SIGHTLINE_AI_ID("runId") ", " SIGHTLINE_AI_ID("promptId") ", "
         SIGHTLINE_AI_ID("engineId") ", " SIGHTLINE_AI_ID("brandId")
-        R"(, "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}, )"
-        R"("offset": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0}}})",
+        ", " SIGHTLINE_PAGE_PROPERTIES("20", "100") ", " SIGHTLINE_LEGACY_OFFSET_PROPERTY("100000") "}}",
     .output_schema = R"({"type": "object", "required": ["answers"], "properties": {"answers": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_ANSWER_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_ANSWER_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

@@ -13,6 +13,7 @@
 #include "features/ai_visibility/views.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "core/json_util.h"
 
@@ -57,13 +58,18 @@ Result<std::vector<std::string>> Domains(const json::object& args) {
 
 // ---- brands
 
-Result<json::value> RunListAiBrands(OperationContext& context, const json::object&) {
-  auto brands = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiBrands(ProjectId(context)); });
+Result<json::value> RunListAiBrands(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_ai_brands", "brands"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto brands = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiBrands(ProjectId(context), KeysetOf(*request));
+  });
   if (!brands) return brands.error();
-  json::array out;
-  for (const auto& brand : *brands) out.push_back(AiBrandView(brand));
-  return json::value(json::object{{"brands", std::move(out)}});
+  return AnswerPage(
+      list, request->limit, std::move(*brands),
+      [](const storage::AiBrandRecord& b) { return TimeIdKey(b.created_at, b.id); },
+      [](const storage::AiBrandRecord& b) { return AiBrandView(b); });
 }
 
 Result<json::value> SaveBrand(OperationContext& context, const json::object& args,
@@ -171,15 +177,18 @@ Result<json::value> InsertPrompts(OperationContext& context,
 }
 
 Result<json::value> RunListAiPrompts(OperationContext& context, const json::object& args) {
-  auto prompts = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiPrompts(ProjectId(context)); });
+  const ListSpec list{"list_ai_prompts", "prompts"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto prompts = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiPromptsPage(ProjectId(context), OptionalString(args, "topic"),
+                                                KeysetOf(*request));
+  });
   if (!prompts) return prompts.error();
-  const auto topic = OptionalString(args, "topic");
-  json::array out;
-  for (const auto& prompt : *prompts) {
-    if (!topic || prompt.topic == *topic) out.push_back(AiPromptView(prompt));
-  }
-  return json::value(json::object{{"prompts", std::move(out)}});
+  return AnswerPage(
+      list, request->limit, std::move(*prompts),
+      [](const storage::AiPromptRecord& p) { return TimeIdKey(p.created_at, p.id); },
+      [](const storage::AiPromptRecord& p) { return AiPromptView(p); });
 }
 
 Result<json::value> RunCreateAiPrompt(OperationContext& context, const json::object& args) {
@@ -289,13 +298,18 @@ Result<storage::AiEngineRecord> EngineFrom(OperationContext& context, const json
   return engine;
 }
 
-Result<json::value> RunListAiEngines(OperationContext& context, const json::object&) {
-  auto engines = context.store.ReadOne(
-      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiEngines(ProjectId(context)); });
+Result<json::value> RunListAiEngines(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_ai_engines", "engines"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto engines = context.store.ReadOne([&](storage::Transaction& tx) {
+    return tx.ai_visibility().ListAiEngines(ProjectId(context), KeysetOf(*request));
+  });
   if (!engines) return engines.error();
-  json::array out;
-  for (const auto& engine : *engines) out.push_back(AiEngineView(engine));
-  return json::value(json::object{{"engines", std::move(out)}});
+  return AnswerPage(
+      list, request->limit, std::move(*engines),
+      [](const storage::AiEngineRecord& e) { return TimeIdKey(e.created_at, e.id); },
+      [](const storage::AiEngineRecord& e) { return AiEngineView(e); });
 }
 
 Result<json::value> SaveEngine(OperationContext& context, const storage::AiEngineRecord& engine,
@@ -428,9 +442,11 @@ const OperationSpec kListAiBrands{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
+        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["brands"], "properties": {"brands": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_BRAND_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_BRAND_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -499,9 +515,11 @@ const OperationSpec kListAiPrompts{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts",
     .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "topic": {"type": "string", "maxLength": 100}}})",
+        R"(, "topic": {"type": "string", "maxLength": 100}, )"
+        SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["prompts"], "properties": {"prompts": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -590,9 +608,11 @@ const OperationSpec kListAiEngines{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
+        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["engines"], "properties": {"engines": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_ENGINE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AI_ENGINE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

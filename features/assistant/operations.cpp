@@ -10,6 +10,7 @@
 #include "tools/audit_log.h"
 #include "tools/gate.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
 
@@ -98,16 +99,30 @@ Result<json::value> RunCreateAgentConversation(OperationContext& context,
   return json::value(std::move(out));
 }
 
+constexpr std::string_view kConversationList = "list_agent_conversations";
+
+// Keyed by updated_at: a conversation that gets a message while a client pages moves to the
+// top, so a walk through the pages may miss it (it is on the first page again).
 Result<json::value> RunListAgentConversations(OperationContext& context, const json::object& args) {
+  auto request = ReadPageArgs(args, kConversationList, kTimeIdShape, kDefaultListLimit);
+  if (!request) return request.error();
+  std::optional<std::pair<std::int64_t, std::string>> before;
+  if (request->after) before = TimeIdOf(*request->after);
   auto conversations = context.store.Read([&](storage::Transaction& tx) {
     return tx.agent().ListAgentConversations(context.project->id, *context.principal.user_id,
-                                       OptionalString(args, "workflowId"),
-                                       IntegerOr(args, "limit", kDefaultListLimit));
+                                             OptionalString(args, "workflowId"),
+                                             static_cast<std::int64_t>(request->limit) + 1,
+                                             before);
   });
   if (!conversations) return conversations.error();
+  const auto last = TrimToPage(*conversations, request->limit, [](const auto& conversation) {
+    return TimeIdKey(conversation.updated_at, conversation.id);
+  });
   json::array out;
   for (const auto& conversation : *conversations) out.push_back(AgentConversationView(conversation));
-  return json::value(json::object{{"conversations", std::move(out)}});
+  json::object page{{"conversations", std::move(out)}};
+  WriteNextCursor(page, kConversationList, last);
+  return json::value(std::move(page));
 }
 
 Result<json::value> RunGetAgentConversation(OperationContext& context, const json::object& args) {
@@ -361,12 +376,12 @@ const OperationSpec kListAgentConversations{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations",
     .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WORKFLOW_ID_PROPERTY R"(,
-        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}}})",
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WORKFLOW_ID_PROPERTY ", "
+        SIGHTLINE_PAGE_PROPERTIES("50", "200") "}}",
     .output_schema = R"({"type": "object", "required": ["conversations"], "properties": {
         "conversations": {"type": "array", "items": {"type": "object", "required": [)"
         SIGHTLINE_CONVERSATION_REQUIRED R"(], "properties": {)"
-        SIGHTLINE_CONVERSATION_PROPERTIES R"(}}}}})",
+        SIGHTLINE_CONVERSATION_PROPERTIES R"(}}}, )" SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
     .credentials = kSessionOrKey,

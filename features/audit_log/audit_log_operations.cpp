@@ -1,12 +1,11 @@
 #include "features/audit_log/audit_log_operations.h"
 
-#include "core/crypto.h"
+#include "core/clock.h"
 #include "storage/account_repository.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
-
-#include <charconv>
 
 namespace sightline::tools {
 namespace {
@@ -15,22 +14,7 @@ namespace json = boost::json;
 using core::Result;
 using identity::CredentialKind;
 
-// Cursors are opaque to clients: base64url of "<created_at>:<id>" of the last entry seen.
-std::string EncodeCursor(const storage::AuditRecord& entry) {
-  return core::Base64UrlEncode(std::to_string(entry.created_at) + ":" + entry.id);
-}
-
-std::optional<std::pair<std::int64_t, std::string>> DecodeCursor(std::string_view cursor) {
-  const auto text = core::Base64UrlDecode(cursor);
-  if (!text) return std::nullopt;
-  const auto colon = text->find(':');
-  std::int64_t at = 0;
-  auto [end, ec] = std::from_chars(text->data(), text->data() + std::min(colon, text->size()), at);
-  if (colon == std::string::npos || ec != std::errc() || end != text->data() + colon) {
-    return std::nullopt;
-  }
-  return std::make_pair(at, text->substr(colon + 1));
-}
+constexpr std::string_view kAuditList = "list_audit_log";
 
 Result<std::optional<std::int64_t>> TimeArg(const json::object& args, std::string_view name) {
   const auto text = OptionalString(args, name);
@@ -54,14 +38,10 @@ Result<storage::AuditQuery> QueryFrom(const OperationContext& context, const jso
   if (!to) return to.error();
   query.from = *from;
   query.to = *to;
-  if (auto cursor = OptionalString(args, "cursor")) {
-    query.before = DecodeCursor(*cursor);
-    if (!query.before) return core::Error::Invalid("cursor", "'cursor' is not a cursor this API gave out.");
-  }
-  // The schema bounds `limit` to 1..200; the default is 50.
-  if (const json::value* limit = args.if_contains("limit")) {
-    query.limit = static_cast<std::size_t>(limit->to_number<std::int64_t>());
-  }
+  auto page = ReadPageArgs(args, kAuditList, kTimeIdShape, 50);
+  if (!page) return page.error();
+  if (page->after) query.before = TimeIdOf(*page->after);
+  query.limit = page->limit;
   return query;
 }
 
@@ -74,12 +54,13 @@ Result<json::value> RunListAuditLog(OperationContext& context, const json::objec
   auto entries =
       context.store.Read([&](storage::Transaction& tx) { return tx.accounts().ListAudit(probe); });
   if (!entries) return entries.error();
-  const bool more = entries->size() > query->limit;
-  if (more) entries->resize(query->limit);
+  const auto last = TrimToPage(*entries, query->limit, [](const storage::AuditRecord& entry) {
+    return TimeIdKey(entry.created_at, entry.id);
+  });
   json::array out;
   for (const auto& entry : *entries) out.push_back(AuditView(entry));
   json::object page{{"entries", std::move(out)}};
-  page["nextCursor"] = more ? json::value(EncodeCursor(entries->back())) : json::value(nullptr);
+  WriteNextCursor(page, kAuditList, last);
   return json::value(std::move(page));
 }
 
@@ -101,11 +82,10 @@ const OperationSpec kListAuditLog{
         "action": {"type": "string", "maxLength": 64, "description": "e.g. project.update"},
         "from": {"type": "string", "format": "date-time", "description": "Inclusive."},
         "to": {"type": "string", "format": "date-time", "description": "Exclusive."},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Default 50."},
-        "cursor": {"type": "string", "maxLength": 200}}})",
+        )" SIGHTLINE_PAGE_PROPERTIES("50", "200") R"(}})",
     .output_schema = R"({"type": "object", "required": ["entries"], "properties": {
         "entries": {"type": "array", "items": )" SIGHTLINE_AUDIT_ENTRY_SCHEMA R"(},
-        "nextCursor": {"type": "string", "nullable": true}}})",
+        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAuditLogView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -8,6 +8,7 @@
 #include "tools/audit_log.h"
 #include "features/accounts/sign_in_operations.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
 
@@ -63,14 +64,17 @@ Result<storage::MemberRecord> FindMember(Transaction& tx, const std::string& org
   return NotFound("member");
 }
 
-Result<json::value> RunListMembers(OperationContext& context, const json::object&) {
+Result<json::value> RunListMembers(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_members", "members"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto members = context.store.Read([&](Transaction& tx) {
-    return tx.accounts().ListMembers(context.organization->id);
+    return tx.accounts().ListMembers(context.organization->id, KeysetOf(*request));
   });
   if (!members) return members.error();
-  json::array out;
-  for (const auto& member : *members) out.push_back(MemberView(member));
-  return json::value(json::object{{"members", std::move(out)}});
+  return AnswerPage(
+      list, request->limit, std::move(*members),
+      [](const storage::MemberRecord& m) { return TimeIdKey(m.joined_at, m.user.id); }, MemberView);
 }
 
 Result<json::value> RunUpdateMember(OperationContext& context, const json::object& args) {
@@ -148,14 +152,19 @@ Result<json::value> RunCreateInvitation(OperationContext& context, const json::o
   return json::value(std::move(out));
 }
 
-Result<json::value> RunListInvitations(OperationContext& context, const json::object&) {
+Result<json::value> RunListInvitations(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_invitations", "invitations", PageOrder::kDescending};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto invitations = context.store.Read([&](Transaction& tx) {
-    return tx.accounts().ListInvitations(context.organization->id);
+    return tx.accounts().ListInvitations(context.organization->id, KeysetOf(*request));
   });
   if (!invitations) return invitations.error();
-  json::array out;
-  for (const auto& i : *invitations) out.push_back(InvitationView(i, context.clock.NowMillis()));
-  return json::value(json::object{{"invitations", std::move(out)}});
+  const std::int64_t now = context.clock.NowMillis();
+  return AnswerPage(
+      list, request->limit, std::move(*invitations),
+      [](const storage::InvitationRecord& i) { return TimeIdKey(i.created_at, i.id); },
+      [&](const storage::InvitationRecord& i) { return InvitationView(i, now); });
 }
 
 Result<json::value> RunRevokeInvitation(OperationContext& context, const json::object& args) {
@@ -256,9 +265,10 @@ const OperationSpec kListMembers{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/members",
     .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["members"], "properties": {
-        "members": {"type": "array", "items": )" SIGHTLINE_MEMBER_SCHEMA R"(}}})",
+        "members": {"type": "array", "items": )" SIGHTLINE_MEMBER_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kMemberView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -333,9 +343,10 @@ const OperationSpec kListInvitations{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/invitations",
     .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["invitations"], "properties": {
-        "invitations": {"type": "array", "items": )" SIGHTLINE_INVITATION_SCHEMA R"(}}})",
+        "invitations": {"type": "array", "items": )" SIGHTLINE_INVITATION_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kMemberInvite,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,

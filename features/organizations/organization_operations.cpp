@@ -6,6 +6,7 @@
 #include "storage/account_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
 
@@ -59,14 +60,19 @@ Result<json::value> RunCreateOrganization(OperationContext& context, const json:
   return json::value(OrganizationView(org, "owner"));
 }
 
-Result<json::value> RunListOrganizations(OperationContext& context, const json::object&) {
+Result<json::value> RunListOrganizations(OperationContext& context, const json::object& args) {
   auto memberships = context.store.Read([&](storage::Transaction& tx) {
     return tx.accounts().ListOrganizationsOfUser(*context.principal.user_id);
   });
   if (!memberships) return memberships.error();
-  json::array organizations;
-  for (const auto& m : *memberships) organizations.push_back(OrganizationView(m.organization, m.role));
-  return json::value(json::object{{"organizations", std::move(organizations)}});
+  // By name, as the organization switcher shows them.
+  return AnswerWholeList(
+      ListSpec{"list_organizations", "organizations", PageOrder::kAscending, "ss"}, args,
+      std::move(*memberships),
+      [](const storage::MembershipOfUser& m) {
+        return PageKey{m.organization.name, m.organization.id};
+      },
+      [](const storage::MembershipOfUser& m) { return OrganizationView(m.organization, m.role); });
 }
 
 Result<json::value> RunGetOrganization(OperationContext& context, const json::object&) {
@@ -119,7 +125,8 @@ Result<json::value> RunListRoles(OperationContext&, const json::object&) {
     roles.push_back(json::object{{"role", identity::RoleName(role)},
                                  {"permissions", std::move(permissions)}});
   }
-  return json::value(json::object{{"roles", std::move(roles)}});
+  // A fixed catalog of five, always whole: its page is the last.
+  return json::value(json::object{{"roles", std::move(roles)}, {"nextCursor", nullptr}});
 }
 
 constexpr std::string_view kOrgInput = R"({"type": "object", "required": ["orgSlug"],
@@ -157,9 +164,10 @@ const OperationSpec kListOrganizations{
     .tag = "Organizations",
     .method = core::HttpMethod::kGet,
     .path = "/organizations",
-    .input_schema = R"({"type": "object", "properties": {}})",
+    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["organizations"], "properties": {
-        "organizations": {"type": "array", "items": )" SIGHTLINE_ORGANIZATION_SCHEMA R"(}}})",
+        "organizations": {"type": "array", "items": )" SIGHTLINE_ORGANIZATION_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -232,7 +240,8 @@ const OperationSpec kListRoles{
         "roles": {"type": "array", "items": {"type": "object", "required": ["role", "permissions"],
           "properties": {
           "role": {"type": "string"},
-          "permissions": {"type": "array", "items": {"type": "string"}}}}}}})",
+          "permissions": {"type": "array", "items": {"type": "string"}}}}}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kOrganizationView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,

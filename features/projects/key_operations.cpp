@@ -5,6 +5,7 @@
 #include "storage/account_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "tools/views.h"
 
@@ -45,16 +46,18 @@ Result<json::value> RunCreateKey(OperationContext& context, const json::object& 
 }
 
 template <KeyKind kKind>
-Result<json::value> RunListKeys(OperationContext& context, const json::object&) {
+Result<json::value> RunListKeys(OperationContext& context, const json::object& args) {
+  const ListSpec list{kKind == KeyKind::kSdk ? "list_sdk_keys" : "list_private_api_keys", "keys"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto keys = context.store.Read([&](storage::Transaction& tx) {
-    return tx.accounts().ListApiKeys(context.project->id);
+    return tx.accounts().ListApiKeys(context.project->id, KeysetOf(*request),
+                                     kKind == KeyKind::kSdk ? "sdk" : "private");
   });
   if (!keys) return keys.error();
-  json::array out;
-  for (const auto& key : *keys) {
-    if (key.kind == kKind) out.push_back(KeyView(key));
-  }
-  return json::value(json::object{{"keys", std::move(out)}});
+  return AnswerPage(
+      list, request->limit, std::move(*keys),
+      [](const storage::ApiKeyRecord& key) { return TimeIdKey(key.created_at, key.id); }, KeyView);
 }
 
 template <KeyKind kKind>
@@ -83,12 +86,14 @@ constexpr std::string_view kCreateInput = R"({"type": "object",
     "required": ["orgSlug", "projectId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
     "name": {"type": "string", "maxLength": 100, "description": "A label to tell keys apart."}}})";
 constexpr std::string_view kListInput = R"({"type": "object",
-    "required": ["orgSlug", "projectId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})";
+    "required": ["orgSlug", "projectId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", "
+    SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}";
 constexpr std::string_view kRevokeInput = R"({"type": "object",
     "required": ["orgSlug", "projectId", "keyId"], "properties": {)"
     SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_KEY_ID_PROPERTY R"(}})";
 constexpr std::string_view kListOutput = R"({"type": "object", "required": ["keys"],
-    "properties": {"keys": {"type": "array", "items": )" SIGHTLINE_KEY_SCHEMA R"(}}})";
+    "properties": {"keys": {"type": "array", "items": )" SIGHTLINE_KEY_SCHEMA R"(}, )"
+    SIGHTLINE_NEXT_CURSOR_PROPERTY "}}";
 constexpr std::string_view kCredentialManagement =
     "Credential management is never available to tools.";
 // Keys are accepted so that a key asking gets a clear 403: keys never manage credentials.

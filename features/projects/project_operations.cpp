@@ -4,6 +4,7 @@
 #include "storage/account_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "core/crypto.h"
 
@@ -123,18 +124,25 @@ Result<json::value> RunCreateProject(OperationContext& context, const json::obje
   return json::value(ProjectToJson(project, context.organization));
 }
 
-Result<json::value> RunListProjects(OperationContext& context, const json::object&) {
+Result<json::value> RunListProjects(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_projects", "projects"};
+  const auto key_of = [](const storage::ProjectRecord& p) { return TimeIdKey(p.created_at, p.id); };
+  const auto view_of = [&](const storage::ProjectRecord& p) {
+    return ProjectToJson(p, context.organization);
+  };
+  // A private API key sees only the project it is bound to: a list of one.
+  if (context.principal.project_id) {
+    auto project = KeyProject(context);
+    if (!project) return project.error();
+    return AnswerWholeList(list, args, std::vector{std::move(*project)}, key_of, view_of);
+  }
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
   auto projects = context.store.Read([&](storage::Transaction& tx) {
-    return tx.accounts().ListProjects(context.organization->id);
+    return tx.accounts().ListProjects(context.organization->id, KeysetOf(*request));
   });
   if (!projects) return projects.error();
-  json::array out;
-  for (const auto& project : *projects) {
-    // A private API key sees only the project it is bound to.
-    if (context.principal.project_id && *context.principal.project_id != project.id) continue;
-    out.push_back(ProjectToJson(project, context.organization));
-  }
-  return json::value(json::object{{"projects", std::move(out)}});
+  return AnswerPage(list, request->limit, std::move(*projects), key_of, view_of);
 }
 
 Result<json::value> RunDeleteProject(OperationContext& context, const json::object&) {
@@ -242,9 +250,10 @@ const OperationSpec kListProjects{
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects",
     .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
+        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["projects"], "properties": {
-        "projects": {"type": "array", "items": )" SIGHTLINE_PROJECT_SCHEMA R"(}}})",
+        "projects": {"type": "array", "items": )" SIGHTLINE_PROJECT_SCHEMA R"(}, )"
+        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,

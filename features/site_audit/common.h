@@ -4,6 +4,7 @@
 
 #include "site_audit/site_audit_service.h"
 #include "tools/operation.h"
+#include "tools/paging.h"
 
 namespace sightline::tools::site_audit {
 
@@ -32,8 +33,7 @@ inline core::Result<const sightline::site_audit::SiteAuditService*> Service(cons
 #define SIGHTLINE_AUDIT_ID(name) \
   R"(")" name R"(": {"type": "string", "minLength": 1, "maxLength": 64})"
 #define SIGHTLINE_AUDIT_PAGING(default_limit)                                                 \
-  R"("limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": )" default_limit  \
-  R"(}, "offset": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0})"
+  SIGHTLINE_PAGE_PROPERTIES(default_limit, "500") ", " SIGHTLINE_LEGACY_OFFSET_PROPERTY("1000000")
 
 // A JSON object whose keys vary (an issue's evidence, which depends on its check).
 #define SIGHTLINE_AUDIT_FREE_OBJECT R"({"type": "object", "additionalProperties": true})"

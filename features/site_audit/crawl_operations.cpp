@@ -12,6 +12,7 @@
 #include "storage/site_audit_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/operations.h"
@@ -138,19 +139,37 @@ Result<json::value> RunStartSiteCrawl(OperationContext& context, const json::obj
   return view;
 }
 
+constexpr std::string_view kCrawlList = "list_site_crawls";
+constexpr std::string_view kPageList = "list_crawl_pages";
+constexpr std::string_view kIssueList = "list_crawl_issues";
+// A page's place in discovery order: (seq, url).
+constexpr PageKeyShape kPageShape = "is";
+// An issue's place, worst first: (severity rank, rule, URL).
+constexpr PageKeyShape kIssueShape = "iss";
+
+// Version 1's `offset` still works on these lists, alone or after a cursor.
 Result<json::value> RunListSiteCrawls(OperationContext& context, const json::object& args) {
+  auto request = ReadPageArgs(args, kCrawlList, kTimeIdShape, 20);
+  if (!request) return request.error();
+  std::optional<std::pair<std::int64_t, std::string>> before;
+  if (request->after) before = TimeIdOf(*request->after);
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto crawls = tx.site_audit().ListAuditCrawls(
         ProjectId(context), OptionalString(args, "siteId").value_or(""),
-        IntegerOr(args, "limit", 20), IntegerOr(args, "offset", 0));
+        static_cast<std::int64_t>(request->limit) + 1, IntegerOr(args, "offset", 0), before);
     if (!crawls) return crawls.error();
+    const auto last = TrimToPage(*crawls, request->limit, [](const storage::SiteAuditCrawlRecord& c) {
+      return TimeIdKey(c.created_at, c.id);
+    });
     json::array out;
     for (const auto& crawl : *crawls) {
       auto view = CrawlView(tx, crawl);
       if (!view) return view.error();
       out.push_back(std::move(*view));
     }
-    return json::value(json::object{{"crawls", std::move(out)}});
+    json::object page{{"crawls", std::move(out)}};
+    WriteNextCursor(page, kCrawlList, last);
+    return json::value(std::move(page));
   });
 }
 
@@ -185,16 +204,24 @@ Result<json::value> RunListCrawlPages(OperationContext& context, const json::obj
   filter.state = OptionalString(args, "state").value_or("");
   filter.internal = !OptionalBool(args, "external").value_or(false);
   filter.search = OptionalString(args, "search").value_or("");
-  filter.limit = IntegerOr(args, "limit", 50);
+  auto request = ReadPageArgs(args, kPageList, kPageShape, 50);
+  if (!request) return request.error();
+  filter.limit = static_cast<std::int64_t>(request->limit) + 1;
   filter.offset = IntegerOr(args, "offset", 0);
+  if (request->after) filter.after = TimeIdOf(*request->after);
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
     if (!crawl) return crawl.error();
     auto pages = tx.site_audit().ListAuditPages(crawl->id, filter);
     if (!pages) return pages.error();
+    const auto last = TrimToPage(*pages, request->limit, [](const storage::SiteAuditPageRecord& p) {
+      return PageKey{p.seq, p.url};
+    });
     json::array out;
     for (const auto& page : *pages) out.push_back(SiteAuditPageView(page));
-    return json::value(json::object{{"pages", std::move(out)}});
+    json::object answer{{"pages", std::move(out)}};
+    WriteNextCursor(answer, kPageList, last);
+    return json::value(std::move(answer));
   });
 }
 
@@ -260,38 +287,65 @@ bool Matches(const storage::SiteAuditIssueRecord& issue,
          (filter.url.empty() || issue.url == filter.url);
 }
 
+int SeverityRank(std::string_view severity) {
+  return severity == "error" ? 0 : severity == "warning" ? 1 : 2;
+}
+
+PageKey IssueKey(const storage::SiteAuditIssueRecord& issue) {
+  return PageKey{SeverityRank(issue.severity), issue.rule_id, issue.url};
+}
+
+// The fixed issues are the previous crawl's, read whole and paged here like the others.
+Result<std::optional<PageKey>> FixedIssuesPage(storage::Transaction& tx,
+                                               const storage::SiteAuditCrawlRecord& crawl,
+                                               const storage::SiteAuditRepository::IssueFilter& filter,
+                                               const PageRequest& request, json::array& out) {
+  auto fixed = FixedIssues(tx, crawl);
+  if (!fixed) return fixed.error();
+  std::erase_if(*fixed, [&](const auto& issue) { return !Matches(issue, filter); });
+  PageRequest shifted = request;
+  shifted.limit = request.limit + static_cast<std::size_t>(filter.offset);
+  auto last = PageInMemory(*fixed, shifted, PageOrder::kAscending, IssueKey);
+  const auto skip = std::min(fixed->size(), static_cast<std::size_t>(filter.offset));
+  fixed->erase(fixed->begin(), fixed->begin() + static_cast<std::ptrdiff_t>(skip));
+  for (const auto& issue : *fixed) out.push_back(SiteAuditIssueView(issue, "fixed"));
+  return last;
+}
+
 Result<json::value> RunListCrawlIssues(OperationContext& context, const json::object& args) {
   storage::SiteAuditRepository::IssueFilter filter;
   filter.rule_id = OptionalString(args, "ruleId").value_or("");
   filter.severity = OptionalString(args, "severity").value_or("");
   filter.url = OptionalString(args, "url").value_or("");
   filter.state = OptionalString(args, "state").value_or("");
-  filter.limit = IntegerOr(args, "limit", 100);
+  auto request = ReadPageArgs(args, kIssueList, kIssueShape, 100);
+  if (!request) return request.error();
+  filter.limit = static_cast<std::int64_t>(request->limit) + 1;
   filter.offset = IntegerOr(args, "offset", 0);
+  if (request->after) {
+    const PageKey& key = *request->after;
+    filter.after = {key.at(0).as_int64(), std::string(key.at(1).as_string()),
+                    std::string(key.at(2).as_string())};
+  }
   return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
     auto crawl = FindCrawl(tx, context, RequiredString(args, "crawlId"));
     if (!crawl) return crawl.error();
     json::array out;
+    std::optional<PageKey> last;
     if (filter.state == "fixed") {
-      auto fixed = FixedIssues(tx, *crawl);
-      if (!fixed) return fixed.error();
-      std::int64_t skipped = 0;
-      for (const auto& issue : *fixed) {
-        if (!Matches(issue, filter) || skipped++ < filter.offset) continue;
-        if (static_cast<std::int64_t>(out.size()) >= filter.limit) break;
-        out.push_back(SiteAuditIssueView(issue, "fixed"));
-      }
+      auto fixed_last = FixedIssuesPage(tx, *crawl, filter, *request, out);
+      if (!fixed_last) return fixed_last.error();
+      last = std::move(*fixed_last);
     } else {
       auto issues = tx.site_audit().ListAuditIssues(crawl->id, filter);
       if (!issues) return issues.error();
+      last = TrimToPage(*issues, request->limit, IssueKey);
       for (const auto& issue : *issues) out.push_back(SiteAuditIssueView(issue));
     }
-    return json::value(json::object{{"issues", std::move(out)}});
+    json::object page{{"issues", std::move(out)}};
+    WriteNextCursor(page, kIssueList, last);
+    return json::value(std::move(page));
   });
-}
-
-int SeverityRank(std::string_view severity) {
-  return severity == "error" ? 0 : severity == "warning" ? 1 : 2;
 }
 
 // One line per rule with issues in this crawl or fixed since the previous one, worst first.
@@ -406,7 +460,8 @@ const OperationSpec kListSiteCrawls{
         SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId") ", "
         SIGHTLINE_AUDIT_PAGING("20") "}}",
     .output_schema = R"({"type": "object", "required": ["crawls"], "properties": {"crawls": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -458,7 +513,8 @@ const OperationSpec kListCrawlPages{
         R"("blocked", "error", "skipped"]}, "external": {"type": "boolean", "default": false},)"
         R"( "search": {"type": "string", "maxLength": 256}, )" SIGHTLINE_AUDIT_PAGING("50") "}}",
     .output_schema = R"({"type": "object", "required": ["pages"], "properties": {"pages": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_PAGE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_PAGE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -504,7 +560,8 @@ const OperationSpec kListCrawlIssues{
         R"( "state": {"type": "string", "enum": ["new", "open", "fixed"]},)"
         R"( "url": {"type": "string", "maxLength": 4096}, )" SIGHTLINE_AUDIT_PAGING("100") "}}",
     .output_schema = R"({"type": "object", "required": ["issues"], "properties": {"issues": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

@@ -9,6 +9,7 @@
 #include "storage/site_audit_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
+#include "tools/paging.h"
 #include "tools/schema_fragments.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/views.h"
@@ -44,14 +45,18 @@ Result<storage::SiteRecord> FindSite(storage::Transaction& tx,
   return std::move(**site);
 }
 
-Result<json::value> RunListAuditSites(OperationContext& context, const json::object&) {
-  return context.store.Read([&](storage::Transaction& tx) -> Result<json::value> {
-    auto sites = tx.site_audit().ListAuditSites(ProjectId(context));
-    if (!sites) return sites.error();
-    json::array out;
-    for (const auto& site : *sites) out.push_back(SiteView(site));
-    return json::value(json::object{{"sites", std::move(out)}});
+Result<json::value> RunListAuditSites(OperationContext& context, const json::object& args) {
+  const ListSpec list{"list_audit_sites", "sites"};
+  auto request = ReadPageArgs(args, list.name, list.shape, kWholeList);
+  if (!request) return request.error();
+  auto sites = context.store.Read([&](storage::Transaction& tx) {
+    return tx.site_audit().ListAuditSites(ProjectId(context), KeysetOf(*request));
   });
+  if (!sites) return sites.error();
+  return AnswerPage(
+      list, request->limit, std::move(*sites),
+      [](const storage::SiteRecord& s) { return TimeIdKey(s.created_at, s.id); },
+      [](const storage::SiteRecord& s) { return SiteView(s); });
 }
 
 Result<json::value> RunAddAuditSite(OperationContext& context, const json::object& args) {
@@ -147,7 +152,8 @@ Result<json::value> RunListAuditRules(OperationContext&, const json::object&) {
                                  {"category", rule.category},
                                  {"description", rule.description}});
   }
-  return json::value(json::object{{"rules", std::move(rules)}});
+  // The catalog of checks, always whole: its page is the last.
+  return json::value(json::object{{"rules", std::move(rules)}, {"nextCursor", nullptr}});
 }
 
 #define SITE_PATH "/{orgSlug}/projects/{projectId}/site-audit/sites"
@@ -165,9 +171,10 @@ const OperationSpec kListAuditSites{
     .method = core::HttpMethod::kGet,
     .path = SITE_PATH,
     .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
+        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
     .output_schema = R"({"type": "object", "required": ["sites"], "properties": {"sites": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_SITE_SCHEMA "}}}",
+                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_SITE_SCHEMA "}, "
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -266,7 +273,8 @@ const OperationSpec kListAuditRules{
                      R"("severity", "category", "title", "description"], "properties": {)"
                      R"("id": {"type": "string"}, "severity": {"type": "string", "enum": )"
                      R"(["error", "warning", "notice"]}, "category": {"type": "string"},)"
-                     R"( "title": {"type": "string"}, "description": {"type": "string"}}}}}})",
+                     R"( "title": {"type": "string"}, "description": {"type": "string"}}}}, )"
+                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

@@ -233,6 +233,68 @@ TEST_F(Cli, EveryOperationIsACommandWithTheApisAnswer) {
   }
 }
 
+// Paging over REST with limit and cursor, then the CLI's --all (a command and `sightline api`)
+// following nextCursor: the same events, each once, newest first.
+TEST_F(Cli, ListsPageByCursorAndAllFollowsThem) {
+  std::string batch = R"({"events":[)";
+  for (int i = 0; i < 5; ++i) {
+    batch += std::string(i ? "," : "") + R"({"event":"step_)" + std::to_string(i) +
+             R"(","channel":"paging","timestamp":)" + std::to_string(1773662400000 + i * 1000) +
+             "}";
+  }
+  batch += "]}";
+  const Response tracked = server_->Request(
+      "POST", "/sdk/v1/logs/batch",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, batch);
+  ASSERT_EQ(tracked.status, 202) << tracked.body;
+
+  const std::string events = creds_.ProjectPath() + "/events?channel=paging&limit=2";
+  std::vector<std::string> walked;
+  std::string cursor;
+  int pages = 0;
+  for (; pages < 10; ++pages) {
+    const Response page = api().Call(
+        "GET", events + (cursor.empty() ? "" : "&cursor=" + cursor), creds_.private_api_key);
+    ASSERT_EQ(page.status, 200) << page.body;
+    const json::value body = page.Json();
+    for (const json::value& event : body.at("events").as_array()) {
+      walked.emplace_back(event.at("event").as_string());
+    }
+    if (body.at("nextCursor").is_null()) break;
+    cursor = std::string(body.at("nextCursor").as_string());
+  }
+  EXPECT_EQ(pages + 1, 3);
+  EXPECT_EQ(walked, (std::vector<std::string>{"step_4", "step_3", "step_2", "step_1", "step_0"}));
+  const Response forged =
+      api().Call("GET", events + "&cursor=bm90LWEtY3Vyc29y", creds_.private_api_key);
+  EXPECT_EQ(forged.status, 400) << forged.body;
+  EXPECT_NE(forged.body.find("VAL_003"), std::string::npos) << forged.body;
+
+  ::setenv("SIGHTLINE_API_KEY", creds_.private_api_key.c_str(), 1);
+  ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);
+  ::setenv("SIGHTLINE_ORG", creds_.org_slug.c_str(), 1);
+  ::setenv("SIGHTLINE_PROJECT", creds_.project_id.c_str(), 1);
+  const CommandResult all =
+      RunSightline({"events", "list", "--channel", "paging", "--limit", "2", "--all", "--json"});
+  const CommandResult api_all = RunSightline(
+      {"api", "GET", creds_.ProjectPath() + "/events", "-F", "limit=2", "-f", "channel=paging",
+       "--all"});
+  for (const char* name : {"SIGHTLINE_API_KEY", "SIGHTLINE_SERVER", "SIGHTLINE_ORG",
+                           "SIGHTLINE_PROJECT"}) {
+    ::unsetenv(name);
+  }
+  for (const CommandResult* result : {&all, &api_all}) {
+    ASSERT_EQ(result->exit_code, 0) << result->err;
+    const json::value gathered = json::parse(result->out);
+    std::vector<std::string> names;
+    for (const json::value& event : gathered.at("events").as_array()) {
+      names.emplace_back(event.at("event").as_string());
+    }
+    EXPECT_EQ(names, walked) << result->out;
+    EXPECT_TRUE(gathered.at("nextCursor").is_null());
+  }
+}
+
 TEST_F(Cli, TrackSendsAnEventWithTheSdkKeyAndAStreamFollowsIt) {
   ::setenv("SIGHTLINE_SDK_KEY", creds_.sdk_key.c_str(), 1);
   ::setenv("SIGHTLINE_SERVER", url_.c_str(), 1);

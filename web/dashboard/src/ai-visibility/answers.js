@@ -1,5 +1,5 @@
 // Answer evidence: the tracked answers (list_ai_answers) filtered by run, prompt, engine and
-// brand (runId, promptId, engineId, brandId in the URL, 20 a page with offset), and one answer
+// brand (runId, promptId, engineId, brandId in the URL, 20 a page, by cursor), and one answer
 // (get_ai_answer, answer=<id>) with its brand mentions highlighted, the mentions' details, its
 // citations and the raw response.
 import { html } from '../ui/html.js';
@@ -27,11 +27,15 @@ export function AnswersTab({ base, query, setQuery, config }) {
   const filters = {
     runId: query.runId || null, promptId: query.promptId || null, engineId: query.engineId || null, brandId: query.brandId || null,
   };
-  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
+  // The page's cursor is in the URL, with the cursors of the pages before it ("back"), so
+  // "Previous page" can go back.
+  const cursor = query.cursor || null;
+  const previous = (query.back ?? '').split(',').filter(Boolean);
   const runs = useLoad(() => api.get(`${base}/runs`, { limit: 50 }).then((body) => body.runs), [base]);
-  const answers = useLoad(() => api.get(`${base}/answers`, { ...filters, limit: pageSize, offset }),
-    [base, filters.runId, filters.promptId, filters.engineId, filters.brandId, offset]);
-  const set = (key) => (value) => setQuery({ [key]: value, offset: null });
+  const answers = useLoad(() => api.get(`${base}/answers`, { ...filters, limit: pageSize, cursor }),
+    [base, filters.runId, filters.promptId, filters.engineId, filters.brandId, cursor]);
+  const set = (key) => (value) => setQuery({ [key]: value, cursor: null, back: null });
+  const next = answers.data?.nextCursor ?? null;
   const promptText = (id) => config.prompts.find((prompt) => prompt.id === id)?.text ?? '(deleted prompt)';
   const engineName = (id) => config.engines.find((engine) => engine.id === id)?.name ?? '(deleted engine)';
   const list = answers.data?.answers ?? [];
@@ -53,7 +57,7 @@ export function AnswersTab({ base, query, setQuery, config }) {
     </div>
     <${ErrorNotice} error=${answers.error ?? runs.error} />
     ${answers.loading && !answers.data && html`<${Loading} label="Loading the answers…" />`}
-    ${answers.data && list.length === 0 && html`<p class="muted">No answers${offset > 0 ? ' on this page' : ' match these filters yet'}.</p>`}
+    ${answers.data && list.length === 0 && html`<p class="muted">No answers${cursor ? ' on this page' : ' match these filters yet'}.</p>`}
     <ol class="answer-list" aria-busy=${answers.loading ? 'true' : 'false'}>
       ${list.map((answer) => html`<li key=${answer.id} class="answer-item" data-answer=${answer.id}>
         <h3 class="answer-prompt">${promptText(answer.promptId)}</h3>
@@ -68,9 +72,9 @@ export function AnswersTab({ base, query, setQuery, config }) {
         <a href=${`?${new URLSearchParams({ ...query, answer: answer.id })}`}>Open answer<span class="visually-hidden"> to “${promptText(answer.promptId)}”, repetition ${answer.repetition}</span></a>
       </li>`)}
     </ol>
-    ${(offset > 0 || list.length === pageSize) && html`<div class="pager">
-      <${Button} disabled=${offset === 0} onClick=${() => setQuery({ offset: Math.max(0, offset - pageSize) || null })}>Previous page<//>
-      <${Button} disabled=${list.length < pageSize} onClick=${() => setQuery({ offset: offset + pageSize })}>Next page<//>
+    ${(cursor || next) && html`<div class="pager">
+      <${Button} disabled=${!cursor} onClick=${() => setQuery({ cursor: previous.at(-1) === '-' ? null : previous.at(-1) ?? null, back: previous.slice(0, -1).join(',') || null })}>Previous page<//>
+      <${Button} disabled=${!next} onClick=${() => setQuery({ cursor: next, back: [...previous, cursor ?? '-'].join(',') })}>Next page<//>
     </div>`}
   </section>`;
 }

@@ -42,7 +42,7 @@ export function CrawlPicker({ crawls, crawl, sites, setQuery, id = 'sa-crawl' })
   const origin = (siteId) => sites.find((site) => site.id === siteId)?.origin ?? 'removed site';
   return html`<div class="field">
     <label for=${id}>Crawl</label>
-    <select id=${id} onChange=${(event) => setQuery({ crawl: event.currentTarget.value, rule: null, page: null, offset: null })}>
+    <select id=${id} onChange=${(event) => setQuery({ crawl: event.currentTarget.value, rule: null, page: null, cursor: null, back: null })}>
       ${!crawls.some((item) => item.id === crawl?.id) && crawl && html`<option value=${crawl.id} selected>${crawl.id}</option>`}
       ${crawls.map((item) => html`<option value=${item.id} selected=${item.id === crawl?.id}>
         ${origin(item.siteId)} · ${formatDate(item.startedAt ?? item.createdAt)} · ${crawlStatusLabels[item.status] ?? item.status}</option>`)}
@@ -72,7 +72,7 @@ export function IssuesTab(props) {
       <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} setQuery=${setQuery} />
       <div class="field">
         <label for="sa-state">Show</label>
-        <select id="sa-state" onChange=${(event) => setQuery({ state: event.currentTarget.value || null, offset: null })}>
+        <select id="sa-state" onChange=${(event) => setQuery({ state: event.currentTarget.value || null, cursor: null, back: null })}>
           ${issueStates.map((item) => html`<option value=${item.value} selected=${item.value === state}>${item.label}</option>`)}
         </select>
       </div>
@@ -109,7 +109,7 @@ function CrawlSummary({ base, crawlId, state, query, canManage, link, onSettled 
       ${nothing
         ? html`<p class="muted">No issues found. ${data.crawl?.previousCrawlId ? '' : 'Crawl again after changes to see what is new and what was fixed.'}</p>`
         : html`<${RuleGroups} rules=${data.rules} state=${state} selectedRule=${rule}
-            ruleHref=${(ruleId) => link('issues', { rule: ruleId, offset: null, page: null })} showChanges=${Boolean(data.crawl?.previousCrawlId)} />`}
+            ruleHref=${(ruleId) => link('issues', { rule: ruleId, cursor: null, back: null, page: null })} showChanges=${Boolean(data.crawl?.previousCrawlId)} />`}
     </section>
     ${rule && html`<${RuleIssues} key=${`${rule}|${state}`} base=${base} crawlId=${crawlId} ruleId=${rule} state=${state}
       known=${ruleKnown} query=${query} link=${link} />`}
@@ -123,22 +123,28 @@ function CrawlSummary({ base, crawlId, state, query, canManage, link, onSettled 
 }
 
 function RuleIssues({ base, crawlId, ruleId, state, query, link }) {
-  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
+  // The page's cursor is in the URL with the cursors of the pages before it ("back"), so
+  // "Previous" goes back and the rows' numbers are known.
+  const cursor = query.cursor || null;
+  const previous = (query.back ?? '').split(',').filter(Boolean);
+  const offset = previous.length * pageSize;
   const catalog = useLoad(() => loadCatalog(base), [base]);
-  const issues = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/issues`, { ruleId, state, limit: pageSize + 1, offset })
-    .then((body) => body.issues ?? []), [base, crawlId, ruleId, state, offset]);
+  const page = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/issues`, { ruleId, state, limit: pageSize, cursor }),
+    [base, crawlId, ruleId, state, cursor]);
+  const issues = { ...page, data: page.data && (page.data.issues ?? []) };
+  const next = page.data?.nextCursor ?? null;
   const rule = catalog.data?.get(ruleId);
   const title = rule?.title ?? issues.data?.[0]?.title ?? ruleId;
   const severity = severities.find((item) => item.value === (rule?.severity ?? issues.data?.[0]?.severity));
-  const rows = (issues.data ?? []).slice(0, pageSize);
-  const more = (issues.data ?? []).length > pageSize;
+  const rows = issues.data ?? [];
+  const more = Boolean(next);
   return html`<section class="card" aria-labelledby="sa-rule-heading" data-rule-issues=${ruleId}>
     <div class="card-head">
       <div>
         <h2 id="sa-rule-heading">${title}</h2>
         <p class="muted small"><code>${ruleId}</code>${severity ? ` · ${severity.one}` : ''}${rule?.category ? ` · ${rule.category}` : ''}</p>
       </div>
-      <div class="card-actions"><a class="btn btn-small" href=${link('issues', { rule: null, offset: null })}>Close<span class="visually-hidden"> the issues of ${title}</span></a></div>
+      <div class="card-actions"><a class="btn btn-small" href=${link('issues', { rule: null, cursor: null, back: null })}>Close<span class="visually-hidden"> the issues of ${title}</span></a></div>
     </div>
     ${rule?.description && html`<p class="rule-description">${rule.description}</p>`}
     <${RequestError} error=${issues.error} />
@@ -155,10 +161,10 @@ function RuleIssues({ base, crawlId, ruleId, state, query, link }) {
           </tr>`)}
         </tbody>
       </table></div>
-      ${(offset > 0 || more) && html`<nav class="pager" aria-label="Issue pages">
-        ${offset > 0 && html`<a class="btn btn-small" href=${link('issues', { offset: offset - pageSize > 0 ? offset - pageSize : null })}>Previous ${pageSize}</a>`}
+      ${(cursor || more) && html`<nav class="pager" aria-label="Issue pages">
+        ${cursor && html`<a class="btn btn-small" href=${link('issues', { cursor: previous.at(-1) === '-' ? null : previous.at(-1) ?? null, back: previous.slice(0, -1).join(',') || null })}>Previous ${pageSize}</a>`}
         <span class="muted small">${formatNumber(offset + 1)}–${formatNumber(offset + rows.length)}</span>
-        ${more && html`<a class="btn btn-small" href=${link('issues', { offset: offset + pageSize })}>Next ${pageSize}</a>`}
+        ${more && html`<a class="btn btn-small" href=${link('issues', { cursor: next, back: [...previous, cursor ?? '-'].join(',') })}>Next ${pageSize}</a>`}
       </nav>`}`}
   </section>`;
 }

@@ -1,5 +1,5 @@
 // Links between the site-audit page's sections. The site, the crawl and the period go with every
-// section; the rest (rule, state, page, offset…) belongs to the section that set it, so a link
+// section; the rest (rule, state, page, cursor…) belongs to the section that set it, so a link
 // within the same section keeps all of it and a link to another section drops it.
 import { seg } from '../api.js';
 

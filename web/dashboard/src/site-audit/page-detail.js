@@ -67,7 +67,7 @@ export function PageDetail({ base, query, link }) {
         <tbody>
           ${issues.length === 0 && html`<tr><td colspan="4" class="empty">No issues on this page.</td></tr>`}
           ${issues.map((issue, index) => html`<tr key=${`${issue.ruleId}|${index}`} data-page-issue=${issue.ruleId}>
-            <th scope="row"><a href=${link('issues', { rule: issue.ruleId, page: null, offset: null })}>${issue.title || issue.ruleId}</a>
+            <th scope="row"><a href=${link('issues', { rule: issue.ruleId, page: null, cursor: null, back: null })}>${issue.title || issue.ruleId}</a>
               <span class="rule-id muted small">${issue.ruleId}</span></th>
             <td><span class=${`sev-label sev-${issue.severity}`}>${severities.find((item) => item.value === issue.severity)?.one ?? issue.severity}</span></td>
             <td><${IssueState} state=${issue.state} /></td>

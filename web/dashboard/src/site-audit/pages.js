@@ -1,5 +1,5 @@
 // Pages: the URLs a crawl met (list_crawl_pages), filtered by state (pageState=) and a search in
-// the URL (q=), 50 a page (offset=); each opens its detail (page=<url>).
+// the URL (q=), 50 a page (cursor=, with back= to return); each opens its detail (page=<url>).
 import { useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Button, Loading, useLoad } from '../ui/index.js';
@@ -37,19 +37,25 @@ export function PagesTab(props) {
 function PageList({ base, crawlId, query, setQuery, link }) {
   const state = pageStateLabels[query.pageState] ? query.pageState : '';
   const search = typeof query.q === 'string' ? query.q : '';
-  const offset = Math.max(0, Number.parseInt(query.offset ?? '0', 10) || 0);
+  // The page's cursor is in the URL with the cursors of the pages before it ("back"), so
+  // "Previous" goes back and the rows' numbers are known.
+  const cursor = query.cursor || null;
+  const previous = (query.back ?? '').split(',').filter(Boolean);
+  const offset = previous.length * pageSize;
   const [typed, setTyped] = useState(search);
-  const pages = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/pages`, { state, search, limit: pageSize + 1, offset })
-    .then((body) => body.pages ?? []), [base, crawlId, state, search, offset]);
-  const rows = (pages.data ?? []).slice(0, pageSize);
-  const more = (pages.data ?? []).length > pageSize;
+  const answer = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/pages`, { state, search, limit: pageSize, cursor }),
+    [base, crawlId, state, search, cursor]);
+  const pages = { ...answer, data: answer.data && (answer.data.pages ?? []) };
+  const next = answer.data?.nextCursor ?? null;
+  const rows = pages.data ?? [];
+  const more = Boolean(next);
   return html`<section class="card" aria-labelledby="sa-pages-heading">
     <div class="card-head"><div><h2 id="sa-pages-heading">Pages</h2>
       <p class="muted">In the order the crawl found them. Choose a URL for its detail: what was read, its issues and links.</p></div></div>
-    <form class="row filters" role="search" onSubmit=${(event) => { event.preventDefault(); setQuery({ q: typed.trim() || null, offset: null }); }}>
+    <form class="row filters" role="search" onSubmit=${(event) => { event.preventDefault(); setQuery({ q: typed.trim() || null, cursor: null, back: null }); }}>
       <div class="field">
         <label for="sa-page-state">State</label>
-        <select id="sa-page-state" onChange=${(event) => setQuery({ pageState: event.currentTarget.value || null, offset: null })}>
+        <select id="sa-page-state" onChange=${(event) => setQuery({ pageState: event.currentTarget.value || null, cursor: null, back: null })}>
           <option value="" selected=${!state}>Any state</option>
           ${Object.entries(pageStateLabels).map(([value, label]) => html`<option value=${value} selected=${value === state}>${label}</option>`)}
         </select>
@@ -79,10 +85,10 @@ function PageList({ base, crawlId, query, setQuery, link }) {
           </tr>`)}
         </tbody>
       </table></div>
-      ${(offset > 0 || more) && html`<nav class="pager" aria-label="Pages of the list">
-        ${offset > 0 && html`<a class="btn btn-small" href=${link('pages', { offset: offset - pageSize > 0 ? offset - pageSize : null })}>Previous ${pageSize}</a>`}
+      ${(cursor || more) && html`<nav class="pager" aria-label="Pages of the list">
+        ${cursor && html`<a class="btn btn-small" href=${link('pages', { cursor: previous.at(-1) === '-' ? null : previous.at(-1) ?? null, back: previous.slice(0, -1).join(',') || null })}>Previous ${pageSize}</a>`}
         <span class="muted small">${formatNumber(offset + 1)}–${formatNumber(offset + rows.length)}</span>
-        ${more && html`<a class="btn btn-small" href=${link('pages', { offset: offset + pageSize })}>Next ${pageSize}</a>`}
+        ${more && html`<a class="btn btn-small" href=${link('pages', { cursor: next, back: [...previous, cursor ?? '-'].join(',') })}>Next ${pageSize}</a>`}
       </nav>`}`}
   </section>`;
 }

@@ -23,7 +23,7 @@ export function SitePicker({ sites, site, setQuery, label = 'Site', onlyVerified
   if (choices.length < 2) return null;
   return html`<div class="field">
     <label for=${id}>${label}</label>
-    <select id=${id} onChange=${(event) => setQuery({ site: event.currentTarget.value, crawl: null, rule: null, page: null, offset: null })}>
+    <select id=${id} onChange=${(event) => setQuery({ site: event.currentTarget.value, crawl: null, rule: null, page: null, cursor: null, back: null })}>
       ${choices.map((item) => html`<option value=${item.id} selected=${item.id === site?.id}>${item.origin}${item.verified ? '' : ' (not verified)'}</option>`)}
     </select>
   </div>`;
