@@ -13,14 +13,16 @@
 #include "features/assistant/operations.h"
 #include "features/audit_log/audit_log_operations.h"
 #include "features/crawler_analytics/crawler_report_operations.h"
+#include "features/events/event_operations.h"
 #include "features/ingestion/forwarding_operations.h"
+#include "features/ingestion/sdk_operations.h"
+#include "features/notifications/notification_operations.h"
 #include "features/organizations/member_operations.h"
 #include "features/organizations/organization_operations.h"
 #include "features/projects/key_operations.h"
 #include "features/projects/project_operations.h"
 #include "features/site_audit/operations.h"
 #include "features/web_analytics/web_report_operations.h"
-#include "tools/ingest_operations.h"
 
 #include <array>
 #include <functional>

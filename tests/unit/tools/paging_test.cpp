@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/crypto.h"
+#include "features/all_operations.h"
 #include "tools/registry.h"
 
 namespace sightline::tools {

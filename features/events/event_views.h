@@ -1,8 +1,7 @@
-// The JSON shapes of stored events and notifications.
+// The JSON shape of a stored event.
 #pragma once
 
 #include "storage/event_records.h"
-
 
 #include <boost/json/object.hpp>
 
@@ -11,6 +10,5 @@ namespace sightline::tools {
 // {id, event, channel, timestamp, receivedAt, userId, anonymousId, icon, description, notify,
 //  tags}: `tags` holds the client's tags and the enrichment tags (`__browser`, `__session_id`…).
 boost::json::object EventView(const storage::EventRecord& event);
-boost::json::object NotificationView(const storage::NotificationRecord& notification);
 
 }  // namespace sightline::tools

@@ -1,4 +1,4 @@
-#include "tools/event_views.h"
+#include "features/events/event_views.h"
 
 #include "core/clock.h"
 
@@ -59,17 +59,4 @@ json::object EventView(const storage::EventRecord& e) {
   out["tags"] = EnrichedTags(e);
   return out;
 }
-
-json::object NotificationView(const storage::NotificationRecord& n) {
-  json::object out{{"id", n.id},
-                   {"eventId", n.event_id},
-                   {"event", n.event},
-                   {"channel", n.channel},
-                   {"createdAt", core::FormatRfc3339(n.created_at)}};
-  Put(out, "icon", n.icon);
-  Put(out, "description", n.description);
-  Put(out, "userId", n.user_id);
-  return out;
-}
-
 }  // namespace sightline::tools

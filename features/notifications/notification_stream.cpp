@@ -1,9 +1,9 @@
-#include "tools/notification_stream.h"
+#include "features/notifications/notification_stream.h"
 
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "storage/event_repository.h"
-#include "tools/event_views.h"
+#include "features/notifications/notification_views.h"
 
 #include <algorithm>
 #include <charconv>
