@@ -95,7 +95,12 @@ std::optional<HttpResponse> DashboardEndpoint::Serve(const HttpRequest& request,
   const std::string_view path = target.path;
   const StaticAsset* file = files_.Find(path);
   const AssetFolder* folder = files_.FolderOf(path);
-  exchange->set_route(folder ? folder->route : (file ? file->path : std::string("/*")));
+  // The exchange keeps a view until the access log line: views of the endpoint's own strings
+  // (a conditional mixing them with a temporary std::string copied each into a temporary that
+  // died at the semicolon: ASan, script/test).
+  exchange->set_route(folder ? std::string_view(folder->route)
+                      : file ? std::string_view(file->path)
+                             : std::string_view("/*"));
   if (auto answered = AnswerMethod(request, kPageMethods, *exchange)) return answered;
   if (file) return ServeStaticAsset(request, *file);
   if (folder || !shell_) {

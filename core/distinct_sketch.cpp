@@ -212,7 +212,9 @@ std::optional<DistinctSketch> DistinctSketch::ParseExact(std::string_view body) 
   DistinctSketch sketch;
   sketch.hashes_.resize(count);
   // Reports parse megabytes of these: copy the little-endian words at once, then check them.
-  std::memcpy(sketch.hashes_.data(), body.data() + kCountBytes, kHashBytes * count);
+  // Not for an empty sketch: its vector's data() is null, and memcpy from or to null is
+  // undefined even for zero bytes (UBSan, script/test).
+  if (count > 0) std::memcpy(sketch.hashes_.data(), body.data() + kCountBytes, kHashBytes * count);
   if constexpr (std::endian::native == std::endian::big) {
     for (std::uint64_t& hash : sketch.hashes_) hash = ByteSwap64(hash);
   }

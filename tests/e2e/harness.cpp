@@ -8,6 +8,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json/parse.hpp>
+#include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <signal.h>
@@ -74,6 +75,20 @@ int SpawnProgram(std::string binary, const std::vector<std::string>& args,
   return pid;
 }
 
+// A sanitizer's report in what a process the test started wrote to stderr fails the running
+// test. GCC's UBSan (beside ASan) writes only to stderr, not to the files of with_own_tmpdir.sh,
+// and a server's stderr is otherwise read by no one: a report there must not pass unseen.
+void FailOnSanitizerReport(const std::string& process, const std::string& stderr_text) {
+  static constexpr const char* kMarkers[] = {"runtime error:", "ERROR: AddressSanitizer",
+                                             "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer"};
+  for (const char* marker : kMarkers) {
+    if (stderr_text.find(marker) != std::string::npos) {
+      ADD_FAILURE() << process << " reported a sanitizer finding:\n" << stderr_text;
+      return;
+    }
+  }
+}
+
 int Spawn(const std::vector<std::string>& args, const std::filesystem::path& out,
           const std::filesystem::path& err) {
   return SpawnProgram(SIGHTLINE_BINARY, args, out, err);
@@ -138,6 +153,7 @@ CommandResult RunSightline(const std::vector<std::string>& args) {
   result.exit_code = WaitFor(pid, std::chrono::seconds(60));
   result.out = ReadFile(dir.path() / "out");
   result.err = ReadFile(dir.path() / "err");
+  FailOnSanitizerReport("sightline " + (args.empty() ? std::string() : args.front()), result.err);
   return result;
 }
 
@@ -150,6 +166,7 @@ CommandResult RunCommand(const std::vector<std::string>& program_and_args) {
   result.exit_code = WaitFor(pid, std::chrono::seconds(60));
   result.out = ReadFile(dir.path() / "out");
   result.err = ReadFile(dir.path() / "err");
+  FailOnSanitizerReport(program_and_args.front(), result.err);
   return result;
 }
 
@@ -291,6 +308,7 @@ ChildProcess::~ChildProcess() {
       WaitFor(pid_, std::chrono::seconds(5));
     }
   }
+  FailOnSanitizerReport("a helper process", ReadFile(dir_.path() / "err"));
 }
 
 std::string ChildProcess::FirstLine(std::chrono::seconds wait) {
@@ -387,8 +405,9 @@ ServerProcess::ServerProcess(const Backend& backend, std::vector<std::string> ex
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      throw std::runtime_error("server exited early: " + log +
-                               ReadFile(dir_.path() / "stderr.log"));
+      const std::string err = ReadFile(dir_.path() / "stderr.log");
+      FailOnSanitizerReport("the server", err);
+      throw std::runtime_error("server exited early: " + log + err);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -423,6 +442,7 @@ int ServerProcess::Stop(std::chrono::seconds wait) {
     WaitFor(pid_, std::chrono::seconds(5));
   }
   pid_ = -1;
+  FailOnSanitizerReport("the server", ReadFile(dir_.path() / "stderr.log"));
   return code;
 }
 
@@ -433,7 +453,10 @@ void ServerProcess::SendSignal(int signal) {
 int ServerProcess::WaitForExit(std::chrono::seconds wait) {
   if (pid_ <= 0) return -1;
   const int code = WaitFor(pid_, wait);
-  if (code != -1) pid_ = -1;
+  if (code != -1) {
+    pid_ = -1;
+    FailOnSanitizerReport("the server", ReadFile(dir_.path() / "stderr.log"));
+  }
   return code;
 }
 
