@@ -26,7 +26,14 @@ after(async () => { await ctx?.stop(); });
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const codeField = (on) => on.getByLabel('Code shown in your terminal');
-const focusedText = (on) => on.evaluate(() => document.activeElement?.textContent ?? '');
+// The focused element's text, once focus has landed on `expected`: the page moves focus to its
+// new heading after rendering it, so right after the heading appears focus may still be on
+// <body>. After 5 s, whatever has focus.
+async function focusedText(on, expected) {
+  await on.waitForFunction((text) => document.activeElement?.textContent === text, expected, { timeout: 5000 })
+    .catch(() => {});
+  return on.evaluate(() => document.activeElement?.textContent ?? '');
+}
 
 /** start_cli_login, anonymous, as the CLI calls it. */
 async function startLogin(body = {}) {
@@ -63,7 +70,7 @@ test('a login is confirmed, narrowed and approved; the token holds exactly the c
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await page.getByRole('heading', { name: 'Review the sign-in' }).waitFor();
-  assert.equal(await focusedText(page), 'Review the sign-in');
+  assert.equal(await focusedText(page, 'Review the sign-in'), 'Review the sign-in');
   const details = page.locator('dl.details-list');
   for (const text of ['sightline-cli', 'build-box', 'linux/amd64', '127.0.0.1', login.userCode]) {
     assert.ok((await page.getByRole('main').textContent()).includes(text), text);
@@ -83,7 +90,7 @@ test('a login is confirmed, narrowed and approved; the token holds exactly the c
   await page.getByRole('button', { name: 'Approve' }).click();
 
   await page.getByRole('heading', { name: 'Signed in — return to your terminal' }).waitFor();
-  assert.equal(await focusedText(page), 'Signed in — return to your terminal');
+  assert.equal(await focusedText(page, 'Signed in — return to your terminal'), 'Signed in — return to your terminal');
   assert.equal(new URL(page.url()).search, '', 'the used code leaves the URL');
   await screenshot(page, 'cli-approved');
 
@@ -146,7 +153,7 @@ test('a login typed by hand and denied: the poll gets OAUTH_014 and the code is 
   assert.equal(await page.getByRole('group', { name: 'Permissions' }).getByRole('checkbox', { checked: false }).count(), 0);
   await page.getByRole('button', { name: 'Deny' }).click();
   await page.getByRole('heading', { name: 'Denied', exact: true }).waitFor();
-  assert.equal(await focusedText(page), 'Denied');
+  assert.equal(await focusedText(page, 'Denied'), 'Denied');
   await screenshot(page, 'cli-denied');
 
   const denied = await poll(login);
@@ -169,7 +176,7 @@ test('an unknown code typed by hand is refused with an explanation', async () =>
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('alert').filter({ hasText: 'This code is unknown, expired or already used' }).waitFor();
   assert.equal(await codeField(page).getAttribute('aria-invalid'), 'true');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'cli-user-code');
+  await page.waitForFunction(() => document.activeElement?.id === 'cli-user-code'); // back to the field
   assert.equal(await page.getByRole('heading', { name: 'Review the sign-in' }).count(), 0);
   await screenshot(page, 'cli-unknown-code');
   assert.deepEqual(page.problems, []);
