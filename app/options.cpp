@@ -1,9 +1,11 @@
 #include "app/options.h"
 
+#include "cli/flag_parser.h"
 #include "core/logging.h"
 
 #include <charconv>
 #include <cstdlib>
+#include <vector>
 
 namespace sightline::app {
 
@@ -44,7 +46,9 @@ core::Result<long> Options::GetInt(std::string_view flag) const {
 
 core::Result<Options> ParseOptions(std::span<const OptionDef> defs, std::span<char*> args) {
   Options options;
+  std::vector<cli::FlagSpec> known;
   for (const OptionDef& def : defs) {
+    known.push_back({def.flag, def.metavar.empty() ? cli::FlagValue::kNone : cli::FlagValue::kRequired});
     options.values_[std::string(def.flag)] = std::string(def.default_value);
     if (def.max > def.min) options.ranges_[std::string(def.flag)] = {def.min, def.max};
     if (def.env.empty()) continue;
@@ -53,33 +57,16 @@ core::Result<Options> ParseOptions(std::span<const OptionDef> defs, std::span<ch
       options.given_[std::string(def.flag)] = true;
     }
   }
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view word = args[i];
-    if (word == "--help" || word == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (!word.starts_with("--")) return core::Error::Invalid(std::string(word), "Unexpected argument '" + std::string(word) + "'.");
-    word.remove_prefix(2);
-    std::string value;
-    const auto eq = word.find('=');
-    if (eq != std::string_view::npos) {
-      value = std::string(word.substr(eq + 1));
-      word = word.substr(0, eq);
-    }
-    const OptionDef* def = nullptr;
-    for (const auto& d : defs) {
-      if (d.flag == word) def = &d;
-    }
-    if (!def) return core::Error::Invalid(std::string(word), "Unknown option --" + std::string(word) + ".");
-    if (def->metavar.empty()) {
-      value = "true";
-    } else if (eq == std::string_view::npos) {
-      if (i + 1 >= args.size()) return core::Error::Invalid(std::string(word), "--" + std::string(word) + " needs a value.");
-      value = args[++i];
-    }
-    options.values_[std::string(word)] = value;
-    options.given_[std::string(word)] = true;
+  auto words = cli::ParseWords(args, known, cli::UnknownFlags::kRefuse);
+  if (!words) return words.error();
+  if (!words->positional.empty()) {
+    const std::string& word = words->positional.front();
+    return core::Error::Invalid(word, "Unexpected argument '" + word + "'.");
+  }
+  options.help = words->help;
+  for (auto& [flag, value] : words->flags) {
+    options.given_[flag] = true;
+    options.values_[flag] = std::move(value);
   }
   return options;
 }

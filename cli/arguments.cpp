@@ -1,19 +1,16 @@
 #include "cli/arguments.h"
 
+#include "cli/flag_parser.h"
 #include "core/text.h"
 
 namespace sightline::cli {
 namespace {
 
-// Options that take no value.
-constexpr std::string_view kSwitches[] = {"no-browser", "help", "verbose", "all"};
-
-bool IsSwitch(std::string_view name) {
-  for (std::string_view known : kSwitches) {
-    if (known == name) return true;
-  }
-  return false;
-}
+// The flags the client's own commands know; any other --name takes a value.
+constexpr FlagSpec kKnownFlags[] = {
+    {"no-browser", FlagValue::kNone}, {"verbose", FlagValue::kNone}, {"all", FlagValue::kNone},
+    {"field", FlagValue::kRequired, "F"}, {"raw-field", FlagValue::kRequired, "f"},
+};
 
 }  // namespace
 
@@ -31,42 +28,24 @@ std::vector<std::string> CliArgs::List(std::string_view name) const {
 }
 
 core::Result<CliArgs> ParseCliArgs(std::span<char*> words) {
+  auto parsed = ParseWords(words, kKnownFlags, UnknownFlags::kTakeAValue);
+  if (!parsed) return parsed.error();
   CliArgs args;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const std::string_view word = words[i];
-    if (word == "-h" || word == "--help") {
-      args.help = true;
-      continue;
-    }
-    const bool typed = word == "-F" || word == "--field";
-    if (typed || word == "-f" || word == "--raw-field") {
-      if (i + 1 >= words.size()) return core::Error::Invalid("field", std::string(word) + " needs key=value.");
-      const std::string_view pair = words[++i];
-      const std::size_t equals = pair.find('=');
-      if (equals == std::string_view::npos || equals == 0) {
-        return core::Error::Invalid("field", "Write fields as key=value, not '" + std::string(pair) + "'.");
+  args.positional = std::move(parsed->positional);
+  args.help = parsed->help;
+  for (auto& [name, value] : parsed->flags) {
+    const bool typed = name == "field";
+    if (typed || name == "raw-field") {
+      const std::size_t equals = value.find('=');
+      if (equals == std::string::npos || equals == 0) {
+        return core::Error::Invalid("field", "Write fields as key=value, not '" + value + "'.");
       }
-      args.fields.emplace_back(std::string(pair.substr(0, equals)),
-                               std::string(pair.substr(equals + 1)), typed);
-      continue;
+      args.fields.emplace_back(value.substr(0, equals), value.substr(equals + 1), typed);
+    } else if (name == "no-browser" || name == "verbose" || name == "all") {
+      args.switches.insert(name);
+    } else {
+      args.flags[name] = std::move(value);
     }
-    if (!word.starts_with("--") || word.size() == 2) {
-      args.positional.emplace_back(word);
-      continue;
-    }
-    std::string_view name = word.substr(2);
-    if (const std::size_t equals = name.find('='); equals != std::string_view::npos) {
-      args.flags[std::string(name.substr(0, equals))] = std::string(name.substr(equals + 1));
-      continue;
-    }
-    if (IsSwitch(name)) {
-      args.switches.emplace(name);
-      continue;
-    }
-    if (i + 1 >= words.size()) {
-      return core::Error::Invalid(std::string(name), "--" + std::string(name) + " needs a value.");
-    }
-    args.flags[std::string(name)] = words[++i];
   }
   return args;
 }

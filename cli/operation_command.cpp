@@ -12,6 +12,7 @@
 #include "cli/client.h"
 #include "cli/arguments.h"
 #include "cli/command_tree.h"
+#include "cli/flag_parser.h"
 #include "cli/render.h"
 #include "features/all_operations.h"
 #include "tools/operation.h"
@@ -29,41 +30,33 @@ struct CommandOptions {
   std::vector<std::pair<std::string, std::string>> flags;
 };
 
-// `--flag value`, `--flag=value`, and a boolean flag alone meaning true.
+// The output switches, --profile and the operation's own flags (cli/flag_parser.h): a boolean
+// flag alone means true.
 core::Result<CommandOptions> ParseCommandOptions(const cli::Command& command,
                                                  std::span<char*> words) {
+  std::vector<FlagSpec> known = {{"json", FlagValue::kNone}, {"csv", FlagValue::kNone},
+                                 {"all", FlagValue::kNone}, {"profile", FlagValue::kRequired}};
+  for (const cli::Flag& flag : command.flags) {
+    if (flag.type == "boolean") known.push_back({flag.name, FlagValue::kOptional});
+  }
+  auto parsed = ParseWords(words, known, UnknownFlags::kTakeAValue);
+  if (!parsed) return parsed.error();
+  if (!parsed->positional.empty()) {
+    const std::string& word = parsed->positional.front();
+    return core::Error::Invalid("arguments",
+                                "Unexpected '" + word + "': flags are written --name value.");
+  }
   CommandOptions options;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const std::string_view word = words[i];
-    if (word == "--help" || word == "-h") { options.help = true; continue; }
-    if (word == "--json") { options.format = cli::OutputFormat::kJson; continue; }
-    if (word == "--csv") { options.format = cli::OutputFormat::kCsv; continue; }
-    if (word == "--all") { options.all = true; continue; }
-    if (!word.starts_with("--")) {
-      return core::Error::Invalid("arguments", "Unexpected '" + std::string(word) +
-                                                   "': flags are written --name value.");
-    }
-    std::string name(word.substr(2));
-    std::string value;
-    if (const std::size_t equals = name.find('='); equals != std::string::npos) {
-      value = name.substr(equals + 1);
-      name.resize(equals);
-    } else {
-      const bool boolean = std::ranges::any_of(command.flags, [&](const cli::Flag& flag) {
-        return flag.name == name && flag.type == "boolean";
-      });
-      const bool next_is_value = i + 1 < words.size() &&
-                                 !std::string_view(words[i + 1]).starts_with("--");
-      if (boolean && !next_is_value) {
-        value = "true";
-      } else if (!next_is_value) {
-        return core::Error::Invalid(name, "--" + name + " needs a value.");
-      } else {
-        value = words[++i];
-      }
-    }
-    if (name == "profile") {
-      options.profile = value;
+  options.help = parsed->help;
+  for (auto& [name, value] : parsed->flags) {
+    if (name == "json") {
+      options.format = cli::OutputFormat::kJson;
+    } else if (name == "csv") {
+      options.format = cli::OutputFormat::kCsv;
+    } else if (name == "all") {
+      options.all = true;
+    } else if (name == "profile") {
+      options.profile = std::move(value);
     } else {
       options.flags.emplace_back(std::move(name), std::move(value));
     }
