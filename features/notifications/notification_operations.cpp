@@ -43,7 +43,8 @@ Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationCo
   std::pair<std::int64_t, std::string> after{context.clock.NowMillis(), ""};
   if (context.request.headers) {
     if (auto last = context.request.headers->Get("Last-Event-ID")) {
-      if (auto decoded = NotificationStream::DecodeId(*last)) after = *decoded;
+      const auto key = DecodeCursor(NotificationStream::kCursorList, kTimeIdShape, *last);
+      if (key) after = TimeIdOf(*key);
     }
   }
   return std::shared_ptr<core::ResponseStream>(

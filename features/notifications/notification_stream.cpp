@@ -1,12 +1,11 @@
 #include "features/notifications/notification_stream.h"
 
-#include "core/crypto.h"
 #include "core/json_util.h"
-#include "storage/event_repository.h"
 #include "features/notifications/notification_views.h"
+#include "storage/event_repository.h"
+#include "tools/paging.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace sightline::tools {
 
@@ -19,22 +18,6 @@ constexpr std::int64_t kOverlapMs = 5000;
 NotificationStream::NotificationStream(storage::Store& store, std::string project_id,
                                        std::pair<std::int64_t, std::string> after)
     : store_(store), project_id_(std::move(project_id)), start_(after), after_(std::move(after)) {}
-
-std::string NotificationStream::EncodeId(std::int64_t created_at, const std::string& id) {
-  return core::Base64UrlEncode(std::to_string(created_at) + ":" + id);
-}
-
-std::optional<std::pair<std::int64_t, std::string>> NotificationStream::DecodeId(
-    std::string_view text) {
-  const auto decoded = core::Base64UrlDecode(text);
-  const auto colon = decoded ? decoded->find(':') : std::string::npos;
-  std::int64_t at = 0;
-  if (colon == std::string::npos ||
-      std::from_chars(decoded->data(), decoded->data() + colon, at).ec != std::errc()) {
-    return std::nullopt;
-  }
-  return std::make_pair(at, decoded->substr(colon + 1));
-}
 
 std::optional<std::string> NotificationStream::Poll() {
   const std::pair<std::int64_t, std::string> window{after_.first - kOverlapMs, ""};
@@ -49,7 +32,7 @@ std::optional<std::string> NotificationStream::Poll() {
     if (seen || std::make_pair(n.created_at, n.id) <= start_) continue;
     if (std::make_pair(n.created_at, n.id) > after_) after_ = {n.created_at, n.id};
     sent_.emplace_back(n.created_at, n.id);
-    out += "id: " + EncodeId(n.created_at, n.id) + "\nevent: notification\ndata: " +
+    out += "id: " + EncodeCursor(kCursorList, TimeIdKey(n.created_at, n.id)) + "\nevent: notification\ndata: " +
            core::ToJson(NotificationView(n)) + "\n\n";
   }
   while (!sent_.empty() && sent_.front().first < after_.first - kOverlapMs) sent_.pop_front();

@@ -2,8 +2,8 @@
 // notifications after the last one sent, so a notification raised on any node reaches a
 // subscriber connected to any other node; between notifications it sends a keep-alive comment
 // every 15 seconds. Another node may commit a notification stamped slightly earlier than one
-// already sent, so each poll re-reads the last few seconds and skips what it sent. Each event's id is a cursor, so a reconnecting EventSource resumes with
-// Last-Event-ID. Not thread-safe: one transport coroutine polls it.
+// already sent, so each poll re-reads the last few seconds and skips what it sent. Each event's id is a cursor (tools/paging),
+// so a reconnecting EventSource resumes with Last-Event-ID. Not thread-safe: one transport coroutine polls it.
 #pragma once
 
 #include "core/http_types.h"
@@ -24,8 +24,9 @@ class NotificationStream final : public core::ResponseStream {
   std::chrono::milliseconds poll_interval() const override { return std::chrono::seconds(1); }
   std::optional<std::string> Poll() override;
 
-  static std::string EncodeId(std::int64_t created_at, const std::string& id);
-  static std::optional<std::pair<std::int64_t, std::string>> DecodeId(std::string_view text);
+  // Event ids are tools/paging cursors of this list: a Last-Event-ID that is not one is
+  // refused like any cursor, and the stream starts from now.
+  static constexpr std::string_view kCursorList = "notification_stream";
 
  private:
   storage::Store& store_;

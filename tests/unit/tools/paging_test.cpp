@@ -24,6 +24,15 @@ TEST(PagingCodec, ACursorGivesBackItsKey) {
   EXPECT_EQ(TimeIdOf(*decoded).second, "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
 }
 
+// Found by fuzz/paging_cursor: a key string that is not UTF-8 encoded to a cursor that the
+// codec then refused, so a list holding such a row could not page past it.
+TEST(PagingCodec, AKeyThatIsNotUtf8GivesBackItsKey) {
+  const PageKey key{std::int64_t{506097522914230528}, std::string("\xf3\x9a" "bc\\x\xff\xff")};
+  const auto decoded = DecodeCursor("list_events", "is", EncodeCursor("list_events", key));
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(*decoded, key);
+}
+
 TEST(PagingCodec, CursorsAreUrlSafe) {
   const std::string cursor =
       EncodeCursor("list_organizations", PageKey{"Ünïcode / name?&=+", "id with spaces"});
