@@ -12,9 +12,11 @@ namespace {
 
 namespace json = boost::json;
 
-class Agent : public ::testing::TestWithParam<Backend> {
+class Agent : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("agent");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());

@@ -55,9 +55,11 @@ class ScriptedEngines {
   unsigned short port_ = 0;
 };
 
-class AiVisibility : public ::testing::TestWithParam<Backend> {
+class AiVisibility : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("aivis"), "Site");
     server_ = StartServer();
   }

@@ -80,9 +80,11 @@ bool Contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-class Assistant : public ::testing::TestWithParam<Backend> {
+class Assistant : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("assistant");
     creds_ = Bootstrap(GetParam(), org_, "Site");
   }

@@ -32,9 +32,11 @@ std::string Item(const std::string& ua, const std::string& ip) {
 }
 
 
-class Bots : public ::testing::TestWithParam<Backend> {
+class Bots : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     // OpenAI's list in the vendors' common JSON format; Google's list deliberately absent.
     std::ofstream(ranges_.path() / "gptbot.json")
         << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"},)"
@@ -392,6 +394,7 @@ class WebBotAuth : public Bots {
  protected:
   void SetUp() override {
     Bots::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     MakeLoopbackCertificate(certs_.path());
     signer_ = std::make_unique<ChildProcess>(
         "node", std::vector<std::string>{

@@ -27,7 +27,7 @@ struct Started {
   std::string id, device_code, user_code;
 };
 
-class CliLogin : public ::testing::TestWithParam<Backend> {
+class CliLogin : public BackendTest {
  protected:
   void Start(std::vector<std::string> extra = {}) {
     creds_ = Bootstrap(GetParam(), Unique("cli"), "Site");
@@ -35,7 +35,9 @@ class CliLogin : public ::testing::TestWithParam<Backend> {
     owner_ = api().SignIn(creds_.owner_email);
     ASSERT_FALSE(owner_.empty());
   }
-  void SetUp() override { Start(); }
+  void SetUp() override {     BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+Start(); }
   ApiClient api() const { return ApiClient(*server_); }
 
   Started StartLogin(const std::string& body =

@@ -4,12 +4,14 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -57,10 +59,23 @@ struct Backend {
   std::filesystem::path data_dir;
   std::vector<std::string> StorageArgs() const;
 };
+// A case's name already says which: gtest prints the parameter by name, not its bytes.
+inline void PrintTo(const Backend& backend, std::ostream* out) { *out << backend.name; }
 
-// SQLite always, PostgreSQL when its DSN is set. Each call makes fresh SQLite directories; they
-// last until the program ends (a global test environment removes them).
+// SQLite and PostgreSQL, the latter with the DSN of SIGHTLINE_TEST_PG_DSN (empty when unset).
+// Both are listed whatever the environment, so the cases ctest discovers do not depend on
+// where the list was taken; a PostgreSQL case without a DSN skips (BackendTest). Each call
+// makes fresh SQLite directories; they last until the program ends (a global test environment
+// removes them).
 std::vector<Backend> AvailableBackends();
+
+// The fixture of the cases run on each backend. Its SetUp skips a PostgreSQL case without a
+// DSN, or fails it when SIGHTLINE_REQUIRE_PG is set (script/test); a fixture's own SetUp calls
+// it first and returns when IsSkipped() or HasFatalFailure().
+class BackendTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override;
+};
 // `prefix` plus a random number: names that never collide across tests sharing one store.
 std::string Unique(const std::string& prefix);
 

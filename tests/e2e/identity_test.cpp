@@ -29,9 +29,11 @@ void ExpectError(const Response& response, int status, const std::string& code) 
     ExpectError((response), (expected_status), (expected_code)); \
   } while (0)
 
-class Identity : public ::testing::TestWithParam<Backend> {
+class Identity : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("acme");
     owner_ = Bootstrap(GetParam(), org_, "Web");
     server_ = StartServer();

@@ -26,9 +26,11 @@ constexpr char kIphone[] =
     "Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
 constexpr char kVisitor[] = "8b0c4a3e-5f1d-4c2a-9b7e-1f2d3c4b5a69";
 
-class Ingest : public ::testing::TestWithParam<Backend> {
+class Ingest : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("shop"), "Web");
     server_ = std::make_unique<ServerProcess>(GetParam(), ExtraArgs());
   }

@@ -18,9 +18,11 @@ namespace json = boost::json;
 
 int64_t ErrorCodeOf(const Response& r) { return r.Json().at("error").at("code").as_int64(); }
 
-class McpModern : public ::testing::TestWithParam<Backend> {
+class McpModern : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("modern"), "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());
   }

@@ -35,9 +35,11 @@ class ScopedVariable {
   const char* name_;
 };
 
-class Mcp : public ::testing::TestWithParam<Backend> {
+class Mcp : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("mcp"), "Site");
     other_ = Bootstrap(GetParam(), Unique("mcp-other"), "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());

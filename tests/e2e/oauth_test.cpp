@@ -76,9 +76,11 @@ struct Pkce {
   std::string challenge = core::Base64UrlEncode(core::Sha256(verifier));
 };
 
-class OAuth : public ::testing::TestWithParam<Backend> {
+class OAuth : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("oauth");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     email_ = creds_.owner_email;
@@ -748,6 +750,8 @@ TEST_P(OAuth, AMetadataDocumentOnANamedHostIsFetchedThroughTheResolver) {
 class OAuthShortTokens : public OAuth {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("oauth-ttl");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     email_ = creds_.owner_email;

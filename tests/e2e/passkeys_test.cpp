@@ -20,9 +20,11 @@ namespace {
 namespace json = boost::json;
 using testing::Authenticator;
 
-class Passkeys : public ::testing::TestWithParam<Backend> {
+class Passkeys : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("passkeys");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());

@@ -27,9 +27,11 @@ std::string Item(const std::string& ua, const std::string& ip, const std::string
          R"(","client_timestamp":)" + std::to_string(at) + "}";
 }
 
-class Reports : public ::testing::TestWithParam<Backend> {
+class Reports : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     std::ofstream(ranges_.path() / "gptbot.json")
         << R"({"creationTime":"2026-11-01T00:00:00","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]})";
     creds_ = Bootstrap(GetParam(), Unique("reports"), "Site");

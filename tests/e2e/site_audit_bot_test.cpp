@@ -26,11 +26,13 @@ namespace {
 
 namespace json = boost::json;
 
-class SiteAuditBot : public ::testing::TestWithParam<Backend> {
+class SiteAuditBot : public BackendTest {
  protected:
   // The server listens where its public URL says, so that ServiceAuditBot signs as this
   // installation and the classifier knows the signer as its own.
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("auditbot"), "Shop");
     const std::string port = std::to_string(FreeDnsPort());
     public_url_ = "http://127.0.0.1:" + port;

@@ -24,9 +24,11 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-class SiteAudit : public ::testing::TestWithParam<Backend> {
+class SiteAudit : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     creds_ = Bootstrap(GetParam(), Unique("audit"), "Shop");
     StartServer();
   }

@@ -15,9 +15,11 @@ namespace {
 
 namespace json = boost::json;
 
-class TwoFactor : public ::testing::TestWithParam<Backend> {
+class TwoFactor : public BackendTest {
  protected:
   void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     org_ = Unique("twofactor");
     creds_ = Bootstrap(GetParam(), org_, "Site");
     server_ = std::make_unique<ServerProcess>(GetParam());
