@@ -150,23 +150,29 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   // not renewed: retrying, failing or storing the answer ends it.
   auto claimed = jobs::HeldLease::Claim(leases_, jobs::Lease(settings_.lease), clock_, queued.id);
   if (!claimed || !*claimed) return false;
-  auto finish = [&](Result<void> stored) {
+  // Every end below is written only while the lease is still this node's (`held`): one that
+  // stalled past it leaves the answer to the node that claimed it since.
+  const std::int64_t held = (*claimed)->until();
+  auto finish = [&](Result<bool> stored) {
     if (!stored) {
       // Asked again later rather than left claimed until its lease runs out.
       core::Log(core::LogLevel::kWarn, "ai visibility: answer not stored",
                 {{"answerId", queued.id}, {"error", stored.error().message()}});
       (void)store_.WriteOne([&](storage::Transaction& tx) {
-        return tx.ai_visibility().RetryAiAnswer(queued.id, clock_.NowMillis() + 60'000,
+        return tx.ai_visibility().RetryAiAnswer(queued.id, held, clock_.NowMillis() + 60'000,
                                                 stored.error().info().id,
                                                 stored.error().message());
       });
+    } else if (!*stored) {
+      core::Log(core::LogLevel::kInfo, "ai visibility: answer taken over by another node",
+                {{"answerId", queued.id}});
     }
     FinishRunIfDone(queued.run_id);
     return true;
   };
   auto fail = [&](std::string_view code, const std::string& message) {
     return finish(store_.WriteOne([&](storage::Transaction& tx) {
-      return tx.ai_visibility().FailAiAnswer(queued.id, code, message, clock_.NowMillis());
+      return tx.ai_visibility().FailAiAnswer(queued.id, held, code, message, clock_.NowMillis());
     }));
   };
   auto inputs = store_.Read([&](storage::Transaction& tx) { return ReadInputs(tx, queued, now); });
@@ -174,15 +180,17 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
   if (!*inputs) return fail("REQ_004", "The prompt, the engine or the project was deleted.");
   AnswerInputs& in = **inputs;
   if (in.tokens_used >= in.settings.max_tokens_per_day) {
-    return finish(store_.Write([&](storage::Transaction& tx) -> Result<void> {
+    return finish(store_.Write([&](storage::Transaction& tx) -> Result<bool> {
       auto repository = tx.ai_visibility();
-      auto back = repository.RetryAiAnswer(queued.id, now, "", "");
-      if (!back) return back;
+      auto back = repository.RetryAiAnswer(queued.id, held, now, "", "");
+      if (!back || !*back) return back;
       auto skipped = repository.SkipPendingAiAnswers(queued.run_id, "AIV_002");
       if (!skipped) return skipped.error();
-      return repository.SetAiRunStatus(
+      auto ended = repository.SetAiRunStatus(
           queued.run_id, jobs::StatusName(jobs::JobKind::kAiRun, jobs::JobStatus::kBudgetExhausted),
           clock_.NowMillis());
+      if (!ended) return ended.error();
+      return true;
     }));
   }
   auto key_of = [&](const storage::AiEngineRecord& engine) -> std::optional<std::string> {
@@ -207,7 +215,7 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
                                        std::llround(after->to_number<double>() * 1000));
       }
       return finish(store_.WriteOne([&](storage::Transaction& tx) {
-        return tx.ai_visibility().RetryAiAnswer(queued.id, clock_.NowMillis() + delay,
+        return tx.ai_visibility().RetryAiAnswer(queued.id, held, clock_.NowMillis() + delay,
                                                 error.info().id, error.message());
       }));
     }
@@ -249,7 +257,7 @@ bool VisibilityRunner::Answer(const AiAnswerRecord& queued) {
     day = visibility::RollupDayOf(*zone, *answer.answered_at);
   }
   return finish(store_.Write([&](storage::Transaction& tx) {
-    return tx.ai_visibility().FinishAiAnswer(answer, mentions, citations, day);
+    return tx.ai_visibility().FinishAiAnswer(answer, held, mentions, citations, day);
   }));
 }
 

@@ -139,6 +139,8 @@ bool Generate(storage::Store& store, const Shape& shape) {
             a.repetition = r;
             a.topic = "topic-" + std::to_string(p % 10);
             a.created_at = day_start;
+            a.status = "running";  // as if claimed, until 1: finished under that lease below
+            a.lease_until = 1;
             answers.push_back(a);
           }
         }
@@ -153,7 +155,9 @@ bool Generate(storage::Store& store, const Shape& shape) {
         a.answer = "An answer.";
         a.input_tokens = 120;
         a.output_tokens = 300;
-        if (auto done = repository.FinishAiAnswer(a, mentions, citations); !done) return done;
+        if (auto done = repository.FinishAiAnswer(a, 1, mentions, citations); !done) {
+          return done.error();
+        }
       }
       return {};
     });

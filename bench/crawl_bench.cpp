@@ -194,6 +194,37 @@ std::optional<storage::SiteAuditCrawlRecord> QueueCrawl(storage::Store& store,
   return **found;
 }
 
+// A second crawl holding the finished one's pages and links, claimed as a node would: the finish
+// step runs again alone on it (the finished crawl's lease is nobody's, so FinishCrawl would
+// write nothing there). Its id and the lease held.
+std::optional<std::pair<storage::SiteAuditCrawlRecord, std::int64_t>> CopyToFinishAgain(
+    const site_audit::CrawlerEnvironment& env, storage::SiteAuditCrawlRecord crawl,
+    std::vector<storage::SiteAuditPageRecord> pages,
+    std::vector<storage::SiteAuditLinkRecord> links) {
+  crawl.id += "-again";
+  crawl.status = "queued";
+  crawl.lease_until = 0;
+  crawl.finished_at.reset();
+  for (auto& page : pages) page.crawl_id = crawl.id;
+  for (auto& link : links) link.crawl_id = crawl.id;
+  auto copied = env.store.Write([&](storage::Transaction& tx) -> core::Result<void> {
+    auto audit = tx.site_audit();
+    if (auto done = audit.InsertAuditCrawl(crawl); !done) return done;
+    if (auto done = audit.AddAuditUrls(pages); !done) return done;
+    for (const auto& page : pages) {
+      if (auto done = audit.SaveAuditPage(page); !done) return done;
+    }
+    return audit.InsertAuditLinks(links);
+  });
+  if (!copied) return std::nullopt;
+  site_audit::CrawlLeases leases(env.store);
+  auto lease = jobs::HeldLease::Claim(leases, jobs::Lease(std::chrono::minutes(10)), env.clock,
+                                      crawl.id);
+  if (!lease || !*lease) return std::nullopt;
+  crawl.status = "running";
+  return std::make_pair(std::move(crawl), (*lease)->until());
+}
+
 // What the finished crawl holds, and the finish step run again alone.
 bool Inspect(const site_audit::CrawlerEnvironment& env, std::int64_t started_ms, CrawlFigures& out) {
   storage::Store& store = env.store;
@@ -224,8 +255,11 @@ bool Inspect(const site_audit::CrawlerEnvironment& env, std::int64_t started_ms,
   out.status = (*crawl)->status;
   json::object summary = json::parse((*crawl)->summary).as_object();
   summary.erase("counts");
+  auto again = CopyToFinishAgain(env, **crawl, std::move(*pages), std::move(*links));
+  if (!again) return false;
   const auto started = Steady::now();
-  auto finished = site_audit::FinishCrawl(env, **crawl, std::move(summary), (*crawl)->stop_reason, "");
+  auto finished = site_audit::FinishCrawl(env, again->first, std::move(summary),
+                                          (*crawl)->stop_reason, "", again->second);
   out.finish_alone = SecondsSince(started);
   return static_cast<bool>(finished);
 }

@@ -11,6 +11,7 @@
 #include "storage/site_audit_repository.h"
 #include "storage/store.h"
 #include "core/json_util.h"
+#include "core/logging.h"
 
 namespace sightline::site_audit {
 namespace {
@@ -65,6 +66,14 @@ json::object Counts(const std::vector<storage::SiteAuditIssueRecord>& issues,
                                  {"skipped", pages.skipped}}}};
 }
 
+// The checks of a big crawl can outlast its lease: another node that took the crawl over in the
+// meantime finishes it, and this one writes nothing.
+Result<void> TakenOver(const storage::SiteAuditCrawlRecord& crawl) {
+  core::Log(core::LogLevel::kInfo, "site audit: crawl taken over by another node before it ended",
+            {{"crawlId", crawl.id}});
+  return {};
+}
+
 }  // namespace
 
 std::vector<storage::SiteAuditIssueRecord> CompareWithPrevious(
@@ -80,11 +89,15 @@ std::vector<storage::SiteAuditIssueRecord> CompareWithPrevious(
 
 Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::SiteAuditCrawlRecord crawl,
                          json::object summary, const std::string& stop_reason,
-                         const std::string& failure) {
-  auto skipped = env.store.WriteOne([&](storage::Transaction& tx) {
-    return tx.site_audit().SkipQueuedAuditUrls(crawl.id);
+                         const std::string& failure, std::int64_t held) {
+  auto skipped = env.store.Write([&](storage::Transaction& tx) -> Result<bool> {
+    auto still_held = tx.site_audit().HoldsAuditCrawlLease(crawl.id, held);
+    if (!still_held || !*still_held) return still_held;
+    if (auto done = tx.site_audit().SkipQueuedAuditUrls(crawl.id); !done) return done.error();
+    return true;
   });
   if (!skipped) return skipped.error();
+  if (!*skipped) return TakenOver(crawl);
   auto issues = Findings(env, crawl, summary);
   if (!issues) return issues.error();
   std::vector<storage::SiteAuditIssueRecord> previous;
@@ -111,11 +124,18 @@ Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::SiteAuditCrawlR
   crawl.error_message = failure;
   crawl.summary = core::ToJson(summary);
   crawl.finished_at = env.clock.NowMillis();
-  return env.store.Write([&](storage::Transaction& tx) -> Result<void> {
+  auto finished = env.store.Write([&](storage::Transaction& tx) -> Result<bool> {
     auto audit = tx.site_audit();
-    if (auto replaced = audit.ReplaceAuditIssues(crawl.id, *issues); !replaced) return replaced;
-    return audit.FinishAuditCrawl(crawl);
+    auto still_held = audit.HoldsAuditCrawlLease(crawl.id, held);  // locks the crawl first
+    if (!still_held || !*still_held) return still_held;
+    if (auto replaced = audit.ReplaceAuditIssues(crawl.id, *issues); !replaced) {
+      return replaced.error();
+    }
+    return audit.FinishAuditCrawl(crawl, held);
   });
+  if (!finished) return finished.error();
+  if (!*finished) return TakenOver(crawl);
+  return {};
 }
 
 }  // namespace sightline::site_audit

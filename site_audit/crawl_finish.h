@@ -15,9 +15,11 @@ namespace sightline::site_audit {
 
 // `stop_reason`: "" (done), page_limit, duration_limit, cancelled, store_failed (a crawl stopped
 // by a shutdown or a lost lease is not finished: Crawler::Run leaves it to the next holder).
+// `held` is the crawl's lease as this node holds it; nothing is written once another node has
+// taken the crawl over.
 core::Result<void> FinishCrawl(const CrawlerEnvironment& env, storage::SiteAuditCrawlRecord crawl,
                                boost::json::object summary, const std::string& stop_reason,
-                               const std::string& failure);
+                               const std::string& failure, std::int64_t held);
 
 // Findings of `current` against `previous` (the same rule and URL): state new or open.
 std::vector<storage::SiteAuditIssueRecord> CompareWithPrevious(

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 
 #include "site_audit/crawl_frontier.h"
@@ -41,6 +42,9 @@ struct Crawler::State {
   CrawlerEnvironment env;
   storage::SiteAuditCrawlRecord crawl;
   jobs::HeldLease lease;  // renewed by the watcher only, released after it stopped
+  // The watcher renews under it alone; a page write holds it shared, so the lease it checks in
+  // the store is the one this node holds (HoldsAuditCrawlLease), not one being renewed.
+  std::shared_mutex lease_mutex;
   json::object summary;
   RobotsTxt robots;
   // External hosts' rules, by origin; AllowAll for a host that did not answer at all, whose
@@ -306,21 +310,28 @@ void Process(State& s, storage::SiteAuditPageRecord page, const std::function<bo
   outcome.page.fetched_at = s.env.clock.NowMillis();
   const Discovered discovered = Discover(s, outcome.page, outcome);
   const std::vector<storage::SiteAuditLinkRecord> links = LinksOf(s, outcome);
-  auto saved = s.env.store.Write([&](storage::Transaction& tx) -> Result<void> {
+  std::shared_lock holding(s.lease_mutex);
+  auto saved = s.env.store.Write([&](storage::Transaction& tx) -> Result<bool> {
     auto audit = tx.site_audit();
-    if (auto done = audit.SaveAuditPage(outcome.page); !done) return done;
-    if (auto done = audit.AddAuditUrls(discovered.added); !done) return done;
+    auto still_held = audit.HoldsAuditCrawlLease(s.crawl.id, s.lease.until());
+    if (!still_held || !*still_held) return still_held;
+    if (auto done = audit.SaveAuditPage(outcome.page); !done) return done.error();
+    if (auto done = audit.AddAuditUrls(discovered.added); !done) return done.error();
     for (const auto& page : discovered.promoted) {
-      if (auto done = audit.SetAuditUrlDepth(page); !done) return done;
+      if (auto done = audit.SetAuditUrlDepth(page); !done) return done.error();
     }
-    return audit.InsertAuditLinks(links);
+    if (auto done = audit.InsertAuditLinks(links); !done) return done.error();
+    return true;
   });
+  holding.unlock();
   if (!saved) {
     s.failure = saved.error().message();
     s.failed = true;
     s.StopWith("store_failed");
     return;
   }
+  // Another node took the crawl over (this one stalled past its lease): it is theirs to go on.
+  if (!*saved) return s.StopWith("lease_lost");
   for (const auto& page : discovered.added) s.frontier.Push(page);
 }
 
@@ -353,7 +364,9 @@ void Watch(State& s, const std::function<bool()>& shutting_down, std::atomic<boo
     }
     if (std::chrono::steady_clock::now() - last_renewal < renew_every) continue;
     last_renewal = std::chrono::steady_clock::now();
+    std::unique_lock renewing(s.lease_mutex);
     auto renewed = s.lease.Renew();
+    renewing.unlock();
     if (renewed && *renewed) continue;
     auto now = s.env.store.Read([&](storage::Transaction& tx) {
       return tx.site_audit().FindAuditCrawlById(s.crawl.id);
@@ -385,7 +398,7 @@ Result<void> Crawler::Run(const std::function<bool()>& shutting_down) {
     if (!released) return released.error();
     return {};
   }
-  return FinishCrawl(s.env, s.crawl, s.summary, s.stop_reason, s.failure);
+  return FinishCrawl(s.env, s.crawl, s.summary, s.stop_reason, s.failure, s.lease.until());
 }
 
 }  // namespace sightline::site_audit

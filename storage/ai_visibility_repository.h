@@ -100,17 +100,22 @@ class AiVisibilityRepository {
                                         std::int64_t lease_until);
   // Gives a held lease up (lease_until 0: due at once, still running); whether it was held.
   core::Result<bool> ReleaseAiAnswerLease(std::string_view answer_id, std::int64_t held);
+  // The three ends of a running answer whose lease this node holds (`held`, the lease_until its
+  // claim wrote). Each writes nothing and answers false when the answer is no longer running
+  // under that lease: a node that stalled past it must not store an answer twice.
   // Stores the answer (status done) with its mentions and citations, and adds them to the day
   // rollups of `day` when that zone's rollups are built.
-  core::Result<void> FinishAiAnswer(const AiAnswerRecord& answer,
+  core::Result<bool> FinishAiAnswer(const AiAnswerRecord& answer, std::int64_t held,
                                     std::span<const AiMentionRecord> mentions,
                                     std::span<const AiCitationRecord> citations,
                                     const std::optional<AiRollupDay>& day = std::nullopt);
   // Back to pending until `next_attempt_at` (a 429 or a failure worth retrying).
-  core::Result<void> RetryAiAnswer(std::string_view answer_id, std::int64_t next_attempt_at,
-                                   std::string_view error_code, std::string_view message);
-  core::Result<void> FailAiAnswer(std::string_view answer_id, std::string_view error_code,
-                                  std::string_view message, std::int64_t now);
+  core::Result<bool> RetryAiAnswer(std::string_view answer_id, std::int64_t held,
+                                   std::int64_t next_attempt_at, std::string_view error_code,
+                                   std::string_view message);
+  core::Result<bool> FailAiAnswer(std::string_view answer_id, std::int64_t held,
+                                  std::string_view error_code, std::string_view message,
+                                  std::int64_t now);
 
   // Evidence: answers of the project, newest first, optionally of one run, prompt, engine, or
   // mentioning one brand.

@@ -242,18 +242,19 @@ Result<bool> AiVisibilityRepository::ReleaseAiAnswerLease(std::string_view answe
                         {std::string(answer_id), held});
 }
 
-Result<void> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a,
+Result<bool> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a, std::int64_t held,
                                                     std::span<const AiMentionRecord> mentions,
                                                     std::span<const AiCitationRecord> citations,
                                                     const std::optional<AiRollupDay>& day) {
-  auto updated = ExecuteVoid(
+  auto updated = ExecuteChanged(
       session_,
       "UPDATE ai_answers SET status = 'done', answered_at = $2, answer = $3, raw_response = $4, "
       "model = $5, input_tokens = $6, output_tokens = $7, cost_micros = $8, judge_model = $9, "
-      "citations = $10, owned_citations = $11, error_code = '', error_message = '' WHERE id = $1",
+      "citations = $10, owned_citations = $11, error_code = '', error_message = '', "
+      "lease_until = 0 WHERE id = $1 AND status = 'running' AND lease_until = $12",
       {a.id, Nullable(a.answered_at), a.answer, a.raw_response, a.model, a.input_tokens,
-       a.output_tokens, a.cost_micros, a.judge_model, a.citations, a.owned_citations});
-  if (!updated) return updated;
+       a.output_tokens, a.cost_micros, a.judge_model, a.citations, a.owned_citations, held});
+  if (!updated || !*updated) return updated;
   const std::int64_t at = a.answered_at.value_or(0);
   auto inserted = InsertRows(session_, "ai_mentions", kMentionColumns, mentions,
                              [&](const AiMentionRecord& m) -> std::vector<SqlValue> {
@@ -261,35 +262,41 @@ Result<void> AiVisibilityRepository::FinishAiAnswer(const AiAnswerRecord& a,
             a.prompt_id, a.topic,       m.rank,          m.first_offset, m.occurrences,
             m.snippet, Nullable(OptFlag(m.recommended)), Opt(m.sentiment)};
   });
-  if (!inserted) return inserted;
+  if (!inserted) return inserted.error();
   auto cited = InsertRows(session_, "ai_citations", kCitationColumns, citations,
                     [&](const AiCitationRecord& c) -> std::vector<SqlValue> {
     return {a.id,   c.position, a.project_id, at,       a.engine_id,  a.prompt_id, a.topic,
             c.url,  c.domain,   c.path,       c.title,  c.origin,     Flag(c.owned),
             Nullable(c.brand_id)};
   });
-  if (!cited || !day) return cited;
-  return AddToAiRollups(a, *day, mentions, citations);
+  if (!cited) return cited.error();
+  if (day) {
+    if (auto added = AddToAiRollups(a, *day, mentions, citations); !added) return added.error();
+  }
+  return true;
 }
 
-Result<void> AiVisibilityRepository::RetryAiAnswer(std::string_view answer_id,
+Result<bool> AiVisibilityRepository::RetryAiAnswer(std::string_view answer_id, std::int64_t held,
                                                    std::int64_t next_attempt_at,
                                                    std::string_view error_code,
                                                    std::string_view message) {
-  return ExecuteVoid(session_,
-                     "UPDATE ai_answers SET status = 'pending', next_attempt_at = $2, "
-                     "lease_until = 0, error_code = $3, error_message = $4 WHERE id = $1",
-                     {std::string(answer_id), next_attempt_at, std::string(error_code),
-                      std::string(message)});
+  return ExecuteChanged(session_,
+                        "UPDATE ai_answers SET status = 'pending', next_attempt_at = $2, "
+                        "lease_until = 0, error_code = $3, error_message = $4 WHERE id = $1 AND "
+                        "status = 'running' AND lease_until = $5",
+                        {std::string(answer_id), next_attempt_at, std::string(error_code),
+                         std::string(message), held});
 }
 
-Result<void> AiVisibilityRepository::FailAiAnswer(std::string_view answer_id,
+Result<bool> AiVisibilityRepository::FailAiAnswer(std::string_view answer_id, std::int64_t held,
                                                   std::string_view error_code,
                                                   std::string_view message, std::int64_t now) {
-  return ExecuteVoid(session_,
-                     "UPDATE ai_answers SET status = 'failed', lease_until = 0, error_code = $2, "
-                     "error_message = $3, answered_at = $4 WHERE id = $1",
-                     {std::string(answer_id), std::string(error_code), std::string(message), now});
+  return ExecuteChanged(session_,
+                        "UPDATE ai_answers SET status = 'failed', lease_until = 0, error_code = $2, "
+                        "error_message = $3, answered_at = $4 WHERE id = $1 AND status = "
+                        "'running' AND lease_until = $5",
+                        {std::string(answer_id), std::string(error_code), std::string(message),
+                         now, held});
 }
 
 Result<std::vector<AiAnswerRecord>> AiVisibilityRepository::ListAiAnswers(

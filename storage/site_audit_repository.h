@@ -72,8 +72,13 @@ class SiteAuditRepository {
   core::Result<std::optional<SiteAuditCrawlRecord>> CancelAuditCrawl(std::string_view project_id,
                                                                  std::string_view crawl_id,
                                                                  std::int64_t now);
-  // Ends a crawl: status, stop reason or error, summary and finish time.
-  core::Result<void> FinishAuditCrawl(const SiteAuditCrawlRecord& crawl);
+  // Whether this node still holds the running crawl's lease (`held`, the lease_until it wrote).
+  // Inside a write, it also locks the crawl's row until the commit, so another node's claim
+  // waits and then sees the write: a node that stalled past its lease writes nothing more.
+  core::Result<bool> HoldsAuditCrawlLease(std::string_view crawl_id, std::int64_t held);
+  // Ends a crawl whose lease is `held`: status, stop reason or error, summary and finish time;
+  // false (nothing written) when another node took it over.
+  core::Result<bool> FinishAuditCrawl(const SiteAuditCrawlRecord& crawl, std::int64_t held);
   core::Result<void> SaveAuditCrawlSummary(std::string_view crawl_id, std::string_view summary);
 
   // URLs and pages (storage/site_audit_repository_pages.cpp).

@@ -157,12 +157,23 @@ Result<std::optional<SiteAuditCrawlRecord>> SiteAuditRepository::CancelAuditCraw
   return FindAuditCrawl(project_id, crawl_id);
 }
 
-Result<void> SiteAuditRepository::FinishAuditCrawl(const SiteAuditCrawlRecord& c) {
-  return ExecuteVoid(session_,
-                     "UPDATE audit_crawls SET status = $2, stop_reason = $3, error_message = $4, "
-                     "summary = $5, finished_at = $6, lease_until = 0 WHERE id = $1",
-                     {c.id, c.status, c.stop_reason, c.error_message, c.summary,
-                      Nullable(c.finished_at)});
+Result<bool> SiteAuditRepository::HoldsAuditCrawlLease(std::string_view crawl_id,
+                                                       std::int64_t held) {
+  // An UPDATE that changes nothing, rather than a SELECT: it takes the row's lock.
+  return ExecuteChanged(session_,
+                        "UPDATE audit_crawls SET lease_until = lease_until WHERE id = $1 AND "
+                        "status = 'running' AND lease_until = $2",
+                        {std::string(crawl_id), held});
+}
+
+Result<bool> SiteAuditRepository::FinishAuditCrawl(const SiteAuditCrawlRecord& c,
+                                                   std::int64_t held) {
+  return ExecuteChanged(session_,
+                        "UPDATE audit_crawls SET status = $2, stop_reason = $3, error_message = $4, "
+                        "summary = $5, finished_at = $6, lease_until = 0 WHERE id = $1 AND "
+                        "status = 'running' AND lease_until = $7",
+                        {c.id, c.status, c.stop_reason, c.error_message, c.summary,
+                         Nullable(c.finished_at), held});
 }
 
 Result<void> SiteAuditRepository::SaveAuditCrawlSummary(std::string_view crawl_id,

@@ -109,11 +109,40 @@ TEST_P(SiteAuditStore, ASiteHasOneQueuedOrRunningCrawlAtATime) {
   SiteAuditCrawlRecord finished = Crawl("c1", 1000);
   finished.status = "completed";
   finished.finished_at = 2000;
-  ASSERT_TRUE(Ok(store().Write([&](Transaction& tx) { return tx.site_audit().FinishAuditCrawl(finished); })));
+  ASSERT_TRUE(WriteOk([&](Transaction& tx) { return tx.site_audit().FinishAuditCrawl(finished, 60000); }));
   EXPECT_TRUE(Ok(insert(Crawl("c2", 1001)))) << "once c1 ended";
   SiteAuditCrawlRecord done = Crawl("c4", 900);
   done.status = "cancelled";
   EXPECT_TRUE(Ok(insert(done))) << "ended crawls are not limited";
+}
+
+// A node that stalled past its lease writes nothing more to the crawl: the lease_until it wrote
+// is its proof of holding, and another node's claim replaced it.
+TEST_P(SiteAuditStore, OnlyTheLeaseHolderWritesToACrawlOrFinishesIt) {
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.site_audit().InsertAuditCrawl(Crawl("c1", 1)); })));
+  auto holds = [&](std::int64_t held) {
+    return WriteOk([&](Transaction& tx) { return tx.site_audit().HoldsAuditCrawlLease("c1", held); });
+  };
+  EXPECT_FALSE(holds(1000)) << "queued: nobody holds it";
+  ASSERT_TRUE(WriteOk([](Transaction& tx) { return tx.site_audit().ClaimAuditCrawl("c1", 5, 1000); }));
+  EXPECT_TRUE(holds(1000));
+  ASSERT_TRUE(WriteOk([](Transaction& tx) { return tx.site_audit().ClaimAuditCrawl("c1", 2000, 62000); }))
+      << "the lease ran out: another node takes the crawl";
+  EXPECT_FALSE(holds(1000));
+  EXPECT_TRUE(holds(62000));
+
+  SiteAuditCrawlRecord finished = Crawl("c1", 1);
+  finished.status = "completed";
+  finished.finished_at = 3000;
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) { return tx.site_audit().FinishAuditCrawl(finished, 1000); }));
+  auto crawl = ReadOk([](Transaction& tx) { return tx.site_audit().FindAuditCrawlById("c1"); });
+  ASSERT_TRUE(crawl);
+  EXPECT_EQ(crawl->status, "running") << "the stalled node's finish changed nothing";
+  EXPECT_TRUE(WriteOk([&](Transaction& tx) { return tx.site_audit().FinishAuditCrawl(finished, 62000); }));
+  crawl = ReadOk([](Transaction& tx) { return tx.site_audit().FindAuditCrawlById("c1"); });
+  ASSERT_TRUE(crawl);
+  EXPECT_EQ(crawl->status, "completed");
+  EXPECT_FALSE(holds(62000)) << "a finished crawl is nobody's";
 }
 
 // Migration 0021 on data stored before it: sites with several active crawls keep the running
