@@ -51,8 +51,8 @@ const app = await build({
 /**
  * The REST operations the source calls, by operationId (src/operations.js imports the table as
  * 'sightline:operations'). Every operationId named in the source — the first argument of
- * api.call, api.stream, useOperation, operation or invalidate, which must be a string literal
- * — must be in src/generated/operations.json, the table generated from the OpenAPI document
+ * api.call, api.stream, useOperation, operation, invalidate or requestFor, which must be a
+ * string literal — must be in src/generated/operations.json, the table generated from the OpenAPI document
  * (operations.mjs; the CTest entry dashboard_operations checks it against the binary's): a
  * renamed or removed operation fails the build. The module holds only the operations named.
  */
@@ -62,7 +62,7 @@ function operationsTable() {
   const problems = [];
   // The modules that forward an operationId they were given.
   const forwarding = new Set(['api.js', 'operations.js', 'data.js']);
-  const callee = /(?<!function )\b(api\.call|api\.stream|useOperation|operation|invalidate)\(\s*(?:(['"])([^'"]*)\2|([^)\s]))/g;
+  const callee = /(?<!function )\b(api\.call|api\.stream|useOperation|operation|invalidate|requestFor)\(\s*(?:(['"])([^'"]*)\2|([^)\s]))/g;
   for (const file of walk(join(here, 'src')).filter((path) => path.endsWith('.js'))) {
     const rel = relative(join(here, 'src'), file).split('\\').join('/');
     const text = readFileSync(file, 'utf8');
