@@ -46,6 +46,12 @@ export function useLocation() {
   const [value, setValue] = useState(currentLocation);
   useEffect(() => {
     listeners.add(setValue);
+    // A child's effect may have navigated before this one subscribed (children's effects run
+    // first): catch up.
+    setValue((shown) => {
+      const now = currentLocation();
+      return now.path === shown.path && now.search === shown.search ? shown : now;
+    });
     return () => listeners.delete(setValue);
   }, []);
   return value;
