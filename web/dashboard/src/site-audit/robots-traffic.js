@@ -9,7 +9,7 @@ import { html } from '../ui/html.js';
 import { Loading } from '../ui/index.js';
 import { api } from '../api.js';
 import { useOperation } from '../data.js';
-import { useRoute } from '../router.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatNumber } from '../format.js';
 import { Change } from '../charts/change.js';
 import { MetricCards } from '../charts/metric-cards.js';
