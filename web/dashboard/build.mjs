@@ -18,6 +18,9 @@ const assets = join(dist, 'assets');
 const dev = process.argv.includes('--dev');
 const firstViewBudgetGzip = 60 * 1024;
 
+// Checked before anything is removed, so a failed check leaves the last build in place.
+const operations = operationsTable();
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });
 
@@ -41,31 +44,52 @@ const app = await build({
   // with the 'file' loader) so it becomes a hashed asset fetched from /assets, not inlined JS.
   loader: { '.json': 'file', '.svg': 'file', '.woff2': 'file' },
   publicPath: '/assets',
-  plugins: [pendingPages(), pageStyles()],
+  plugins: [operations, pageStyles()],
   logLevel: 'warning',
 });
 
 /**
- * Two engineers build the dashboard in parallel; a page module the router imports that does not
- * exist yet becomes a placeholder page instead of a failed build.
+ * The REST operations the source calls, by operationId (src/operations.js imports the table as
+ * 'sightline:operations'). Every operationId named in the source — the first argument of
+ * api.call, api.stream, useOperation, operation, invalidate or requestFor, which must be a
+ * string literal — must be in src/generated/operations.json, the table generated from the OpenAPI document
+ * (operations.mjs; the CTest entry dashboard_operations checks it against the binary's): a
+ * renamed or removed operation fails the build. The module holds only the operations named.
  */
-function pendingPages() {
-  const pageModules = /^\.\/(reports|live|assistant|onboarding|settings|account|auth)\//;
-  const names = ['WebAnalyticsPage', 'CrawlerAnalyticsPage', 'LivePage', 'AssistantPage', 'SetupPage',
-    'ProjectSettingsPage', 'UsagePage', 'MembersPage', 'AuditLogPage', 'AccountPage', 'InvitePage'];
+function operationsTable() {
+  const table = JSON.parse(readFileSync(join(here, 'src/generated/operations.json'), 'utf8'));
+  const named = new Map();
+  const problems = [];
+  // The modules that forward an operationId they were given.
+  const forwarding = new Set(['api.js', 'operations.js', 'data.js']);
+  const callee = /(?<!function )\b(api\.call|api\.stream|useOperation|operation|invalidate|requestFor)\(\s*(?:(['"])([^'"]*)\2|([^)\s]))/g;
+  for (const file of walk(join(here, 'src')).filter((path) => path.endsWith('.js'))) {
+    const rel = relative(join(here, 'src'), file).split('\\').join('/');
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(callee)) {
+      const line = text.slice(0, match.index).split('\n').length;
+      const id = match[3];
+      if (id === undefined) {
+        if (!forwarding.has(rel) && match[4] !== ')') problems.push(`src/${rel}:${line}: ${match[1]}() needs an operationId as a string literal`);
+      } else if (!table[id]) {
+        problems.push(`src/${rel}:${line}: ${id} is not an operation of the API (src/generated/operations.json)`);
+      } else {
+        named.set(id, table[id]);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    process.stderr.write(`dashboard: operations the API does not have\n  ${problems.join('\n  ')}\n`);
+    process.exit(1);
+  }
+  const used = Object.fromEntries([...named].sort(([a], [b]) => a.localeCompare(b)));
   return {
-    name: 'pending-pages',
+    name: 'operations-table',
     setup(pluginBuild) {
-      pluginBuild.onResolve({ filter: pageModules }, (args) => {
-        const target = join(args.resolveDir, args.path);
-        if (existsSync(target)) return undefined;
-        process.stderr.write(`dashboard: ${relative(here, target)} does not exist yet; using a placeholder page\n`);
-        return { path: target, namespace: 'pending-page' };
-      });
-      pluginBuild.onLoad({ filter: /.*/, namespace: 'pending-page' }, () => ({
-        contents: `import { h } from 'preact';\n` + names.map((name) =>
-          `export const ${name} = () => h('div', { class: 'narrow' }, h('h1', { tabindex: -1 }, 'Coming soon'), h('p', null, 'This view is not built yet.'));`).join('\n'),
-        resolveDir: join(here, 'src'),
+      pluginBuild.onResolve({ filter: /^sightline:operations$/ }, () => ({ path: 'operations', namespace: 'operations-table' }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'operations-table' }, () => ({
+        contents: `export default ${JSON.stringify(used)};`,
+        loader: 'js',
       }));
     },
   };

@@ -1,8 +1,12 @@
-// The REST client every view uses. Paths are relative to /api ("/web-analytics",
-// "/acme/projects/…"). Sends the session's access token, refreshes once on 401 and retries,
-// and sends the user to /login?next=… when the session is over.
+// The REST client every view uses. Operations are named by operationId
+// (call('list_sdk_keys', { orgSlug, projectId })); the method and path come from the table
+// generated from the OpenAPI document (src/generated/operations.json), and the build fails when
+// the source names an operation the table does not have (build.mjs, operationsTable). Sends the
+// session's access token, refreshes once on 401 and retries, and sends the user to
+// /login?next=… when the session is over.
 import { clear, getAccessToken, refresh } from './session.js';
 import { navigate } from './router.js';
+import { requestFor } from './operations.js';
 
 export class ApiError extends Error {
   constructor(status, code, message, details) {
@@ -14,10 +18,8 @@ export class ApiError extends Error {
   }
 }
 
-const base = '/api';
-
 function urlFor(path, query) {
-  const url = new URL(base + path, location.origin);
+  const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === null || value === undefined || value === '') continue;
     if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
@@ -87,12 +89,13 @@ async function json(response) {
 }
 
 /**
- * Reads a Server-Sent Events response with fetch (EventSource cannot send Authorization).
+ * Reads an operation's Server-Sent Events response with fetch (EventSource cannot send Authorization).
  * onEvent({event, data, id, json}) per event: event defaults to "message", data is the text,
  * json the parsed data (or undefined when it is not JSON). Resolves when the stream ends; a
  * signal aborts it (then it resolves quietly).
  */
-async function stream(path, { method = 'GET', body, query, headers, onEvent, signal } = {}) {
+async function stream(operationId, params, { headers, onEvent, signal } = {}) {
+  const { method, path, query, body } = requestFor(operationId, params);
   let response;
   try {
     response = await send(method, path, { query, body, headers, signal, accept: 'text/event-stream' });
@@ -140,14 +143,16 @@ async function stream(path, { method = 'GET', body, query, headers, onEvent, sig
   }
 }
 
-export const api = {
-  get: async (path, query, options) => json(await send('GET', path, { ...options, query })),
-  post: async (path, body, options) => json(await send('POST', path, { ...options, body: body ?? {} })),
-  patch: async (path, body, options) => json(await send('PATCH', path, { ...options, body: body ?? {} })),
-  put: async (path, body, options) => json(await send('PUT', path, { ...options, body: body ?? {} })),
-  del: async (path, options) => json(await send('DELETE', path, options)),
-  stream,
-};
+/**
+ * Calls an operation: params holds its path parameters and, for GET and DELETE, its query
+ * parameters, else its JSON body. options: auth, headers, signal (see send).
+ */
+async function call(operationId, params, options) {
+  const { method, path, query, body } = requestFor(operationId, params);
+  return json(await send(method, path, { ...options, query, body }));
+}
+
+export const api = { call, stream };
 
 /** Encodes a path segment ("/" + org + "/projects/" + id) safely. */
 export const seg = (value) => encodeURIComponent(value);

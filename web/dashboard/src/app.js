@@ -5,11 +5,14 @@
 //   /                                             → last used (or first) project's web analytics
 //   /{org}/settings/members | /{org}/settings/audit-log
 //   /{org}/{projectId}/{web|crawlers|ai-visibility|site-audit|live|assistant[/{id}]|setup|settings|usage}
-// Every page gets { org, project, query, setQuery, navigate } (see docs/dashboard.md).
-import { useEffect, useRef, useState } from 'preact/hooks';
+// Pages read the user, organization and project from context.js and the location from
+// router.js (useRoute); redirects are <Redirect> elements, never navigations while rendering.
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { html, Loading, ErrorNotice, Notice, Button, Field, useAction } from './ui/index.js';
 import { api, seg } from './api.js';
-import { currentLocation, navigate, onLinkClick, setQuery, useLocation } from './router.js';
+import { invalidate, useOperation } from './data.js';
+import { OrganizationContext, ProjectContext, UserContext, useOrganization, useProject, useProjects, useUser } from './context.js';
+import { currentLocation, navigate, onLinkClick, Redirect, RouteProvider, useRoute } from './router.js';
 import { currentUser, getAccessToken, hasSession, lastProject, onSessionChange, rememberProject, setCurrentUser, signOut } from './session.js';
 import { LoginPage } from './auth/login.js';
 import { storedTheme, setTheme } from './ui/theme.js';
@@ -64,7 +67,11 @@ const projectViews = {
 };
 
 export function App() {
-  const loc = useLocation();
+  return html`<${RouteProvider}><${Root} /><//>`;
+}
+
+function Root() {
+  const loc = useRoute();
   const [user, setUser] = useState(currentUser);
   const [booting, setBooting] = useState(() => !currentUser() && hasSession());
   useEffect(() => onSessionChange(setUser), []);
@@ -74,7 +81,7 @@ export function App() {
     if (!booting) return;
     (async () => {
       try {
-        if (await getAccessToken()) setCurrentUser(await api.get('/users/me'));
+        if (await getAccessToken()) setCurrentUser(await api.call('get_current_user'));
       } catch { /* signed out below */ } finally {
         setBooting(false);
       }
@@ -92,121 +99,101 @@ export function App() {
   }, [booting, user, isPublic, loc.path]);
 
   if (booting) return html`<div class="center-page"><${Loading} label="Signing in…" /></div>`;
-  if (segments[0] === 'login') return html`<${LoginPage} query=${loc.query} />`;
-  if (segments[0] === 'invite') return html`<${InvitePage} query=${loc.query} navigate=${navigate} />`;
+  if (segments[0] === 'login') return html`<${LoginPage} />`;
+  if (segments[0] === 'invite') return html`<${InvitePage} />`;
   if (!user) return html`<div class="center-page"><${Loading} /></div>`;
-  return html`<${SignedIn} user=${user} segments=${segments} loc=${loc} />`;
+  return html`<${UserContext.Provider} value=${user}><${SignedIn} segments=${segments} /><//>`;
 }
 
-function SignedIn({ user, segments, loc }) {
+function SignedIn({ segments }) {
+  const user = useUser();
   const [first, second, third, ...rest] = segments;
-  if (!first) return html`<${Home} user=${user} />`;
-  if (first === 'account') {
+  if (!first) return html`<${Home} />`;
+  if (first === 'account' || (first === 'cli' && !second)) {
+    // Pages of the user, not of an organization: the header keeps the last used organization.
     const recentOrg = user.organizations?.find((candidate) => candidate.slug === lastProject()?.org);
-    return html`<${Layout} user=${user} org=${recentOrg} title="Account"><${AccountPage} user=${user} query=${loc.query} setQuery=${setQuery} navigate=${navigate} /><//>`;
+    const Page = first === 'account' ? AccountPage : CliLoginPage;
+    return html`<${OrganizationContext.Provider} value=${recentOrg ? { org: recentOrg, projects: null } : null}>
+      <${Layout} title=${first === 'account' ? 'Account' : 'Command-line sign-in'}><${Page} /><//>
+    <//>`;
   }
-  if (first === 'cli' && !second) {
-    const recentOrg = user.organizations?.find((candidate) => candidate.slug === lastProject()?.org);
-    return html`<${Layout} user=${user} org=${recentOrg} title="Command-line sign-in"><${CliLoginPage} user=${user} query=${loc.query} setQuery=${setQuery} navigate=${navigate} /><//>`;
-  }
-  if (reservedFirstSegments.has(first)) return html`<${Layout} user=${user}><${NotFound} /><//>`;
+  if (reservedFirstSegments.has(first)) return html`<${Layout}><${NotFound} /><//>`;
   const org = user.organizations?.find((candidate) => candidate.slug === first);
-  if (!org) return html`<${Layout} user=${user}><${NotFound} what="organization" /><//>`;
+  if (!org) return html`<${Layout}><${NotFound} what="organization" /><//>`;
   if (second === 'settings') {
     const Page = third === 'audit-log' ? AuditLogPage : third === 'members' ? MembersPage : null;
-    if (!Page) {
-      if (!third) { navigate(`/${seg(org.slug)}/settings/members`, { replace: true }); return null; }
-      return html`<${Layout} user=${user} org=${org}><${NotFound} /><//>`;
-    }
-    return html`<${OrgScope} user=${user} org=${org} section=${third}>${(projects) => html`
-      <${Page} org=${org} user=${user} projects=${projects} query=${loc.query} setQuery=${setQuery} navigate=${navigate} />`}<//>`;
+    if (!third) return html`<${Redirect} to=${`/${seg(org.slug)}/settings/members`} />`;
+    if (!Page) return html`<${OrganizationContext.Provider} value=${{ org, projects: null }}><${Layout}><${NotFound} /><//><//>`;
+    return html`<${OrganizationScope} org=${org}><${OrganizationPage} section=${third} page=${Page} /><//>`;
   }
-  return html`<${ProjectScope} user=${user} org=${org} projectId=${second} view=${third} rest=${rest} loc=${loc} />`;
+  return html`<${OrganizationScope} org=${org}><${ProjectScope} projectId=${second} view=${third} rest=${rest} /><//>`;
 }
 
 /** "/": the last used project, else the first organization's first project. */
-function Home({ user }) {
+function Home() {
+  const user = useUser();
   const [error, setError] = useState(null);
   useEffect(() => {
-    (async () => {
-      const remembered = lastProject();
-      const orgs = user.organizations ?? [];
-      if (remembered && orgs.some((org) => org.slug === remembered.org)) {
-        navigate(`/${seg(remembered.org)}/${seg(remembered.projectId)}/web`, { replace: true });
-        return;
-      }
-      const org = user.currentOrganization ?? orgs[0];
-      if (!org) { setError('You are not a member of any organization yet. Ask an owner for an invitation.'); return; }
-      navigate(`/${seg(org.slug)}`, { replace: true });
-    })().catch(setError);
+    const remembered = lastProject();
+    const orgs = user.organizations ?? [];
+    if (remembered && orgs.some((org) => org.slug === remembered.org)) {
+      navigate(`/${seg(remembered.org)}/${seg(remembered.projectId)}/web`, { replace: true });
+      return;
+    }
+    const org = user.currentOrganization ?? orgs[0];
+    if (!org) { setError('You are not a member of any organization yet. Ask an owner for an invitation.'); return; }
+    navigate(`/${seg(org.slug)}`, { replace: true });
   }, []);
-  return html`<${Layout} user=${user}>${error ? html`<${Notice} kind="info">${error.message ?? error}<//>` : html`<${Loading} />`}<//>`;
+  return html`<${Layout}>${error ? html`<${Notice} kind="info">${error}<//>` : html`<${Loading} />`}<//>`;
 }
 
-// The projects of an organization, shared by the switcher and the pages; reloaded on demand.
-const projectLists = new Map();
-function loadProjects(orgSlug, { fresh = false } = {}) {
-  if (fresh || !projectLists.has(orgSlug)) {
-    const promise = api.get(`/${seg(orgSlug)}/projects`).then((body) => body.projects);
-    promise.catch(() => projectLists.delete(orgSlug));
-    projectLists.set(orgSlug, promise);
-  }
-  return projectLists.get(orgSlug);
+/** Provides the organization and its projects (list_projects, kept: the switcher and the pages share it). */
+function OrganizationScope({ org, children }) {
+  const projects = useOperation('list_projects', { orgSlug: org.slug }, { keep: true });
+  const value = { org, projects: projects.data?.projects ?? null, error: projects.error };
+  return html`<${OrganizationContext.Provider} value=${value}>${children}<//>`;
 }
 
-function useProjects(orgSlug) {
-  const [state, setState] = useState({ projects: null, error: null });
-  const reload = (fresh) => loadProjects(orgSlug, { fresh }).then(
-    (projects) => setState({ projects, error: null }),
-    (error) => setState({ projects: null, error }));
-  useEffect(() => { reload(false); }, [orgSlug]);
-  return { ...state, reload: () => reload(true) };
+function OrganizationPage({ section, page: Page }) {
+  const { error } = useContext(OrganizationContext);
+  return html`<${Layout} section=${section}>${error ? html`<${ErrorNotice} error=${error} />` : html`<${Page} />`}<//>`;
 }
 
-function OrgScope({ user, org, section, children }) {
-  const { projects, error } = useProjects(org.slug);
-  return html`<${Layout} user=${user} org=${org} projects=${projects} section=${section}>
-    ${error ? html`<${ErrorNotice} error=${error} />` : children(projects ?? [])}
-  <//>`;
-}
-
-function ProjectScope({ user, org, projectId, view, rest, loc }) {
-  const { projects, error, reload } = useProjects(org.slug);
-  if (error) return html`<${Layout} user=${user} org=${org}><${ErrorNotice} error=${error} /><//>`;
-  if (!projects) return html`<${Layout} user=${user} org=${org}><${Loading} /><//>`;
+function ProjectScope({ projectId, view, rest }) {
+  const { org, projects, error } = useContext(OrganizationContext);
+  const { search } = useRoute();
+  if (error) return html`<${Layout}><${ErrorNotice} error=${error} /><//>`;
+  if (!projects) return html`<${Layout}><${Loading} /><//>`;
   if (!projectId) {
     if (projects.length === 0) {
-      return html`<${Layout} user=${user} org=${org} projects=${projects}><${CreateFirstProject} org=${org} onCreated=${async (project) => { await reload(); navigate(`/${seg(org.slug)}/${seg(project.id)}/setup`); }} /><//>`;
+      return html`<${Layout}><${CreateFirstProject} org=${org} onCreated=${async (project) => { await invalidate('list_projects'); navigate(`/${seg(org.slug)}/${seg(project.id)}/setup`); }} /><//>`;
     }
     const remembered = lastProject();
     const target = projects.find((project) => remembered?.org === org.slug && project.id === remembered.projectId) ?? projects[0];
-    navigate(`/${seg(org.slug)}/${seg(target.id)}/web`, { replace: true });
-    return null;
+    return html`<${Redirect} to=${`/${seg(org.slug)}/${seg(target.id)}/web`} />`;
   }
   const project = projects.find((candidate) => candidate.id === projectId);
-  if (!project) return html`<${Layout} user=${user} org=${org} projects=${projects}><${NotFound} what="project" /><//>`;
-  if (!view) { navigate(`/${seg(org.slug)}/${seg(project.id)}/web${loc.search}`, { replace: true }); return null; }
+  if (!project) return html`<${Layout}><${NotFound} what="project" /><//>`;
+  if (!view) return html`<${Redirect} to=${`/${seg(org.slug)}/${seg(project.id)}/web${search}`} />`;
   const entry = projectViews[view];
-  if (!entry || (rest.length > 0 && view !== 'assistant') || rest.length > 1) {
-    return html`<${Layout} user=${user} org=${org} project=${project} projects=${projects}><${NotFound} /><//>`;
-  }
-  rememberProject(org.slug, project.id);
-  const Page = entry.page;
-  const props = {
-    org, project, query: loc.query, setQuery, navigate, user,
-    conversationId: view === 'assistant' ? rest[0] : undefined,
-    onProjectChange: reload,
-  };
-  return html`<${Layout} user=${user} org=${org} project=${project} projects=${projects} section=${view}>
-    <${Page} key=${project.id} ...${props} />
-  <//>`;
+  return html`<${ProjectContext.Provider} value=${project}>${!entry || (rest.length > 0 && view !== 'assistant') || rest.length > 1
+    ? html`<${Layout}><${NotFound} /><//>`
+    : html`<${ProjectPage} view=${view} page=${entry.page} conversationId=${view === 'assistant' ? rest[0] : undefined} />`}<//>`;
+}
+
+/** A project's page; remembers the project for "/" once shown. */
+function ProjectPage({ view, page: Page, conversationId }) {
+  const org = useOrganization();
+  const project = useProject();
+  useEffect(() => { rememberProject(org.slug, project.id); }, [org.slug, project.id]);
+  return html`<${Layout} section=${view}><${Page} key=${project.id} conversationId=${conversationId} /><//>`;
 }
 
 function CreateFirstProject({ org, onCreated }) {
   const [name, setName] = useState('');
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    const project = await api.post(`/${seg(org.slug)}/projects`, { name: name.trim() });
+    const project = await api.call('create_project', { orgSlug: org.slug, name: name.trim() });
     await onCreated(project);
   });
   return html`<div class="narrow">
@@ -226,8 +213,12 @@ function NotFound({ what = 'page' }) {
 }
 
 /** The frame around every signed-in page: header with switcher and menus, navigation, main. */
-function Layout({ user, org, project, projects, section, title, children }) {
-  const loc = currentLocation();
+function Layout({ section, title, children }) {
+  const user = useUser();
+  const org = useOrganization();
+  const project = useProject();
+  const projects = useProjects();
+  const loc = useRoute();
   const mainRef = useRef(null);
   const [menuOpen, setMenuOpen] = useState(false);
   // Move focus to the new page's content after a navigation (not after a query change), so
@@ -248,9 +239,9 @@ function Layout({ user, org, project, projects, section, title, children }) {
     <a class="skip-link" href="#main">Skip to content</a>
     <header class="topbar">
       <a class="brand" href="/" aria-label="Sightline home"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Sightline</span></a>
-      <${Switcher} user=${user} org=${org} project=${project} projects=${projects} section=${section} />
+      <${Switcher} section=${section} />
       <button type="button" class="btn btn-ghost menu-toggle" aria-expanded=${menuOpen} aria-controls="site-nav" onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>
-      <${UserMenu} user=${user} />
+      <${UserMenu} />
     </header>
     <div class="body">
       <nav id="site-nav" class=${`sidenav ${menuOpen ? 'open' : ''}`} aria-label="Main">
@@ -278,7 +269,11 @@ function periodSearch(query) {
   return search ? `?${search}` : '';
 }
 
-function Switcher({ user, org, project, projects, section }) {
+function Switcher({ section }) {
+  const user = useUser();
+  const org = useOrganization();
+  const project = useProject();
+  const projects = useProjects();
   const orgs = user.organizations ?? [];
   const switchOrg = (slug) => navigate(`/${seg(slug)}`);
   const switchProject = (id) => {
@@ -300,7 +295,8 @@ function Switcher({ user, org, project, projects, section }) {
   </div>`;
 }
 
-function UserMenu({ user }) {
+function UserMenu() {
+  const user = useUser();
   const [theme, setThemeState] = useState(storedTheme);
   const cycle = () => {
     const next = theme === 'system' ? 'dark' : theme === 'dark' ? 'light' : 'system';

@@ -1,6 +1,9 @@
 // Client-side routing with the History API: the URL holds the whole state of a view, so every
-// view can be shared and reloaded. Components subscribe with useLocation().
-import { useEffect, useState } from 'preact/hooks';
+// view can be shared and reloaded. The app reads the location once (RouteProvider) and components
+// read it with useRoute(); they change it with navigate() and setQuery(), from event handlers and
+// effects only — never while rendering (a redirect is the <Redirect> component, an effect).
+import { createContext, h } from 'preact';
+import { useContext, useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set();
 
@@ -43,9 +46,33 @@ export function useLocation() {
   const [value, setValue] = useState(currentLocation);
   useEffect(() => {
     listeners.add(setValue);
+    // A child's effect may have navigated before this one subscribed (children's effects run
+    // first): catch up.
+    setValue((shown) => {
+      const now = currentLocation();
+      return now.path === shown.path && now.search === shown.search ? shown : now;
+    });
     return () => listeners.delete(setValue);
   }, []);
   return value;
+}
+
+const RouteContext = createContext(null);
+
+/** Provides the location to useRoute() below it; re-renders them when it changes. */
+export function RouteProvider({ children }) {
+  return h(RouteContext.Provider, { value: useLocation() }, children);
+}
+
+/** The location: { path, search, query } (query: the search parameters as an object). */
+export function useRoute() {
+  return useContext(RouteContext) ?? currentLocation();
+}
+
+/** Goes to `to` (replacing the history entry) once rendered: a redirect, as an effect. */
+export function Redirect({ to }) {
+  useEffect(() => { navigate(to, { replace: true }); }, [to]);
+  return null;
 }
 
 /** Makes a plain <a href="/…"> navigate without reloading (left click without modifiers). */

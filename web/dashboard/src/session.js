@@ -2,6 +2,8 @@
 // token lives in localStorage so a reload or a new tab stays signed in. Refresh tokens are
 // single-use and reusing one revokes the whole session, so every refresh — in this tab or any
 // other — runs under one Web Lock and reads the newest refresh token from storage first.
+import { requestFor } from './operations.js';
+
 const refreshKey = 'sightline.refreshToken';
 const lastProjectKey = 'sightline.lastProject';
 const refreshMarginMs = 60_000;
@@ -85,8 +87,10 @@ async function refreshNow() {
     clear();
     throw new Error('signed out');
   }
-  const response = await fetch('/api/auth/refresh-token', {
-    method: 'POST',
+  // Not api.js: its 401 handling refreshes, which is what this is.
+  const { method, path } = requestFor('refresh_token');
+  const response = await fetch(path, {
+    method,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify({ refreshToken: token }),
   });
@@ -105,8 +109,9 @@ export async function signOut() {
   const token = localStorage.getItem(refreshKey);
   clear();
   if (token) {
-    await fetch('/api/auth/logout', {
-      method: 'POST',
+    const { method, path } = requestFor('logout');
+    await fetch(path, {
+      method,
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ refreshToken: token }),
     }).catch(() => {});

@@ -3,8 +3,9 @@
 // got and when it was last used; revoking signs it out at once.
 // Operations: list_cli_sessions (GET /users/me/cli-sessions), revoke_cli_session (DELETE).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { html, Button, Section, Table, ConfirmDialog, ErrorNotice, Notice, Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Section, Table, ConfirmDialog, ErrorNotice, Notice, Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
 import { formatDate } from '../format.js';
 import { formatAddress } from '../cli/shared.js';
 
@@ -13,7 +14,7 @@ const tableLabel = 'Signed-in command-line clients';
 const nameOf = (session) => `${session.clientName || 'Command-line client'}${session.hostname ? ` on ${session.hostname}` : ''}`;
 
 export function CliSessionsSection() {
-  const sessions = useLoad(() => api.get('/users/me/cli-sessions').then((body) => body.sessions), []);
+  const sessions = useOperation('list_cli_sessions', {}, { select: (body) => body.sessions });
   const [revoking, setRevoking] = useState(null);
   const [revoked, setRevoked] = useState(null);
   const columns = [
@@ -52,7 +53,7 @@ export function CliSessionsSection() {
     <${ConfirmDialog} open=${Boolean(revoking)} title="Revoke command-line session?" confirmLabel="Revoke"
       message=${revoking && `${nameOf(revoking)} is signed out at once: its tokens stop working for ${revoking.project?.name ?? 'its project'}. Signing in again needs a new approval.`}
       onConfirm=${async () => {
-        await api.del(`/users/me/cli-sessions/${seg(revoking.id)}`);
+        await api.call('revoke_cli_session', { sessionId: revoking.id });
         setRevoked(nameOf(revoking));
         focusList.current = true;
         await sessions.reload();

@@ -8,12 +8,15 @@ import { useState } from 'preact/hooks';
 import { html, Button, Field, Section, PageHeader, Notice, ErrorNotice, useAction } from '../ui/index.js';
 import { api } from '../api.js';
 import { setCurrentUser, signOut } from '../session.js';
+import { navigate } from '../router.js';
+import { useUser } from '../context.js';
 import { TwoFactorSection } from './two-factor.js';
 import { PasskeysSection } from './passkeys.js';
 import { McpClientsSection } from './mcp-clients.js';
 import { CliSessionsSection } from './cli-sessions.js';
 
-export function AccountPage({ user, navigate }) {
+export function AccountPage() {
+  const user = useUser();
   return html`<div class="account">
     <${PageHeader} title="Account" />
     <${ProfileSection} user=${user} />
@@ -35,7 +38,7 @@ function ProfileSection({ user }) {
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
     setSaved(false);
-    const updated = await api.patch('/users/me', { firstName: firstName.trim(), lastName: lastName.trim() });
+    const updated = await api.call('update_current_user', { firstName: firstName.trim(), lastName: lastName.trim() });
     setCurrentUser({ ...user, ...updated });
     setSaved(true);
   });
@@ -63,7 +66,7 @@ function PasswordSection() {
     event.preventDefault();
     setSaved(false);
     if (next !== repeat) throw new Error('The new passwords do not match.');
-    await api.post('/users/me/password', { currentPassword: current, newPassword: next });
+    await api.call('change_password', { currentPassword: current, newPassword: next });
     setCurrent(''); setNext(''); setRepeat('');
     setSaved(true);
   });

@@ -1,12 +1,13 @@
 // Connected MCP clients on /account: the AI assistants the user authorized (OAuth), with the
 // project and permissions each got; revoking ends its access at once.
 import { useState } from 'preact/hooks';
-import { html, Button, Section, Table, ConfirmDialog, ErrorNotice, Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Section, Table, ConfirmDialog, ErrorNotice, Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
 import { formatDate } from '../format.js';
 
 export function McpClientsSection() {
-  const clients = useLoad(() => api.get('/users/me/mcp-clients').then((body) => body.clients), []);
+  const clients = useOperation('list_mcp_clients', {}, { select: (body) => body.clients });
   const [revoking, setRevoking] = useState(null);
   const columns = [
     { key: 'clientName', label: 'Client', render: (client) => client.clientName || client.clientId },
@@ -21,6 +22,6 @@ export function McpClientsSection() {
     ${clients.data ? html`<${Table} caption="Connected MCP clients" columns=${columns} rows=${clients.data} rowKey=${(client) => client.id} empty="No MCP clients connected." />` : !clients.error && html`<${Loading} />`}
     <${ConfirmDialog} open=${Boolean(revoking)} title="Revoke MCP client?" confirmLabel="Revoke"
       message=${revoking && `${revoking.clientName || revoking.clientId} loses access to ${revoking.projectName} at once. It can ask again later.`}
-      onConfirm=${async () => { await api.del(`/users/me/mcp-clients/${seg(revoking.id)}`); clients.reload(); }} onClose=${() => setRevoking(null)} />
+      onConfirm=${async () => { await api.call('revoke_mcp_client', { clientConnectionId: revoking.id }); clients.reload(); }} onClose=${() => setRevoking(null)} />
   <//>`;
 }

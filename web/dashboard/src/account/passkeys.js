@@ -1,13 +1,14 @@
 // Passkeys on /account: list, add (navigator.credentials.create with the server's options),
 // rename and delete.
 import { useState } from 'preact/hooks';
-import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Notice, Loading, useLoad, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Notice, Loading, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
 import { formatDate } from '../format.js';
 import { createCredential, passkeyErrorMessage, passkeysSupported } from '../ui/webauthn.js';
 
 export function PasskeysSection() {
-  const passkeys = useLoad(() => api.get('/users/me/passkeys').then((body) => body.passkeys), []);
+  const passkeys = useOperation('list_passkeys', {}, { select: (body) => body.passkeys });
   const [label, setLabel] = useState('');
   const [renaming, setRenaming] = useState(null);
   const [deleting, setDeleting] = useState(null);
@@ -15,14 +16,14 @@ export function PasskeysSection() {
   const add = useAction(async (event) => {
     event.preventDefault();
     setAdded(null);
-    const options = await api.post('/users/me/passkeys/options', {});
+    const options = await api.call('create_passkey_registration_options');
     let credential;
     try {
       credential = await createCredential(options.publicKey);
     } catch (error) {
       throw new Error(passkeyErrorMessage(error));
     }
-    const passkey = await api.post('/users/me/passkeys', { challengeId: options.challengeId, label: label.trim() || undefined, credential });
+    const passkey = await api.call('register_passkey', { challengeId: options.challengeId, label: label.trim() || undefined, credential });
     setLabel('');
     setAdded(passkey.label);
     passkeys.reload();
@@ -51,7 +52,7 @@ export function PasskeysSection() {
     <${RenameDialog} passkey=${renaming} onClose=${() => setRenaming(null)} onRenamed=${() => { setRenaming(null); passkeys.reload(); }} />
     <${ConfirmDialog} open=${Boolean(deleting)} title="Delete passkey?" confirmLabel="Delete"
       message=${deleting && `“${deleting.label}” will no longer sign you in. Remove it from the device too.`}
-      onConfirm=${async () => { await api.del(`/users/me/passkeys/${seg(deleting.id)}`); passkeys.reload(); }} onClose=${() => setDeleting(null)} />
+      onConfirm=${async () => { await api.call('delete_passkey', { passkeyId: deleting.id }); passkeys.reload(); }} onClose=${() => setDeleting(null)} />
   <//>`;
 }
 
@@ -61,7 +62,7 @@ function RenameDialog({ passkey, onClose, onRenamed }) {
   if (passkey && forId !== passkey.id) { setForId(passkey.id); setLabel(passkey.label); }
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    await api.patch(`/users/me/passkeys/${seg(passkey.id)}`, { label: label.trim() });
+    await api.call('rename_passkey', { passkeyId: passkey.id, label: label.trim() });
     setForId(null);
     onRenamed();
   });

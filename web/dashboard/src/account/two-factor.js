@@ -1,19 +1,20 @@
 // Two-factor authentication on /account: status, setup (QR code, key, backup codes shown once,
 // enable with a code), new backup codes (shown once), and turning it off (password + code).
 import { useState } from 'preact/hooks';
-import { html, Button, Field, Section, Notice, ErrorNotice, Loading, CodeBlock, Dialog, useLoad, useAction } from '../ui/index.js';
+import { html, Button, Field, Section, Notice, ErrorNotice, Loading, CodeBlock, Dialog, useAction } from '../ui/index.js';
 import { TwoFactorSetupForm } from '../auth/second-factor.js';
 import { api } from '../api.js';
+import { useOperation } from '../data.js';
 import { formatDate, formatNumber } from '../format.js';
 
 export function TwoFactorSection() {
-  const status = useLoad(() => api.get('/users/me/2fa/status'), []);
+  const status = useOperation('get_two_factor_status');
   const [settingUp, setSettingUp] = useState(false);
   const [codes, setCodes] = useState(null);
   const [disabling, setDisabling] = useState(false);
   const [message, setMessage] = useState(null);
   const regenerate = useAction(async () => {
-    const body = await api.post('/users/me/2fa/backup-codes', {});
+    const body = await api.call('regenerate_backup_codes');
     setCodes(body.backupCodes);
     status.reload();
   });
@@ -54,7 +55,7 @@ function DisableDialog({ open, onClose, onDisabled }) {
   const close = () => { setPassword(''); setCode(''); onClose(); };
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    await api.post('/users/me/2fa/disable', { password, code: code.trim() });
+    await api.call('disable_two_factor', { password, code: code.trim() });
     setPassword(''); setCode('');
     onDisabled();
   });

@@ -3,8 +3,9 @@
 // (get_ai_answer, answer=<id>) with its brand mentions highlighted, the mentions' details, its
 // citations and the raw response.
 import { html } from '../ui/html.js';
-import { Button, ErrorNotice, Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Button, ErrorNotice, Loading } from '../ui/index.js';
+import { operation, useOperation, useOperations } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatNumber } from '../format.js';
 import { highlight } from './highlight.js';
 
@@ -20,9 +21,10 @@ function filterSelect({ id, label, value, options, onChange, all }) {
   </div>`;
 }
 
-export function AnswersTab({ base, query, setQuery, config }) {
+export function AnswersTab({ scope, config }) {
+  const { query } = useRoute();
   const brandsById = new Map(config.brands.map((brand) => [brand.id, brand]));
-  if (query.answer) return html`<${AnswerView} base=${base} id=${query.answer} config=${config} brandsById=${brandsById}
+  if (query.answer) return html`<${AnswerView} scope=${scope} id=${query.answer} config=${config} brandsById=${brandsById}
     onBack=${() => setQuery({ answer: null })} />`;
   const filters = {
     runId: query.runId || null, promptId: query.promptId || null, engineId: query.engineId || null, brandId: query.brandId || null,
@@ -31,9 +33,10 @@ export function AnswersTab({ base, query, setQuery, config }) {
   // "Previous page" can go back.
   const cursor = query.cursor || null;
   const previous = (query.back ?? '').split(',').filter(Boolean);
-  const runs = useLoad(() => api.get(`${base}/runs`, { limit: 50 }).then((body) => body.runs), [base]);
-  const answers = useLoad(() => api.get(`${base}/answers`, { ...filters, limit: pageSize, cursor }),
-    [base, filters.runId, filters.promptId, filters.engineId, filters.brandId, cursor]);
+  const { runs, answers } = useOperations({
+    runs: operation('list_ai_visibility_runs', { ...scope, limit: 50 }, { select: (body) => body.runs }),
+    answers: operation('list_ai_answers', { ...scope, ...filters, limit: pageSize, cursor }),
+  });
   const set = (key) => (value) => setQuery({ [key]: value, cursor: null, back: null });
   const next = answers.data?.nextCursor ?? null;
   const promptText = (id) => config.prompts.find((prompt) => prompt.id === id)?.text ?? '(deleted prompt)';
@@ -79,8 +82,8 @@ export function AnswersTab({ base, query, setQuery, config }) {
   </section>`;
 }
 
-function AnswerView({ base, id, config, brandsById, onBack }) {
-  const answer = useLoad(() => api.get(`${base}/answers/${seg(id)}`), [base, id]);
+function AnswerView({ scope, id, config, brandsById, onBack }) {
+  const answer = useOperation('get_ai_answer', { ...scope, answerId: id });
   const data = answer.data;
   const prompt = data && config.prompts.find((item) => item.id === data.promptId);
   const engine = data && config.engines.find((item) => item.id === data.engineId);

@@ -3,11 +3,13 @@
 // the report (overview), the loop, answer evidence, runs and setup. Everything a view shows is
 // in the URL (period, comparison, groupBy, sources, engineId, topic, path, the answer filters,
 // answer=<id>), so a view can be shared and reloaded.
+import { useMemo, useRef } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Loading, Notice, PageHeader, useLoad, useTitle } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Loading, Notice, PageHeader, useTitle } from '../ui/index.js';
+import { operation, useOperations } from '../data.js';
+import { useRoute } from '../router.js';
+import { useOrganization, usePermissions, useProject, useProjectScope } from '../context.js';
 import { RequestError } from '../reports/sections.js';
-import { loadPermissions } from '../permissions.js';
 import { OverviewTab, LoopTab } from './report.js';
 import { AnswersTab } from './answers.js';
 import { RunsTab } from './runs.js';
@@ -22,16 +24,22 @@ export const tabs = [
   { value: 'setup', label: 'Setup' },
 ];
 
-export function AiVisibilityPage({ org, project, query, setQuery, navigate }) {
+export function AiVisibilityPage() {
+  const org = useOrganization();
+  const project = useProject();
+  const scope = useProjectScope();
+  const { query } = useRoute();
   useTitle(`AI visibility · ${project.name}`);
-  const base = `/${seg(org.slug)}/projects/${seg(project.id)}/ai-visibility`;
   const tab = tabs.some((item) => item.value === query.tab) ? query.tab : 'overview';
-  const permissions = useLoad(() => loadPermissions(org.slug), [org.slug]);
-  const canManage = (permissions.data ?? []).includes('aivisibility.manage');
-  const config = useLoad(() => Promise.all([api.get(`${base}/brands`), api.get(`${base}/prompts`), api.get(`${base}/engines`)])
-    .then(([brands, prompts, engines]) => ({ brands: brands.brands, prompts: prompts.prompts, engines: engines.engines })), [base]);
+  const canManage = usePermissions().includes('aivisibility.manage');
+  const answers = useOperations({
+    brands: operation('list_ai_brands', scope, { select: (body) => body.brands }),
+    prompts: operation('list_ai_prompts', scope, { select: (body) => body.prompts }),
+    engines: operation('list_ai_engines', scope, { select: (body) => body.engines }),
+  });
+  const config = useConfig(answers);
 
-  const props = { org, project, query, setQuery, navigate, base, config: config.data, reloadConfig: config.reload, canManage };
+  const props = { scope, config: config.data, reloadConfig: config.reload, canManage };
   const ready = config.data !== undefined;
   const incomplete = ready && (config.data.brands.length === 0 || !config.data.prompts.some((prompt) => prompt.active)
     || !config.data.engines.some((engine) => engine.active));
@@ -51,6 +59,25 @@ export function AiVisibilityPage({ org, project, query, setQuery, navigate }) {
     ${ready && tab === 'runs' && html`<${RunsTab} ...${props} />`}
     ${ready && tab === 'setup' && html`<${SetupTab} ...${props} />`}
   </div>`;
+}
+
+/**
+ * The setup the sections share: { data: { brands, prompts, engines } once all three are read,
+ * error, reload() } (reload resolves when all three are read again).
+ */
+function useConfig({ brands, prompts, engines }) {
+  const parts = [brands, prompts, engines];
+  const complete = parts.every((part) => part.data !== undefined && !part.loading);
+  const data = useMemo(() => (complete ? { brands: brands.data, prompts: prompts.data, engines: engines.data } : undefined),
+    [complete, brands.data, prompts.data, engines.data]);
+  // While a reload runs, the sections keep the setup they show (as they did before).
+  const kept = useRef(undefined);
+  if (data) kept.current = data;
+  return {
+    data: kept.current,
+    error: parts.find((part) => part.error)?.error ?? null,
+    reload: () => Promise.all(parts.map((part) => part.reload())),
+  };
 }
 
 /** What is missing before the first run, and what each piece is. */

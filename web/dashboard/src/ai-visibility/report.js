@@ -1,14 +1,16 @@
 // The AI-visibility reports: the overview (get_ai_visibility with groupBy, get_ai_visibility_sources,
 // get_ai_visibility_gaps) and the loop (get_ai_visibility_loop), with the web analytics page's
-// period picker. All requests of a view start together (useRequests).
+// period picker. All requests of a view start together (useOperations).
 import { html } from '../ui/html.js';
-import { api } from '../api.js';
+import { operation, useOperations } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
+import { useProject } from '../context.js';
 import { formatNumber, formatPercent } from '../format.js';
 import { BarList } from '../charts/bar-list.js';
 import { BrandTable, LoopChart, LoopTable, RateBar, VisibilityCards, formatInterval } from '../charts/visibility.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from '../reports/period.js';
 import { PeriodPicker } from '../reports/period-picker.js';
-import { useRequests } from '../reports/use-requests.js';
+import { useViewReady } from '../reports/view-ready.js';
 import { RequestError, RequestState, TabbedSection, shareErrors } from '../reports/sections.js';
 
 export const groupTabs = [
@@ -27,7 +29,9 @@ function usePeriod(project, query) {
   return { timeZone, range, comparison, params, showComparison: comparison.mode !== 'off' };
 }
 
-export function OverviewTab({ project, query, setQuery, config }) {
+export function OverviewTab({ config }) {
+  const project = useProject();
+  const { query } = useRoute();
   const { timeZone, range, comparison, params, showComparison } = usePeriod(project, query);
   const filters = {};
   if (config.engines.some((engine) => engine.id === query.engineId)) filters.engineId = query.engineId;
@@ -37,12 +41,12 @@ export function OverviewTab({ project, query, setQuery, config }) {
   const loadKey = viewKey(reportArgs);
   const groupBy = groupTabs.some((tab) => tab.value === query.groupBy) ? query.groupBy : 'engine';
   const by = query.sources === 'page' ? 'page' : 'domain';
-  const specs = {
-    report: { key: `${loadKey}|${groupBy}`, load: () => api.get('/ai-visibility', { ...reportArgs, groupBy }) },
-    sources: { key: `${loadKey}|${by}`, load: () => api.get('/ai-visibility/sources', { ...reportArgs, by, limit: 20 }) },
-    gaps: { key: loadKey, load: () => api.get('/ai-visibility/gaps', reportArgs) },
+  const requests = {
+    report: operation('get_ai_visibility', { ...reportArgs, groupBy }),
+    sources: operation('get_ai_visibility_sources', { ...reportArgs, by, limit: 20 }),
+    gaps: operation('get_ai_visibility_gaps', reportArgs),
   };
-  const { results, shared } = shareErrors(useRequests(specs, loadKey));
+  const { results, shared } = shareErrors(useViewReady(useOperations(requests), loadKey));
   const comparisonWindow = results.report.data?.comparisonWindow ?? null;
   const compared = showComparison && comparisonWindow !== null;
 
@@ -150,16 +154,18 @@ function GapList({ gaps }) {
   </ul>`;
 }
 
-export function LoopTab({ project, query, setQuery }) {
+export function LoopTab() {
+  const project = useProject();
+  const { query } = useRoute();
   const { timeZone, range, comparison, params, showComparison } = usePeriod(project, query);
   const interval = { hour: 'day' }[intervalFor(params.from, params.to)] ?? intervalFor(params.from, params.to);
   const path = typeof query.path === 'string' && query.path.startsWith('/') ? query.path : null;
   const loadKey = viewKey({ ...params, path });
-  const specs = {
-    chart: { key: `${loadKey}|${interval}`, load: () => api.get('/ai-visibility/loop', { ...params, interval, path, limit: 1 }) },
-    pages: { key: viewKey(params), load: () => api.get('/ai-visibility/loop', { ...params, interval, limit: 50 }) },
+  const requests = {
+    chart: operation('get_ai_visibility_loop', { ...params, interval, path, limit: 1 }),
+    pages: operation('get_ai_visibility_loop', { ...params, interval, limit: 50 }),
   };
-  const { results, shared } = shareErrors(useRequests(specs, loadKey));
+  const { results, shared } = shareErrors(useViewReady(useOperations(requests), loadKey));
   const comparisonWindow = results.pages.data?.comparisonWindow ?? null;
   const compared = showComparison && comparisonWindow !== null;
   return html`

@@ -4,8 +4,11 @@
 // every 2 seconds.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Button, Loading, Notice, Table, useAction, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Button, Loading, Notice, Table, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { useRoute } from '../router.js';
+import { useOrganization, useProject } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { tabHref } from './links.js';
@@ -28,8 +31,11 @@ function describeRunError(error) {
   return error;
 }
 
-export function RunsTab({ org, project, query, base, canManage }) {
-  const runs = useLoad(() => api.get(`${base}/runs`, { limit: 20 }).then((body) => body.runs), [base]);
+export function RunsTab({ scope, canManage }) {
+  const org = useOrganization();
+  const project = useProject();
+  const { query } = useRoute();
+  const runs = useOperation('list_ai_visibility_runs', { ...scope, limit: 20 }, { select: (body) => body.runs });
   const [notice, setNotice] = useState(null);
   const anyActive = (runs.data ?? []).some(active);
   useEffect(() => {
@@ -39,12 +45,12 @@ export function RunsTab({ org, project, query, base, canManage }) {
   }, [runs.data]);
   const start = useAction(async () => {
     setNotice(null);
-    const run = await api.post(`${base}/runs`, {});
+    const run = await api.call('start_ai_visibility_run', scope);
     setNotice(`Run started: ${formatNumber(run.progress.total)} answers to ask.`);
     await runs.reload();
   });
   const cancel = useAction(async (run) => {
-    await api.post(`${base}/runs/${seg(run.id)}/cancel`, {});
+    await api.call('cancel_ai_visibility_run', { ...scope, runId: run.id });
     setNotice('Run cancelled.');
     await runs.reload();
   });

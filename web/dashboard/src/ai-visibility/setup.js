@@ -4,8 +4,9 @@
 // (get/update_ai_visibility_settings). Without aivisibility.manage everything is read-only.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Button, ConfirmDialog, Dialog, ErrorNotice, Field, Loading, Notice, Section, SelectField, Switch, Table, useAction, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Button, ConfirmDialog, Dialog, ErrorNotice, Field, Loading, Notice, Section, SelectField, Switch, Table, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
 import { formatNumber } from '../format.js';
 
 const list = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
@@ -16,17 +17,17 @@ const providers = [
 ];
 const providerLabel = (value) => ({ openai: 'OpenAI-compatible', anthropic: 'Anthropic', perplexity: 'Perplexity' })[value] ?? value;
 
-export function SetupTab({ base, config, reloadConfig, canManage }) {
+export function SetupTab({ scope, config, reloadConfig, canManage }) {
   return html`<div class="setup-sections">
     ${!canManage && html`<${Notice} kind="info">Your role can read this setup but not change it (that needs the aivisibility.manage permission).<//>`}
-    <${BrandsSection} base=${base} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
-    <${PromptsSection} base=${base} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
-    <${EnginesSection} base=${base} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
-    <${SettingsSection} base=${base} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
+    <${BrandsSection} scope=${scope} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
+    <${PromptsSection} scope=${scope} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
+    <${EnginesSection} scope=${scope} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
+    <${SettingsSection} scope=${scope} config=${config} canManage=${canManage} reloadConfig=${reloadConfig} />
   </div>`;
 }
 
-function BrandsSection({ base, config, reloadConfig, canManage }) {
+function BrandsSection({ scope, config, reloadConfig, canManage }) {
   const [editing, setEditing] = useState(null); // null, 'new' or a brand
   const [deleting, setDeleting] = useState(null);
   const columns = [
@@ -41,14 +42,14 @@ function BrandsSection({ base, config, reloadConfig, canManage }) {
   return html`<${Section} title="Brands" description="Your brand and the competitors to compare it with. Mentions are found by name and aliases (any case, whole words); citations of a brand's domains count for it."
       actions=${canManage && html`<${Button} kind="primary" onClick=${() => setEditing('new')}>Add brand<//>`}>
     <${Table} caption="Tracked brands" columns=${columns} rows=${config.brands} rowKey=${(brand) => brand.id} empty="No brands yet." />
-    <${BrandDialog} base=${base} brand=${editing} onClose=${() => setEditing(null)} onSaved=${() => reloadConfig()} />
+    <${BrandDialog} scope=${scope} brand=${editing} onClose=${() => setEditing(null)} onSaved=${() => reloadConfig()} />
     <${ConfirmDialog} open=${Boolean(deleting)} title="Delete brand?" confirmLabel="Delete"
       message=${deleting && `“${deleting.name}” is no longer tracked; its past mentions leave the reports.`}
-      onConfirm=${async () => { await api.del(`${base}/brands/${seg(deleting.id)}`); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
+      onConfirm=${async () => { await api.call('delete_ai_brand', { ...scope, brandId: deleting.id }); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
   <//>`;
 }
 
-function BrandDialog({ base, brand, onClose, onSaved }) {
+function BrandDialog({ scope, brand, onClose, onSaved }) {
   const open = brand !== null;
   const [form, setForm] = useState({ name: '', aliases: '', domains: '', own: false });
   useEffect(() => {
@@ -58,8 +59,8 @@ function BrandDialog({ base, brand, onClose, onSaved }) {
   const { run, busy, error, setError } = useAction(async (event) => {
     event.preventDefault();
     const body = { name: form.name.trim(), aliases: list(form.aliases), domains: list(form.domains), own: form.own };
-    if (brand === 'new') await api.post(`${base}/brands`, body);
-    else await api.patch(`${base}/brands/${seg(brand.id)}`, body);
+    if (brand === 'new') await api.call('create_ai_brand', { ...scope, ...body });
+    else await api.call('update_ai_brand', { ...scope, brandId: brand.id, ...body });
     await onSaved();
     onClose();
   });
@@ -78,7 +79,7 @@ function BrandDialog({ base, brand, onClose, onSaved }) {
   <//>`;
 }
 
-function PromptsSection({ base, config, reloadConfig, canManage }) {
+function PromptsSection({ scope, config, reloadConfig, canManage }) {
   const [adding, setAdding] = useState(false);
   const [bulk, setBulk] = useState(false);
   const [deleting, setDeleting] = useState(null);
@@ -86,7 +87,7 @@ function PromptsSection({ base, config, reloadConfig, canManage }) {
   const toggle = async (prompt, activeNow) => {
     setToggleError(null);
     try {
-      await api.patch(`${base}/prompts/${seg(prompt.id)}`, { active: activeNow });
+      await api.call('update_ai_prompt', { ...scope, promptId: prompt.id, active: activeNow });
       await reloadConfig();
     } catch (error) { setToggleError(error); }
   };
@@ -105,15 +106,15 @@ function PromptsSection({ base, config, reloadConfig, canManage }) {
       actions=${canManage && html`<${Button} kind="primary" onClick=${() => setAdding(true)}>Add prompt<//><${Button} onClick=${() => setBulk(true)}>Paste prompts<//>`}>
     <${ErrorNotice} error=${toggleError} />
     <${Table} caption="Tracked prompts" columns=${columns} rows=${config.prompts} rowKey=${(prompt) => prompt.id} empty="No prompts yet." />
-    <${PromptDialog} open=${adding} base=${base} onClose=${() => setAdding(false)} onSaved=${() => reloadConfig()} />
-    <${BulkPromptDialog} open=${bulk} base=${base} onClose=${() => setBulk(false)} onSaved=${() => reloadConfig()} />
+    <${PromptDialog} open=${adding} scope=${scope} onClose=${() => setAdding(false)} onSaved=${() => reloadConfig()} />
+    <${BulkPromptDialog} open=${bulk} scope=${scope} onClose=${() => setBulk(false)} onSaved=${() => reloadConfig()} />
     <${ConfirmDialog} open=${Boolean(deleting)} title="Delete prompt?" confirmLabel="Delete"
       message=${deleting && `“${deleting.text}” is no longer asked and its answers leave the reports.`}
-      onConfirm=${async () => { await api.del(`${base}/prompts/${seg(deleting.id)}`); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
+      onConfirm=${async () => { await api.call('delete_ai_prompt', { ...scope, promptId: deleting.id }); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
   <//>`;
 }
 
-function PromptDialog({ open, base, onClose, onSaved }) {
+function PromptDialog({ open, scope, onClose, onSaved }) {
   const empty = { text: '', topic: '', tags: '', language: '', country: '' };
   const [form, setForm] = useState(empty);
   const { run, busy, error, setError } = useAction(async (event) => {
@@ -121,7 +122,7 @@ function PromptDialog({ open, base, onClose, onSaved }) {
     const body = { text: form.text.trim(), topic: form.topic.trim(), tags: list(form.tags) };
     if (form.language.trim()) body.language = form.language.trim();
     if (form.country.trim()) body.country = form.country.trim().toUpperCase();
-    await api.post(`${base}/prompts`, body);
+    await api.call('create_ai_prompt', { ...scope, ...body });
     await onSaved();
     setForm(empty);
     onClose();
@@ -143,14 +144,14 @@ function PromptDialog({ open, base, onClose, onSaved }) {
   <//>`;
 }
 
-function BulkPromptDialog({ open, base, onClose, onSaved }) {
+function BulkPromptDialog({ open, scope, onClose, onSaved }) {
   const [text, setText] = useState('');
   const [topic, setTopic] = useState('');
   const lines = [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))];
   const { run, busy, error, setError } = useAction(async (event) => {
     event.preventDefault();
     const body = { prompts: lines.map((line) => ({ text: line, topic: topic.trim() })) };
-    await api.post(`${base}/prompts/bulk`, body);
+    await api.call('create_ai_prompts', { ...scope, ...body });
     await onSaved();
     setText('');
     setTopic('');
@@ -170,7 +171,7 @@ function BulkPromptDialog({ open, base, onClose, onSaved }) {
   <//>`;
 }
 
-function EnginesSection({ base, config, reloadConfig, canManage }) {
+function EnginesSection({ scope, config, reloadConfig, canManage }) {
   const [editing, setEditing] = useState(null);
   const [replacing, setReplacing] = useState(null);
   const [deleting, setDeleting] = useState(null);
@@ -192,15 +193,15 @@ function EnginesSection({ base, config, reloadConfig, canManage }) {
   return html`<${Section} title="Engines" description="The AI models asked. API keys are stored encrypted and never shown again; only their last characters are."
       actions=${canManage && html`<${Button} kind="primary" onClick=${() => setEditing('new')}>Add engine<//>`}>
     <${Table} caption="Configured engines" columns=${columns} rows=${config.engines} rowKey=${(engine) => engine.id} empty="No engines yet." />
-    <${EngineDialog} base=${base} engine=${editing} onClose=${() => setEditing(null)} onSaved=${() => reloadConfig()} />
-    <${KeyDialog} base=${base} engine=${replacing} onClose=${() => setReplacing(null)} onSaved=${() => reloadConfig()} />
+    <${EngineDialog} scope=${scope} engine=${editing} onClose=${() => setEditing(null)} onSaved=${() => reloadConfig()} />
+    <${KeyDialog} scope=${scope} engine=${replacing} onClose=${() => setReplacing(null)} onSaved=${() => reloadConfig()} />
     <${ConfirmDialog} open=${Boolean(deleting)} title="Delete engine?" confirmLabel="Delete"
       message=${deleting && `“${deleting.name}” is no longer asked, and its stored API key is erased.`}
-      onConfirm=${async () => { await api.del(`${base}/engines/${seg(deleting.id)}`); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
+      onConfirm=${async () => { await api.call('delete_ai_engine', { ...scope, engineId: deleting.id }); await reloadConfig(); }} onClose=${() => setDeleting(null)} />
   <//>`;
 }
 
-function EngineDialog({ base, engine, onClose, onSaved }) {
+function EngineDialog({ scope, engine, onClose, onSaved }) {
   const isNew = engine === 'new';
   const blank = { provider: 'openai', model: '', name: '', baseUrl: '', apiKey: '', webSearch: false, inputPrice: '', outputPrice: '', active: true, params: '' };
   const [form, setForm] = useState(blank);
@@ -225,8 +226,8 @@ function EngineDialog({ base, engine, onClose, onSaved }) {
     if (form.inputPrice !== '') body.inputPrice = Number(form.inputPrice);
     if (form.outputPrice !== '') body.outputPrice = Number(form.outputPrice);
     if (isNew && form.apiKey) body.apiKey = form.apiKey;
-    if (isNew) await api.post(`${base}/engines`, body);
-    else await api.patch(`${base}/engines/${seg(engine.id)}`, body);
+    if (isNew) await api.call('create_ai_engine', { ...scope, ...body });
+    else await api.call('update_ai_engine', { ...scope, engineId: engine.id, ...body });
     // The key leaves the page once it is saved.
     setForm(blank);
     await onSaved();
@@ -256,10 +257,10 @@ function EngineDialog({ base, engine, onClose, onSaved }) {
 }
 
 /** Replaces (or removes) an engine's key: the old one is never shown. */
-function KeyDialog({ base, engine, onClose, onSaved }) {
+function KeyDialog({ scope, engine, onClose, onSaved }) {
   const [key, setKey] = useState('');
   const save = async (value) => {
-    await api.patch(`${base}/engines/${seg(engine.id)}`, { apiKey: value });
+    await api.call('update_ai_engine', { ...scope, engineId: engine.id, apiKey: value });
     setKey('');
     await onSaved();
     onClose();
@@ -281,8 +282,8 @@ function KeyDialog({ base, engine, onClose, onSaved }) {
   <//>`;
 }
 
-function SettingsSection({ base, config, canManage }) {
-  const settings = useLoad(() => api.get(`${base}/settings`), [base]);
+function SettingsSection({ scope, config, canManage }) {
+  const settings = useOperation('get_ai_visibility_settings', scope);
   const [form, setForm] = useState(null);
   const [saved, setSaved] = useState(false);
   useEffect(() => { if (settings.data) setForm({ ...settings.data, judgeEngineId: settings.data.judgeEngineId ?? '' }); }, [settings.data]);
@@ -290,7 +291,7 @@ function SettingsSection({ base, config, canManage }) {
     event.preventDefault();
     const body = { schedule: form.schedule, repetitions: Number(form.repetitions), maxRunsPerDay: Number(form.maxRunsPerDay),
       maxTokensPerDay: Number(form.maxTokensPerDay), judgeEngineId: form.judgeEngineId || null };
-    settings.setData(await api.patch(`${base}/settings`, body));
+    settings.setData(await api.call('update_ai_visibility_settings', { ...scope, ...body }));
     setSaved(true);
   });
   const set = (key) => (value) => { setSaved(false); setForm({ ...form, [key]: value }); };

@@ -6,18 +6,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { api, seg } from '../api.js';
-import { Button, ConfirmDialog, ErrorNotice, Loading, Notice, PageHeader, messageOf, useLoad, useTitle } from '../ui/index.js';
+import { operation, useOperations } from '../data.js';
+import { navigate } from '../router.js';
+import { useOrganization, useProject, useProjectScope } from '../context.js';
+import { Button, ConfirmDialog, ErrorNotice, Loading, Notice, PageHeader, messageOf, useTitle } from '../ui/index.js';
 import { formatRelative } from '../format.js';
 import { DraftBubble, MessageBubble, ToolCard, conversationItems } from './messages.js';
 
 const newId = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`);
 
-export function AssistantPage({ org, project, conversationId, navigate }) {
+export function AssistantPage({ conversationId }) {
+  const org = useOrganization();
+  const project = useProject();
+  const scope = useProjectScope();
   useTitle(`Assistant · ${project.name}`);
-  const base = `/${seg(org.slug)}/projects/${seg(project.id)}/agent`;
   const pageUrl = (id) => `/${seg(org.slug)}/${seg(project.id)}/assistant${id ? `/${seg(id)}` : ''}`;
-  const status = useLoad(() => api.get(`${base}/status`), [base]);
-  const list = useLoad(() => api.get(`${base}/conversations`, { limit: 50 }), [base]);
+  const { status, list } = useOperations({
+    status: operation('get_agent_status', scope),
+    list: operation('list_agent_conversations', { ...scope, limit: 50 }),
+  });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState(null);
@@ -28,7 +35,7 @@ export function AssistantPage({ org, project, conversationId, navigate }) {
     setCreating(true);
     setCreateError(null);
     try {
-      const conversation = await api.post(`${base}/conversations`, { id: newId() });
+      const conversation = await api.call('create_agent_conversation', { ...scope, id: newId() });
       list.setData((data) => ({ conversations: [conversation, ...(data?.conversations ?? [])] }));
       navigate(pageUrl(conversation.id));
       return conversation;
@@ -41,7 +48,7 @@ export function AssistantPage({ org, project, conversationId, navigate }) {
   };
 
   const deleteAll = async () => {
-    await api.del(`${base}/conversations`);
+    await api.call('delete_agent_conversations', scope);
     list.setData({ conversations: [] });
     navigate(pageUrl(null));
   };
@@ -73,10 +80,10 @@ export function AssistantPage({ org, project, conversationId, navigate }) {
             </li>`)}
           </ul>`}`}
       </nav>
-      <${Chat} key=${conversationId && conversationId !== adopted.current ? conversationId : 'none'} base=${base} conversationId=${conversationId} configured=${configured}
+      <${Chat} key=${conversationId && conversationId !== adopted.current ? conversationId : 'none'} scope=${scope} conversationId=${conversationId} configured=${configured}
         modelName=${status.data?.model}
         onNeedConversation=${async (id) => {
-          const conversation = await api.post(`${base}/conversations`, { id });
+          const conversation = await api.call('create_agent_conversation', { ...scope, id });
           // The chat that asked keeps running (its stream is open): the new address must not
           // remount it.
           adopted.current = conversation.id;
@@ -95,7 +102,7 @@ export function AssistantPage({ org, project, conversationId, navigate }) {
  * One conversation. Without an id it shows an empty chat; the first question creates the
  * conversation (onNeedConversation) and is sent to it, and the page moves to its address.
  */
-function Chat({ base, conversationId, configured, modelName, onNeedConversation, onChanged }) {
+function Chat({ scope, conversationId, configured, modelName, onNeedConversation, onChanged }) {
   const [conversation, setConversation] = useState(null);
   const [messages, setMessages] = useState([]);
   const [loading, setLoading] = useState(Boolean(conversationId));
@@ -112,7 +119,7 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
 
   const load = async (id = idRef.current) => {
     if (!id) return;
-    const loaded = await api.get(`${base}/conversations/${seg(id)}`);
+    const loaded = await api.call('get_agent_conversation', { ...scope, conversationId: id });
     setConversation(loaded);
     setMessages(loaded.messages);
   };
@@ -124,12 +131,12 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
     if (!conversationId || conversationId === createdHere.current) return undefined;
     let stale = false;
     setLoading(true);
-    api.get(`${base}/conversations/${seg(conversationId)}`)
+    api.call('get_agent_conversation', { ...scope, conversationId })
       .then((loaded) => { if (!stale) { setConversation(loaded); setMessages(loaded.messages); } })
       .catch((caught) => { if (!stale) setError(caught); })
       .finally(() => { if (!stale) setLoading(false); });
     return () => { stale = true; };
-  }, [base, conversationId]);
+  }, [scope.orgSlug, scope.projectId, conversationId]);
 
   // Keep the newest part in view as it grows.
   useEffect(() => {
@@ -143,8 +150,8 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
     return [...without, row].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
   });
 
-  /** Runs one streamed answer (a question or a decision) and applies its events. */
-  const runAnswer = async (path, body) => {
+  /** Runs one streamed answer (a question or a decision; start(options) opens it) and applies its events. */
+  const runAnswer = async (start) => {
     const abort = new AbortController();
     controller.current = abort;
     setAnswering(true);
@@ -152,8 +159,8 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
     setStopNote(null);
     setDraft('');
     try {
-      await api.stream(path, {
-        method: 'POST', body, signal: abort.signal,
+      await start({
+        signal: abort.signal,
         onEvent: ({ event, json }) => {
           if (!json) return;
           if (event === 'text_delta') setDraft((text) => text + (json.text ?? ''));
@@ -201,13 +208,13 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
     }
     setInput('');
     setMessages((rows) => [...rows, { id: `pending-${Date.now()}`, pending: true, role: 'user', content, createdAt: new Date().toISOString() }]);
-    await runAnswer(`${base}/conversations/${seg(id)}/messages`, { content });
+    await runAnswer((options) => api.stream('send_agent_message', { ...scope, conversationId: id, content }, options));
   };
 
   const decide = async (toolCallId, approved) => {
     setDeciding(toolCallId);
     try {
-      await runAnswer(`${base}/conversations/${seg(idRef.current)}/tool-calls/${seg(toolCallId)}/decision`, { approved });
+      await runAnswer((options) => api.stream('decide_agent_tool_call', { ...scope, conversationId: idRef.current, toolCallId, approved }, options));
     } finally {
       setDeciding(null);
     }
@@ -215,7 +222,7 @@ function Chat({ base, conversationId, configured, modelName, onNeedConversation,
 
   const cancel = async () => {
     try {
-      await api.post(`${base}/conversations/${seg(idRef.current)}/cancel`, {});
+      await api.call('cancel_agent_answer', { ...scope, conversationId: idRef.current });
     } catch (caught) {
       setError(caught);
     }

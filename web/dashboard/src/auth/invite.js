@@ -7,8 +7,10 @@ import { api } from '../api.js';
 import { SecondFactorForm, TwoFactorSetupForm } from './second-factor.js';
 import { stepFor } from './login.js';
 import { clear, currentUser } from '../session.js';
+import { navigate, useRoute } from '../router.js';
 
-export function InvitePage({ query, navigate }) {
+export function InvitePage() {
+  const { query } = useRoute();
   const token = query.token ?? '';
   const [step, setStep] = useState({ name: 'form' });
   const [firstName, setFirstName] = useState('');
@@ -38,7 +40,7 @@ export function InvitePage({ query, navigate }) {
       if (lastName.trim()) body.lastName = lastName.trim();
     }
     try {
-      advance(await api.post('/invitations/accept', body, { auth: false }));
+      advance(await api.call('accept_invitation', body, { auth: false }));
     } catch (error) {
       if (error.code === 'AUTH_006') {
         setExisting(true);

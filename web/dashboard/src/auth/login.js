@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { html, Button, Field, ErrorNotice, Notice, useAction } from '../ui/index.js';
 import { api } from '../api.js';
 import { startSession } from '../session.js';
-import { navigate } from '../router.js';
+import { navigate, useRoute } from '../router.js';
 import { getAssertion, passkeyErrorMessage, passkeysSupported } from '../ui/webauthn.js';
 import { SecondFactorForm, TwoFactorSetupForm } from './second-factor.js';
 
@@ -28,7 +28,8 @@ export function stepFor(auth) {
   return { name: 'done' };
 }
 
-export function LoginPage({ query }) {
+export function LoginPage() {
+  const { query } = useRoute();
   const next = safeNext(query.next);
   const [step, setStep] = useState({ name: 'password' });
   const [email, setEmail] = useState('');
@@ -44,19 +45,19 @@ export function LoginPage({ query }) {
   const passwordSignIn = useAction(async (event) => {
     event?.preventDefault();
     setMessage(null);
-    advance(await api.post('/auth/login', { email: email.trim(), password }, { auth: false }));
+    advance(await api.call('login', { email: email.trim(), password }, { auth: false }));
   });
 
   const passkeySignIn = useAction(async () => {
     setMessage(null);
-    const options = await api.post('/auth/passkeys/options', {}, { auth: false });
+    const options = await api.call('create_passkey_sign_in_options', {}, { auth: false });
     let credential;
     try {
       credential = await getAssertion(options.publicKey);
     } catch (error) {
       throw new Error(passkeyErrorMessage(error));
     }
-    advance(await api.post('/auth/passkeys/login', { challengeId: options.challengeId, credential }, { auth: false }));
+    advance(await api.call('sign_in_with_passkey', { challengeId: options.challengeId, credential }, { auth: false }));
   });
 
   useTitleOnce('Sign in');

@@ -12,14 +12,14 @@ import { getAssertion, passkeyErrorMessage, passkeysSupported } from '../ui/weba
 /** The second step with the user's passkey: a WebAuthn assertion instead of a code. */
 function PasskeyStep({ twoFactorToken, onAuth, onCancel, canUseCode, onUseCode }) {
   const { run, busy, error } = useAction(async () => {
-    const options = await api.post('/auth/passkeys/options', {}, { auth: false });
+    const options = await api.call('create_passkey_sign_in_options', {}, { auth: false });
     let credential;
     try {
       credential = await getAssertion(options.publicKey);
     } catch (failure) {
       throw new Error(passkeyErrorMessage(failure));
     }
-    onAuth(await api.post('/auth/login/2fa', { twoFactorToken, challengeId: options.challengeId, credential }, { auth: false }));
+    onAuth(await api.call('login_two_factor', { twoFactorToken, challengeId: options.challengeId, credential }, { auth: false }));
   });
   return html`<div class="stack" aria-labelledby="second-factor-title">
     <h2 id="second-factor-title">Two-factor authentication</h2>
@@ -45,7 +45,7 @@ export function SecondFactorForm({ twoFactorToken, methods = ['totp'], onAuth, o
   const [usePasskey, setUsePasskey] = useState(!canUseCode && methods.includes('passkey'));
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    const auth = await api.post('/auth/login/2fa', { twoFactorToken, code: code.trim() }, { auth: false });
+    const auth = await api.call('login_two_factor', { twoFactorToken, code: code.trim() }, { auth: false });
     onAuth(auth);
   });
   if (usePasskey) {
@@ -78,11 +78,11 @@ export function TwoFactorSetupForm({ headers, onEnabled, onCancel, intro }) {
   const [code, setCode] = useState('');
   const [saved, setSaved] = useState(false);
   useEffect(() => {
-    api.post('/users/me/2fa/setup', {}, { headers, auth: !headers }).then(setSetup, setLoadError);
+    api.call('setup_two_factor', {}, { headers, auth: !headers }).then(setSetup, setLoadError);
   }, []);
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    await api.post('/users/me/2fa/enable', { code: code.trim() }, { headers, auth: !headers });
+    await api.call('enable_two_factor', { code: code.trim() }, { headers, auth: !headers });
     onEnabled();
   });
   if (loadError) return html`<${ErrorNotice} error=${loadError} />`;

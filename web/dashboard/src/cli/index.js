@@ -8,7 +8,8 @@
 // chosen permissions, so an approval from here never follows the role as it changes.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Button, Field, SelectField, Notice, ErrorNotice, PageHeader, messageOf, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { api } from '../api.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatRelative } from '../format.js';
 import { lastProject } from '../session.js';
 import { formatAddress, initialChoices, normalizeUserCode, permissionLabel, unavailablePermissions } from './shared.js';
@@ -50,7 +51,8 @@ function explain(error) {
   return error;
 }
 
-export function CliLoginPage({ query, setQuery }) {
+export function CliLoginPage() {
+  const { query } = useRoute();
   // code → review (the looked-up login) → approved | denied
   const [step, setStep] = useState({ name: 'code' });
   const [typed, setTyped] = useState(query.code ?? '');
@@ -88,7 +90,7 @@ function CodeStep({ typed, setTyped, prefilled, onFound }) {
       if (!userCode) throw codeError('Enter the code shown in your terminal.');
       // Not a code at all: say so without spending one of the few wrong guesses the server allows.
       if (userCode.replace(/-/g, '').length !== 8) throw codeError('A code has 8 letters, like BCDF-GHJK. Check the code in your terminal.');
-      onFound(await api.get('/auth/cli/sessions/lookup', { userCode }));
+      onFound(await api.call('get_cli_login', { userCode }));
     } catch (caught) {
       setInvalid(Boolean(caught?.aboutCode) || caught?.code === 'CLI_001');
       focusSoon(codeFieldId);
@@ -152,7 +154,7 @@ function ReviewStep({ request, onDecided, onRestart }) {
       throw new Error('Choose at least one permission, or deny the sign-in.');
     }
     try {
-      const result = await api.post(`/auth/cli/sessions/${seg(request.id)}/approve`, {
+      const result = await api.call('approve_cli_login', { sessionId: request.id,
         userCode: request.userCode, organization: org.slug, projectId: choice.projectId, permissions,
       });
       onDecided({ name: 'approved', request, result, org, project: projects.find((project) => project.id === choice.projectId) });
@@ -162,7 +164,7 @@ function ReviewStep({ request, onDecided, onRestart }) {
   });
   const deny = useAction(async () => {
     try {
-      await api.post(`/auth/cli/sessions/${seg(request.id)}/deny`, { userCode: request.userCode });
+      await api.call('deny_cli_login', { sessionId: request.id, userCode: request.userCode });
     } catch (caught) {
       throw explain(caught);
     }

@@ -5,7 +5,7 @@
 // other event. The server ends a stream now and then (and on a lost session or role); the
 // stream is reopened with backoff, resuming after the last notification seen (Last-Event-ID).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { api } from '../api.js';
 
 const pageSize = 50;
 const pollEveryMs = 5000;
@@ -29,7 +29,7 @@ const isFinal = (error) => [400, 403, 404].includes(error?.status);
  * onNotification(notification) runs for each notification as it arrives.
  */
 export function useLiveFeed({ orgSlug, projectId, onNotification }) {
-  const base = `/${seg(orgSlug)}/projects/${seg(projectId)}`;
+  const scope = { orgSlug, projectId };
   const [events, setEvents] = useState([]);
   const [nextCursor, setNextCursor] = useState(null);
   const [loading, setLoading] = useState(true);
@@ -45,19 +45,19 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
 
   /** Puts the newest events that are not shown yet on top, newest first. */
   const refreshNewest = useCallback(async () => {
-    const page = await api.get(`${base}/events`, { limit: pageSize });
+    const page = await api.call('list_events', { ...scope, limit: pageSize });
     const fresh = page.events.filter((event) => !known.current.has(event.id));
     if (!fresh.length) return;
     for (const event of fresh) known.current.add(event.id);
     setEvents((shown) => [...fresh, ...shown]);
-  }, [base]);
+  }, [orgSlug, projectId]);
 
   // The first page.
   useEffect(() => {
     let stale = false;
     (async () => {
       try {
-        const page = await api.get(`${base}/events`, { limit: pageSize });
+        const page = await api.call('list_events', { ...scope, limit: pageSize });
         if (stale) return;
         for (const event of page.events) known.current.add(event.id);
         setEvents(page.events);
@@ -69,13 +69,13 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
       }
     })();
     return () => { stale = true; };
-  }, [base]);
+  }, [orgSlug, projectId]);
 
   const loadMore = useCallback(async () => {
     if (!nextCursor) return;
     setLoadingMore(true);
     try {
-      const page = await api.get(`${base}/events`, { limit: pageSize, cursor: nextCursor });
+      const page = await api.call('list_events', { ...scope, limit: pageSize, cursor: nextCursor });
       const older = page.events.filter((event) => !known.current.has(event.id));
       for (const event of older) known.current.add(event.id);
       setEvents((shown) => [...shown, ...older]);
@@ -85,7 +85,7 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
     } finally {
       setLoadingMore(false);
     }
-  }, [base, nextCursor]);
+  }, [orgSlug, projectId, nextCursor]);
 
   // The notification stream, reopened with backoff whenever it ends, until paused or unmounted.
   useEffect(() => {
@@ -102,7 +102,7 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
         // Shown as live while the request is open; a refused or broken one flips it at once.
         setConnection('live');
         try {
-          await api.stream(`${base}/notifications/stream`, {
+          await api.stream('stream_notifications', scope, {
             signal,
             headers: lastEventId.current ? { 'Last-Event-ID': lastEventId.current } : undefined,
             onEvent: ({ event, id, json }) => {
@@ -125,7 +125,7 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
       }
     })();
     return () => controller.abort();
-  }, [base, loading, paused, refreshNewest]);
+  }, [orgSlug, projectId, loading, paused, refreshNewest]);
 
   // Events sent without `notify` raise no notification: a short poll brings them in.
   useEffect(() => {

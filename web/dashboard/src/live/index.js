@@ -7,6 +7,7 @@ import { html } from '../ui/html.js';
 import { Button, ErrorNotice, Loading, PageHeader, Section, useTitle } from '../ui/index.js';
 import { formatDate } from '../format.js';
 import { useLiveFeed } from './feed.js';
+import { useOrganization, useProject } from '../context.js';
 
 const connectionText = {
   connecting: 'Connecting…',
@@ -26,7 +27,9 @@ const compactTagCount = 4;
 const desktopKey = 'sightline:live-desktop-notifications';
 const desktopSupported = () => typeof window !== 'undefined' && 'Notification' in window;
 
-export function LivePage({ org, project }) {
+export function LivePage() {
+  const org = useOrganization();
+  const project = useProject();
   useTitle(`Live · ${project.name}`);
   const [desktop, setDesktop] = useState(() => desktopSupported() && Notification.permission === 'granted'
     && localStorage.getItem(desktopKey) === 'on');

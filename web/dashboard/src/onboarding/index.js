@@ -5,22 +5,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Button, Section, PageHeader, Notice, ErrorNotice, CodeBlock, OneTimeSecret, useAction } from '../ui/index.js';
 import { api, seg } from '../api.js';
+import { navigate } from '../router.js';
+import { useOrganization, useProject, useProjectScope } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 
 const pollMs = 3000;
 
-export function SetupPage({ org, project, navigate }) {
-  const base = `/${seg(org.slug)}/projects/${seg(project.id)}`;
+export function SetupPage() {
+  const org = useOrganization();
+  const project = useProject();
+  const scope = useProjectScope();
   return html`<div class="setup">
     <${PageHeader} title="Set up ${project.name}" />
-    <${LiveStatus} base=${base} onOpenReports=${() => navigate(`/${seg(org.slug)}/${seg(project.id)}/web`)} />
-    <${TrackingScript} base=${base} />
-    <${ServerSide} base=${base} />
+    <${LiveStatus} scope=${scope} onOpenReports=${() => navigate(`/${seg(org.slug)}/${seg(project.id)}/web`)} />
+    <${TrackingScript} scope=${scope} />
+    <${ServerSide} scope=${scope} />
   </div>`;
 }
 
 /** Waits for the first event; announces it politely when it comes. */
-function LiveStatus({ base, onOpenReports }) {
+function LiveStatus({ scope, onOpenReports }) {
   const [state, setState] = useState({ live: false, event: null, total: 0, error: null });
   useEffect(() => {
     let stopped = false;
@@ -28,8 +32,8 @@ function LiveStatus({ base, onOpenReports }) {
     const check = async () => {
       try {
         const [events, usage] = await Promise.all([
-          api.get(`${base}/events`, { limit: 1 }),
-          api.get(`${base}/usage`),
+          api.call('list_events', { ...scope, limit: 1 }),
+          api.call('get_usage', scope),
         ]);
         const total = (usage.months ?? []).reduce((sum, month) => sum + month.humanEvents + month.botEvents, 0);
         const event = events.events?.[0] ?? null;
@@ -44,7 +48,7 @@ function LiveStatus({ base, onOpenReports }) {
     };
     check();
     return () => { stopped = true; clearTimeout(timer); };
-  }, [base]);
+  }, [scope.orgSlug, scope.projectId]);
 
   return html`<section class=${`card live-status ${state.live ? 'is-live' : ''}`} aria-labelledby="live-status-title">
     <h2 id="live-status-title"><span class=${`status-dot ${state.live ? 'live' : ''}`} aria-hidden="true"></span>${state.live ? 'Live' : 'Waiting for the first event'}</h2>
@@ -58,24 +62,24 @@ function LiveStatus({ base, onOpenReports }) {
   </section>`;
 }
 
-function TrackingScript({ base }) {
+function TrackingScript({ scope }) {
   const [key, setKey] = useState(null);
   const [existing, setExisting] = useState(null);
   const [loadError, setLoadError] = useState(null);
   const created = useRef(false);
   const create = useAction(async () => {
-    const sdkKey = await api.post(`${base}/sdk-keys`, { name: 'Tracking script' });
+    const sdkKey = await api.call('create_sdk_key', { ...scope, name: 'Tracking script' });
     setKey(sdkKey.key);
   });
   // A project without an SDK key gets one at once; with keys, the list has only their prefixes
   // (the key itself is shown once, when created), so the user can make a new one for the snippet.
   useEffect(() => {
-    api.get(`${base}/sdk-keys`).then((body) => {
+    api.call('list_sdk_keys', scope).then((body) => {
       const active = body.keys.filter((item) => !item.revokedAt);
       setExisting(active);
       if (active.length === 0 && !created.current) { created.current = true; create.run(); }
     }, setLoadError);
-  }, [base]);
+  }, [scope.orgSlug, scope.projectId]);
 
   const origin = location.origin;
   const shownKey = key ?? (existing?.[0] ? `${existing[0].displayPrefix}…` : 'pk_service_…');
@@ -93,10 +97,10 @@ function TrackingScript({ base }) {
   <//>`;
 }
 
-function ServerSide({ base }) {
+function ServerSide({ scope }) {
   const [privateKey, setPrivateKey] = useState(null);
   const create = useAction(async () => {
-    const created = await api.post(`${base}/private-api-keys`, { name: 'Crawler analytics' });
+    const created = await api.call('create_private_api_key', { ...scope, name: 'Crawler analytics' });
     setPrivateKey(created.key);
   });
   const origin = location.origin;

@@ -3,7 +3,9 @@
 // compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType and vendor.
 import { useMemo } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { api } from '../api.js';
+import { operation, useOperations } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
+import { useProject } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
 import { formatNumber } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
@@ -11,7 +13,7 @@ import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
-import { useRequests } from './use-requests.js';
+import { useViewReady } from './view-ready.js';
 import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 export const actorTypes = [
@@ -36,7 +38,9 @@ export function crawlerFilters(query) {
   return filters;
 }
 
-export function CrawlerAnalyticsPage({ project, query, setQuery }) {
+export function CrawlerAnalyticsPage() {
+  const project = useProject();
+  const { query } = useRoute();
   useTitle(`Crawlers · ${project.name}`);
   const timeZone = project.reportingTimezone || 'UTC';
   const range = resolvePeriod(query, timeZone);
@@ -50,18 +54,18 @@ export function CrawlerAnalyticsPage({ project, query, setQuery }) {
   const splitParams = { ...params };
   delete splitParams.actorType;
 
-  const specs = {
-    timeline: { key: `${loadKey}|${interval}`, load: () => api.get('/bots/analytics/timeline', { ...params, interval, limit: 8 }) },
-    bots: { key: loadKey, load: () => api.get('/bots/analytics/top', { ...params, limit: 25 }) },
-    countries: { key: loadKey, load: () => api.get('/bots/analytics/countries', { ...params, limit: 50 }) },
-    paths: { key: loadKey, load: () => api.get('/bots/analytics/top-paths', { ...params, limit: 15 }) },
-    categories: { key: loadKey, load: () => api.get('/bots/analytics/categories', { ...params, limit: 20 }) },
+  const requests = {
+    timeline: operation('get_bot_timeline', { ...params, interval, limit: 8 }),
+    bots: operation('get_top_bots', { ...params, limit: 25 }),
+    countries: operation('get_bot_countries', { ...params, limit: 50 }),
+    paths: operation('get_bot_top_paths', { ...params, limit: 15 }),
+    categories: operation('get_bot_categories', { ...params, limit: 20 }),
   };
   for (const type of actorTypes) {
     // Only the total is read from these (limit 1): the rows carry their own split.
-    specs[type.value] = { key: loadKey, load: () => api.get('/bots/analytics/top', { ...splitParams, actorType: type.value, limit: 1 }) };
+    requests[type.value] = operation('get_top_bots', { ...splitParams, actorType: type.value, limit: 1 });
   }
-  const { results, shared: sharedError } = shareErrors(useRequests(specs, loadKey));
+  const { results, shared: sharedError } = shareErrors(useViewReady(useOperations(requests), loadKey));
   const comparisonWindow = results.bots.data?.comparisonWindow ?? null;
   const compared = showComparison && comparisonWindow !== null;
 

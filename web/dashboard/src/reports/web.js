@@ -4,7 +4,9 @@
 // `filter` argument). All requests of a view start together (useRequests).
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { api } from '../api.js';
+import { operation, useOperations } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
+import { useProject } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
 import { formatDuration, formatNumber, formatPercent } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
@@ -12,7 +14,7 @@ import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
-import { useRequests } from './use-requests.js';
+import { useViewReady } from './view-ready.js';
 import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
@@ -97,7 +99,9 @@ export function activeTab(group, query, filter) {
 
 const displayValue = (dimension, value) => (dimension === 'country' ? countryName(value) : value);
 
-export function WebAnalyticsPage({ project, query, setQuery }) {
+export function WebAnalyticsPage() {
+  const project = useProject();
+  const { query } = useRoute();
   useTitle(`Web analytics · ${project.name}`);
   const timeZone = project.reportingTimezone || 'UTC';
   const range = resolvePeriod(query, timeZone);
@@ -112,15 +116,15 @@ export function WebAnalyticsPage({ project, query, setQuery }) {
   const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, filter)]));
   const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
 
-  const specs = { summary: { key: loadKey, load: () => api.get('/web-analytics', params) },
-    timeline: { key: `${loadKey}|${interval}`, load: () => api.get('/web-analytics/timeline', { ...params, interval }) } };
+  const requests = { summary: operation('get_web_analytics', params),
+    timeline: operation('get_web_timeline', { ...params, interval }) };
   for (const group of breakdownGroups) {
     const dimension = tabs[group.key];
-    specs[group.key] = dimension === 'durations'
-      ? { key: `${loadKey}|durations`, load: () => api.get('/web-analytics/pages/duration', { ...params, limit: 10 }) }
-      : { key: `${loadKey}|${dimension}`, load: () => api.get('/web-analytics/breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 }) };
+    requests[group.key] = dimension === 'durations'
+      ? operation('get_page_durations', { ...params, limit: 10 })
+      : operation('get_web_breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 });
   }
-  const { results, shared: sharedError } = shareErrors(useRequests(specs, loadKey));
+  const { results, shared: sharedError } = shareErrors(useViewReady(useOperations(requests), loadKey));
   const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
   // A filter chosen in a table further down is announced above the figures it changed: move
   // there (not on a reload).

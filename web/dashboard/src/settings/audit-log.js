@@ -1,22 +1,26 @@
 // /{org}/settings/audit-log: who did what (list_audit_log), newest first, 50 a page. The
 // filters and the page's cursor are in the URL (?action=…&cursor=…), so a view can be shared.
 import { useState } from 'preact/hooks';
-import { html, Button, Field, PageHeader, Section, Table, ErrorNotice, Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Field, PageHeader, Section, Table, ErrorNotice, Loading } from '../ui/index.js';
+import { useOperation } from '../data.js';
+import { useOrganization } from '../context.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate } from '../format.js';
 
 const pageSize = 50;
 
-export function AuditLogPage({ org, query, setQuery }) {
+export function AuditLogPage() {
+  const org = useOrganization();
+  const { query } = useRoute();
   const [action, setAction] = useState(query.action ?? '');
   // The cursors of the pages before this one, so "Newer" can go back.
   const previous = (query.back ?? '').split(',').filter(Boolean);
-  const entries = useLoad(() => api.get(`/${seg(org.slug)}/audit-log`, {
-    limit: pageSize, cursor: query.cursor, action: query.action, from: query.from, to: query.to,
-  }), [org.slug, query.cursor, query.action, query.from, query.to]);
+  const entries = useOperation('list_audit_log', {
+    orgSlug: org.slug, limit: pageSize, cursor: query.cursor, action: query.action, from: query.from, to: query.to,
+  });
 
   // Actors are user ids: show members by name or email.
-  const members = useLoad(() => api.get(`/${seg(org.slug)}/members`).then((body) => new Map(body.members.map((member) => [member.userId, member]))).catch(() => new Map()), [org.slug]);
+  const members = useOperation('list_members', { orgSlug: org.slug }, { select: (body) => new Map(body.members.map((member) => [member.userId, member])) });
   const columns = [
     { key: 'createdAt', label: 'When', render: (entry) => html`<time datetime=${entry.createdAt}>${formatDate(entry.createdAt, { dateStyle: 'medium', timeStyle: 'medium' })}</time>` },
     { key: 'action', label: 'Action', render: (entry) => html`<code>${entry.action}</code>` },

@@ -1,31 +1,36 @@
 // SDK keys (public, for the tracking script and browser SDK) and private API keys (secret, for
 // servers and the CLI): list, create with a one-time display of the key, revoke with
-// confirmation. Both use the same shapes, under /{org}/projects/{id}/sdk-keys and
-// /private-api-keys.
+// confirmation. Both use the same shapes (list_/create_/revoke_sdk_key and …_private_api_key).
 import { useState } from 'preact/hooks';
-import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Loading, OneTimeSecret, useLoad, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Loading, OneTimeSecret, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { operation, useOperations } from '../data.js';
+import { useProjectScope } from '../context.js';
 import { formatDate } from '../format.js';
 
 const kinds = {
   sdk: {
-    path: 'sdk-keys',
+    list: (scope) => operation('list_sdk_keys', scope, { select: (body) => body.keys }),
+    create: (scope, body) => api.call('create_sdk_key', { ...scope, ...body }),
+    revoke: (scope, keyId) => api.call('revoke_sdk_key', { ...scope, keyId }),
     title: 'SDK keys',
     singular: 'SDK key',
     description: 'Public keys for the tracking script and the browser SDK. They only send events, so they can appear in your pages.',
   },
   private: {
-    path: 'private-api-keys',
+    list: (scope) => operation('list_private_api_keys', scope, { select: (body) => body.keys }),
+    create: (scope, body) => api.call('create_private_api_key', { ...scope, ...body }),
+    revoke: (scope, keyId) => api.call('revoke_private_api_key', { ...scope, keyId }),
     title: 'Private API keys',
     singular: 'private API key',
     description: 'Secret keys for servers, log drains and the command line: they read reports and send server-side events. Keep them out of browsers.',
   },
 };
 
-export function KeysSection({ org, project, kind, onCreated }) {
+export function KeysSection({ kind, onCreated }) {
   const spec = kinds[kind];
-  const base = `/${seg(org.slug)}/projects/${seg(project.id)}/${spec.path}`;
-  const keys = useLoad(() => api.get(base).then((body) => body.keys), [base]);
+  const scope = useProjectScope();
+  const { keys } = useOperations({ keys: spec.list(scope) });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState(null);
   const active = (keys.data ?? []).filter((key) => !key.revokedAt);
@@ -40,23 +45,23 @@ export function KeysSection({ org, project, kind, onCreated }) {
       actions=${html`<${Button} kind="primary" onClick=${() => setCreating(true)}>Create ${spec.singular}<//>`}>
     ${keys.loading && !keys.data ? html`<${Loading} />` : html`<${Table} caption=${spec.title} columns=${columns} rows=${active} rowKey=${(key) => key.id} empty=${`No ${spec.title.toLowerCase()} yet.`} />`}
     <${ErrorNotice} error=${keys.error} />
-    <${CreateKeyDialog} open=${creating} spec=${spec} base=${base}
+    <${CreateKeyDialog} open=${creating} spec=${spec} scope=${scope}
       onCreated=${(key) => { keys.reload(); onCreated?.(key); }} onClose=${() => setCreating(false)} />
     <${ConfirmDialog} open=${Boolean(revoking)} title=${`Revoke ${spec.singular}?`} confirmLabel="Revoke"
       message=${revoking && `“${revoking.name || revoking.displayPrefix}” (${revoking.displayPrefix}…) stops working at once. Anything still using it will be refused. This cannot be undone.`}
-      onConfirm=${async () => { await api.del(`${base}/${seg(revoking.id)}`); keys.reload(); }}
+      onConfirm=${async () => { await spec.revoke(scope, revoking.id); keys.reload(); }}
       onClose=${() => setRevoking(null)} />
   <//>`;
 }
 
 /** Asks for a name, creates the key, then shows it once. */
-function CreateKeyDialog({ open, spec, base, onCreated, onClose }) {
+function CreateKeyDialog({ open, spec, scope, onCreated, onClose }) {
   const [name, setName] = useState('');
   const [created, setCreated] = useState(null);
   const close = () => { setName(''); setCreated(null); onClose(); };
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    const key = await api.post(base, name.trim() ? { name: name.trim() } : {});
+    const key = await spec.create(scope, name.trim() ? { name: name.trim() } : {});
     setCreated(key);
     onCreated(key);
   });

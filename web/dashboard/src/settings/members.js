@@ -3,19 +3,23 @@
 // Operations: list_members, update_member, remove_member, list_invitations, create_invitation,
 // revoke_invitation, list_roles.
 import { useState } from 'preact/hooks';
-import { html, Button, Field, SelectField, Section, PageHeader, Table, Dialog, ConfirmDialog, ErrorNotice, Notice, Loading, CopyButton, useLoad, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, Button, Field, SelectField, Section, PageHeader, Table, Dialog, ConfirmDialog, ErrorNotice, Notice, Loading, CopyButton, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { useOrganization, useUser } from '../context.js';
 import { formatDate } from '../format.js';
 
 const roleNames = ['owner', 'admin', 'developer', 'analyst', 'support'];
 const roleLabel = (role) => role[0].toUpperCase() + role.slice(1);
 const fullName = (person) => [person.firstName, person.lastName].filter(Boolean).join(' ');
 
-export function MembersPage({ org, user }) {
-  const base = `/${seg(org.slug)}`;
-  const members = useLoad(() => api.get(`${base}/members`).then((body) => body.members), [base]);
-  const invitations = useLoad(() => api.get(`${base}/invitations`).then((body) => body.invitations), [base]);
-  const roles = useLoad(() => api.get(`${base}/roles`).then((body) => body.roles), [base]);
+export function MembersPage() {
+  const org = useOrganization();
+  const user = useUser();
+  const scope = { orgSlug: org.slug };
+  const members = useOperation('list_members', scope, { select: (body) => body.members });
+  const invitations = useOperation('list_invitations', scope, { select: (body) => body.invitations });
+  const roles = useOperation('list_roles', scope, { select: (body) => body.roles });
   const [removing, setRemoving] = useState(null);
   const [revoking, setRevoking] = useState(null);
   const [inviting, setInviting] = useState(false);
@@ -27,7 +31,7 @@ export function MembersPage({ org, user }) {
     setRoleError(null);
     setRoleSaved(null);
     try {
-      await api.patch(`${base}/members/${seg(member.userId)}`, { role });
+      await api.call('update_member', { ...scope, userId: member.userId, role });
       setRoleSaved(`${fullName(member) || member.email} is now ${roleLabel(role).toLowerCase()}.`);
     } catch (error) {
       setRoleError(error);
@@ -74,24 +78,24 @@ export function MembersPage({ org, user }) {
         { key: 'permissions', label: 'Permissions', render: (role) => html`<span class="perm-list">${role.permissions.map((permission) => html`<code>${permission}</code>`)}</span>` },
       ]} />`}
     <//>
-    <${InviteDialog} open=${inviting} base=${base} roleOptions=${roleOptions} onClose=${() => setInviting(false)} onCreated=${() => invitations.reload()} />
+    <${InviteDialog} open=${inviting} scope=${scope} roleOptions=${roleOptions} onClose=${() => setInviting(false)} onCreated=${() => invitations.reload()} />
     <${ConfirmDialog} open=${Boolean(removing)} title=${removing?.userId === user.id ? 'Leave the organization?' : 'Remove member?'} confirmLabel=${removing?.userId === user.id ? 'Leave' : 'Remove'}
       message=${removing && `${fullName(removing) || removing.email} loses access to ${org.name} and its projects at once.`}
-      onConfirm=${async () => { await api.del(`${base}/members/${seg(removing.userId)}`); members.reload(); }} onClose=${() => setRemoving(null)} />
+      onConfirm=${async () => { await api.call('remove_member', { ...scope, userId: removing.userId }); members.reload(); }} onClose=${() => setRemoving(null)} />
     <${ConfirmDialog} open=${Boolean(revoking)} title="Revoke invitation?" confirmLabel="Revoke"
       message=${revoking && `The invitation link sent to ${revoking.email} stops working.`}
-      onConfirm=${async () => { await api.del(`${base}/invitations/${seg(revoking.id)}`); invitations.reload(); }} onClose=${() => setRevoking(null)} />
+      onConfirm=${async () => { await api.call('revoke_invitation', { ...scope, invitationId: revoking.id }); invitations.reload(); }} onClose=${() => setRevoking(null)} />
   </div>`;
 }
 
-function InviteDialog({ open, base, roleOptions, onClose, onCreated }) {
+function InviteDialog({ open, scope, roleOptions, onClose, onCreated }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('analyst');
   const [created, setCreated] = useState(null);
   const close = () => { setEmail(''); setRole('analyst'); setCreated(null); onClose(); };
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
-    const invitation = await api.post(`${base}/invitations`, { email: email.trim(), role });
+    const invitation = await api.call('create_invitation', { ...scope, email: email.trim(), role });
     setCreated(invitation);
     onCreated();
   });

@@ -2,7 +2,9 @@
 // detection, event storage, IP logging), its SDK keys and private API keys.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { html, Button, Field, SelectField, Switch, Section, PageHeader, Notice, ErrorNotice, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { api } from '../api.js';
+import { invalidate } from '../data.js';
+import { useProject, useProjectScope } from '../context.js';
 import { KeysSection } from './keys.js';
 
 function timezones(current) {
@@ -18,7 +20,9 @@ function timezones(current) {
   return zones;
 }
 
-export function ProjectSettingsPage({ org, project, onProjectChange }) {
+export function ProjectSettingsPage() {
+  const project = useProject();
+  const scope = useProjectScope();
   const [form, setForm] = useState(() => pick(project));
   const [saved, setSaved] = useState(false);
   useEffect(() => { setForm(pick(project)); }, [project]);
@@ -30,8 +34,9 @@ export function ProjectSettingsPage({ org, project, onProjectChange }) {
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
     if (changes.name !== undefined) changes.name = changes.name.trim();
-    await api.patch(`/${seg(org.slug)}/projects/${seg(project.id)}`, changes);
-    await onProjectChange?.();
+    await api.call('update_project', { ...scope, ...changes });
+    // The switcher, the title and this form show the project from list_projects.
+    await invalidate('list_projects');
     setSaved(true);
   });
 
@@ -54,8 +59,8 @@ export function ProjectSettingsPage({ org, project, onProjectChange }) {
         </div>
       </form>
     <//>
-    <${KeysSection} org=${org} project=${project} kind="sdk" />
-    <${KeysSection} org=${org} project=${project} kind="private" />
+    <${KeysSection} kind="sdk" />
+    <${KeysSection} kind="private" />
   </div>`;
 }
 

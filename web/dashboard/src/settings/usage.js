@@ -1,11 +1,12 @@
 // /{org}/{project}/usage: events per calendar month (UTC), humans and bots (get_usage), as a
 // table with plain CSS bars.
-import { html, PageHeader, Section, Loading, ErrorNotice, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { html, PageHeader, Section, Loading, ErrorNotice } from '../ui/index.js';
+import { useOperation } from '../data.js';
+import { useProjectScope } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 
-export function UsagePage({ org, project }) {
-  const usage = useLoad(() => api.get(`/${seg(org.slug)}/projects/${seg(project.id)}/usage`).then((body) => body.months), [org.slug, project.id]);
+export function UsagePage() {
+  const usage = useOperation('get_usage', useProjectScope(), { select: (body) => body.months });
   const months = [...(usage.data ?? [])].sort((a, b) => b.month.localeCompare(a.month));
   const max = Math.max(1, ...months.map((month) => month.humanEvents + month.botEvents));
   return html`<div>

@@ -4,8 +4,10 @@
 // (cancel_site_crawl); the site's crawls (list_site_crawls), read again while one is going.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Button, Field, Loading, Notice, Table, useAction, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Button, Field, Loading, Notice, Table, useAction } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatDuration, formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { NoSites, SitePicker } from './shared.js';
@@ -18,8 +20,9 @@ export function CrawlsTab(props) {
   return html`<${CrawlsOfSite} key=${props.site.id} ...${props} />`;
 }
 
-function CrawlsOfSite({ base, sites, site, query, setQuery, canManage, link }) {
-  const crawls = useLoad(() => api.get(`${base}/crawls`, { siteId: site.id, limit: 20 }).then((body) => body.crawls ?? []), [base, site.id]);
+function CrawlsOfSite({ scope, sites, site, canManage, link }) {
+  const { query } = useRoute();
+  const crawls = useOperation('list_site_crawls', { ...scope, siteId: site.id, limit: 20 }, { select: (body) => body.crawls ?? [] });
   const anyActive = (crawls.data ?? []).some(isActive);
   useEffect(() => {
     if (!anyActive) return undefined;
@@ -53,13 +56,13 @@ function CrawlsOfSite({ base, sites, site, query, setQuery, canManage, link }) {
 
   return html`<div class="stack">
     <div class="crawler-filters" role="group" aria-label="Site">
-      <${SitePicker} sites=${sites} site=${site} setQuery=${setQuery} />
+      <${SitePicker} sites=${sites} site=${site} />
     </div>
     ${!site.verified && html`<${Notice} kind="warning">ServiceAuditBot crawls only proven sites: prove that ${site.origin} is yours first.
       <a href=${link('sites', { site: site.id })}>Go to Sites</a><//>`}
-    ${canManage && site.verified && html`<${StartCrawl} base=${base} site=${site} link=${link}
+    ${canManage && site.verified && html`<${StartCrawl} scope=${scope} site=${site} link=${link}
       onStarted=${(crawl) => { setQuery({ crawl: crawl.id }); crawls.reload(); }} />`}
-    ${shown && html`<${CrawlProgress} key=${shown} base=${base} crawlId=${shown} canManage=${canManage} link=${link}
+    ${shown && html`<${CrawlProgress} key=${shown} scope=${scope} crawlId=${shown} canManage=${canManage} link=${link}
       onSettled=${() => crawls.reload()} />`}
     <section class="card" aria-labelledby="sa-crawls-heading">
       <div class="card-head"><div><h2 id="sa-crawls-heading">Crawls of ${site.origin}</h2>
@@ -80,7 +83,7 @@ export function StatusBadge({ crawl }) {
 }
 
 /** The start form: the start page and the limits (blank: the server's defaults). */
-function StartCrawl({ base, site, link, onStarted }) {
+function StartCrawl({ scope, site, link, onStarted }) {
   const [form, setForm] = useState({});
   const [problems, setProblems] = useState({});
   const [notice, setNotice] = useState(null);
@@ -90,7 +93,7 @@ function StartCrawl({ base, site, link, onStarted }) {
     const { body, problems: found } = crawlRequest(form);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    const crawl = await api.post(`${base}/sites/${seg(site.id)}/crawls`, body);
+    const crawl = await api.call('start_site_crawl', { ...scope, siteId: site.id, ...body });
     setNotice('Crawl queued: its progress is below.');
     onStarted(crawl);
   });
@@ -123,8 +126,8 @@ function StartCrawl({ base, site, link, onStarted }) {
  * One crawl, live: read every 2 seconds while queued or running. onSettled runs once when it
  * ends while shown (so the list catches up).
  */
-export function CrawlProgress({ base, crawlId, canManage, link, onSettled, compact = false }) {
-  const crawl = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}`), [base, crawlId]);
+export function CrawlProgress({ scope, crawlId, canManage, link, onSettled, compact = false }) {
+  const crawl = useOperation('get_site_crawl', { ...scope, crawlId });
   const wasActive = useRef(false);
   const data = crawl.data;
   useEffect(() => {
@@ -138,7 +141,7 @@ export function CrawlProgress({ base, crawlId, canManage, link, onSettled, compa
     return () => clearTimeout(timer);
   }, [data]);
   const cancel = useAction(async () => {
-    crawl.setData(await api.post(`${base}/crawls/${seg(crawlId)}/cancel`, {}));
+    crawl.setData(await api.call('cancel_site_crawl', { ...scope, crawlId }));
   });
 
   if (crawl.error && !data) return html`<section class="card"><${RequestError} error=${crawl.error} /></section>`;

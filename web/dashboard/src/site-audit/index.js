@@ -5,10 +5,11 @@
 // traffic the project observed. The URL holds the whole state (tab, site, crawl, rule, state,
 // page, the period), so a view can be shared and reloaded. REST operations only (api.js).
 import { html } from '../ui/html.js';
-import { Loading, PageHeader, useLoad, useTitle } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Loading, PageHeader, useTitle } from '../ui/index.js';
+import { useOperation } from '../data.js';
+import { useRoute } from '../router.js';
+import { useOrganization, usePermissions, useProject, useProjectScope } from '../context.js';
 import { RequestError } from '../reports/sections.js';
-import { loadPermissions } from '../permissions.js';
 import { SitesTab } from './sites.js';
 import { CrawlsTab } from './crawls.js';
 import { IssuesTab } from './issues.js';
@@ -25,19 +26,21 @@ export const tabs = [
   { value: 'robots', label: 'Robots vs traffic' },
 ];
 
-export function SiteAuditPage({ org, project, query, setQuery, navigate }) {
+export function SiteAuditPage() {
+  const org = useOrganization();
+  const project = useProject();
+  const scope = useProjectScope();
+  const { query } = useRoute();
   useTitle(`Site audit · ${project.name}`);
-  const base = `/${seg(org.slug)}/projects/${seg(project.id)}/site-audit`;
   const tab = tabs.some((item) => item.value === query.tab) ? query.tab : 'sites';
-  const permissions = useLoad(() => loadPermissions(org.slug), [org.slug]);
-  const canManage = (permissions.data ?? []).includes('siteaudit.manage');
-  const sites = useLoad(() => api.get(`${base}/sites`).then((body) => body.sites ?? []), [base]);
+  const canManage = usePermissions().includes('siteaudit.manage');
+  const sites = useOperation('list_audit_sites', scope, { select: (body) => body.sites ?? [] });
   const siteList = sites.data ?? [];
   // The site a section is about: ?site=, else the first proven one, else the first.
   const site = siteList.find((item) => item.id === query.site) ?? siteList.find((item) => item.verified) ?? siteList[0] ?? null;
 
   const link = (target, extra) => tabHref(org, project, query, target, extra);
-  const props = { org, project, query, setQuery, navigate, base, sites: siteList, site, reloadSites: sites.reload, setSites: sites.setData, canManage, link };
+  const props = { project, scope, sites: siteList, site, reloadSites: sites.reload, setSites: sites.setData, canManage, link };
   const ready = sites.data !== undefined;
   const showPage = Boolean(query.page) && (tab === 'issues' || tab === 'pages');
 

@@ -4,8 +4,10 @@
 // with URL and evidence, 50 a page; state= (new, open, fixed) filters both. The checks'
 // descriptions come from list_audit_rules.
 import { html } from '../ui/html.js';
-import { Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { operation, useOperation, useOperations } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { AiCrawlerVerdicts, RuleGroups, SeverityCards, SiteFacts } from '../charts/site-audit.js';
@@ -15,20 +17,10 @@ import { crawlStatusLabels, defaultCrawl, evidenceEntries, groupRules, isActive,
 
 const pageSize = 50;
 
-// The rule catalog (list_audit_rules) per project, read once.
-const catalogs = new Map();
-function loadCatalog(base) {
-  if (!catalogs.has(base)) {
-    const promise = api.get(`${base}/rules`).then((body) => new Map((body.rules ?? []).map((rule) => [rule.id, rule])));
-    promise.catch(() => catalogs.delete(base));
-    catalogs.set(base, promise);
-  }
-  return catalogs.get(base);
-}
 
 /** The project's crawls (every site), newest first: the crawl chooser of Issues and Pages. */
-export function useCrawls(base) {
-  return useLoad(() => api.get(`${base}/crawls`, { limit: 50 }).then((body) => body.crawls ?? []), [base]);
+export function useCrawls(scope) {
+  return useOperation('list_site_crawls', { ...scope, limit: 50 }, { select: (body) => body.crawls ?? [] });
 }
 
 /** Which crawl a section shows: ?crawl=, else the newest finished one. */
@@ -37,7 +29,7 @@ export function chosenCrawl(crawls, query) {
 }
 
 /** The crawl chooser, labelled with the site and the date. */
-export function CrawlPicker({ crawls, crawl, sites, setQuery, id = 'sa-crawl' }) {
+export function CrawlPicker({ crawls, crawl, sites, id = 'sa-crawl' }) {
   if (!crawls || crawls.length === 0) return null;
   const origin = (siteId) => sites.find((site) => site.id === siteId)?.origin ?? 'removed site';
   return html`<div class="field">
@@ -51,8 +43,9 @@ export function CrawlPicker({ crawls, crawl, sites, setQuery, id = 'sa-crawl' })
 }
 
 export function IssuesTab(props) {
-  const { base, sites, query, setQuery, canManage, link } = props;
-  const crawls = useCrawls(base);
+  const { scope, sites, canManage, link } = props;
+  const { query } = useRoute();
+  const crawls = useCrawls(scope);
   if (sites.length === 0) return html`<${NoSites} link=${link} canManage=${canManage} />`;
   if (crawls.error) return html`<${RequestError} error=${crawls.error} />`;
   if (crawls.data === undefined) return html`<${Loading} label="Loading the crawls…" />`;
@@ -69,7 +62,7 @@ export function IssuesTab(props) {
   const state = issueStates.some((item) => item.value === query.state) ? query.state : '';
   return html`<div class="stack">
     <div class="crawler-filters" role="group" aria-label="Crawl and issue state">
-      <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} setQuery=${setQuery} />
+      <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} />
       <div class="field">
         <label for="sa-state">Show</label>
         <select id="sa-state" onChange=${(event) => setQuery({ state: event.currentTarget.value || null, cursor: null, back: null })}>
@@ -81,15 +74,16 @@ export function IssuesTab(props) {
   </div>`;
 }
 
-function CrawlSummary({ base, crawlId, state, query, canManage, link, onSettled }) {
-  const summary = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/summary`), [base, crawlId]);
+function CrawlSummary({ scope, crawlId, state, canManage, link, onSettled }) {
+  const { query } = useRoute();
+  const summary = useOperation('get_site_audit_summary', { ...scope, crawlId });
   const data = summary.data;
   if (summary.error) return html`<${RequestError} error=${summary.error} />`;
   if (!data) return html`<${Loading} label="Loading the summary…" />`;
   if (isActive(data.crawl)) {
     return html`<div class="stack">
       <p class="notice notice-info" role="status">This crawl is still going: its issues appear when it finishes.</p>
-      <${CrawlProgress} base=${base} crawlId=${crawlId} canManage=${canManage} link=${link} compact
+      <${CrawlProgress} scope=${scope} crawlId=${crawlId} canManage=${canManage} link=${link} compact
         onSettled=${() => { summary.reload(); onSettled?.(); }} />
     </div>`;
   }
@@ -111,8 +105,8 @@ function CrawlSummary({ base, crawlId, state, query, canManage, link, onSettled 
         : html`<${RuleGroups} rules=${data.rules} state=${state} selectedRule=${rule}
             ruleHref=${(ruleId) => link('issues', { rule: ruleId, cursor: null, back: null, page: null })} showChanges=${Boolean(data.crawl?.previousCrawlId)} />`}
     </section>
-    ${rule && html`<${RuleIssues} key=${`${rule}|${state}`} base=${base} crawlId=${crawlId} ruleId=${rule} state=${state}
-      known=${ruleKnown} query=${query} link=${link} />`}
+    ${rule && html`<${RuleIssues} key=${`${rule}|${state}`} scope=${scope} crawlId=${crawlId} ruleId=${rule} state=${state}
+      known=${ruleKnown} link=${link} />`}
     <section class="card" aria-labelledby="sa-site-heading">
       <div class="card-head"><div><h2 id="sa-site-heading">What the crawl read of the site</h2>
         <p class="muted">robots.txt, the sitemaps, llms.txt and HTTPS, and what robots.txt says to each AI crawler.</p></div></div>
@@ -122,15 +116,18 @@ function CrawlSummary({ base, crawlId, state, query, canManage, link, onSettled 
   </div>`;
 }
 
-function RuleIssues({ base, crawlId, ruleId, state, query, link }) {
+function RuleIssues({ scope, crawlId, ruleId, state, link }) {
+  const { query } = useRoute();
   // The page's cursor is in the URL with the cursors of the pages before it ("back"), so
   // "Previous" goes back and the rows' numbers are known.
   const cursor = query.cursor || null;
   const previous = (query.back ?? '').split(',').filter(Boolean);
   const offset = previous.length * pageSize;
-  const catalog = useLoad(() => loadCatalog(base), [base]);
-  const page = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/issues`, { ruleId, state, limit: pageSize, cursor }),
-    [base, crawlId, ruleId, state, cursor]);
+  const { catalog, page } = useOperations({
+    // The rule catalog is the same for the whole session: kept.
+    catalog: operation('list_audit_rules', scope, { keep: true, select: (body) => new Map((body.rules ?? []).map((rule) => [rule.id, rule])) }),
+    page: operation('list_crawl_issues', { ...scope, crawlId, ruleId, state, limit: pageSize, cursor }),
+  });
   const issues = { ...page, data: page.data && (page.data.issues ?? []) };
   const next = page.data?.nextCursor ?? null;
   const rule = catalog.data?.get(ruleId);

@@ -3,19 +3,21 @@
 // structured data, redirects…), its issues, and the links to it and from it (each internal one
 // opens that page's detail).
 import { html } from '../ui/html.js';
-import { Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { useRoute } from '../router.js';
 import { formatBytes, formatDate, formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { Evidence, IssueState, chosenCrawl, useCrawls } from './issues.js';
 import { humanize, pageStateLabels, severities } from './model.js';
 
-export function PageDetail({ base, query, link }) {
+export function PageDetail({ scope, link }) {
+  const { query } = useRoute();
   const tab = query.tab === 'pages' ? 'pages' : 'issues';
-  const crawls = useCrawls(base);
+  const crawls = useCrawls(scope);
   const crawlId = query.crawl || chosenCrawl(crawls.data, query)?.id || null;
-  const page = useLoad(() => (crawlId ? api.get(`${base}/crawls/${seg(crawlId)}/page`, { url: query.page }) : Promise.resolve(null)),
-    [base, crawlId, query.page]);
+  const page = useOperation('get_crawl_page', { ...scope, crawlId, url: query.page }, { skip: !crawlId });
   const back = html`<p><a href=${link(tab, { page: null })}>← Back to the ${tab === 'pages' ? 'pages' : 'issues'}</a></p>`;
   if (!crawlId && crawls.data !== undefined) return html`<div class="stack">${back}<p class="muted">No crawl to read this page from.</p></div>`;
   if (page.error) {

@@ -2,8 +2,10 @@
 // the URL (q=), 50 a page (cursor=, with back= to return); each opens its detail (page=<url>).
 import { useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Button, Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Button, Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { NoSites } from './shared.js';
@@ -13,8 +15,9 @@ import { pageStateLabels } from './model.js';
 const pageSize = 50;
 
 export function PagesTab(props) {
-  const { base, sites, query, setQuery, canManage, link } = props;
-  const crawls = useCrawls(base);
+  const { scope, sites, canManage, link } = props;
+  const { query } = useRoute();
+  const crawls = useCrawls(scope);
   if (sites.length === 0) return html`<${NoSites} link=${link} canManage=${canManage} />`;
   if (crawls.error) return html`<${RequestError} error=${crawls.error} />`;
   if (crawls.data === undefined) return html`<${Loading} label="Loading the crawls…" />`;
@@ -28,13 +31,14 @@ export function PagesTab(props) {
   }
   return html`<div class="stack">
     <div class="crawler-filters" role="group" aria-label="Crawl">
-      <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} setQuery=${setQuery} />
+      <${CrawlPicker} crawls=${crawls.data} crawl=${crawl} sites=${sites} />
     </div>
-    <${PageList} key=${crawl.id} base=${base} crawlId=${crawl.id} query=${query} setQuery=${setQuery} link=${link} />
+    <${PageList} key=${crawl.id} scope=${scope} crawlId=${crawl.id} link=${link} />
   </div>`;
 }
 
-function PageList({ base, crawlId, query, setQuery, link }) {
+function PageList({ scope, crawlId, link }) {
+  const { query } = useRoute();
   const state = pageStateLabels[query.pageState] ? query.pageState : '';
   const search = typeof query.q === 'string' ? query.q : '';
   // The page's cursor is in the URL with the cursors of the pages before it ("back"), so
@@ -43,8 +47,7 @@ function PageList({ base, crawlId, query, setQuery, link }) {
   const previous = (query.back ?? '').split(',').filter(Boolean);
   const offset = previous.length * pageSize;
   const [typed, setTyped] = useState(search);
-  const answer = useLoad(() => api.get(`${base}/crawls/${seg(crawlId)}/pages`, { state, search, limit: pageSize, cursor }),
-    [base, crawlId, state, search, cursor]);
+  const answer = useOperation('list_crawl_pages', { ...scope, crawlId, state, search, limit: pageSize, cursor });
   const pages = { ...answer, data: answer.data && (answer.data.pages ?? []) };
   const next = answer.data?.nextCursor ?? null;
   const rows = pages.data ?? [];

@@ -6,26 +6,27 @@
 // or renamed fields.
 import { useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { Loading, useLoad } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { Loading } from '../ui/index.js';
+import { api } from '../api.js';
+import { useOperation } from '../data.js';
+import { setQuery, useRoute } from '../router.js';
 import { formatDate, formatNumber } from '../format.js';
 import { Change } from '../charts/change.js';
 import { MetricCards } from '../charts/metric-cards.js';
-import { comparisonName, reportParams, resolveComparison, resolvePeriod, viewKey } from '../reports/period.js';
+import { comparisonName, reportParams, resolveComparison, resolvePeriod } from '../reports/period.js';
 import { PeriodPicker } from '../reports/period-picker.js';
 import { RequestError } from '../reports/sections.js';
 import { NoSites, SitePicker } from './shared.js';
 import { accessLabels, notableCrawler, percentChange, purposeLabels, robotsTrafficReport } from './model.js';
 
-export function RobotsTrafficTab({ base, project, sites, site, query, setQuery, canManage, link }) {
+export function RobotsTrafficTab({ scope, project, sites, site, canManage, link }) {
+  const { query } = useRoute();
   const timeZone = project.reportingTimezone || 'UTC';
   const range = resolvePeriod(query, timeZone);
   const comparison = resolveComparison(query);
   const params = reportParams(project.id, query, timeZone);
   delete params.projectId; // the project is in the path
-  const key = viewKey(params);
-  const report = useLoad(() => (site ? api.get(`${base}/sites/${seg(site.id)}/robots-traffic`, params) : Promise.resolve(null)),
-    [base, site?.id, key]);
+  const report = useOperation('get_robots_traffic_report', { ...scope, siteId: site?.id, ...params }, { skip: !site });
   if (sites.length === 0) return html`<${NoSites} link=${link} canManage=${canManage} />`;
   const data = report.data ? robotsTrafficReport(report.data) : null;
   const compared = comparison.mode !== 'off' && Boolean(data?.comparisonWindow ?? data?.totals.previousRequests);
@@ -35,7 +36,7 @@ export function RobotsTrafficTab({ base, project, sites, site, query, setQuery, 
     <p class="muted">Only Sightline can make this report: the site's robots.txt rules set against the AI crawlers this project's
       analytics saw, verified by their operators' IP ranges or signatures, so a disallowed crawler that still comes shows up here.</p>
     <div class="crawler-filters" role="group" aria-label="Site">
-      <${SitePicker} sites=${sites} site=${site} setQuery=${setQuery} />
+      <${SitePicker} sites=${sites} site=${site} />
     </div>
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${data?.comparisonWindow ?? null} timeZone=${timeZone} />
     ${report.error && html`<${RequestError} error=${report.error} />`}

@@ -1,5 +1,6 @@
 // Pieces the site-audit sections share: the empty state before any site, and the site chooser.
 import { html } from '../ui/html.js';
+import { setQuery } from '../router.js';
 
 /** The first step when there is nothing to show yet: add a site and prove it. */
 export function NoSites({ link, canManage }) {
@@ -18,7 +19,7 @@ export function NoSites({ link, canManage }) {
 }
 
 /** A site chooser (shown when the project has more than one site). */
-export function SitePicker({ sites, site, setQuery, label = 'Site', onlyVerified = false, id = 'sa-site' }) {
+export function SitePicker({ sites, site, label = 'Site', onlyVerified = false, id = 'sa-site' }) {
   const choices = onlyVerified ? sites.filter((item) => item.verified) : sites;
   if (choices.length < 2) return null;
   return html`<div class="field">

@@ -5,19 +5,20 @@
 import { useId, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Button, ConfirmDialog, Field, Notice, useAction } from '../ui/index.js';
-import { api, seg } from '../api.js';
+import { api } from '../api.js';
+import { setQuery } from '../router.js';
 import { formatDate } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { proofLabels } from './model.js';
 
-export function SitesTab({ base, sites, reloadSites, setSites, canManage, link, setQuery }) {
+export function SitesTab({ scope, sites, reloadSites, setSites, canManage, link }) {
   const [url, setUrl] = useState('');
   const [notice, setNotice] = useState(null);
   const [removing, setRemoving] = useState(null);
   const add = useAction(async (event) => {
     event.preventDefault();
     setNotice(null);
-    const site = await api.post(`${base}/sites`, { url: url.trim() });
+    const site = await api.call('add_audit_site', { ...scope, url: url.trim() });
     setUrl('');
     setSites((previous) => [...(previous ?? []).filter((item) => item.id !== site.id), site]);
     setNotice(`${site.origin} added. Publish one of the proofs below, then choose "Verify".`);
@@ -45,14 +46,14 @@ export function SitesTab({ base, sites, reloadSites, setSites, canManage, link, 
       ${existing && html`<p><a href=${link('sites', { site: existing.id })}>Show ${existing.origin}</a></p>`}
       ${notice && html`<${Notice} kind="success">${notice}<//>`}
     </section>`}
-    ${sites.map((site) => html`<${SiteCard} key=${site.id} site=${site} base=${base} canManage=${canManage} link=${link}
+    ${sites.map((site) => html`<${SiteCard} key=${site.id} site=${site} scope=${scope} canManage=${canManage} link=${link}
       onChange=${(updated) => setSites((previous) => (previous ?? []).map((item) => (item.id === updated.id ? updated : item)))}
       onRemove=${() => setRemoving(site)} onRecheck=${reloadSites} />`)}
     <${ConfirmDialog} open=${Boolean(removing)} title="Remove the site?" confirmLabel="Remove site"
       message=${removing ? `${removing.origin} and every crawl, page and issue of it will be deleted. A running crawl stops.` : ''}
       onClose=${() => setRemoving(null)}
       onConfirm=${async () => {
-        await api.del(`${base}/sites/${seg(removing.id)}`);
+        await api.call('delete_audit_site', { ...scope, siteId: removing.id });
         setSites((previous) => (previous ?? []).filter((item) => item.id !== removing.id));
         setNotice(`${removing.origin} removed.`);
         setQuery({ site: null, crawl: null }, { replace: true });
@@ -60,14 +61,14 @@ export function SitesTab({ base, sites, reloadSites, setSites, canManage, link, 
   </div>`;
 }
 
-function SiteCard({ site, base, canManage, link, onChange, onRemove, onRecheck }) {
+function SiteCard({ site, scope, canManage, link, onChange, onRemove, onRecheck }) {
   const [method, setMethod] = useState('');
   const [result, setResult] = useState(null);
   const headingId = `site-${site.id}`;
   const verify = useAction(async () => {
     setResult(null);
     try {
-      const updated = await api.post(`${base}/sites/${seg(site.id)}/verify`, method ? { method } : {});
+      const updated = await api.call('verify_audit_site', { ...scope, siteId: site.id, ...(method ? { method } : {}) });
       onChange(updated);
       setResult(`Ownership proven by ${proofLabels[updated.verifiedMethod] ?? updated.verifiedMethod}. ServiceAuditBot may crawl ${updated.origin} now.`);
     } catch (error) {

@@ -1,6 +1,6 @@
 // Small shared components. Every input has a visible label; notices use role="status" (polite)
 // or role="alert" (errors); dialogs are native <dialog> elements (focus trap, Escape, inert page).
-import { useEffect, useRef, useState, useCallback, useId } from 'preact/hooks';
+import { useEffect, useRef, useState, useId } from 'preact/hooks';
 import { html } from './html.js';
 
 export { html };
@@ -179,27 +179,6 @@ export function OneTimeSecret({ label, secret, onDone }) {
     </div>
     ${onDone && html`<${Button} onClick=${onDone}>Done<//>`}
   </div>`;
-}
-
-/**
- * Loads data for a view: { data, error, loading, reload, setData }. load is called again when
- * deps change; a load that finishes after a newer one started is ignored.
- */
-export function useLoad(load, deps) {
-  const [state, setState] = useState({ data: undefined, error: null, loading: true });
-  const generation = useRef(0);
-  const run = useCallback(async () => {
-    const mine = ++generation.current;
-    setState((previous) => ({ ...previous, loading: true, error: null }));
-    try {
-      const data = await load();
-      if (mine === generation.current) setState({ data, error: null, loading: false });
-    } catch (error) {
-      if (mine === generation.current) setState((previous) => ({ ...previous, error, loading: false }));
-    }
-  }, deps);
-  useEffect(() => { run(); }, [run]);
-  return { ...state, reload: run, setData: (data) => setState((previous) => ({ ...previous, data: typeof data === 'function' ? data(previous.data) : data })) };
 }
 
 /** Runs an async action with busy/error state, for forms. */
