@@ -134,6 +134,65 @@ TEST_P(JobLeases, AnAnswerIsHeldByOneNodeAndAskedAgainWhenItsLeaseRunsOut) {
   EXPECT_EQ(answer->attempts, 2) << "each claim counts an attempt";
 }
 
+// A node that stalled past its lease cannot end the answer the other node now holds: storing it
+// (with its mentions), retrying it or failing it writes nothing, so nothing is counted twice.
+TEST_P(JobLeases, OnlyTheAnswersHolderEndsIt) {
+  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
+    auto run = tx.ai_visibility().InsertAiRun(
+        {"r1", "p1", "manual", std::nullopt, "queued", std::nullopt, 1000, std::nullopt});
+    if (!run) return run;
+    AiAnswerRecord answer;
+    answer.id = "a1";
+    answer.run_id = "r1";
+    answer.project_id = "p1";
+    answer.prompt_id = "q1";
+    answer.engine_id = "e1";
+    answer.repetition = 1;
+    answer.next_attempt_at = 1000;
+    answer.created_at = 1000;
+    return tx.ai_visibility().InsertAiAnswers(std::span(&answer, 1));
+  })));
+  core::ManualClock clock(10'000);
+  const jobs::Lease lease(std::chrono::minutes(10));
+  visibility::AnswerLeases leases(store());
+  auto first = jobs::HeldLease::Claim(leases, lease, clock, "a1");
+  ASSERT_TRUE(Ok(first) && *first);
+  const std::int64_t stalled = (*first)->until();
+  clock.Advance(std::chrono::minutes(11));
+  auto second = jobs::HeldLease::Claim(leases, lease, clock, "a1");
+  ASSERT_TRUE(Ok(second) && *second);
+
+  AiAnswerRecord answer = ReadOk([](Transaction& tx) { return tx.ai_visibility().FindAiAnswer("p1", "a1"); }).value();
+  answer.answered_at = clock.NowMillis();
+  answer.answer = "Acme is good.";
+  const AiMentionRecord mention{.brand_id = "b1", .rank = 1, .first_offset = 0, .occurrences = 1,
+                                .snippet = "Acme"};
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) {
+    return tx.ai_visibility().FinishAiAnswer(answer, stalled, std::span(&mention, 1), {});
+  }));
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) {
+    return tx.ai_visibility().RetryAiAnswer("a1", stalled, clock.NowMillis(), "X", "x");
+  }));
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) {
+    return tx.ai_visibility().FailAiAnswer("a1", stalled, "X", "x", clock.NowMillis());
+  }));
+  auto unchanged = ReadOk([](Transaction& tx) { return tx.ai_visibility().FindAiAnswer("p1", "a1"); });
+  ASSERT_TRUE(unchanged);
+  EXPECT_EQ(unchanged->status, "running");
+  EXPECT_EQ(unchanged->answer, "");
+
+  EXPECT_TRUE(WriteOk([&](Transaction& tx) {
+    return tx.ai_visibility().FinishAiAnswer(answer, (*second)->until(), std::span(&mention, 1), {});
+  }));
+  auto done = ReadOk([](Transaction& tx) { return tx.ai_visibility().FindAiAnswer("p1", "a1"); });
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->status, "done");
+  EXPECT_EQ(done->lease_until, 0);
+  EXPECT_FALSE(WriteOk([&](Transaction& tx) {
+    return tx.ai_visibility().FinishAiAnswer(answer, (*second)->until(), std::span(&mention, 1), {});
+  })) << "a stored answer is stored once";
+}
+
 INSTANTIATE_TEST_SUITE_P(Sqlite, JobLeases, testing::Values(Backend::kSqlite));
 INSTANTIATE_TEST_SUITE_P(Postgres, JobLeases, testing::Values(Backend::kPostgres));
 
