@@ -124,12 +124,22 @@ Result<TwoFactorStatus> TwoFactorService::Disable(const storage::UserRecord& use
   }
   auto verified = Verify(user, code);
   if (!verified) return verified.error();
-  auto disabled = store_.Write([&](Transaction& tx) {
-    return tx.second_factors().DisableTwoFactor(user.id, clock_.NowMillis());
-  });
-  if (!disabled) return disabled.error();
   storage::UserRecord now_disabled = user;
   now_disabled.two_factor_enabled = false;
+  // Checked again where it counts: a passkey deleted meanwhile (another session) could have
+  // been the other factor. The error rolls the change back.
+  auto disabled = store_.Write([&](Transaction& tx) -> Result<void> {
+    if (auto locked = tx.second_factors().LockSecondFactors(user.id); !locked) {
+      return locked.error();
+    }
+    auto done = tx.second_factors().DisableTwoFactor(user.id, clock_.NowMillis());
+    if (!done) return done;
+    auto left = LoadSecondFactors(tx, now_disabled);
+    if (!left) return left.error();
+    if (left->needs_setup()) return LastSecondFactorError(left->required_by);
+    return {};
+  });
+  if (!disabled) return disabled.error();
   return Status(now_disabled);
 }
 

@@ -74,6 +74,13 @@ Result<void> SecondFactorRepository::EnableTwoFactor(std::string_view user_id, s
   return {};
 }
 
+Result<bool> SecondFactorRepository::LockSecondFactors(std::string_view user_id) {
+  // An UPDATE that changes nothing takes the row lock on every backend (SQLite's writes are
+  // serialized anyway).
+  return ExecuteChanged(session_, "UPDATE users SET updated_at = updated_at WHERE id = $1",
+                        {std::string(user_id)});
+}
+
 Result<void> SecondFactorRepository::DisableTwoFactor(std::string_view user_id, std::int64_t now) {
   const std::string id(user_id);
   auto secret = ExecuteVoid(session_, "DELETE FROM user_two_factor WHERE user_id = $1", {id});

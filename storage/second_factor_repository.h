@@ -24,6 +24,12 @@ class SecondFactorRepository {
  public:
   explicit SecondFactorRepository(SqlSession& session) : session_(session) {}
 
+  // Locks the user's row until the transaction ends; whether the user exists. A change that
+  // could remove the user's last second factor takes it first and then checks what is left, so
+  // two such changes (turning TOTP off, deleting the last passkey) run one after the other and
+  // the second sees the first's result.
+  core::Result<bool> LockSecondFactors(std::string_view user_id);
+
   // Two-factor authentication (storage/second_factor_repository.cpp).
   core::Result<std::optional<TwoFactorRecord>> FindTwoFactor(std::string_view user_id);
   // Starts (or restarts) a setup: the pending secret, with its backup codes' hashes pending.

@@ -169,6 +169,9 @@ Result<json::value> RunDeletePasskey(OperationContext& context, const json::obje
   const std::string& user_id = *context.principal.user_id;
   AuditEntry audit{"user.passkey.delete", "user", user_id, json::object{{"passkeyId", id}}, {}};
   auto deleted = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<void> {
+    // First, so that turning TOTP off in another session waits for this (or this for it).
+    auto locked = tx.second_factors().LockSecondFactors(user_id);
+    if (!locked) return locked.error();
     auto user = tx.accounts().FindUserById(user_id);
     if (!user) return user.error();
     if (!*user) return NotFound("passkey");

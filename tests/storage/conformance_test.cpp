@@ -766,6 +766,47 @@ TEST_P(StoreConformance, TwoFactorSecretsStepsAndBackupCodes) {
       ReadOk([](Transaction& tx) { return tx.second_factors().CountUnusedBackupCodes("u-1"); }), 0);
 }
 
+// Turning TOTP off and deleting the last passkey, in two sessions at once: each locks the user
+// first (LockSecondFactors) and then checks what is left, so the second waits for the first
+// and sees its result, and one second factor always stays. Without the lock, the second
+// transaction (PostgreSQL, read committed) read the factors from before the first committed.
+TEST_P(StoreConformance, SecondFactorChangesOfOneUserRunOneAfterTheOther) {
+  SeedProject();
+  WriteOk([](Transaction& tx) -> Result<void> {
+    if (auto r = tx.accounts().UpdateUserTwoFactor("u-1", true, 1000); !r) return r.error();
+    return tx.second_factors().InsertPasskey(
+        {"pk-1", "u-1", "cred-1", "key", -7, 0, "00", "Laptop", "internal", 1000, std::nullopt});
+  });
+  std::latch first_checked(1);
+  std::jthread disable_totp([&] {
+    WriteOk([&](Transaction& tx) -> Result<void> {
+      EXPECT_TRUE(tx.second_factors().LockSecondFactors("u-1").value());
+      const bool passkey_left = !tx.second_factors().ListPasskeys("u-1").value().empty();
+      first_checked.count_down();
+      // The other session tries now, while this one has checked and not yet written.
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      if (passkey_left) {
+        if (auto r = tx.accounts().UpdateUserTwoFactor("u-1", false, 2000); !r) return r.error();
+      }
+      return {};
+    });
+  });
+  first_checked.wait();
+  WriteOk([&](Transaction& tx) -> Result<void> {
+    EXPECT_TRUE(tx.second_factors().LockSecondFactors("u-1").value());
+    auto user = tx.accounts().FindUserById("u-1").value();
+    EXPECT_FALSE(user->two_factor_enabled) << "the lock waited for the other session's commit";
+    if (user->two_factor_enabled) {
+      if (auto r = tx.second_factors().DeletePasskey("pk-1", "u-1"); !r) return r.error();
+    }
+    return {};
+  });
+  disable_totp.join();
+  EXPECT_EQ(ReadOk([](Transaction& tx) { return tx.second_factors().ListPasskeys("u-1"); }).size(), 1u)
+      << "the passkey stays: it is the last second factor";
+  EXPECT_FALSE(WriteOk([](Transaction& tx) { return tx.second_factors().LockSecondFactors("nobody"); }));
+}
+
 TEST_P(StoreConformance, PasskeysAndSingleUseChallenges) {
   SeedProject();
   const PasskeyRecord passkey{"pk-1", "u-1", "cred-1", "key", -7, 0, "00", "Laptop", "internal",
