@@ -20,12 +20,12 @@ Error Bad(std::string_view document, const std::string& what) {
   return Error::Internal("schema document " + std::string(document) + ": " + what);
 }
 
-// The component a {"$ref": ...} object names; empty for any other value.
+// The component a {"$ref": "#/components/schemas/Name"} object names; empty for any other value.
 std::string_view ReferencedName(const json::object& schema) {
   const json::value* ref = schema.if_contains("$ref");
   if (ref == nullptr || !ref->is_string()) return {};
   const std::string_view text = ref->as_string();
-  return text.starts_with(kRefPrefix) ? text.substr(kRefPrefix.size()) : text;
+  return text.starts_with(kRefPrefix) ? text.substr(kRefPrefix.size()) : std::string_view();
 }
 
 // Every component name `value` refers to, in order met; `loose` collects refs with siblings.
@@ -37,10 +37,7 @@ void CollectReferences(const json::value& value, std::vector<std::string>& names
   if (!value.is_object()) return;
   const json::object& object = value.as_object();
   if (object.contains("$ref")) {
-    const json::value& ref = object.at("$ref");
-    names.emplace_back(ref.is_string() && ref.as_string().starts_with(kRefPrefix)
-                           ? std::string(ReferencedName(object))
-                           : "");
+    names.emplace_back(ReferencedName(object));  // empty when it is not a component's
     loose = loose || object.size() != 1;
     return;
   }
@@ -97,7 +94,9 @@ Result<void> SchemaCatalog::Add(const SchemaDocument& document) {
                                 "components");
     if (!schemas) return schemas.error();
     for (const auto& [name, schema] : *schemas) {
-      if (!schema.is_object()) return Bad(document.path, "component " + std::string(name));
+      if (!schema.is_object()) {
+        return Bad(document.path, "component " + std::string(name) + " is not an object");
+      }
       if (!defined_in_.emplace(name, document.path).second) {
         return Bad(document.path, "component " + std::string(name) + " is also defined in " +
                                       defined_in_.at(name));
@@ -123,7 +122,7 @@ Result<void> SchemaCatalog::Add(const SchemaDocument& document) {
 }
 
 // Every $ref names a component and stands alone (OpenAPI 3.0 ignores a $ref's siblings, so a
-// resolved schema would differ from the published one), and no component contains itself.
+// resolved schema would differ from the published one).
 Result<void> SchemaCatalog::CheckReferences() const {
   auto check = [&](const json::value& value, const std::string& where) -> Result<void> {
     std::vector<std::string> names;
@@ -147,7 +146,12 @@ Result<void> SchemaCatalog::CheckReferences() const {
     auto output = check(schemas.output, "operation '" + name + "' output");
     if (!output) return output;
   }
-  // A cycle would make Resolve recurse forever: walk each component's references depth-first.
+  return CheckNoCycles();
+}
+
+// A shape containing itself would make Resolve recurse forever: each component's references are
+// walked depth first.
+Result<void> SchemaCatalog::CheckNoCycles() const {
   std::set<std::string> done;
   std::vector<std::string> path;
   std::function<Result<void>(const std::string&)> visit = [&](const std::string& name) {
@@ -160,16 +164,14 @@ Result<void> SchemaCatalog::CheckReferences() const {
     bool loose = false;
     CollectReferences(components_.at(name), names, loose);
     for (const std::string& next : names) {
-      auto visited = visit(next);
-      if (!visited) return visited;
+      if (auto visited = visit(next); !visited) return visited;
     }
     path.pop_back();
     done.insert(name);
     return Result<void>();
   };
   for (const auto& [name, schema] : components_) {
-    auto visited = visit(std::string(name));
-    if (!visited) return visited;
+    if (auto visited = visit(std::string(name)); !visited) return visited;
   }
   return {};
 }

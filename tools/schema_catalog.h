@@ -46,6 +46,7 @@ class SchemaCatalog {
  private:
   core::Result<void> Add(const SchemaDocument& document);
   core::Result<void> CheckReferences() const;
+  core::Result<void> CheckNoCycles() const;
 
   boost::json::object components_;
   std::map<std::string, OperationSchemas, std::less<>> operations_;
