@@ -58,6 +58,26 @@ json::value ResolvedValue(const json::object& components, const json::value& val
   return resolved;
 }
 
+// JSON has no comments: a schema's "$comment" (JSON Schema's keyword for notes to maintainers)
+// is for the readers of the document, and neither validation, MCP nor OpenAPI 3.0 sees it.
+void DropComments(json::value& value) {
+  if (value.is_array()) {
+    for (json::value& item : value.as_array()) DropComments(item);
+    return;
+  }
+  if (!value.is_object()) return;
+  if (value.as_object().contains("$comment")) {
+    // Copied rather than erased: object::erase moves the last member into the gap, and the
+    // order of members is what MCP clients and the CLI's help show.
+    json::object kept;
+    for (auto& [key, member] : value.as_object()) {
+      if (key != "$comment") kept[key] = std::move(member);
+    }
+    value = std::move(kept);
+  }
+  for (auto& member : value.as_object()) DropComments(member.value());
+}
+
 Result<json::object> ObjectMember(const json::object& parent, std::string_view key,
                                   std::string_view document, const std::string& where) {
   const json::value* member = parent.if_contains(key);
@@ -84,6 +104,7 @@ Result<void> SchemaCatalog::Add(const SchemaDocument& document) {
   boost::system::error_code ec;
   json::value parsed = json::parse(document.text, ec);
   if (ec || !parsed.is_object()) return Bad(document.path, "is not a JSON object");
+  DropComments(parsed);
   for (const auto& [key, value] : parsed.as_object()) {
     if (key != "components" && key != "operations") {
       return Bad(document.path, "unknown member '" + std::string(key) + "'");

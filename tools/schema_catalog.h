@@ -3,7 +3,8 @@
 //   {"components": {"schemas": {"Name": {...}}},
 //    "operations": {"operation_name": {"input": {...}, "output": {...}}}}
 // with either part optional. A schema names a shared shape as {"$ref": "#/components/schemas/Name"},
-// as the OpenAPI document does, whichever document defines it. Built once at start-up;
+// as the OpenAPI document does, whichever document defines it. A "$comment" anywhere is a note to
+// the document's readers and is dropped on loading. Built once at start-up;
 // read-only and thread-safe afterwards.
 #pragma once
 

@@ -2,6 +2,7 @@
 #include "tools/registry.h"
 
 #include "api/openapi.h"
+#include "core/json_util.h"
 #include "identity/permissions.h"
 #include "tests/unit/testing/schema_documents.h"
 #include "tools/schema.h"
@@ -419,7 +420,7 @@ TEST(RegistryBuild, ResolvesReferencesAndKeepsThePublishedForm) {
   const SchemaDocument documents[] = {
       {"tools/schemas.json", R"({"components": {"schemas": {
           "OrgSlug": {"type": "string", "description": "The slug."},
-          "Widget": {"type": "object", "properties": {
+          "Widget": {"$comment": "For readers only.", "type": "object", "properties": {
               "id": {"type": "string"}, "slug": {"$ref": "#/components/schemas/OrgSlug"}}}}}})"},
       {"features/widgets/schemas.json", R"({"operations": {"get_widget": {
           "input": {"type": "object", "required": ["orgSlug"],
@@ -436,6 +437,10 @@ TEST(RegistryBuild, ResolvesReferencesAndKeepsThePublishedForm) {
   EXPECT_EQ(widget.published_output_schema.at("items"),
             json::parse(R"({"$ref": "#/components/schemas/Widget"})"));
   EXPECT_EQ(registry->schema_components().size(), 2u);
+  // Without its comment, and in the order written (what MCP clients and the CLI's help show).
+  EXPECT_EQ(core::ToJson(registry->schema_components().at("Widget")),
+            R"({"type":"object","properties":{"id":{"type":"string"},)"
+            R"("slug":{"$ref":"#/components/schemas/OrgSlug"}}})");
 }
 
 TEST(RegistryBuild, FailsWithoutARunFunction) {
