@@ -74,8 +74,9 @@ constexpr ErrorResponseDoc kErrorResponses[] = {
     {"503", "ServiceUnavailable", "Not available on this server now (AGENT_001, SYS_002)."},
 };
 
-// `api_url`: the API base, which the OAuth endpoints are under.
-json::object Components(std::string_view api_url) {
+// `api_url`: the API base, which the OAuth endpoints are under; `shapes`: the schemas the
+// operations share, which their published schemas name by $ref.
+json::object Components(std::string_view api_url, const json::object& shapes) {
   json::object responses;
   for (const auto& doc : kErrorResponses) {
     responses[doc.name] = json::object{
@@ -108,7 +109,9 @@ json::object Components(std::string_view api_url) {
   json::object scopes;
   for (const auto& info : identity::AllPermissions()) scopes[info.name] = info.description;
   code["scopes"] = std::move(scopes);
-  return json::object{{"schemas", json::object{{"ErrorResponse", ErrorResponseSchema()}}},
+  json::object schemas{{"ErrorResponse", ErrorResponseSchema()}};
+  for (const auto& [name, schema] : shapes) schemas[name] = schema;
+  return json::object{{"schemas", std::move(schemas)},
                       {"responses", std::move(responses)},
                       {"securitySchemes", std::move(security)}};
 }
@@ -126,15 +129,16 @@ json::array Security(CredentialKind kinds) {
   return security;
 }
 
-// Moves `description` from a property schema up to its parameter, where OpenAPI expects it.
-json::object Parameter(const std::string& name, std::string_view in, json::object schema,
-                       bool required) {
+// A property as a parameter: its description moves up to the parameter, where OpenAPI expects
+// it; its schema is as published (a shared shape stays a $ref, which carries its description).
+json::object Parameter(const std::string& name, std::string_view in, const json::object& resolved,
+                       json::object published, bool required) {
   json::object parameter{{"name", name}, {"in", in}, {"required", required}};
-  if (auto description = schema.if_contains("description")) {
+  if (auto description = resolved.if_contains("description")) {
     parameter["description"] = *description;
-    schema.erase("description");
+    published.erase("description");
   }
-  parameter["schema"] = std::move(schema);
+  parameter["schema"] = std::move(published);
   return parameter;
 }
 
@@ -163,17 +167,20 @@ void AddArguments(const RegisteredOperation& op, json::object& operation) {
   json::object body_properties;
   json::array body_required;
   const json::value* properties = op.input_schema.if_contains("properties");
-  for (const auto& name : op.path_parameters) {
-    parameters.push_back(Parameter(name, "path", properties->as_object().at(name).as_object(), true));
-  }
+  const json::value* published = op.published_input_schema.if_contains("properties");
+  auto parameter = [&](const std::string& name, std::string_view in, bool is_required) {
+    return Parameter(name, in, properties->as_object().at(name).as_object(),
+                     published->as_object().at(name).as_object(), is_required);
+  };
+  for (const auto& name : op.path_parameters) parameters.push_back(parameter(name, "path", true));
   if (properties) {
     for (const auto& [key, schema] : properties->as_object()) {
       const std::string name(key);
       const ArgumentLocation where = op.LocationOf(name);
       if (where == ArgumentLocation::kQuery) {
-        parameters.push_back(Parameter(name, "query", schema.as_object(), required.contains(name)));
+        parameters.push_back(parameter(name, "query", required.contains(name)));
       } else if (where == ArgumentLocation::kBody) {
-        body_properties[name] = schema;
+        body_properties[name] = published->as_object().at(name);
         if (required.contains(name)) body_required.push_back(json::string(name));
       }
     }
@@ -207,16 +214,16 @@ json::object Responses(const RegisteredOperation& op) {
   json::object success{{"description", std::string(spec.summary)}};
   if (spec.open_stream && spec.run_async) {  // negotiated by the Accept header
     success["content"] = json::object{
-        {"application/json", json::object{{"schema", op.output_schema}}},
+        {"application/json", json::object{{"schema", op.published_output_schema}}},
         {"text/event-stream",
          json::object{{"schema", json::object{{"type", "string"},
                                               {"description", "Server-Sent Events."}}}}}};
   } else if (spec.open_stream) {
     success["content"] =
-        json::object{{"text/event-stream", json::object{{"schema", op.output_schema}}}};
+        json::object{{"text/event-stream", json::object{{"schema", op.published_output_schema}}}};
   } else if (spec.success_status != 204) {
     success["content"] =
-        json::object{{"application/json", json::object{{"schema", op.output_schema}}}};
+        json::object{{"application/json", json::object{{"schema", op.published_output_schema}}}};
   }
   if (spec.deprecation) success["headers"] = DeprecationHeaders();
   json::object responses{{std::to_string(spec.success_status), std::move(success)}};
@@ -283,7 +290,7 @@ json::value BuildOpenApi(const tools::Registry& registry, const OpenApiOptions& 
                       {"servers", json::array{json::object{{"url", options.server_url}}}},
                       {"tags", Tags(registry)},
                       {"paths", std::move(paths)},
-                      {"components", Components(options.server_url)}};
+                      {"components", Components(options.server_url, registry.schema_components())}};
 }
 
 OpenApiDocuments RenderOpenApi(const tools::Registry& registry, const OpenApiOptions& options) {

@@ -103,7 +103,7 @@ int RunDocs(std::span<char*> args) {
     return 0;
   }
   if (what == "openapi") {
-    auto registry = tools::Registry::Build(tools::AllOperations());
+    auto registry = tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
     if (!registry) return ReportFailure(registry.error());
     const bool yaml = args.size() > 1 && std::string_view(args[1]) == "--yaml";
     const api::OpenApiDocuments documents = api::RenderOpenApi(*registry, {});

@@ -190,7 +190,7 @@ Result<void> OpenStorage(const ServeConfig& config, ServerFoundations& out) {
   if (!store) return store.error();
   if (auto migrated = (*store)->Migrate(); !migrated) return migrated.error();
   out.store = std::move(*store);
-  auto registry = tools::Registry::Build(tools::AllOperations());
+  auto registry = tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
   if (!registry) return registry.error();
   out.registry = std::move(*registry);
   auto ranges = LoadRanges(*out.store, config.bot_ranges_dir, CatalogListIds());

@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include "core/text.h"
+#include "features/all_operations.h"
 #include "tools/schema.h"
 #include "core/json_util.h"
 
@@ -147,16 +148,17 @@ Result<json::value> ValueOf(const Command& command, const Flag& flag, const std:
 
 }  // namespace
 
-std::vector<Command> CommandTree(std::span<const tools::OperationSpec> operations) {
+std::vector<Command> CommandTree(const tools::Registry& registry) {
   std::vector<Command> tree;
   std::map<std::pair<std::string, std::string>, int> uses;
-  for (const tools::OperationSpec& spec : operations) {
+  for (const tools::RegisteredOperation& operation : registry.operations()) {
+    const tools::OperationSpec& spec = *operation.spec;
     Command command;
     command.group = Joined(Words(spec.tag));
     command.full_name = Joined(Words(spec.name));
     command.name = ShortName(spec.name, spec.tag);
     command.spec = &spec;
-    command.input_schema = json::parse(spec.input_schema).as_object();
+    command.input_schema = operation.input_schema;
     command.flags = FlagsOf(command.input_schema);
     ++uses[{command.group, command.name}];
     tree.push_back(std::move(command));
@@ -169,6 +171,14 @@ std::vector<Command> CommandTree(std::span<const tools::OperationSpec> operation
   std::ranges::sort(tree, [](const Command& a, const Command& b) {
     return std::tie(a.group, a.name) < std::tie(b.group, b.name);
   });
+  return tree;
+}
+
+const std::vector<Command>& AllCommands() {
+  // The unit tests build the same registry, so a failure here is a bug: value() throws.
+  static const tools::Registry registry =
+      tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments()).value();
+  static const std::vector<Command> tree = CommandTree(registry);
   return tree;
 }
 

@@ -17,6 +17,7 @@
 #include "core/http_types.h"
 #include "core/result.h"
 #include "tools/operation.h"
+#include "tools/registry.h"
 
 namespace sightline::cli {
 
@@ -31,11 +32,13 @@ struct Flag {
 struct Command {
   std::string group, name, full_name;
   const tools::OperationSpec* spec = nullptr;
-  boost::json::object input_schema;
+  boost::json::object input_schema;  // resolved: no $refs
   std::vector<Flag> flags;
 };
 
-std::vector<Command> CommandTree(std::span<const tools::OperationSpec> operations);
+std::vector<Command> CommandTree(const tools::Registry& registry);
+// The product's commands: every operation of features/all_operations.cpp. Built once.
+const std::vector<Command>& AllCommands();
 std::vector<std::string> Groups(const std::vector<Command>& tree);
 const Command* FindCommand(const std::vector<Command>& tree, std::string_view group,
                            std::string_view name);

@@ -7,7 +7,6 @@
 
 #include "cli/arguments.h"
 #include "cli/command_tree.h"
-#include "features/all_operations.h"
 
 namespace sightline::cli {
 namespace {
@@ -96,7 +95,7 @@ std::string Fish(const Words& words) {
 
 int RunCompletion(const CliArgs& args) {
   const std::string shell = args.positional.empty() ? "" : args.positional[0];
-  const Words words = WordsOf(cli::CommandTree(tools::AllOperations()));
+  const Words words = WordsOf(cli::AllCommands());
   if (shell == "bash") return std::cout << Bash(words), 0;
   // zsh runs the bash function through its bash-compatible completion.
   if (shell == "zsh") {

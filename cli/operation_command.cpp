@@ -14,7 +14,6 @@
 #include "cli/command_tree.h"
 #include "cli/flag_parser.h"
 #include "cli/render.h"
-#include "features/all_operations.h"
 #include "tools/operation.h"
 
 namespace sightline::cli {
@@ -183,14 +182,14 @@ int Follow(const cli::Command& command, const json::object& args, cli::ApiSessio
 
 bool IsCommandGroup(std::string_view name) {
   static const std::vector<std::string> groups =
-      cli::Groups(cli::CommandTree(tools::AllOperations()));
+      cli::Groups(cli::AllCommands());
   return std::ranges::find(groups, name) != groups.end();
 }
 
 // `sightline track --event NAME [--channel C] [--notify] …`: sdk_track_event with an SDK key
 // (SIGHTLINE_SDK_KEY or --sdk-key), the operation's own flags, for scripts and CI notifications.
 int RunTrack(std::span<char*> words) {
-  static const std::vector<cli::Command> tree = cli::CommandTree(tools::AllOperations());
+  const std::vector<cli::Command>& tree = cli::AllCommands();
   const auto command = std::ranges::find_if(
       tree, [](const cli::Command& c) { return c.spec->name == "sdk_track_event"; });
   auto options = ParseCommandOptions(*command, words);
@@ -225,7 +224,7 @@ int RunTrack(std::span<char*> words) {
 }
 
 int RunOperationCommand(std::string_view group, std::span<char*> words) {
-  static const std::vector<cli::Command> tree = cli::CommandTree(tools::AllOperations());
+  const std::vector<cli::Command>& tree = cli::AllCommands();
   if (!IsCommandGroup(group)) {
     std::cerr << "sightline: unknown command '" << group << "' (sightline --help lists them)\n";
     return 2;

@@ -5,9 +5,14 @@
 #include <span>
 
 #include "tools/operation.h"
+#include "tools/schema_catalog.h"
 
 namespace sightline::tools {
 
 std::span<const OperationSpec> AllOperations();
+
+// The operations' schema documents: tools/schemas.json (the shared shapes) and each
+// features/<feature>/schemas.json, embedded at build time (cmake/embed_schemas.cmake).
+std::span<const SchemaDocument> AllSchemaDocuments();
 
 }  // namespace sightline::tools

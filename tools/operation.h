@@ -102,10 +102,9 @@ struct OperationSpec {
   std::string_view tag;  // OpenAPI tag, e.g. "Projects"
   core::HttpMethod method;
   std::string_view path;  // "/{orgSlug}/projects/{projectId}"
-  // JSON Schema (the OpenAPI 3.0 subset) of the merged arguments: a `type: object` whose
-  // properties are the path parameters, then query parameters (GET, DELETE) or body fields.
-  std::string_view input_schema;
-  std::string_view output_schema;
+  // Its input and output schemas are data: `operations.<name>` of its feature's schemas.json
+  // (see tools/schema_catalog.h). The input is a `type: object` whose properties are the path
+  // parameters, then query parameters (GET, DELETE) or body fields.
   identity::Permission permission;
   Effect effect;
   identity::CredentialKind credentials;

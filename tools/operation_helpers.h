@@ -92,6 +92,4 @@ inline core::Result<storage::UserRecord> CurrentUser(OperationContext& context) 
 constexpr std::string_view kBeyondTheBoundProject =
     "Reveals the user's other organizations: an MCP connection is bound to one project.";
 
-constexpr std::string_view kEmptyOutputSchema = R"({"type": "object", "properties": {}})";
-
 }  // namespace sightline::tools

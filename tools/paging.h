@@ -144,29 +144,3 @@ core::Result<boost::json::value> AnswerWholeList(const ListSpec& list,
 }
 
 }  // namespace sightline::tools
-
-// The input properties every list takes (JSON Schema, for an operation's input_schema):
-//   R"(..., )" SIGHTLINE_PAGE_PROPERTIES("50", "200") R"(}})"
-#define SIGHTLINE_PAGE_PROPERTIES(DEFAULT_LIMIT, MAX_LIMIT)                                    \
-  R"("limit": {"type": "integer", "minimum": 1, "maximum": )" MAX_LIMIT R"(, "default": )"    \
-  DEFAULT_LIMIT R"(, "description": "Rows per page."},)"                                        \
-  R"( "cursor": {"type": "string", "maxLength": 1000,)"                                         \
-  R"( "description": "The previous page's nextCursor; none for the first page."})"
-
-// The same for the lists read whole (AnswerWholeList): without `limit`, all of it.
-#define SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES                                                   \
-  R"("limit": {"type": "integer", "minimum": 1, "maximum": 500,)"                             \
-  R"( "description": "Rows per page; without it, the whole list."},)"                          \
-  R"( "cursor": {"type": "string", "maxLength": 1000,)"                                        \
-  R"( "description": "The previous page's nextCursor; none for the first page."})"
-
-// `offset` where a list took it before cursors (API version 1 keeps it): rows to skip, after
-// the cursor when there is one.
-#define SIGHTLINE_LEGACY_OFFSET_PROPERTY(MAX_OFFSET)                                          \
-  R"("offset": {"type": "integer", "minimum": 0, "maximum": )" MAX_OFFSET R"(, "default": 0,)" \
-  R"( "description": "Rows to skip (after the cursor, if any); prefer cursor."})"
-
-// The `nextCursor` member of every list's answer (output_schema).
-#define SIGHTLINE_NEXT_CURSOR_PROPERTY                                                         \
-  R"("nextCursor": {"type": "string", "nullable": true,)"                                      \
-  R"( "description": "Pass as cursor for the next page; null on the last page."})"

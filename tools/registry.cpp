@@ -2,8 +2,6 @@
 
 #include "tools/schema.h"
 
-#include <boost/json/parse.hpp>
-
 #include <regex>
 #include <set>
 
@@ -18,20 +16,17 @@ Error Bad(const OperationSpec& spec, const std::string& what) {
   return Error::Internal("operation '" + std::string(spec.name) + "': " + what);
 }
 
-Result<json::object> ParseSchema(const OperationSpec& spec, std::string_view text,
-                                 std::string_view which) {
-  boost::system::error_code ec;
-  json::value value = json::parse(text, ec);
-  if (ec || !value.is_object()) return Bad(spec, std::string(which) + " schema is not JSON");
-  auto checked = CheckSchema(value.as_object());
+Result<void> CheckedSchema(const OperationSpec& spec, const json::object& schema,
+                           std::string_view which) {
+  auto checked = CheckSchema(schema);
   if (!checked) {
     return Bad(spec, std::string(which) + " schema: " + checked.error().message() + " " +
                          checked.error().details().at("field").as_string().c_str());
   }
-  return std::move(value.as_object());
+  return {};
 }
 
-Result<RegisteredOperation> Register(const OperationSpec& spec) {
+Result<RegisteredOperation> Register(const OperationSpec& spec, const SchemaCatalog& catalog) {
   static const std::regex kName("^[a-z0-9_]{1,48}$");
   if (!std::regex_match(spec.name.begin(), spec.name.end(), kName)) {
     return Bad(spec, "name must match ^[a-z0-9_]{1,48}$");
@@ -45,12 +40,22 @@ Result<RegisteredOperation> Register(const OperationSpec& spec) {
   if (spec.method == core::HttpMethod::kGet && spec.effect != Effect::kReadOnly) {
     return Bad(spec, "GET operations must be read-only");
   }
-  auto input = ParseSchema(spec, spec.input_schema, "input");
-  if (!input) return input.error();
-  auto output = ParseSchema(spec, spec.output_schema, "output");
-  if (!output) return output.error();
-  if (input->at("type") != "object") return Bad(spec, "input schema must be an object");
-  RegisteredOperation op{&spec, std::move(*input), std::move(*output), PathParameters(spec.path)};
+  const auto schemas = catalog.operations().find(spec.name);
+  if (schemas == catalog.operations().end()) {
+    return Bad(spec, "no schemas: add its input and output to its feature's schemas.json");
+  }
+  RegisteredOperation op{&spec,
+                         catalog.Resolve(schemas->second.input),
+                         catalog.Resolve(schemas->second.output),
+                         schemas->second.input,
+                         schemas->second.output,
+                         PathParameters(spec.path)};
+  if (auto checked = CheckedSchema(spec, op.input_schema, "input"); !checked) return checked.error();
+  if (auto checked = CheckedSchema(spec, op.output_schema, "output"); !checked) {
+    return checked.error();
+  }
+  const json::value* type = op.input_schema.if_contains("type");
+  if (type == nullptr || *type != "object") return Bad(spec, "input schema must be an object");
   const json::value* properties = op.input_schema.if_contains("properties");
   for (const auto& name : op.path_parameters) {
     if (!properties || !properties->as_object().contains(name)) {
@@ -89,12 +94,16 @@ bool RegisteredOperation::HasBody() const {
          m == core::HttpMethod::kPatch;
 }
 
-Result<Registry> Registry::Build(std::span<const OperationSpec> operations) {
+Result<Registry> Registry::Build(std::span<const OperationSpec> operations,
+                                 std::span<const SchemaDocument> schema_documents) {
+  auto catalog = SchemaCatalog::Load(schema_documents);
+  if (!catalog) return catalog.error();
   Registry registry;
+  registry.schema_components_ = catalog->components();
   std::set<std::string_view> names;
   std::set<std::string> routes;
   for (const OperationSpec& spec : operations) {
-    auto op = Register(spec);
+    auto op = Register(spec, *catalog);
     if (!op) return op.error();
     if (!names.insert(spec.name).second) return Bad(spec, "duplicate name");
     // Two templates differing only in parameter names are the same route.
@@ -102,6 +111,11 @@ Result<Registry> Registry::Build(std::span<const OperationSpec> operations) {
                               std::regex_replace(std::string(spec.path), std::regex("\\{[^}]*\\}"), "{}");
     if (!routes.insert(route).second) return Bad(spec, "duplicate route " + route);
     registry.operations_.push_back(std::move(*op));
+  }
+  for (const auto& [name, schemas] : catalog->operations()) {
+    if (!names.contains(name)) {
+      return Error::Internal("schemas for operation '" + name + "', which does not exist");
+    }
   }
   return registry;
 }

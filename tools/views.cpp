@@ -1,22 +1,12 @@
 #include "tools/views.h"
 
 #include "core/clock.h"
-#include "tools/schema_fragments.h"
 
 #include <boost/json/parse.hpp>
 
 namespace sightline::tools {
 
 namespace json = boost::json;
-
-const std::string_view kUserSchema = SIGHTLINE_USER_SCHEMA;
-const std::string_view kCurrentUserSchema = SIGHTLINE_CURRENT_USER_SCHEMA;
-const std::string_view kOrganizationSchema = SIGHTLINE_ORGANIZATION_SCHEMA;
-const std::string_view kMemberSchema = SIGHTLINE_MEMBER_SCHEMA;
-const std::string_view kInvitationSchema = SIGHTLINE_INVITATION_SCHEMA;
-const std::string_view kKeySchema = SIGHTLINE_KEY_SCHEMA;
-const std::string_view kAuditEntrySchema = SIGHTLINE_AUDIT_ENTRY_SCHEMA;
-const std::string_view kAuthResponseSchema = SIGHTLINE_AUTH_RESPONSE_SCHEMA;
 
 json::value NullableString(const std::optional<std::string>& value) {
   return value ? json::value(*value) : json::value(nullptr);

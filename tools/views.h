@@ -33,14 +33,4 @@ boost::json::object AuditView(const storage::AuditRecord& entry);
 // AuthResponse: tokens plus the signed-in user.
 boost::json::object AuthView(const identity::SessionTokens& tokens, boost::json::object user);
 
-// JSON Schema texts of those shapes, for the operations' output schemas.
-extern const std::string_view kUserSchema;
-extern const std::string_view kCurrentUserSchema;
-extern const std::string_view kOrganizationSchema;
-extern const std::string_view kMemberSchema;
-extern const std::string_view kInvitationSchema;
-extern const std::string_view kKeySchema;
-extern const std::string_view kAuditEntrySchema;
-extern const std::string_view kAuthResponseSchema;
-
 }  // namespace sightline::tools

@@ -251,17 +251,6 @@ constexpr std::string_view kStartedByTheCli =
 constexpr std::string_view kApprovedByAPerson =
     "Approving a command-line login is a person's decision in the browser.";
 
-#define SIGHTLINE_PERMISSION_NAMES R"({"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 64}})"
-#define SIGHTLINE_PLACE_SCHEMA                                                                \
-  R"({"type": "object", "nullable": true, "required": ["country", "region", "city"], )"        \
-  R"("properties": {"country": {"type": "string"}, "region": {"type": "string"}, )"           \
-  R"("city": {"type": "string"}}, "description": "Where the address is, when known."})"
-#define SIGHTLINE_GRANTED_PERMISSIONS                                                         \
-  R"("permissions": {"type": "array", "items": {"type": "string"}, "description": "The )"      \
-  R"(permissions consented to (empty when followsRole)."}, "followsRole": {"type": )"           \
-  R"("boolean", "description": "Whatever the user's role allows at each request."})"
-#define SIGHTLINE_USER_CODE R"({"type": "string", "minLength": 8, "maxLength": 16, "description": "The code the CLI shows, XXXX-XXXX (case and dash do not matter)."})"
-
 }  // namespace
 
 const OperationSpec kStartCliLogin{
@@ -276,18 +265,6 @@ const OperationSpec kStartCliLogin{
     .tag = "CLI login",
     .method = core::HttpMethod::kPost,
     .path = "/auth/cli/sessions",
-    .input_schema = R"({"type": "object", "required": ["clientName"], "properties": {
-        "clientName": {"type": "string", "minLength": 1, "maxLength": 100},
-        "hostname": {"type": "string", "maxLength": 255},
-        "os": {"type": "string", "maxLength": 100},
-        "permissions": )" SIGHTLINE_PERMISSION_NAMES R"(,
-        "projectId": {"type": "string", "maxLength": 64}}})",
-    .output_schema = R"({"type": "object", "required": ["id", "deviceCode", "userCode",
-        "verificationUri", "verificationUriComplete", "expiresIn", "interval"], "properties": {
-        "id": {"type": "string"}, "deviceCode": {"type": "string"},
-        "userCode": {"type": "string"}, "verificationUri": {"type": "string"},
-        "verificationUriComplete": {"type": "string"}, "expiresIn": {"type": "integer"},
-        "interval": {"type": "integer"}}})",
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -310,17 +287,6 @@ const OperationSpec kPollCliLogin{
     .tag = "CLI login",
     .method = core::HttpMethod::kPost,
     .path = "/auth/cli/sessions/{sessionId}/token",
-    .input_schema = R"({"type": "object", "required": ["sessionId", "deviceCode"], "properties": {
-        "sessionId": {"type": "string", "minLength": 1, "maxLength": 64},
-        "deviceCode": {"type": "string", "minLength": 1, "maxLength": 128}}})",
-    .output_schema = R"({"type": "object", "required": ["accessToken", "refreshToken",
-        "tokenType", "expiresIn", "organization", "projectId", "permissions"], "properties": {
-        "accessToken": {"type": "string"}, "refreshToken": {"type": "string"},
-        "tokenType": {"type": "string"}, "expiresIn": {"type": "integer"},
-        "organization": {"type": "object", "required": ["id", "slug"], "properties": {
-          "id": {"type": "string"}, "slug": {"type": "string"}}},
-        "projectId": {"type": "string"},
-        "permissions": {"type": "array", "items": {"type": "string"}}}})",
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -341,28 +307,6 @@ const OperationSpec kGetCliLogin{
     .tag = "CLI login",
     .method = core::HttpMethod::kGet,
     .path = "/auth/cli/sessions/lookup",
-    .input_schema = R"({"type": "object", "required": ["userCode"], "properties": {
-        "userCode": )" SIGHTLINE_USER_CODE R"(}})",
-    .output_schema = R"({"type": "object", "required": ["id", "userCode", "clientName",
-        "hostname", "os", "ip", "location", "requestedPermissions", "requestedProjectId",
-        "createdAt", "expiresAt", "organizations", "permissionCatalog"], "properties": {
-        "id": {"type": "string"}, "userCode": {"type": "string"},
-        "clientName": {"type": "string"}, "hostname": {"type": "string"},
-        "os": {"type": "string"}, "ip": {"type": "string"},
-        "location": )" SIGHTLINE_PLACE_SCHEMA R"(,
-        "requestedPermissions": {"type": "array", "items": {"type": "string"}},
-        "requestedProjectId": {"type": "string", "nullable": true},
-        "createdAt": {"type": "string", "format": "date-time"},
-        "expiresAt": {"type": "string", "format": "date-time"},
-        "permissionCatalog": {"type": "array", "description": "What each permission offered means.",
-          "items": {"type": "object", "required": ["name", "description"], "properties": {
-          "name": {"type": "string"}, "description": {"type": "string"}}}},
-        "organizations": {"type": "array", "items": {"type": "object",
-          "required": ["slug", "name", "role", "permissions", "projects"], "properties": {
-          "slug": {"type": "string"}, "name": {"type": "string"}, "role": {"type": "string"},
-          "permissions": {"type": "array", "items": {"type": "string"}},
-          "projects": {"type": "array", "items": {"type": "object", "required": ["id", "name"],
-            "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}}}}}})",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -382,19 +326,6 @@ const OperationSpec kApproveCliLogin{
     .tag = "CLI login",
     .method = core::HttpMethod::kPost,
     .path = "/auth/cli/sessions/{sessionId}/approve",
-    .input_schema = R"({"type": "object", "required": ["sessionId", "userCode", "organization",
-        "projectId"], "properties": {
-        "sessionId": {"type": "string", "minLength": 1, "maxLength": 64},
-        "userCode": )" SIGHTLINE_USER_CODE R"(,
-        "organization": {"type": "string", "minLength": 1, "maxLength": 64,
-          "description": "The organization's slug."},
-        "projectId": {"type": "string", "minLength": 1, "maxLength": 64},
-        "permissions": )" SIGHTLINE_PERMISSION_NAMES R"(}})",
-    .output_schema = R"({"type": "object", "required": ["id", "status", "organization",
-        "projectId", "permissions", "followsRole"], "properties": {
-        "id": {"type": "string"}, "status": {"type": "string"},
-        "organization": {"type": "string"}, "projectId": {"type": "string"},
-        )" SIGHTLINE_GRANTED_PERMISSIONS R"(}})",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -409,35 +340,12 @@ const OperationSpec kDenyCliLogin{
     .tag = "CLI login",
     .method = core::HttpMethod::kPost,
     .path = "/auth/cli/sessions/{sessionId}/deny",
-    .input_schema = R"({"type": "object", "required": ["sessionId", "userCode"], "properties": {
-        "sessionId": {"type": "string", "minLength": 1, "maxLength": 64},
-        "userCode": )" SIGHTLINE_USER_CODE R"(}})",
-    .output_schema = R"({"type": "object", "required": ["id", "status"], "properties": {
-        "id": {"type": "string"}, "status": {"type": "string"}}})",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
     .mcp_exclusion_reason = kApprovedByAPerson,
     .run = RunDenyCliLogin,
 };
-
-#define SIGHTLINE_CLI_SESSION_SCHEMA                                                          \
-  R"({"type": "object", "required": ["id", "clientName", "hostname", "os", "ip", )"            \
-  R"("location", "organization", "project", "permissions", "followsRole", "createdAt", )"      \
-  R"("lastUsedAt", )"                                                                          \
-  R"("lastUsedIp"], "properties": {"id": {"type": "string"}, )"                               \
-  R"("clientName": {"type": "string"}, "hostname": {"type": "string"}, )"                     \
-  R"("os": {"type": "string"}, "ip": {"type": "string", "description": "Where the login )"     \
-  R"(started."}, "location": )" SIGHTLINE_PLACE_SCHEMA R"(, )"                                 \
-  R"("organization": {"type": "object", "required": ["slug", "name"], "properties": {)"        \
-  R"("slug": {"type": "string"}, "name": {"type": "string"}}}, )"                             \
-  R"("project": {"type": "object", "required": ["id", "name"], "properties": {)"              \
-  R"("id": {"type": "string"}, "name": {"type": "string"}}}, )"                               \
-  SIGHTLINE_GRANTED_PERMISSIONS R"(, )"                                                        \
-  R"("createdAt": {"type": "string", "format": "date-time"}, )"                               \
-  R"("lastUsedAt": {"type": "string", "format": "date-time", "nullable": true, )"             \
-  R"("description": "Approximate: updated at most every 10 minutes."}, )"                     \
-  R"("lastUsedIp": {"type": "string", "nullable": true}}})"
 
 const OperationSpec kListCliSessions{
     .name = "list_cli_sessions",
@@ -448,10 +356,6 @@ const OperationSpec kListCliSessions{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/cli-sessions",
-    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["sessions"], "properties": {
-        "sessions": {"type": "array", "items": )" SIGHTLINE_CLI_SESSION_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -468,9 +372,6 @@ const OperationSpec kRevokeCliSession{
     .tag = "Users",
     .method = core::HttpMethod::kDelete,
     .path = "/users/me/cli-sessions/{sessionId}",
-    .input_schema = R"({"type": "object", "required": ["sessionId"], "properties": {
-        "sessionId": {"type": "string", "minLength": 1, "maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kDestructive,
     .credentials = CredentialKind::kUserSession,

@@ -69,22 +69,6 @@ Result<json::value> RunRevokeMcpClient(OperationContext& context, const json::ob
 constexpr std::string_view kCredentialManagement =
     "Connected clients are credentials; an MCP client may not list or revoke them.";
 
-// One connection as list_mcp_clients shows it.
-#define SIGHTLINE_MCP_CLIENT_SCHEMA                                                             \
-  R"({"type": "object", "required": ["id", "clientId", "clientName", "orgSlug", "projectId", )" \
-  R"("projectName", "permissions", "readOnly", "createdAt", "lastUsedAt"], "properties": {)"    \
-  R"("id": {"type": "string", "description": "The connection (OAuth grant) id."}, )"            \
-  R"("clientId": {"type": "string", "description": "The OAuth client_id: a registered id, )"    \
-  R"(or the URL of the client's metadata document."}, )"                                        \
-  R"("clientName": {"type": "string"}, "orgSlug": {"type": "string"}, )"                        \
-  R"("projectId": {"type": "string"}, "projectName": {"type": "string"}, )"                     \
-  R"("permissions": {"type": "array", "items": {"type": "string"}, "description": )"            \
-  R"("What the user consented to; every call also needs the user's live role."}, )"             \
-  R"("readOnly": {"type": "boolean", "description": "Read-only tools only."}, )"                \
-  R"("createdAt": {"type": "string", "format": "date-time"}, )"                                 \
-  R"("lastUsedAt": {"type": "string", "format": "date-time", "nullable": true, )"               \
-  R"("description": "Approximate: updated at most every 10 minutes."}}})"
-
 }  // namespace
 
 const OperationSpec kListMcpClients{
@@ -97,10 +81,6 @@ const OperationSpec kListMcpClients{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/mcp-clients",
-    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["clients"], "properties": {
-        "clients": {"type": "array", "items": )" SIGHTLINE_MCP_CLIENT_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -118,9 +98,6 @@ const OperationSpec kRevokeMcpClient{
     .tag = "Users",
     .method = core::HttpMethod::kDelete,
     .path = "/users/me/mcp-clients/{clientConnectionId}",
-    .input_schema = R"({"type": "object", "required": ["clientConnectionId"], "properties": {
-        "clientConnectionId": {"type": "string", "minLength": 1, "maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kDestructive,
     .credentials = CredentialKind::kUserSession,

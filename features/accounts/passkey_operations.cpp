@@ -11,7 +11,6 @@
 #include "features/accounts/sign_in_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -241,53 +240,6 @@ Result<json::value> RunSignInWithPasskey(OperationContext& context, const json::
   return AuthResponseFor(context.store, *login);
 }
 
-#define SIGHTLINE_PASSKEY_SCHEMA                                                                \
-  R"({"type": "object", "required": ["id", "label", "algorithm", "aaguid", "transports",)"     \
-  R"( "createdAt", "lastUsedAt"], "properties": {"id": {"type": "string"},)"                   \
-  R"( "label": {"type": "string"}, "algorithm": {"type": "string", "enum": ["ES256",)"          \
-  R"( "EdDSA", "RS256"]}, "aaguid": {"type": "string", "description": "The authenticator model, hex."},)" \
-  R"( "transports": {"type": "array", "items": {"type": "string"}},)"                          \
-  R"( "createdAt": {"type": "string", "format": "date-time"},)"                                 \
-  R"( "lastUsedAt": {"type": "string", "format": "date-time", "nullable": true}}})"
-// A ceremony's start: the challenge's id and the options for the browser, as WebAuthn's JSON
-// forms of them (binary values base64url).
-#define SIGHTLINE_CEREMONY_SCHEMA(OPTIONS_REQUIRED, OPTIONS_PROPERTIES)                     \
-  R"({"type": "object", "required": ["challengeId", "publicKey"], "properties": {)"         \
-  R"( "challengeId": {"type": "string", "description": "Send back with the result."},)"     \
-  R"( "publicKey": {"type": "object", "description": "The options for the browser, as)"      \
-  R"( JSON (binary values base64url).", "required": [)" OPTIONS_REQUIRED R"(],)"            \
-  R"( "properties": {"challenge": {"type": "string"}, "timeout": {"type": "integer"},)"     \
-  R"( "userVerification": {"type": "string", "enum": ["required"]}, )" OPTIONS_PROPERTIES R"(}}}})"
-#define SIGHTLINE_CREDENTIAL_DESCRIPTORS                                                     \
-  R"({"type": "array", "items": {"type": "object", "required": ["type", "id"], "properties": {)" \
-  R"("type": {"type": "string", "enum": ["public-key"]}, "id": {"type": "string"}}}})"
-#define SIGHTLINE_CREATION_OPTIONS_SCHEMA                                                       \
-  SIGHTLINE_CEREMONY_SCHEMA(                                                                    \
-      R"("challenge", "rp", "user", "pubKeyCredParams", "timeout", "attestation",)"             \
-      R"( "authenticatorSelection", "excludeCredentials")",                                    \
-      R"("rp": {"type": "object", "required": ["id", "name"], "properties": {)"                 \
-      R"("id": {"type": "string"}, "name": {"type": "string"}}},)"                              \
-      R"( "user": {"type": "object", "required": ["id", "name", "displayName"], "properties": {)" \
-      R"("id": {"type": "string"}, "name": {"type": "string"},)"                                \
-      R"( "displayName": {"type": "string"}}},)"                                                \
-      R"( "pubKeyCredParams": {"type": "array", "items": {"type": "object",)"                   \
-      R"( "required": ["type", "alg"], "properties": {"type": {"type": "string",)"              \
-      R"( "enum": ["public-key"]}, "alg": {"type": "integer"}}}},)"                             \
-      R"( "attestation": {"type": "string", "enum": ["none"]},)"                                \
-      R"( "authenticatorSelection": {"type": "object", "required": ["residentKey",)"            \
-      R"( "requireResidentKey", "userVerification"], "properties": {)"                         \
-      R"("residentKey": {"type": "string"}, "requireResidentKey": {"type": "boolean"},)"        \
-      R"( "userVerification": {"type": "string"}}},)"                                           \
-      R"( "excludeCredentials": )" SIGHTLINE_CREDENTIAL_DESCRIPTORS)
-#define SIGHTLINE_REQUEST_OPTIONS_SCHEMA                                                     \
-  SIGHTLINE_CEREMONY_SCHEMA(                                                                 \
-      R"("challenge", "rpId", "timeout", "userVerification", "allowCredentials")",          \
-      R"("rpId": {"type": "string"}, "allowCredentials": )" SIGHTLINE_CREDENTIAL_DESCRIPTORS)
-#define SIGHTLINE_PASSKEY_ID_PROPERTY \
-  R"("passkeyId": {"type": "string", "minLength": 1, "maxLength": 64})"
-
-constexpr std::string_view kNoInput = R"({"type": "object", "properties": {}})";
-
 }  // namespace
 
 const OperationSpec kPasskeyRegistrationOptions{
@@ -301,8 +253,6 @@ const OperationSpec kPasskeyRegistrationOptions{
     .tag = "Passkeys",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/passkeys/options",
-    .input_schema = kNoInput,
-    .output_schema = SIGHTLINE_CREATION_OPTIONS_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -322,11 +272,6 @@ const OperationSpec kRegisterPasskey{
     .tag = "Passkeys",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/passkeys",
-    .input_schema = R"({"type": "object", "required": ["challengeId", "credential"],
-        "properties": {)" SIGHTLINE_CHALLENGE_ID_PROPERTY R"(,
-        "label": {"type": "string", "minLength": 1, "maxLength": 100}, )"
-        SIGHTLINE_CREDENTIAL_PROPERTY(R"("clientDataJSON", "attestationObject")") R"(}})",
-    .output_schema = SIGHTLINE_PASSKEY_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -343,10 +288,6 @@ const OperationSpec kListPasskeys{
     .tag = "Passkeys",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/passkeys",
-    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["passkeys"], "properties": {
-        "passkeys": {"type": "array", "items": )" SIGHTLINE_PASSKEY_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -361,10 +302,6 @@ const OperationSpec kRenamePasskey{
     .tag = "Passkeys",
     .method = core::HttpMethod::kPatch,
     .path = "/users/me/passkeys/{passkeyId}",
-    .input_schema = R"({"type": "object", "required": ["passkeyId", "label"], "properties": {)"
-        SIGHTLINE_PASSKEY_ID_PROPERTY R"(,
-        "label": {"type": "string", "minLength": 1, "maxLength": 100}}})",
-    .output_schema = SIGHTLINE_PASSKEY_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kIdempotentWrite,
     .credentials = CredentialKind::kUserSession,
@@ -382,9 +319,6 @@ const OperationSpec kDeletePasskey{
     .tag = "Passkeys",
     .method = core::HttpMethod::kDelete,
     .path = "/users/me/passkeys/{passkeyId}",
-    .input_schema = R"({"type": "object", "required": ["passkeyId"], "properties": {)"
-        SIGHTLINE_PASSKEY_ID_PROPERTY R"(}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kDestructive,
     .credentials = CredentialKind::kUserSession,
@@ -403,8 +337,6 @@ const OperationSpec kPasskeySignInOptions{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/passkeys/options",
-    .input_schema = kNoInput,
-    .output_schema = SIGHTLINE_REQUEST_OPTIONS_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -423,11 +355,6 @@ const OperationSpec kSignInWithPasskey{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/passkeys/login",
-    .input_schema = R"({"type": "object", "required": ["challengeId", "credential"],
-        "properties": {)" SIGHTLINE_CHALLENGE_ID_PROPERTY R"(, )"
-        SIGHTLINE_CREDENTIAL_PROPERTY(R"("clientDataJSON", "authenticatorData", "signature")")
-        R"(}})",
-    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,

@@ -5,7 +5,6 @@
 #include "storage/account_repository.h"
 #include "features/accounts/passkey_operations.h"
 #include "tools/operation_helpers.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -75,9 +74,6 @@ Result<json::value> RunLogout(OperationContext& context, const json::object& arg
   return NoContent();
 }
 
-constexpr std::string_view kRefreshInput = R"({"type": "object", "required": ["refreshToken"],
-  "properties": {"refreshToken": {"type": "string", "minLength": 1, "maxLength": 256}}})";
-
 }  // namespace
 
 Result<json::value> AuthResponseFor(storage::Store& store, const identity::LoginResult& login) {
@@ -116,11 +112,6 @@ const OperationSpec kLogin{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/login",
-    .input_schema = R"({"type": "object", "required": ["email", "password"], "properties": {
-        "email": {"type": "string", "minLength": 3, "maxLength": 254},
-        "password": {"type": "string", "minLength": 1, "maxLength": 1024},
-        "twoFactorCode": {"type": "string", "minLength": 1, "maxLength": 32}}})",
-    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -142,13 +133,6 @@ const OperationSpec kLoginTwoFactor{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/login/2fa",
-    .input_schema = R"({"type": "object", "required": ["twoFactorToken"],
-        "properties": {"twoFactorToken": {"type": "string", "minLength": 1, "maxLength": 2048},
-        "code": {"type": "string", "minLength": 1, "maxLength": 32}, )"
-        SIGHTLINE_CHALLENGE_ID_PROPERTY R"(, )"
-        SIGHTLINE_CREDENTIAL_PROPERTY(R"("clientDataJSON", "authenticatorData", "signature")")
-        R"(}})",
-    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -167,8 +151,6 @@ const OperationSpec kRefreshToken{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/refresh-token",
-    .input_schema = kRefreshInput,
-    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,
@@ -184,8 +166,6 @@ const OperationSpec kLogout{
     .tag = "Authentication",
     .method = core::HttpMethod::kPost,
     .path = "/auth/logout",
-    .input_schema = kRefreshInput,
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kIdempotentWrite,
     .credentials = CredentialKind::kNone,

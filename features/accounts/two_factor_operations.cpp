@@ -87,20 +87,6 @@ Result<json::value> RunStatus(OperationContext& context, const json::object&) {
   return StatusView(*status);
 }
 
-#define SIGHTLINE_TWO_FACTOR_STATUS_SCHEMA                                                   \
-  R"({"type": "object", "required": ["enabled", "enabledAt", "pendingSetup",)"              \
-  R"( "backupCodesRemaining", "requiredByOrganizations"], "properties": {)"                 \
-  R"( "enabled": {"type": "boolean"},)"                                                     \
-  R"( "enabledAt": {"type": "string", "format": "date-time", "nullable": true},)"           \
-  R"( "pendingSetup": {"type": "boolean"},)"                                                \
-  R"( "backupCodesRemaining": {"type": "integer"},)"                                        \
-  R"( "requiredByOrganizations": {"type": "array", "items": {"type": "object",)"           \
-  R"( "properties": {"slug": {"type": "string"}, "name": {"type": "string"}}}}}})"
-#define SIGHTLINE_BACKUP_CODES_PROPERTY                                                \
-  R"("backupCodes": {"type": "array", "items": {"type": "string"}, "description":)"   \
-  R"( "Ten single-use codes, shown once: each signs in once in place of a TOTP code."})"
-
-constexpr std::string_view kNoInput = R"({"type": "object", "properties": {}})";
 constexpr CredentialKind kSessionOrSetupToken =
     CredentialKind::kUserSession | CredentialKind::kTwoFactorSetup;
 
@@ -117,10 +103,6 @@ const OperationSpec kSetupTwoFactor{
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/2fa/setup",
-    .input_schema = kNoInput,
-    .output_schema = R"({"type": "object", "required": ["secret", "otpauthUri", "backupCodes"],
-        "properties": {"secret": {"type": "string"}, "otpauthUri": {"type": "string"},)"
-        SIGHTLINE_BACKUP_CODES_PROPERTY R"(}})",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = kSessionOrSetupToken,
@@ -140,9 +122,6 @@ const OperationSpec kEnableTwoFactor{
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/2fa/enable",
-    .input_schema = R"({"type": "object", "required": ["code"], "properties": {
-        "code": {"type": "string", "minLength": 6, "maxLength": 16}}})",
-    .output_schema = SIGHTLINE_TWO_FACTOR_STATUS_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = kSessionOrSetupToken,
@@ -163,10 +142,6 @@ const OperationSpec kDisableTwoFactor{
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/2fa/disable",
-    .input_schema = R"({"type": "object", "required": ["password", "code"], "properties": {
-        "password": {"type": "string", "minLength": 1, "maxLength": 1024},
-        "code": {"type": "string", "minLength": 6, "maxLength": 16}}})",
-    .output_schema = SIGHTLINE_TWO_FACTOR_STATUS_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -184,9 +159,6 @@ const OperationSpec kRegenerateBackupCodes{
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/2fa/backup-codes",
-    .input_schema = kNoInput,
-    .output_schema = R"({"type": "object", "required": ["backupCodes"], "properties": {)"
-        SIGHTLINE_BACKUP_CODES_PROPERTY R"(}})",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -203,8 +175,6 @@ const OperationSpec kGetTwoFactorStatus{
     .tag = "Two-factor authentication",
     .method = core::HttpMethod::kGet,
     .path = "/users/me/2fa/status",
-    .input_schema = kNoInput,
-    .output_schema = SIGHTLINE_TWO_FACTOR_STATUS_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,

@@ -5,7 +5,6 @@
 #include "storage/account_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -118,8 +117,6 @@ const OperationSpec kGetCurrentUser{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/users/me",
-    .input_schema = R"({"type": "object", "properties": {}})",
-    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -135,10 +132,6 @@ const OperationSpec kUpdateCurrentUser{
     .tag = "Users",
     .method = core::HttpMethod::kPatch,
     .path = "/users/me",
-    .input_schema = R"({"type": "object", "properties": {
-        "firstName": {"type": "string", "maxLength": 100},
-        "lastName": {"type": "string", "maxLength": 100}}})",
-    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kIdempotentWrite,
     .credentials = CredentialKind::kUserSession,
@@ -156,11 +149,6 @@ const OperationSpec kChangePassword{
     .tag = "Users",
     .method = core::HttpMethod::kPost,
     .path = "/users/me/password",
-    .input_schema = R"({"type": "object", "required": ["currentPassword", "newPassword"],
-      "properties": {
-        "currentPassword": {"type": "string", "minLength": 1, "maxLength": 1024},
-        "newPassword": {"type": "string", "minLength": 8, "maxLength": 1024}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kIdempotentWrite,
     .credentials = CredentialKind::kUserSession,
@@ -179,9 +167,6 @@ const OperationSpec kGetCurrentUserInOrganization{
     .tag = "Users",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/users/me",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(}})",
-    .output_schema = SIGHTLINE_CURRENT_USER_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,

@@ -1,5 +1,6 @@
 // What the AI-visibility operation files share (an internal header of features/ai_visibility/):
-// who may call them, the project they act in, and their schema fragments.
+// who may call them and the project they act in. Their schemas are data:
+// features/ai_visibility/schemas.json.
 #pragma once
 
 #include "tools/operation.h"
@@ -16,9 +17,3 @@ inline const std::string& ProjectId(const OperationContext& context) {
 }
 
 }  // namespace sightline::tools::ai_visibility
-
-// The start of a project-scoped input schema: `SIGHTLINE_AI_SCOPE R"(, "more"], …`.
-#define SIGHTLINE_AI_SCOPE R"({"type": "object", "required": ["orgSlug", "projectId")"
-// An id argument.
-#define SIGHTLINE_AI_ID(name) \
-  R"(")" name R"(": {"type": "string", "minLength": 1, "maxLength": 64})"

@@ -379,60 +379,6 @@ Result<json::value> RunGetAiVisibilityLoop(OperationContext& context, const json
   });
 }
 
-#define SIGHTLINE_AI_INTERVAL R"({"type": "object", "required": ["low", "high"], "properties": {)" \
-  R"("low": {"type": "number"}, "high": {"type": "number"}}})"
-// A rate's interval: null, as the rate is, without answers.
-#define SIGHTLINE_AI_RATE_INTERVAL                                                           \
-  R"({"type": "object", "nullable": true, "required": ["low", "high"], "properties": {)"     \
-  R"("low": {"type": "number"}, "high": {"type": "number"}}})"
-#define SIGHTLINE_AI_FIGURES_PROPERTIES                                                       \
-  R"("answers": {"type": "integer"}, "mentioned": {"type": "integer", "description": )"       \
-  R"("Answers naming the brand."}, "visibility": {"type": "number", "nullable": true, )"     \
-  R"("description": "mentioned / answers (0-1); null without answers."}, "interval": )"      \
-  SIGHTLINE_AI_RATE_INTERVAL R"(, "shareOfVoice": {"type": "number", "nullable": true, )"    \
-  R"("description": "mentioned / the sum of mentioned over every tracked brand (0-1); null )" \
-  R"(when no tracked brand is named."}, "averagePosition": {"type": "number", "nullable": )"  \
-  R"(true, "description": "Mean rank among the tracked brands an answer names (1 = )"         \
-  R"(first)."}, "sentiment": {"type": "number", "nullable": true, "description": "0-100, )"   \
-  R"(mean over judged mentions; null without a judge."}, "recommendedRate": {"type": )"        \
-  R"("number", "nullable": true})"
-#define SIGHTLINE_AI_FIGURES_REQUIRED                                                         \
-  R"("answers", "mentioned", "visibility", "interval", "shareOfVoice", "averagePosition", )"  \
-  R"("sentiment", "recommendedRate")"
-#define SIGHTLINE_AI_CHANGE_SCHEMA                                                           \
-  R"({"type": "object", "nullable": true, "required": ["difference", "interval", )"          \
-  R"("significant"], "properties": {"difference": {"type": "number"}, "interval": )"         \
-  SIGHTLINE_AI_INTERVAL R"(, "significant": {"type": "boolean", "description": "The 95% )"   \
-  R"(interval of the difference leaves out zero: beyond the samples' noise."}}})"
-#define SIGHTLINE_AI_BRAND_ROW                                                               \
-  R"({"type": "object", "required": [)" SIGHTLINE_AI_FIGURES_REQUIRED R"(, "brandId", )"     \
-  R"("name", "own", "previous", "change"], "properties": {)" SIGHTLINE_AI_FIGURES_PROPERTIES  \
-  R"(, "brandId": {"type": "string"}, "name": {"type": "string"}, "own": {"type": )"         \
-  R"("boolean"}, "previous": {"type": "object", "nullable": true, "properties": {)"          \
-  SIGHTLINE_AI_FIGURES_PROPERTIES R"(}}, "change": )" SIGHTLINE_AI_CHANGE_SCHEMA "}}"
-#define SIGHTLINE_AI_ANSWER_TOTALS R"({"type": "object", )" SIGHTLINE_AI_ANSWER_TOTALS_FIELDS
-#define SIGHTLINE_AI_ANSWER_TOTALS_FIELDS                                                    \
-  R"("required": ["answers", "citedAnswers", "citationRate", )"           \
-  R"("citationInterval", "ownedCitedAnswers", "ownedCitationRate", )"                       \
-  R"("ownedCitationInterval", "citations", "ownedCitations"], "properties": {"answers": )"  \
-  R"({"type": "integer"}, "citedAnswers": {"type": "integer"}, "citationRate": {"type": )"   \
-  R"("number", "nullable": true, "description": "citedAnswers / answers; null without )"     \
-  R"(answers."}, "citationInterval": )" SIGHTLINE_AI_RATE_INTERVAL R"(, )"                   \
-  R"("ownedCitedAnswers": {"type": "integer"}, "ownedCitationRate": {"type": "number", )"    \
-  R"("nullable": true}, "ownedCitationInterval": )" SIGHTLINE_AI_RATE_INTERVAL R"(, )"       \
-  R"("citations": {"type": )"                                                                \
-  R"("integer"}, "ownedCitations": {"type": "integer"}}})"
-#define SIGHTLINE_AI_REPORT_FILTERS                                                          \
-  R"(, "engineId": {"type": "string", "maxLength": 64, "description": "One engine's )"       \
-  R"(answers."}, "topic": {"type": "string", "maxLength": 100}, "promptId": {"type": )"      \
-  R"("string", "maxLength": 64})"
-#define SIGHTLINE_AI_LOOP_SERIES                                                             \
-  R"({"type": "object", "required": ["citations", "fetches", "visits"], "properties": {)"     \
-  R"("citations": {"type": "array", "items": {"type": "integer"}}, "fetches": {"type": )"     \
-  R"("array", "items": {"type": "integer"}}, "visits": {"type": "array", "items": {"type": )" \
-  R"("integer"}}}})"
-#define SIGHTLINE_AI_COUNTS R"({"type": "object", "additionalProperties": {"type": "integer"}})"
-
 }  // namespace
 
 const OperationSpec kGetAiVisibility{
@@ -449,19 +395,6 @@ const OperationSpec kGetAiVisibility{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/ai-visibility",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES SIGHTLINE_AI_REPORT_FILTERS
-        R"(, "groupBy": {"type": "string", "enum": ["engine", "topic", "prompt"]}}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "answers", "previousAnswers", "citationChange", "brands", "groupBy", "groups"], )"
-        R"("properties": {)" SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "answers": )"
-        SIGHTLINE_AI_ANSWER_TOTALS R"(, "previousAnswers": {"type": "object", "nullable": )"
-        R"(true, )" SIGHTLINE_AI_ANSWER_TOTALS_FIELDS R"(, "citationChange": )" SIGHTLINE_AI_CHANGE_SCHEMA R"(, "brands": {"type": )"
-        R"("array", "items": )" SIGHTLINE_AI_BRAND_ROW R"(}, "groupBy": {"type": "string", )"
-        R"("nullable": true}, "groups": {"type": "array", "items": {"type": "object", )"
-        R"("required": ["key", "label", "answers", "brands"], "properties": {"key": {"type": )"
-        R"("string"}, "label": {"type": "string"}, "answers": )" SIGHTLINE_AI_ANSWER_TOTALS
-        R"(, "brands": {"type": "array", "items": )" SIGHTLINE_AI_BRAND_ROW "}}}}}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -478,18 +411,6 @@ const OperationSpec kGetAiVisibilitySources{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/ai-visibility/sources",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES SIGHTLINE_AI_REPORT_FILTERS
-        R"(, "by": {"type": "string", "enum": ["domain", "page"], "default": "domain"}, )"
-        R"("limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 20}}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "by", "sources"], "properties": {)" SIGHTLINE_REPORT_HEADER_PROPERTIES
-        R"(, "by": {"type": "string"}, "sources": {"type": "array", "items": {"type": )"
-        R"("object", "required": ["value", "citations", "answers", "owned", "brandId"], )"
-        R"("properties": {"value": {"type": "string"}, "citations": {"type": "integer"}, )"
-        R"("answers": {"type": "integer"}, "owned": {"type": "boolean"}, "brandId": {"type": )"
-        R"("string", "nullable": true}, "previousCitations": {"type": "integer"}, )"
-        SIGHTLINE_CHANGE_PROPERTIES "}}}}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -505,16 +426,6 @@ const OperationSpec kGetAiVisibilityGaps{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/ai-visibility/gaps",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES SIGHTLINE_AI_REPORT_FILTERS "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "gaps"], "properties": {)" SIGHTLINE_REPORT_HEADER_PROPERTIES
-        R"(, "gaps": {"type": "array", "items": {"type": "object", "required": ["promptId", )"
-        R"("text", "topic", "answers", "competitors"], "properties": {"promptId": {"type": )"
-        R"("string"}, "text": {"type": "string"}, "topic": {"type": "string"}, "answers": )"
-        R"({"type": "integer"}, "competitors": {"type": "array", "items": {"type": "object", )"
-        R"("properties": {"brandId": {"type": "string"}, "name": {"type": "string"}, )"
-        SIGHTLINE_AI_FIGURES_PROPERTIES "}}}}}}}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -533,31 +444,6 @@ const OperationSpec kGetAiVisibilityLoop{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/ai-visibility/loop",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES
-        R"(, "interval": {"type": "string", "enum": ["hour", "day", "week", "month"], )"
-        R"("default": "day"}, "path": {"type": "string", "maxLength": 2000, "description": )"
-        R"("The series of one page (path without query)."}, "limit": {"type": "integer", )"
-        R"("minimum": 1, "maximum": 200, "default": 20}}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "interval", "path", "buckets", "series", "pages"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"}, "path": )"
-        R"({"type": "string", "nullable": true}, "buckets": {"type": "array", "items": )"
-        R"({"type": "string"}}, "series": )" SIGHTLINE_AI_LOOP_SERIES R"(, "comparisonBuckets": )"
-        R"({"type": "array", "items": {"type": "string"}}, "comparisonSeries": )"
-        SIGHTLINE_AI_LOOP_SERIES R"(, )"
-        R"("pages": {"type": "array", "items": {"type": "object", "required": ["path", )"
-        R"("citations", "citingAnswers", "fetches", "verifiedFetches", "spoofedFetches", )"
-        R"("unverifiedFetches", "fetchesByPurpose", "fetchesByVendor", "visits", )"
-        R"("visitsBySource", "previous"], "properties": {"path": {"type": "string"}, )"
-        R"("citations": {"type": "integer"}, "citingAnswers": {"type": "integer"}, )"
-        R"("fetches": {"type": "integer"}, "verifiedFetches": {"type": "integer"}, )"
-        R"("spoofedFetches": {"type": "integer"}, "unverifiedFetches": {"type": "integer"}, )"
-        R"("fetchesByPurpose": )" SIGHTLINE_AI_COUNTS R"(, "fetchesByVendor": )"
-        SIGHTLINE_AI_COUNTS R"(, "visits": {"type": "integer"}, "visitsBySource": )"
-        SIGHTLINE_AI_COUNTS R"(, "previous": {"type": "object", "nullable": true, "properties": {)"
-        R"("citations": {"type": "integer"}, "fetches": {"type": "integer"}, )"
-        R"("verifiedFetches": {"type": "integer"}, "visits": {"type": "integer"}}}}}}}})",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

@@ -11,7 +11,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "visibility/runs.h"
 
 namespace sightline::tools {
@@ -189,11 +188,6 @@ const OperationSpec kStartAiVisibilityRun{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/runs",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        ", " SIGHTLINE_AI_ID("promptId") ", " SIGHTLINE_AI_ID("engineId")
-        R"(, "repetitions": {"type": "integer", "minimum": 1, "maximum": 10, "description": )"
-        R"("Default: the settings'."}}})",
-    .output_schema = SIGHTLINE_AI_RUN_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -210,11 +204,6 @@ const OperationSpec kListAiVisibilityRuns{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/runs",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        ", " SIGHTLINE_PAGE_PROPERTIES("20", "100") ", " SIGHTLINE_LEGACY_OFFSET_PROPERTY("100000") "}}",
-    .output_schema = R"({"type": "object", "required": ["runs"], "properties": {"runs": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_RUN_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -229,9 +218,6 @@ const OperationSpec kGetAiVisibilityRun{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/runs/{runId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "runId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_ID("runId") "}}",
-    .output_schema = SIGHTLINE_AI_RUN_SCHEMA,
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -246,9 +232,6 @@ const OperationSpec kCancelAiVisibilityRun{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/runs/{runId}/cancel",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "runId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_ID("runId") "}}",
-    .output_schema = SIGHTLINE_AI_RUN_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,
@@ -264,13 +247,6 @@ const OperationSpec kListAiAnswers{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/answers",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        ", " SIGHTLINE_AI_ID("runId") ", " SIGHTLINE_AI_ID("promptId") ", "
-        SIGHTLINE_AI_ID("engineId") ", " SIGHTLINE_AI_ID("brandId")
-        ", " SIGHTLINE_PAGE_PROPERTIES("20", "100") ", " SIGHTLINE_LEGACY_OFFSET_PROPERTY("100000") "}}",
-    .output_schema = R"({"type": "object", "required": ["answers"], "properties": {"answers": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_ANSWER_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -285,9 +261,6 @@ const OperationSpec kGetAiAnswer{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/answers/{answerId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "answerId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_ID("answerId") "}}",
-    .output_schema = SIGHTLINE_AI_ANSWER_SCHEMA,
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

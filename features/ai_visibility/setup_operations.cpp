@@ -14,7 +14,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "core/json_util.h"
 
 namespace sightline::tools {
@@ -393,42 +392,6 @@ Result<json::value> RunUpdateAiVisibilitySettings(OperationContext& context,
   return json::value(AiSettingsView(saved));
 }
 
-#define SIGHTLINE_AI_NAMES(name, what)                                                     \
-  R"(")" name R"(": {"type": "array", "maxItems": 20, "items": {"type": "string", )"       \
-  R"("minLength": 1, "maxLength": 200}, "description": ")" what R"("})"
-#define SIGHTLINE_AI_BRAND_FIELDS                                                          \
-  R"("name": {"type": "string", "minLength": 1, "maxLength": 100}, )"                      \
-  SIGHTLINE_AI_NAMES("aliases", "Other ways answers write it (case, accents and word )"    \
-                     "boundaries are handled).") ", "                                       \
-  SIGHTLINE_AI_NAMES("domains", "Its sites: pages there count as this brand's (owned, )"   \
-                     "for the project's own brand), and the domain written out is a mention.") \
-  R"(, "own": {"type": "boolean", "description": "The project's own brand; others are )"   \
-  R"(competitors.", "default": false})"
-#define SIGHTLINE_AI_PROMPT_FIELDS                                                         \
-  R"("text": {"type": "string", "minLength": 1, "maxLength": 4000, "description": "What )" \
-  R"(is asked, as a user would ask it."}, "topic": {"type": "string", "maxLength": 100}, )" \
-  SIGHTLINE_AI_NAMES("tags", "Free labels.") R"(, "language": {"type": "string", )"        \
-  R"("maxLength": 35, "description": "BCP 47 tag; the engine is told the user writes in )" \
-  R"(it."}, "country": {"type": "string", "maxLength": 2, "description": )"  \
-  R"("ISO 3166-1 alpha-2; the engine is told the user is there."}, "active": {"type": )"   \
-  R"("boolean", "default": true, "description": "Inactive prompts are not asked."})"
-#define SIGHTLINE_AI_ENGINE_FIELDS                                                         \
-  R"("name": {"type": "string", "maxLength": 100}, "provider": {"type": "string", "enum": )" \
-  R"(["openai", "anthropic", "perplexity"], "description": "The wire format: openai )"     \
-  R"((Chat Completions, any compatible server; url_citation annotations read), anthropic )" \
-  R"((Messages), perplexity (OpenAI format with its citations and search_results)."}, )"  \
-  R"("model": {"type": "string", "minLength": 1, "maxLength": 200}, "baseUrl": {"type": )"  \
-  R"("string", "maxLength": 500, "description": "Empty: the vendor's API."}, )"            \
-  R"("webSearch": {"type": "boolean", "description": "Ask with web search: OpenAI's )"     \
-  R"(web_search_options, Anthropic's web_search tool (Perplexity always searches)."}, )"  \
-  R"("params": {"type": "object", "description": "Merged into each request body )"        \
-  R"((temperature, max_tokens, …)."}, "apiKey": {"type": "string", "maxLength": 1000, )"   \
-  R"("nullable": true, "description": "Write-only: stored encrypted, never shown or )"     \
-  R"(logged; empty or null removes it."}, "inputPrice": {"type": "number", "minimum": 0, )" \
-  R"("maximum": 10000, "description": "US dollars per million input tokens, for costs."}, )" \
-  R"("outputPrice": {"type": "number", "minimum": 0, "maximum": 10000}, "active": )"       \
-  R"({"type": "boolean"})"
-
 constexpr std::string_view kTakesProviderKey =
     "Takes a language model provider's API key: secrets are not handed to models.";
 
@@ -442,11 +405,6 @@ const OperationSpec kListAiBrands{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["brands"], "properties": {"brands": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_BRAND_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -461,9 +419,6 @@ const OperationSpec kCreateAiBrand{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "name"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_BRAND_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_BRAND_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -479,10 +434,6 @@ const OperationSpec kUpdateAiBrand{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands/{brandId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "brandId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "brandId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}, )" SIGHTLINE_AI_BRAND_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_BRAND_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,
@@ -496,10 +447,6 @@ const OperationSpec kDeleteAiBrand{
     .tag = "AI visibility",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/brands/{brandId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "brandId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "brandId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kDestructive,
     .credentials = kCallers,
@@ -514,12 +461,6 @@ const OperationSpec kListAiPrompts{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "topic": {"type": "string", "maxLength": 100}, )"
-        SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["prompts"], "properties": {"prompts": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -533,9 +474,6 @@ const OperationSpec kCreateAiPrompt{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "text"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_PROMPT_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_PROMPT_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -551,12 +489,6 @@ const OperationSpec kCreateAiPrompts{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts/bulk",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "prompts"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "prompts": {"type": "array", "minItems": 1, )"
-        R"("maxItems": 500, "items": {"type": "object", "required": ["text"], "properties": {)"
-        SIGHTLINE_AI_PROMPT_FIELDS "}}}}}",
-    .output_schema = R"({"type": "object", "required": ["prompts"], "properties": {"prompts": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_PROMPT_SCHEMA "}}}",
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -571,10 +503,6 @@ const OperationSpec kUpdateAiPrompt{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts/{promptId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "promptId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "promptId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}, )" SIGHTLINE_AI_PROMPT_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_PROMPT_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,
@@ -589,10 +517,6 @@ const OperationSpec kDeleteAiPrompt{
     .tag = "AI visibility",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/prompts/{promptId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "promptId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "promptId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kDestructive,
     .credentials = kCallers,
@@ -608,11 +532,6 @@ const OperationSpec kListAiEngines{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["engines"], "properties": {"engines": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AI_ENGINE_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -628,9 +547,6 @@ const OperationSpec kCreateAiEngine{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "provider", "model"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AI_ENGINE_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_ENGINE_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -648,10 +564,6 @@ const OperationSpec kUpdateAiEngine{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines/{engineId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "engineId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "engineId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}, )" SIGHTLINE_AI_ENGINE_FIELDS "}}",
-    .output_schema = SIGHTLINE_AI_ENGINE_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,
@@ -667,10 +579,6 @@ const OperationSpec kDeleteAiEngine{
     .tag = "AI visibility",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/engines/{engineId}",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(, "engineId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(, "engineId": {"type": "string", "minLength": 1, )"
-        R"("maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kDestructive,
     .credentials = kCallers,
@@ -688,8 +596,6 @@ const OperationSpec kGetAiVisibilitySettings{
     .tag = "AI visibility",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/settings",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_AI_SETTINGS_SCHEMA,
     .permission = Permission::kAiVisibilityView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -704,13 +610,6 @@ const OperationSpec kUpdateAiVisibilitySettings{
     .tag = "AI visibility",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}/ai-visibility/settings",
-    .input_schema = SIGHTLINE_AI_SCOPE R"(], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "schedule": {"type": "string", "enum": ["off", "daily", "weekly"]}, )"
-        R"("repetitions": {"type": "integer", "minimum": 1, "maximum": 10}, )"
-        R"("maxRunsPerDay": {"type": "integer", "minimum": 0, "maximum": 1000}, )"
-        R"("maxTokensPerDay": {"type": "integer", "minimum": 0, "maximum": 1000000000}, )"
-        R"("judgeEngineId": {"type": "string", "maxLength": 64, "nullable": true}}})",
-    .output_schema = SIGHTLINE_AI_SETTINGS_SCHEMA,
     .permission = Permission::kAiVisibilityManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,

@@ -11,7 +11,6 @@
 #include "tools/gate.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -285,37 +284,6 @@ constexpr CredentialKind kSessionOrKey =
 constexpr std::string_view kNotATool =
     "The assistant calls the tools itself; offering it as a tool would chain two models.";
 
-#define SIGHTLINE_CONVERSATION_PROPERTIES                                            \
-  R"("id": {"type": "string"}, "workflowId": {"type": "string", "nullable": true},)" \
-  R"( "title": {"type": "string"}, "status": {"type": "string", "enum": ["idle",)"   \
-  R"( "running", "canceling", "awaiting_approval"]},)"                               \
-  R"( "createdAt": {"type": "string", "format": "date-time"},)"                      \
-  R"( "updatedAt": {"type": "string", "format": "date-time"})"
-#define SIGHTLINE_CONVERSATION_REQUIRED \
-  R"("id", "workflowId", "title", "status", "createdAt", "updatedAt")"
-#define SIGHTLINE_MESSAGE_SCHEMA                                                     \
-  R"({"type": "object", "required": ["id", "seq", "role", "content", "toolCallId",)" \
-  R"( "toolName", "inputTokens", "outputTokens", "approval", "createdAt"],)"         \
-  R"( "properties": {"id": {"type": "string"}, "seq": {"type": "integer"},)"         \
-  R"( "role": {"type": "string", "enum": ["user", "assistant", "tool_call",)"        \
-  R"( "tool_result"]}, "content": {"type": "string"},)"                              \
-  R"( "toolCallId": {"type": "string", "nullable": true},)"                          \
-  R"( "toolName": {"type": "string", "nullable": true},)"                            \
-  R"( "inputTokens": {"type": "integer", "nullable": true},)"                        \
-  R"( "outputTokens": {"type": "integer", "nullable": true},)"                       \
-  R"( "approval": {"type": "string", "nullable": true, "enum": ["pending", "approved",)" \
-  R"( "rejected"], "description": "A proposed write's decision; null for other rows."},)" \
-  R"( "createdAt": {"type": "string", "format": "date-time"}}})"
-#define SIGHTLINE_CONVERSATION_WITH_MESSAGES                            \
-  R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED \
-  R"(, "messages"], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES \
-  R"(, "messages": {"type": "array", "items": )" SIGHTLINE_MESSAGE_SCHEMA R"(}}})"
-#define SIGHTLINE_CONVERSATION_ID_PROPERTY \
-  R"("conversationId": {"type": "string", "minLength": 1, "maxLength": 64})"
-#define SIGHTLINE_WORKFLOW_ID_PROPERTY                                                   \
-  R"("workflowId": {"type": "string", "minLength": 1, "maxLength": 128, "description":)" \
-  R"( "Names one shared conversation per workflow (per user and project)."})"
-
 }  // namespace
 
 const OperationSpec kGetAgentStatus{
@@ -327,12 +295,6 @@ const OperationSpec kGetAgentStatus{
     .tag = "Agent",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/agent/status",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
-    .output_schema = R"({"type": "object", "required": ["configured", "provider", "model",
-        "message"], "properties": {"configured": {"type": "boolean"},
-        "provider": {"type": "string", "nullable": true},
-        "model": {"type": "string", "nullable": true}, "message": {"type": "string"}}})",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
     .credentials = kSessionOrKey,
@@ -351,13 +313,6 @@ const OperationSpec kCreateAgentConversation{
     .tag = "Agent",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
-        "id": {"type": "string", "minLength": 8, "maxLength": 64,
-               "pattern": "^[A-Za-z0-9_-]+$", "description": "A client-chosen id (a UUID)."},)"
-        SIGHTLINE_WORKFLOW_ID_PROPERTY R"(,
-        "title": {"type": "string", "minLength": 1, "maxLength": 200}}})",
-    .output_schema = SIGHTLINE_CONVERSATION_WITH_MESSAGES,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
     .credentials = kSessionOrKey,
@@ -375,13 +330,6 @@ const OperationSpec kListAgentConversations{
     .tag = "Agent",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WORKFLOW_ID_PROPERTY ", "
-        SIGHTLINE_PAGE_PROPERTIES("50", "200") "}}",
-    .output_schema = R"({"type": "object", "required": ["conversations"], "properties": {
-        "conversations": {"type": "array", "items": {"type": "object", "required": [)"
-        SIGHTLINE_CONVERSATION_REQUIRED R"(], "properties": {)"
-        SIGHTLINE_CONVERSATION_PROPERTIES R"(}}}, )" SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
     .credentials = kSessionOrKey,
@@ -399,28 +347,12 @@ const OperationSpec kGetAgentConversation{
     .tag = "Agent",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
-        "conversationId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-                    ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(}})",
-    .output_schema = SIGHTLINE_CONVERSATION_WITH_MESSAGES,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kReadOnly,
     .credentials = kSessionOrKey,
     .mcp_exclusion_reason = kNotATool,
     .run = RunGetAgentConversation,
 };
-
-// An answer: the conversation, the messages the answer added (the question first), why it
-// stopped and the tokens it used.
-#define SIGHTLINE_ANSWER_SCHEMA                                                             \
-  R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED                     \
-  R"(, "messages", "stopReason", "usage"], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES \
-  R"(, "messages": {"type": "array", "items": )" SIGHTLINE_MESSAGE_SCHEMA R"(},)"           \
-  R"( "stopReason": {"type": "string", "enum": ["end", "awaiting_approval", "cancelled",)"  \
-  R"( "time_limit", "error"]}, "usage": {"type": "object", "required": ["inputTokens",)"   \
-  R"( "outputTokens"], "properties": {)"                                                   \
-  R"( "inputTokens": {"type": "integer", "nullable": true},)"                              \
-  R"( "outputTokens": {"type": "integer", "nullable": true}}}}})"
 
 const OperationSpec kSendAgentMessage{
     .name = "send_agent_message",
@@ -437,11 +369,6 @@ const OperationSpec kSendAgentMessage{
     .tag = "Agent",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/messages",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
-        "conversationId", "content"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-                    ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(,
-        "content": {"type": "string", "minLength": 1, "maxLength": 20000}}})",
-    .output_schema = SIGHTLINE_ANSWER_SCHEMA,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
     .credentials = kSessionOrKey,
@@ -465,12 +392,6 @@ const OperationSpec kDecideAgentToolCall{
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/tool-calls/"
             "{toolCallId}/decision",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
-        "conversationId", "toolCallId", "approved"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(,
-        "toolCallId": {"type": "string", "minLength": 1, "maxLength": 128},
-        "approved": {"type": "boolean"}}})",
-    .output_schema = SIGHTLINE_ANSWER_SCHEMA,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kWrite,
     .credentials = kSessionOrKey,
@@ -490,11 +411,6 @@ const OperationSpec kCancelAgentAnswer{
     .tag = "Agent",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations/{conversationId}/cancel",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId",
-        "conversationId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-                    ", " SIGHTLINE_CONVERSATION_ID_PROPERTY R"(}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_CONVERSATION_REQUIRED
-                     R"(], "properties": {)" SIGHTLINE_CONVERSATION_PROPERTIES R"(}})",
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kIdempotentWrite,
     .credentials = kSessionOrKey,
@@ -512,9 +428,6 @@ const OperationSpec kDeleteAgentConversations{
     .tag = "Agent",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/agent/conversations",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WORKFLOW_ID_PROPERTY R"(}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kAgentUse,
     .effect = Effect::kDestructive,
     .credentials = kSessionOrKey,

@@ -4,7 +4,6 @@
 #include "storage/account_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -76,16 +75,6 @@ const OperationSpec kListAuditLog{
     .tag = "Audit log",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/audit-log",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
-        "actorId": {"type": "string", "maxLength": 64, "description": "Only this user's actions."},
-        "action": {"type": "string", "maxLength": 64, "description": "e.g. project.update"},
-        "from": {"type": "string", "format": "date-time", "description": "Inclusive."},
-        "to": {"type": "string", "format": "date-time", "description": "Exclusive."},
-        )" SIGHTLINE_PAGE_PROPERTIES("50", "200") R"(}})",
-    .output_schema = R"({"type": "object", "required": ["entries"], "properties": {
-        "entries": {"type": "array", "items": )" SIGHTLINE_AUDIT_ENTRY_SCHEMA R"(},
-        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAuditLogView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -13,27 +13,6 @@ using identity::CredentialKind;
 
 // ---- Crawler filters and shapes.
 
-#define SIGHTLINE_BOT_FILTER_PROPERTIES                                                      \
-  R"("actorType": {"type": "string", "enum": ["verified_bot", "spoofed_bot", )"              \
-  R"("suspected_bot"], "description": "Only requests with this verification outcome."},)"  \
-  R"( "isAi": {"type": "boolean", "description": "Only AI agents (true) or only others."},)"  \
-  R"( "vendor": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
-  R"("Only this vendor's bots (exact name, as in the bot catalog)."},)"                     \
-  R"( "search": {"type": "string", "minLength": 1, "maxLength": 200, "description": )"      \
-  R"("Only bots whose name or vendor contains this text (case-insensitive)."})"
-
-#define SIGHTLINE_RANKED_OUTPUT(ROW_REQUIRED, ROW_PROPERTIES)                                \
-  R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED                     \
-  R"(, "rows", "total", "limit", "offset", "totalRequests"], "properties": {)"               \
-  SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "total": {"type": "integer", "description": )"    \
-  R"("Rows in the whole ranking (for paging)."}, "limit": {"type": "integer"},)"            \
-  R"( "offset": {"type": "integer"}, "totalRequests": {"type": "integer"},)"                \
-  R"( "previousTotalRequests": {"type": "integer"}, "rows": {"type": "array", "items": )"   \
-  R"({"type": "object", "required": [)" ROW_REQUIRED R"(, "requestCount"], "properties": {)" \
-  ROW_PROPERTIES R"(, "requestCount": )"                                                     \
-  R"({"type": "integer"}, "previousRequestCount": {"type": "integer"}, )"                   \
-  SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})"
-
 reports::BotFilters Filters(const json::object& args) {
   reports::BotFilters filters;
   filters.actor_type = OptionalString(args, "actorType");
@@ -143,12 +122,6 @@ Result<json::value> RunBotTimeline(OperationContext& context, const json::object
   return out;
 }
 
-#define SIGHTLINE_SERIES_SCHEMA                                                              \
-  R"({"type": "array", "items": {"type": "object", "required": ["vendor", "total", "data"],)" \
-  R"( "properties": {"vendor": )"                                                            \
-  R"({"type": "string", "nullable": true}, "total": {"type": "integer"}, "data": )"          \
-  R"({"type": "array", "items": {"type": "integer"}}}}})"
-
 }  // namespace
 
 const OperationSpec kBotTimeline{
@@ -162,18 +135,6 @@ const OperationSpec kBotTimeline{
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/timeline",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES R"(,
-        "interval": {"type": "string", "enum": ["hour", "day", "week", "month"], "default": "day"},
-        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10,
-          "description": "Most vendors to chart."}}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "interval", "buckets", "series"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES R"(, "interval": {"type": "string"},
-        "buckets": {"type": "array", "items": {"type": "string"}},
-        "series": )" SIGHTLINE_SERIES_SCHEMA R"(,
-        "comparisonBuckets": {"type": "array", "items": {"type": "string"}},
-        "comparisonSeries": )" SIGHTLINE_SERIES_SCHEMA R"(}})",
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -190,16 +151,6 @@ const OperationSpec kTopBots{
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/top",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
-        SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(
-        R"("botName", "vendor", "category", "isAi", "verifiedRequestCount",
-        "spoofedRequestCount", "suspectedRequestCount")",
-        R"("botName": {"type": "string", "nullable": true}, "vendor": {"type": "string",
-        "nullable": true}, "category": {"type": "string", "nullable": true},
-        "isAi": {"type": "boolean"}, "verifiedRequestCount": {"type": "integer"},
-        "spoofedRequestCount": {"type": "integer"}, "suspectedRequestCount": {"type": "integer"})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -215,13 +166,6 @@ const OperationSpec kBotCountries{
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/countries",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
-        SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(
-        R"("country", "botCount")",
-        R"("country": {"type": "string", "nullable": true}, "botCount": {"type": "integer"},
-        "previousBotCount": {"type": "integer"})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -237,11 +181,6 @@ const OperationSpec kBotCategories{
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/categories",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
-        SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("category")",
-                                             R"("category": {"type": "string", "nullable": true})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -256,11 +195,6 @@ const OperationSpec kBotTopPaths{
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/top-paths",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_BOT_FILTER_PROPERTIES ", "
-        SIGHTLINE_PAGE_PROPERTIES "}}",
-    .output_schema = SIGHTLINE_RANKED_OUTPUT(R"("path")",
-                                             R"("path": {"type": "string", "nullable": true})"),
     .permission = identity::Permission::kBotsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -5,7 +5,6 @@
 #include "storage/event_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 
 namespace sightline::tools {
 namespace {
@@ -67,24 +66,6 @@ Result<json::value> RunGetUsage(OperationContext& context, const json::object&) 
   return json::value(json::object{{"months", std::move(months)}});
 }
 
-// A tag's value: what ingestion accepts (ingest/tracked_event.cpp).
-#define SIGHTLINE_TAG_VALUE_SCHEMA                                                             \
-  R"({"oneOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]})"
-// An event as EventView shows it; `tags` holds the caller's tags and the enrichment
-// (`__browser`, `__country`, `__is_bot`…), so it is a map.
-#define SIGHTLINE_EVENT_SCHEMA                                                                 \
-  R"({"type": "object", "required": ["id", "event", "channel", "timestamp", "receivedAt",)"    \
-  R"( "notify", "tags"], "properties": {"id": {"type": "string", "format": "uuid"},)"         \
-  R"( "event": {"type": "string"}, "channel": {"type": "string"},)"                            \
-  R"( "timestamp": {"type": "string", "format": "date-time"},)"                                \
-  R"( "receivedAt": {"type": "string", "format": "date-time"}, "notify": {"type": "boolean"},)" \
-  R"( "userId": {"type": "string"}, "anonymousId": {"type": "string"},)"                       \
-  R"( "icon": {"type": "string"}, "description": {"type": "string"}, "ip": {"type": "string"},)" \
-  R"( "tags": {"type": "object", "additionalProperties": )" SIGHTLINE_TAG_VALUE_SCHEMA ","     \
-  R"( "description": "The event's tags, named as sent, and its enrichment, named)"            \
-  R"( __browser, __os, __country, __path, __utm_source, __bot_name, __is_bot (1 when true)…"}}})"
-#define SIGHTLINE_FEED_QUERY SIGHTLINE_PAGE_PROPERTIES("50", "500")
-
 }  // namespace
 
 const OperationSpec kListEvents{
@@ -96,17 +77,6 @@ const OperationSpec kListEvents{
     .tag = "Events",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/events",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
-        "channel": {"type": "string", "maxLength": 100},
-        "event": {"type": "string", "maxLength": 200},
-        "userId": {"type": "string", "maxLength": 200},
-        "from": {"type": "string", "format": "date-time", "description": "Inclusive."},
-        "to": {"type": "string", "format": "date-time", "description": "Exclusive."}, )"
-        SIGHTLINE_FEED_QUERY R"(}})",
-    .output_schema = R"({"type": "object", "required": ["events"], "properties": {
-        "events": {"type": "array", "items": )" SIGHTLINE_EVENT_SCHEMA R"(},
-        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -121,13 +91,6 @@ const OperationSpec kGetUsage{
     .tag = "Events",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/usage",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
-        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
-    .output_schema = R"({"type": "object", "required": ["months"], "properties": {
-        "months": {"type": "array", "items": {"type": "object",
-          "required": ["month", "humanEvents", "botEvents"], "properties": {
-          "month": {"type": "string"}, "humanEvents": {"type": "integer"},
-          "botEvents": {"type": "integer"}}}}}})",
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

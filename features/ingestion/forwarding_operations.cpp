@@ -36,15 +36,6 @@ void RunIngestLogDrain(OperationContext& context, const json::object& args, Resu
                                 args.at("body").as_string(), options, std::move(done));
 }
 
-#define SIGHTLINE_SERVER_ITEM_PROPERTIES                                                        \
-  R"("user_agent": {"type": "string", "minLength": 1, "description": "The original User-Agent."},)" \
-  R"( "ip_address": {"type": "string", "minLength": 2, "description": "The original client IP."},)" \
-  R"( "method": {"type": "string"}, "host": {"type": "string"}, "path": {"type": "string"},)"     \
-  R"( "referrer": {"type": "string"}, "signature": {"type": "string"},)"                          \
-  R"( "signature_input": {"type": "string"}, "signature_agent": {"type": "string"},)"             \
-  R"( "client_timestamp": {"type": "number", "description": "Observation time, Unix ms."},)"    \
-  R"( "event": {"type": "string", "description": "Defaults to server_request."})"
-
 }  // namespace
 
 const OperationSpec kClassifyRequest{
@@ -57,17 +48,6 @@ const OperationSpec kClassifyRequest{
     .tag = "Crawler detection",
     .method = core::HttpMethod::kPost,
     .path = "/bots/classify",
-    .input_schema = R"({"type": "object", "required": ["user_agent", "ip_address"],
-        "properties": {)" SIGHTLINE_SERVER_ITEM_PROPERTIES R"(}})",
-    .output_schema = R"({"type": "object", "required": ["actorType", "isBot"], "properties": {
-        "actorType": {"type": "string",
-          "enum": ["human", "verified_bot", "spoofed_bot", "suspected_bot", "unknown"]},
-        "isBot": {"type": "boolean"}, "isAi": {"type": "boolean"},
-        "verified": {"type": "boolean"}, "verificationMethod": {"type": "string"},
-        "confidence": {"type": "number"}, "botName": {"type": "string"},
-        "botVendor": {"type": "string"}, "actorCategory": {"type": "string"},
-        "browser": {"type": "string"}, "os": {"type": "string"}, "device": {"type": "string"},
-        "country": {"type": "string"}}})",
     .permission = identity::Permission::kBotsClassify,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kPrivateApiKey | CredentialKind::kUserSession,
@@ -85,12 +65,6 @@ const OperationSpec kIngestServerEvents{
     .tag = "Crawler detection",
     .method = core::HttpMethod::kPost,
     .path = "/ingest/v1/server",
-    .input_schema = R"({"type": "object", "required": ["events"], "properties": {
-        "events": {"type": "array", "maxItems": 500, "items": {"type": "object",
-          "description": "A server-side ingestion item: user_agent and ip_address required; method, host, path, referrer, signature, signature_input, signature_agent, client_timestamp (ms), event."}}}})",
-    .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
-        "accepted": {"type": "integer", "description": "Bots stored."},
-        "total": {"type": "integer", "description": "Items submitted."}}})",
     .permission = identity::Permission::kBotsIngest,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kPrivateApiKey,
@@ -114,17 +88,6 @@ const OperationSpec kIngestLogDrain{
     .tag = "Crawler detection",
     .method = core::HttpMethod::kPost,
     .path = "/ingest/v1/{source}",
-    .input_schema = R"({"type": "object", "required": ["source", "body"], "properties": {
-        "source": {"type": "string",
-          "enum": ["vercel", "netlify", "cloudflare", "fastly", "cloudfront"]},
-        "fields": {"type": "string", "minLength": 1, "maxLength": 4000, "description":
-          "cloudfront only: the real-time log configuration's fields in their order, comma-separated (timestamp,c-ip,cs-method,…). Records are then read as CloudFront's tab-separated lines; without it, as JSON objects."},
-        "body": {"type": "string", "description": "The platform's log batch, as it sends it."}}})",
-    .output_schema = R"({"type": "object", "properties": {
-        "accepted": {"type": "integer", "description": "Bot requests stored."},
-        "received": {"type": "integer", "description": "Log rows in the batch."},
-        "requestId": {"type": "string", "description": "cloudfront: the delivery's requestId."},
-        "timestamp": {"type": "integer", "description": "cloudfront: receipt time, Unix ms."}}})",
     .permission = identity::Permission::kBotsIngest,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kPrivateApiKey,

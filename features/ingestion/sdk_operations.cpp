@@ -32,24 +32,6 @@ void RunIdentify(OperationContext& context, const json::object& args, ResultCall
   context.services.ingest->Identify(*project, args, std::move(done));
 }
 
-#define SIGHTLINE_TRACKED_EVENT_PROPERTIES                                                       \
-  R"("event": {"type": "string", "minLength": 1, "maxLength": 200, "description": "Event name."},)" \
-  R"( "channel": {"type": "string", "minLength": 1, "maxLength": 100,)"                          \
-  R"(   "description": "Category, e.g. payments; revenue events use __analytics."},)"          \
-  R"( "user_id": {"type": "string", "maxLength": 200}, "anonymous_id": {"type": "string",)"     \
-  R"(   "format": "uuid"}, "icon": {"type": "string", "maxLength": 64},)"                        \
-  R"( "notify": {"type": "boolean", "description": "Raise a real-time notification."},)"        \
-  R"( "description": {"type": "string", "maxLength": 2000},)"                                    \
-  R"( "timestamp": {"type": "number", "description": "Unix time in milliseconds."},)"           \
-  R"( "tags": {"type": "object", "description": "String, number or boolean values; $url and)"   \
-  R"( $referrer are read for page attribution."},)"                                              \
-  R"( "properties": {"type": "object", "description": "The guide's variant: channel and tags)" \
-  R"( inside properties."})"
-
-constexpr std::string_view kAcceptedEventSchema = R"({"type": "object",
-    "required": ["id", "event", "timestamp"], "properties": {
-      "id": {"type": "string", "format": "uuid"}, "event": {"type": "string"},
-      "timestamp": {"type": "string", "format": "date-time"}}})";
 constexpr std::string_view kIngestionOnly = "Ingestion is for SDKs, not for tools.";
 
 }  // namespace
@@ -62,8 +44,6 @@ const OperationSpec kSdkTrackEvent{
     .tag = "Ingestion",
     .method = core::HttpMethod::kPost,
     .path = "/sdk/v1/logs",
-    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_TRACKED_EVENT_PROPERTIES R"(}})",
-    .output_schema = kAcceptedEventSchema,
     .permission = identity::Permission::kEventsIngest,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kSdkKey,
@@ -83,16 +63,6 @@ const OperationSpec kSdkTrackEvents{
     .tag = "Ingestion",
     .method = core::HttpMethod::kPost,
     .path = "/sdk/v1/logs/batch",
-    .input_schema = R"({"type": "object", "required": ["events"], "properties": {
-        "events": {"type": "array", "maxItems": 500, "items": {"type": "object",
-          "description": "A tracked event, as sdk_track_event takes it. Its fields are checked one event at a time: a bad event is reported in errors and never rejects the others."}}}})",
-    .output_schema = R"({"type": "object", "required": ["accepted", "total"], "properties": {
-        "accepted": {"type": "integer"}, "total": {"type": "integer"},
-        "errors": {"type": "array", "items": {"type": "object", "required": ["index", "error"],
-          "properties": {"index": {"type": "integer"}, "error": {"type": "object",
-            "required": ["code", "message"], "properties": {"code": {"type": "string"},
-            "message": {"type": "string"}, "details": {"type": "object",
-              "additionalProperties": true, "description": "As in ErrorResponse."}}}}}}}})",
     .permission = identity::Permission::kEventsIngest,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kSdkKey,
@@ -111,12 +81,6 @@ const OperationSpec kSdkIdentify{
     .tag = "Ingestion",
     .method = core::HttpMethod::kPost,
     .path = "/sdk/v1/identify",
-    .input_schema = R"({"type": "object", "required": ["anonymous_id", "user_id"], "properties": {
-        "anonymous_id": {"type": "string", "format": "uuid"},
-        "user_id": {"type": "string", "minLength": 1, "maxLength": 200},
-        "traits": {"type": "object"}}})",
-    .output_schema = R"({"type": "object", "required": ["success"], "properties": {
-        "success": {"type": "boolean"}}})",
     .permission = identity::Permission::kEventsIngest,
     .effect = Effect::kIdempotentWrite,
     .credentials = CredentialKind::kSdkKey,

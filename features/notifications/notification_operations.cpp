@@ -6,7 +6,6 @@
 #include "storage/event_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 
 namespace sightline::tools {
 namespace {
@@ -51,16 +50,6 @@ Result<std::shared_ptr<core::ResponseStream>> OpenNotificationStream(OperationCo
       std::make_shared<NotificationStream>(context.store, context.project->id, after));
 }
 
-// A notification as NotificationView shows it (the list and each streamed event).
-#define SIGHTLINE_NOTIFICATION_SCHEMA                                                          \
-  R"({"type": "object", "required": ["id", "eventId", "event", "channel", "createdAt"],)"     \
-  R"( "properties": {"id": {"type": "string"}, "eventId": {"type": "string"},)"                \
-  R"( "event": {"type": "string"}, "channel": {"type": "string"},)"                            \
-  R"( "createdAt": {"type": "string", "format": "date-time"}, "icon": {"type": "string"},)"   \
-  R"( "description": {"type": "string"}, "userId": {"type": "string"}}})"
-
-#define SIGHTLINE_FEED_QUERY SIGHTLINE_PAGE_PROPERTIES("50", "500")
-
 }  // namespace
 
 const OperationSpec kListNotifications{
@@ -70,11 +59,6 @@ const OperationSpec kListNotifications{
     .tag = "Events",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/notifications",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_FEED_QUERY R"(}})",
-    .output_schema = R"({"type": "object", "required": ["notifications"], "properties": {
-        "notifications": {"type": "array", "items": )" SIGHTLINE_NOTIFICATION_SCHEMA R"(},
-        )" SIGHTLINE_NEXT_CURSOR_PROPERTY R"(}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -90,9 +74,6 @@ const OperationSpec kStreamNotifications{
     .tag = "Events",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/notifications/stream",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
-        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
-    .output_schema = R"({"type": "string", "description": "text/event-stream"})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = identity::CredentialKind::kUserSession | identity::CredentialKind::kPrivateApiKey,

@@ -9,7 +9,6 @@
 #include "features/accounts/sign_in_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 #include <algorithm>
@@ -252,9 +251,6 @@ Result<json::value> RunAcceptInvitation(OperationContext& context, const json::o
 constexpr std::string_view kMembershipChanges = "Changes who may access the organization.";
 constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
 
-#define SIGHTLINE_USER_ID_PROPERTY \
-  R"("userId": {"type": "string", "minLength": 1, "maxLength": 64, "description": "The member's user id."})"
-
 }  // namespace
 
 const OperationSpec kListMembers{
@@ -264,11 +260,6 @@ const OperationSpec kListMembers{
     .tag = "Members",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/members",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["members"], "properties": {
-        "members": {"type": "array", "items": )" SIGHTLINE_MEMBER_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kMemberView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -283,10 +274,6 @@ const OperationSpec kUpdateMember{
     .tag = "Members",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/members/{userId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "userId", "role"],
-        "properties": {)" SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_USER_ID_PROPERTY R"(,
-        "role": {"type": "string", "enum": ["owner", "admin", "developer", "analyst", "support"]}}})",
-    .output_schema = SIGHTLINE_MEMBER_SCHEMA,
     .permission = identity::Permission::kMemberManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kAnyAccount,
@@ -302,9 +289,6 @@ const OperationSpec kRemoveMember{
     .tag = "Members",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/members/{userId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "userId"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_USER_ID_PROPERTY R"(}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kMemberManage,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,
@@ -322,11 +306,6 @@ const OperationSpec kCreateInvitation{
     .tag = "Members",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/invitations",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "email", "role"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
-        "email": {"type": "string", "minLength": 3, "maxLength": 254},
-        "role": {"type": "string", "enum": ["owner", "admin", "developer", "analyst", "support"]}}})",
-    .output_schema = SIGHTLINE_INVITATION_SCHEMA,
     .permission = identity::Permission::kMemberInvite,
     .effect = Effect::kWrite,
     .credentials = kAnyAccount,
@@ -342,11 +321,6 @@ const OperationSpec kListInvitations{
     .tag = "Members",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/invitations",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["invitations"], "properties": {
-        "invitations": {"type": "array", "items": )" SIGHTLINE_INVITATION_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kMemberInvite,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -360,10 +334,6 @@ const OperationSpec kRevokeInvitation{
     .tag = "Members",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/invitations/{invitationId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "invitationId"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
-        "invitationId": {"type": "string", "minLength": 1, "maxLength": 64}}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kMemberInvite,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,
@@ -382,12 +352,6 @@ const OperationSpec kAcceptInvitation{
     .tag = "Members",
     .method = core::HttpMethod::kPost,
     .path = "/invitations/accept",
-    .input_schema = R"({"type": "object", "required": ["token", "password"], "properties": {
-        "token": {"type": "string", "minLength": 1, "maxLength": 128},
-        "password": {"type": "string", "minLength": 8, "maxLength": 1024},
-        "firstName": {"type": "string", "maxLength": 100},
-        "lastName": {"type": "string", "maxLength": 100}}})",
-    .output_schema = SIGHTLINE_AUTH_RESPONSE_SCHEMA,
     .permission = identity::Permission::kPublic,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kNone,

@@ -7,7 +7,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 #include <algorithm>
@@ -129,8 +128,6 @@ Result<json::value> RunListRoles(OperationContext&, const json::object&) {
   return json::value(json::object{{"roles", std::move(roles)}, {"nextCursor", nullptr}});
 }
 
-constexpr std::string_view kOrgInput = R"({"type": "object", "required": ["orgSlug"],
-    "properties": {)" SIGHTLINE_ORG_SLUG_PROPERTY R"(}})";
 constexpr std::string_view kSessionsOnly = "Creates or deletes whole organizations.";
 constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
 
@@ -144,11 +141,6 @@ const OperationSpec kCreateOrganization{
     .tag = "Organizations",
     .method = core::HttpMethod::kPost,
     .path = "/organizations",
-    .input_schema = R"({"type": "object", "required": ["name"], "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
-        "slug": {"type": "string", "minLength": 1, "maxLength": 48,
-                 "description": "a-z, 0-9 and '-'; derived from the name when absent."}}})",
-    .output_schema = SIGHTLINE_ORGANIZATION_SCHEMA,
     .permission = identity::Permission::kAccount,
     .effect = Effect::kWrite,
     .credentials = CredentialKind::kUserSession,
@@ -164,10 +156,6 @@ const OperationSpec kListOrganizations{
     .tag = "Organizations",
     .method = core::HttpMethod::kGet,
     .path = "/organizations",
-    .input_schema = R"({"type": "object", "properties": {)" SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["organizations"], "properties": {
-        "organizations": {"type": "array", "items": )" SIGHTLINE_ORGANIZATION_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kAccount,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession,
@@ -182,8 +170,6 @@ const OperationSpec kGetOrganization{
     .tag = "Organizations",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}",
-    .input_schema = kOrgInput,
-    .output_schema = SIGHTLINE_ORGANIZATION_SCHEMA,
     .permission = identity::Permission::kOrganizationView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -198,11 +184,6 @@ const OperationSpec kUpdateOrganization{
     .tag = "Organizations",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
-        "requireTwoFactor": {"type": "boolean"}}})",
-    .output_schema = SIGHTLINE_ORGANIZATION_SCHEMA,
     .permission = identity::Permission::kOrganizationManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kAnyAccount,
@@ -217,8 +198,6 @@ const OperationSpec kDeleteOrganization{
     .tag = "Organizations",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}",
-    .input_schema = kOrgInput,
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kOrganizationDelete,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,
@@ -235,13 +214,6 @@ const OperationSpec kListRoles{
     .tag = "Organizations",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/roles",
-    .input_schema = kOrgInput,
-    .output_schema = R"({"type": "object", "required": ["roles"], "properties": {
-        "roles": {"type": "array", "items": {"type": "object", "required": ["role", "permissions"],
-          "properties": {
-          "role": {"type": "string"},
-          "permissions": {"type": "array", "items": {"type": "string"}}}}}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kOrganizationView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,

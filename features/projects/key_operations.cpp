@@ -6,7 +6,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "tools/views.h"
 
 namespace sightline::tools {
@@ -80,20 +79,6 @@ Result<json::value> RunRevokeKey(OperationContext& context, const json::object& 
   return NoContent();
 }
 
-#define SIGHTLINE_KEY_ID_PROPERTY R"("keyId": {"type": "string", "minLength": 1, "maxLength": 64})"
-
-constexpr std::string_view kCreateInput = R"({"type": "object",
-    "required": ["orgSlug", "projectId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
-    "name": {"type": "string", "maxLength": 100, "description": "A label to tell keys apart."}}})";
-constexpr std::string_view kListInput = R"({"type": "object",
-    "required": ["orgSlug", "projectId"], "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", "
-    SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}";
-constexpr std::string_view kRevokeInput = R"({"type": "object",
-    "required": ["orgSlug", "projectId", "keyId"], "properties": {)"
-    SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_KEY_ID_PROPERTY R"(}})";
-constexpr std::string_view kListOutput = R"({"type": "object", "required": ["keys"],
-    "properties": {"keys": {"type": "array", "items": )" SIGHTLINE_KEY_SCHEMA R"(}, )"
-    SIGHTLINE_NEXT_CURSOR_PROPERTY "}}";
 constexpr std::string_view kCredentialManagement =
     "Credential management is never available to tools.";
 // Keys are accepted so that a key asking gets a clear 403: keys never manage credentials.
@@ -109,8 +94,6 @@ const OperationSpec kCreateSdkKey{
     .tag = "Keys",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/sdk-keys",
-    .input_schema = kCreateInput,
-    .output_schema = SIGHTLINE_KEY_SCHEMA,
     .permission = identity::Permission::kSdkKeyCreate,
     .effect = Effect::kWrite,
     .credentials = kAnyAccount,
@@ -126,8 +109,6 @@ const OperationSpec kListSdkKeys{
     .tag = "Keys",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/sdk-keys",
-    .input_schema = kListInput,
-    .output_schema = kListOutput,
     .permission = identity::Permission::kSdkKeyView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -142,8 +123,6 @@ const OperationSpec kRevokeSdkKey{
     .tag = "Keys",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/sdk-keys/{keyId}",
-    .input_schema = kRevokeInput,
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kSdkKeyRevoke,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,
@@ -161,8 +140,6 @@ const OperationSpec kCreatePrivateApiKey{
     .tag = "Keys",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/private-api-keys",
-    .input_schema = kCreateInput,
-    .output_schema = SIGHTLINE_KEY_SCHEMA,
     .permission = identity::Permission::kPrivateApiKeyCreate,
     .effect = Effect::kWrite,
     .credentials = kAnyAccount,
@@ -178,8 +155,6 @@ const OperationSpec kListPrivateApiKeys{
     .tag = "Keys",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/private-api-keys",
-    .input_schema = kListInput,
-    .output_schema = kListOutput,
     .permission = identity::Permission::kPrivateApiKeyView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -194,8 +169,6 @@ const OperationSpec kRevokePrivateApiKey{
     .tag = "Keys",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}/private-api-keys/{keyId}",
-    .input_schema = kRevokeInput,
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kPrivateApiKeyRevoke,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,

@@ -5,7 +5,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "core/crypto.h"
 
 namespace sightline::tools {
@@ -16,25 +15,6 @@ using core::Result;
 using identity::CredentialKind;
 
 constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey;
-
-// A macro so that the listing can embed it in its own literal.
-#define SIGHTLINE_PROJECT_SCHEMA                                                               \
-  R"({"type": "object", "required": ["id", "organizationId", "name", "reportingTimezone",)"    \
-  R"( "botDetection", "eventStorage", "ipLogging", "createdAt", "updatedAt"], "properties": {)" \
-  R"( "id": {"type": "string", "format": "uuid", "description": "Project id."},)"              \
-  R"( "organizationId": {"type": "string", "format": "uuid"},)"                                \
-  R"( "organizationSlug": {"type": "string"}, "name": {"type": "string"},)"                    \
-  R"( "reportingTimezone": {"type": "string",)"                                                \
-  R"(   "description": "IANA time zone that governs every date boundary in reports."},)"      \
-  R"( "botDetection": {"type": "boolean", "description": "On: bot events are stored flagged)"  \
-  R"( is_bot. Off: bot traffic is dropped."},)"                                                \
-  R"( "eventStorage": {"type": "boolean", "description": "Off: events are accepted and)"      \
-  R"( discarded."},)"                                                                          \
-  R"( "ipLogging": {"type": "boolean", "description": "On: client IPs are stored; off: used)"  \
-  R"( for enrichment, then dropped."},)"                                                       \
-  R"( "createdAt": {"type": "string", "format": "date-time"},)"                                \
-  R"( "updatedAt": {"type": "string", "format": "date-time"}}})"
-constexpr std::string_view kProjectSchema = SIGHTLINE_PROJECT_SCHEMA;
 
 Result<json::value> RunGetProject(OperationContext& context, const json::object&) {
   return json::value(ProjectToJson(*context.project, context.organization));
@@ -180,9 +160,6 @@ const OperationSpec kGetProject{
     .tag = "Projects",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
-                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
-    .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -199,17 +176,6 @@ const OperationSpec kUpdateProject{
     .tag = "Projects",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
-      "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(,
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
-        "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
-          "description": "IANA time zone, e.g. Europe/Berlin."},
-        "botDetection": {"type": "boolean"},
-        "eventStorage": {"type": "boolean"},
-        "ipLogging": {"type": "boolean"}
-      }
-    })",
-    .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kAnyAccount,
@@ -225,15 +191,6 @@ const OperationSpec kCreateProject{
     .tag = "Projects",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "name"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY R"(,
-        "name": {"type": "string", "minLength": 1, "maxLength": 200},
-        "reportingTimezone": {"type": "string", "minLength": 1, "maxLength": 64,
-          "description": "IANA time zone, e.g. Europe/Berlin."},
-        "botDetection": {"type": "boolean"},
-        "eventStorage": {"type": "boolean"},
-        "ipLogging": {"type": "boolean"}}})",
-    .output_schema = kProjectSchema,
     .permission = identity::Permission::kProjectCreate,
     .effect = Effect::kWrite,
     .credentials = kAnyAccount,
@@ -249,11 +206,6 @@ const OperationSpec kListProjects{
     .tag = "Projects",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects",
-    .input_schema = R"({"type": "object", "required": ["orgSlug"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["projects"], "properties": {
-        "projects": {"type": "array", "items": )" SIGHTLINE_PROJECT_SCHEMA R"(}, )"
-        SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = identity::Permission::kProjectView,
     .effect = Effect::kReadOnly,
     .credentials = kAnyAccount,
@@ -267,9 +219,6 @@ const OperationSpec kDeleteProject{
     .tag = "Projects",
     .method = core::HttpMethod::kDelete,
     .path = "/{orgSlug}/projects/{projectId}",
-    .input_schema = R"({"type": "object", "required": ["orgSlug", "projectId"],
-                        "properties": {)" SIGHTLINE_PROJECT_SCOPE_PROPERTIES R"(}})",
-    .output_schema = kEmptyOutputSchema,
     .permission = identity::Permission::kProjectDelete,
     .effect = Effect::kDestructive,
     .credentials = kAnyAccount,

@@ -13,7 +13,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/operations.h"
 #include "features/site_audit/views.h"
@@ -410,8 +409,6 @@ Result<json::value> RunGetSiteAuditSummary(OperationContext& context, const json
 constexpr LongRunning kCrawlJob{"get_site_crawl", "crawlId", "cancel_site_crawl"};
 
 #define CRAWLS_PATH "/{orgSlug}/projects/{projectId}/site-audit/crawls"
-#define CRAWL_SCOPE SIGHTLINE_AUDIT_SCOPE R"(, "crawlId"], "properties": {)" \
-  SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("crawlId")
 
 }  // namespace
 
@@ -428,17 +425,6 @@ const OperationSpec kStartSiteCrawl{
     .tag = "Site audit",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/site-audit/sites/{siteId}/crawls",
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "siteId"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId")
-        R"(, "startUrl": {"type": "string", "minLength": 8, "maxLength": 2048},)"
-        R"( "maxPages": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 500},)"
-        R"( "maxDepth": {"type": "integer", "minimum": 0, "maximum": 100, "default": 10},)"
-        R"( "maxDurationSeconds": {"type": "integer", "minimum": 10, "maximum": 86400,)"
-        R"( "default": 1800}, "concurrency": {"type": "integer", "minimum": 1, "maximum": 8,)"
-        R"( "default": 2}, "delayMs": {"type": "integer", "minimum": 0, "maximum": 60000,)"
-        R"( "default": 250, "description": "The least time between two requests to one host;)"
-        R"( robots.txt's crawl-delay raises it."}}})",
-    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
     .permission = Permission::kSiteAuditManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -456,12 +442,6 @@ const OperationSpec kListSiteCrawls{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH,
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId") ", "
-        SIGHTLINE_AUDIT_PAGING("20") "}}",
-    .output_schema = R"({"type": "object", "required": ["crawls"], "properties": {"crawls": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -476,8 +456,6 @@ const OperationSpec kGetSiteCrawl{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH "/{crawlId}",
-    .input_schema = CRAWL_SCOPE "}}",
-    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -492,8 +470,6 @@ const OperationSpec kCancelSiteCrawl{
     .tag = "Site audit",
     .method = core::HttpMethod::kPost,
     .path = CRAWLS_PATH "/{crawlId}/cancel",
-    .input_schema = CRAWL_SCOPE "}}",
-    .output_schema = SIGHTLINE_AUDIT_CRAWL_SCHEMA,
     .permission = Permission::kSiteAuditManage,
     .effect = Effect::kIdempotentWrite,
     .credentials = kCallers,
@@ -509,12 +485,6 @@ const OperationSpec kListCrawlPages{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH "/{crawlId}/pages",
-    .input_schema = CRAWL_SCOPE R"(, "state": {"type": "string", "enum": ["queued", "done", )"
-        R"("blocked", "error", "skipped"]}, "external": {"type": "boolean", "default": false},)"
-        R"( "search": {"type": "string", "maxLength": 256}, )" SIGHTLINE_AUDIT_PAGING("50") "}}",
-    .output_schema = R"({"type": "object", "required": ["pages"], "properties": {"pages": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_PAGE_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -530,16 +500,6 @@ const OperationSpec kGetCrawlPage{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH "/{crawlId}/page",
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "crawlId", "url"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("crawlId")
-        R"(, "url": {"type": "string", "minLength": 1, "maxLength": 4096}}})",
-    .output_schema = R"({"type": "object", "required": ["url", "state", "details", "issues", )"
-                     R"("inlinks", "outlinks"], "properties": {)" SIGHTLINE_AUDIT_PAGE_PROPERTIES
-                     R"(, "details": )" SIGHTLINE_AUDIT_PAGE_DETAILS_SCHEMA R"(, "issues": {"type": )"
-                     R"("array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA R"(}, "inlinks": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA R"(}, )"
-                     R"("outlinks": {"type": "array", "items": )" SIGHTLINE_AUDIT_LINK_SCHEMA
-                     "}}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -555,13 +515,6 @@ const OperationSpec kListCrawlIssues{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH "/{crawlId}/issues",
-    .input_schema = CRAWL_SCOPE R"(, "ruleId": {"type": "string", "maxLength": 64},)"
-        R"( "severity": {"type": "string", "enum": ["error", "warning", "notice"]},)"
-        R"( "state": {"type": "string", "enum": ["new", "open", "fixed"]},)"
-        R"( "url": {"type": "string", "maxLength": 4096}, )" SIGHTLINE_AUDIT_PAGING("100") "}}",
-    .output_schema = R"({"type": "object", "required": ["issues"], "properties": {"issues": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_ISSUE_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -577,15 +530,6 @@ const OperationSpec kGetSiteAuditSummary{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = CRAWLS_PATH "/{crawlId}/summary",
-    .input_schema = CRAWL_SCOPE "}}",
-    .output_schema = R"({"type": "object", "required": ["crawl", "site", "rules"], )"
-                     R"("properties": {"crawl": )" SIGHTLINE_AUDIT_CRAWL_SCHEMA
-                     R"(, "origin": {"type": "string", "nullable": true}, )"
-                     R"("site": )" SIGHTLINE_AUDIT_SITE_SURVEY_SCHEMA R"(, "rules": {"type": "array",)"
-                     R"( "items": {"type": "object", "properties": {"ruleId": {"type": "string"},)"
-                     R"( "title": {"type": "string"}, "category": {"type": "string"}, "severity":)"
-                     R"( {"type": "string"}, "count": {"type": "integer"}, "new": {"type":)"
-                     R"( "integer"}, "fixed": {"type": "integer"}}}}}})",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

@@ -8,7 +8,6 @@
 #include "storage/site_audit_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
-#include "tools/schema_fragments.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/operations.h"
 #include "features/site_audit/views.h"
@@ -89,19 +88,6 @@ Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
   });
 }
 
-#define COUNTS_SCHEMA                                                                         \
-  R"({"type": "object", "nullable": true, "properties": {"total": {"type": "integer"},)"      \
-  R"( "verified": {"type": "integer"}, "spoofed": {"type": "integer"}, "suspected":)"        \
-  R"( {"type": "integer"}}})"
-#define CHANGE_SCHEMA \
-  R"({"type": "object", "properties": {)" SIGHTLINE_CHANGE_PROPERTIES "}}"
-#define FIGURES_SCHEMA                                                                        \
-  R"({"type": "object", "nullable": true, "properties": {"requests": )" COUNTS_SCHEMA         \
-  R"(, "disallowedRequests": )" COUNTS_SCHEMA R"(, "uncheckedRequests": {"type":)"           \
-  R"( "integer"}, "topDisallowedPaths": {"type": "array", "items": {"type": "object",)"      \
-  R"( "properties": {"path": {"type": "string"}, "requests": )" COUNTS_SCHEMA                \
-  R"(, "rule": {"type": "string"}, "line": {"type": "integer"}}}}}})"
-
 }  // namespace
 
 const OperationSpec kGetRobotsTrafficReport{
@@ -119,32 +105,6 @@ const OperationSpec kGetRobotsTrafficReport{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/site-audit/sites/{siteId}/robots-traffic",
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "siteId"], "properties": {)"
-        SIGHTLINE_ORG_SLUG_PROPERTY ", " SIGHTLINE_AUDIT_ID("siteId") ", "
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "siteId", "origin", "crawlers", "blockedPaths", "totals"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES
-        R"(, "siteId": {"type": "string"}, "origin": {"type": "string"},)"
-        R"( "robotsSource": {"type": "object", "nullable": true, "properties": {"crawlId":)"
-        R"( {"type": "string"}, "crawledAt": {"type": "string", "format": "date-time"},)"
-        R"( "url": {"type": "string"}, "status": {"type": "integer"}, "policy": {"type":)"
-        R"( "string"}}},)"
-        R"( "crawlers": {"type": "array", "items": {"type": "object", "required": ["name",)"
-        R"( "access", "statement", "current"], "properties": {"name": {"type": "string"},)"
-        R"( "purpose": {"type": "string"}, "listed": {"type": "boolean"}, "access": {"type":)"
-        R"( "string", "enum": ["allowed", "partial", "disallowed"]}, "statement": {"type":)"
-        R"( "string"}, "current": )" FIGURES_SCHEMA R"(, "previous": )" FIGURES_SCHEMA
-        R"(, "change": {"type": "object", "nullable": true, "properties": {"requests": )"
-        CHANGE_SCHEMA R"(, "disallowedRequests": )" CHANGE_SCHEMA R"(}}, "root": {"type":)"
-        R"( "object", "properties": {"allowed": {"type": "boolean"}, "rule": {"type":)"
-        R"( "string"}, "line": {"type": "integer"}, "group": {"type": "string"}}}}}},)"
-        R"( "blockedPaths": {"type": "array", "items": {"type": "object", "properties": {)"
-        R"("path": {"type": "string"}, "requests": )" COUNTS_SCHEMA R"(, "crawlers": {"type":)"
-        R"( "array", "items": {"type": "string"}}}}}, "totals": {"type": "object",)"
-        R"( "properties": {"requests": )" COUNTS_SCHEMA R"(, "disallowedRequests": )"
-        COUNTS_SCHEMA R"(, "previousRequests": )" COUNTS_SCHEMA R"(, )"
-        R"("previousDisallowedRequests": )" COUNTS_SCHEMA "}}}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

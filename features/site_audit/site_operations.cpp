@@ -10,7 +10,6 @@
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
-#include "tools/schema_fragments.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/views.h"
 
@@ -157,8 +156,6 @@ Result<json::value> RunListAuditRules(OperationContext&, const json::object&) {
 }
 
 #define SITE_PATH "/{orgSlug}/projects/{projectId}/site-audit/sites"
-#define SITE_SCOPE SIGHTLINE_AUDIT_SCOPE R"(, "siteId"], "properties": {)" \
-  SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_AUDIT_ID("siteId")
 
 }  // namespace
 
@@ -170,11 +167,6 @@ const OperationSpec kListAuditSites{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = SITE_PATH,
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES ", " SIGHTLINE_WHOLE_LIST_PAGE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["sites"], "properties": {"sites": )"
-                     R"({"type": "array", "items": )" SIGHTLINE_AUDIT_SITE_SCHEMA "}, "
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -191,11 +183,6 @@ const OperationSpec kAddAuditSite{
     .tag = "Site audit",
     .method = core::HttpMethod::kPost,
     .path = SITE_PATH,
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(, "url"], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES
-        R"(, "url": {"type": "string", "minLength": 8, "maxLength": 2048, "description": )"
-        R"("The site's home page, e.g. https://www.example.com/."}}})",
-    .output_schema = SIGHTLINE_AUDIT_SITE_SCHEMA,
     .permission = Permission::kSiteAuditManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -211,8 +198,6 @@ const OperationSpec kGetAuditSite{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = SITE_PATH "/{siteId}",
-    .input_schema = SITE_SCOPE "}}",
-    .output_schema = SIGHTLINE_AUDIT_SITE_SCHEMA,
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,
@@ -231,9 +216,6 @@ const OperationSpec kVerifyAuditSite{
     .tag = "Site audit",
     .method = core::HttpMethod::kPost,
     .path = SITE_PATH "/{siteId}/verify",
-    .input_schema = SITE_SCOPE R"(, "method": {"type": "string", "enum": ["file", "meta", )"
-        R"("dns"]}}})",
-    .output_schema = SIGHTLINE_AUDIT_SITE_SCHEMA,
     .permission = Permission::kSiteAuditManage,
     .effect = Effect::kWrite,
     .credentials = kCallers,
@@ -249,8 +231,6 @@ const OperationSpec kDeleteAuditSite{
     .tag = "Site audit",
     .method = core::HttpMethod::kDelete,
     .path = SITE_PATH "/{siteId}",
-    .input_schema = SITE_SCOPE "}}",
-    .output_schema = kEmptyOutputSchema,
     .permission = Permission::kSiteAuditManage,
     .effect = Effect::kDestructive,
     .credentials = kCallers,
@@ -266,15 +246,6 @@ const OperationSpec kListAuditRules{
     .tag = "Site audit",
     .method = core::HttpMethod::kGet,
     .path = "/{orgSlug}/projects/{projectId}/site-audit/rules",
-    .input_schema = SIGHTLINE_AUDIT_SCOPE R"(], "properties": {)"
-        SIGHTLINE_PROJECT_SCOPE_PROPERTIES "}}",
-    .output_schema = R"({"type": "object", "required": ["rules"], "properties": {"rules": )"
-                     R"({"type": "array", "items": {"type": "object", "required": ["id", )"
-                     R"("severity", "category", "title", "description"], "properties": {)"
-                     R"("id": {"type": "string"}, "severity": {"type": "string", "enum": )"
-                     R"(["error", "warning", "notice"]}, "category": {"type": "string"},)"
-                     R"( "title": {"type": "string"}, "description": {"type": "string"}}}}, )"
-                     SIGHTLINE_NEXT_CURSOR_PROPERTY "}}",
     .permission = Permission::kSiteAuditView,
     .effect = Effect::kReadOnly,
     .credentials = kCallers,

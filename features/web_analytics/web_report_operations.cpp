@@ -33,28 +33,6 @@ constexpr DimensionName kDimensions[] = {
     {"channel", WebDimension::kChannel},
 };
 
-#define SIGHTLINE_DIMENSION_PROPERTY                                                          \
-  R"("dimension": {"type": "string", "enum": ["top_page", "entry_page", "exit_page", )"       \
-  R"("referrer", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", )"    \
-  R"("country", "region", "city", "browser", "os", "device", "event_channel", "event", )"    \
-  R"("source", "channel"], )"                                                                 \
-  R"("description": "What to group by. top_page counts pageviews, entry_page and exit_page )" \
-  R"(visits, event_channel (the tracked event's channel) and event events, the others )"      \
-  R"(unique visitors. source (Google, ChatGPT, a referring domain) and channel (AI )"         \
-  R"(Assistants, Organic Search, Direct, ...) are where the visit came from."})"
-
-#define SIGHTLINE_FILTER_PROPERTY                                                             \
-  R"("filter": {"type": "string", "minLength": 2, "maxLength": 2100, "description": "Keeps )"  \
-  R"(the visits that have one value of a dimension, written dimension:value (country:DE, )"     \
-  R"(top_page:/pricing, utm_campaign:spring; country: keeps the visits without a country). )"  \
-  R"(Every figure then counts only those visits. Dimensions as for get_web_breakdown; a )"     \
-  R"(visit's referrer, UTM fields, source, channel, place and device are those of its first )" \
-  R"(event (channel:AI Assistants keeps the visits that came from an AI assistant)."})"
-
-#define SIGHTLINE_FILTER_OUTPUT                                                              \
-  R"("filter": {"type": "object", "required": ["dimension", "value"], "properties": {)"      \
-  R"("dimension": {"type": "string"}, "value": {"type": "string"}}})"
-
 WebDimension DimensionOf(const json::object& args) {
   const std::string name = OptionalString(args, "dimension").value_or("top_page");
   for (const DimensionName& entry : kDimensions) {
@@ -280,31 +258,6 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
   return out;
 }
 
-#define SIGHTLINE_METRIC_SCHEMA(TYPE)                                                        \
-  R"({"type": "object", "required": ["value"], "properties": {"value": {"type": ")" TYPE    \
-  R"(", "nullable": true},)"                                                                 \
-  R"( "previous": {"type": ")" TYPE R"(", "nullable": true}, "absoluteChange": {"type": )"    \
-  R"("number", "nullable": true}, "change": {"type": "number", "nullable": true}}})"
-
-#define SIGHTLINE_POINT_SCHEMA                                                               \
-  R"({"type": "object", "required": ["visitors", "visits", "pageviews", "viewsPerVisit",)"  \
-  R"( "bounceRate", "visitDuration", "events"], "properties": {"visitors": {"type": )"       \
-  R"("integer"}, "visits": )"                                                               \
-  R"({"type": "integer"}, "pageviews": {"type": "integer"}, "viewsPerVisit": {"type": )"    \
-  R"("number", "nullable": true}, "bounceRate": {"type": "number", "nullable": true}, )"    \
-  R"("visitDuration": {"type": "integer", "nullable": true}, "events": {"type": )"          \
-  R"("integer"}}})"
-
-#define SIGHTLINE_VALUE_SERIES_SCHEMA                                                        \
-  R"({"type": "array", "items": {"type": "object", "required": ["value", "total", "data"],)" \
-  R"( "properties": {"value": {"type": )"                                                   \
-  R"("string", "nullable": true}, "total": {"type": "integer"}, "data": {"type": "array", )" \
-  R"("items": {"type": "integer"}}}}})"
-
-#define SIGHTLINE_INTERVAL_PROPERTY                                                          \
-  R"("interval": {"type": "string", "enum": ["hour", "day", "week", "month"], )"             \
-  R"("default": "day"})"
-
 }  // namespace
 
 const OperationSpec kWebAnalytics{
@@ -318,20 +271,6 @@ const OperationSpec kWebAnalytics{
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "metrics"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "metrics": {"type": "object", "required": [
-        "visitors", "visits", "pageviews", "viewsPerVisit", "bounceRate", "visitDuration",
-        "events"], "properties": {
-        "visitors": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
-        "visits": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
-        "pageviews": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
-        "viewsPerVisit": )" SIGHTLINE_METRIC_SCHEMA("number") R"(,
-        "bounceRate": )" SIGHTLINE_METRIC_SCHEMA("number") R"(,
-        "visitDuration": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(,
-        "events": )" SIGHTLINE_METRIC_SCHEMA("integer") R"(}}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -347,17 +286,6 @@ const OperationSpec kWebTimeline{
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/timeline",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_INTERVAL_PROPERTY ", "
-        SIGHTLINE_FILTER_PROPERTY "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "interval", "buckets", "points"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "interval": {"type": "string"},
-        "buckets": {"type": "array", "items": {"type": "string"}},
-        "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(},
-        "previousPeriod": {"type": "object", "required": ["buckets", "points"], "properties": {
-          "buckets": {"type": "array", "items": {"type": "string"}},
-          "points": {"type": "array", "items": )" SIGHTLINE_POINT_SCHEMA R"(}}}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -374,19 +302,6 @@ const OperationSpec kWebBreakdown{
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/breakdown",
-    .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
-        SIGHTLINE_PAGE_PROPERTIES ", " SIGHTLINE_FILTER_PROPERTY "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "dimension", "total", "limit", "offset", "rows"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
-        "total": {"type": "integer"}, "limit": {"type": "integer"}, "offset": {"type": "integer"},
-        "rows": {"type": "array", "items": {"type": "object",
-          "required": ["value", "count", "visitors"], "properties": {
-          "value": {"type": "string", "nullable": true}, "count": {"type": "integer"},
-          "visitors": {"type": "integer"}, "views": {"type": "integer"},
-          "previousCount": {"type": "integer"}, "previousVisitors": {"type": "integer"},
-          "previousViews": {"type": "integer"}, )" SIGHTLINE_CHANGE_PROPERTIES R"(}}}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -402,20 +317,6 @@ const OperationSpec kPageDurations{
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/pages/duration",
-    .input_schema = R"({"type": "object", "required": ["projectId"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_PAGE_PROPERTIES ", "
-        SIGHTLINE_FILTER_PROPERTY "}}",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "limit", "offset", "rows"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "limit": {"type": "integer"},
-        "offset": {"type": "integer"},
-        "rows": {"type": "array", "items": {"type": "object",
-          "required": ["path", "pageviews", "avgDurationMs"], "properties": {
-          "path": {"type": "string", "nullable": true}, "pageviews": {"type": "integer"},
-          "avgDurationMs": {"type": "integer", "nullable": true},
-          "previousAvgDurationMs": {"type": "integer", "nullable": true},
-          "absoluteChange": {"type": "integer", "nullable": true},
-          "percentageChange": {"type": "number", "nullable": true}}}}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
@@ -432,20 +333,6 @@ const OperationSpec kDimensionTimeline{
     .tag = "Web analytics",
     .method = core::HttpMethod::kGet,
     .path = "/web-analytics/dimension/timeline",
-    .input_schema = R"({"type": "object", "required": ["projectId", "dimension"], "properties": {)"
-        SIGHTLINE_REPORT_PERIOD_PROPERTIES ", " SIGHTLINE_DIMENSION_PROPERTY ", "
-        SIGHTLINE_INTERVAL_PROPERTY ", " SIGHTLINE_FILTER_PROPERTY R"(, "limit": {"type": "integer", "minimum": 1,
-        "maximum": 20, "default": 5}, "value": {"type": "string", "minLength": 1,
-        "maxLength": 2048, "description": "One value of the dimension to chart instead of the top ones"}}})",
-    .output_schema = R"({"type": "object", "required": [)" SIGHTLINE_REPORT_HEADER_REQUIRED
-        R"(, "dimension", "interval", "buckets", "series"], "properties": {)"
-        SIGHTLINE_REPORT_HEADER_PROPERTIES ", " SIGHTLINE_FILTER_OUTPUT R"(, "dimension": {"type": "string"},
-        "interval": {"type": "string"},
-        "buckets": {"type": "array", "items": {"type": "string"}},
-        "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(,
-        "comparisonData": {"type": "object", "required": ["buckets", "series"], "properties": {
-          "buckets": {"type": "array", "items": {"type": "string"}},
-          "series": )" SIGHTLINE_VALUE_SERIES_SCHEMA R"(}}}})",
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,

@@ -183,7 +183,7 @@ class OperationFixture : public storage::conformance::StoreConformance {
 
  private:
   void BuildServices() {
-    auto registry = tools::Registry::Build(tools::AllOperations());
+    auto registry = tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
     ASSERT_TRUE(Ok(registry));
     registry_ = std::move(*registry);
     sessions_ = std::make_unique<identity::SessionService>(store(), clock_, "fixture-secret");

@@ -9,6 +9,7 @@
 #include "identity/bootstrap.h"
 #include "identity/rate_limiter.h"
 #include "identity/sessions.h"
+#include "tests/unit/testing/schema_documents.h"
 #include "tests/unit/testing/temp_store.h"
 #include "features/projects/project_operations.h"
 
@@ -67,9 +68,6 @@ const std::array<OperationSpec, 5>& Fixtures() {
        .tag = "Legacy",
        .method = HttpMethod::kGet,
        .path = "/legacy/status",
-       .input_schema = R"({"type": "object", "properties": {
-           "mode": {"type": "string", "enum": ["ok", "conflict", "throw"]}}})",
-       .output_schema = R"({"type": "object"})",
        .permission = Permission::kProjectView,
        .effect = Effect::kReadOnly,
        .credentials = CredentialKind::kPrivateApiKey,
@@ -81,8 +79,6 @@ const std::array<OperationSpec, 5>& Fixtures() {
        .tag = "Keys",
        .method = HttpMethod::kPost,
        .path = "/sdk-keys",
-       .input_schema = R"({"type": "object", "properties": {}})",
-       .output_schema = R"({"type": "object"})",
        .permission = Permission::kSdkKeyCreate,
        .effect = Effect::kWrite,
        .credentials = CredentialKind::kPrivateApiKey,
@@ -94,14 +90,22 @@ const std::array<OperationSpec, 5>& Fixtures() {
        .tag = "SDK",
        .method = HttpMethod::kPost,
        .path = "/sdk/v1/ping",
-       .input_schema = R"({"type": "object", "properties": {}})",
-       .output_schema = R"({"type": "object"})",
        .permission = Permission::kEventsIngest,
        .effect = Effect::kWrite,
        .credentials = CredentialKind::kSdkKey,
        .run = RunSdkPing},
   }};
   return specs;
+}
+
+const testutil::TestSchemaDocuments& Schemas() {
+  static const testutil::TestSchemaDocuments documents(
+      Fixtures(),
+      {{"get_legacy_status", R"({"type": "object", "properties": {
+           "mode": {"type": "string", "enum": ["ok", "conflict", "throw"]}}})"},
+       {"create_sdk_key", R"({"type": "object", "properties": {}})"},
+       {"sdk_ping", R"({"type": "object", "properties": {}})"}});
+  return documents;
 }
 
 // One store, bootstrap and front door for the whole suite (argon2id hashing is slow on purpose).
@@ -135,7 +139,7 @@ struct World {
       return;
     }
     keys = std::move(*bootstrap);
-    auto built = tools::Registry::Build(Fixtures());
+    auto built = tools::Registry::Build(Fixtures(), Schemas());
     if (!built) {
       setup_error = "registry: " + built.error().internal();
       return;

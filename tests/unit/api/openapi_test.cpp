@@ -30,6 +30,26 @@ core::Result<json::value> RunNothing(tools::OperationContext&, const json::objec
 constexpr tools::Deprecation kDeprecation{1767225600, 1798761600,
                                           "https://sightline.example/migrate"};
 
+// The fixtures' schemas as a feature's schemas.json holds them: a shared shape by $ref.
+constexpr tools::SchemaDocument kSchemas{"fixtures/schemas.json", R"({
+  "components": {"schemas": {
+    "Widget": {"type": "object", "properties": {"id": {"type": "string"}}}}},
+  "operations": {
+    "get_widget": {
+      "input": {"type": "object", "required": ["orgSlug", "widgetId"],
+        "properties": {"orgSlug": {"type": "string", "description": "The slug."},
+                       "widgetId": {"type": "string"},
+                       "expand": {"type": "boolean"}}},
+      "output": {"$ref": "#/components/schemas/Widget"}},
+    "update_widget": {
+      "input": {"type": "object", "required": ["orgSlug", "widgetId", "name"],
+        "properties": {"orgSlug": {"type": "string"}, "widgetId": {"type": "string"},
+                       "name": {"type": "string"}, "color": {"type": "string"}}},
+      "output": {"type": "object"}},
+    "get_legacy_status": {
+      "input": {"type": "object", "properties": {}},
+      "output": {"type": "object"}}}})"};
+
 const std::array<OperationSpec, 3>& Fixtures() {
   static const std::array<OperationSpec, 3> specs = {{
       {.name = "get_widget",
@@ -38,11 +58,6 @@ const std::array<OperationSpec, 3>& Fixtures() {
        .tag = "Widgets",
        .method = HttpMethod::kGet,
        .path = "/{orgSlug}/widgets/{widgetId}",
-       .input_schema = R"({"type": "object", "required": ["orgSlug", "widgetId"],
-           "properties": {"orgSlug": {"type": "string", "description": "The slug."},
-                          "widgetId": {"type": "string"},
-                          "expand": {"type": "boolean"}}})",
-       .output_schema = R"({"type": "object", "properties": {"id": {"type": "string"}}})",
        .permission = Permission::kProjectView,
        .effect = Effect::kReadOnly,
        .credentials = CredentialKind::kPrivateApiKey,
@@ -53,10 +68,6 @@ const std::array<OperationSpec, 3>& Fixtures() {
        .tag = "Widgets",
        .method = HttpMethod::kPatch,
        .path = "/{orgSlug}/widgets/{widgetId}",
-       .input_schema = R"({"type": "object", "required": ["orgSlug", "widgetId", "name"],
-           "properties": {"orgSlug": {"type": "string"}, "widgetId": {"type": "string"},
-                          "name": {"type": "string"}, "color": {"type": "string"}}})",
-       .output_schema = R"({"type": "object"})",
        .permission = Permission::kProjectManage,
        .effect = Effect::kIdempotentWrite,
        .credentials = CredentialKind::kPrivateApiKey,
@@ -67,8 +78,6 @@ const std::array<OperationSpec, 3>& Fixtures() {
        .tag = "Legacy",
        .method = HttpMethod::kGet,
        .path = "/legacy/status",
-       .input_schema = R"({"type": "object", "properties": {}})",
-       .output_schema = R"({"type": "object"})",
        .permission = Permission::kProjectView,
        .effect = Effect::kReadOnly,
        .credentials = CredentialKind::kPrivateApiKey,
@@ -81,7 +90,7 @@ const std::array<OperationSpec, 3>& Fixtures() {
 class OpenApiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = tools::Registry::Build(Fixtures());
+    auto registry = tools::Registry::Build(Fixtures(), {&kSchemas, 1});
     ASSERT_TRUE(registry) << registry.error().internal();
     registry_ = std::move(*registry);
     OpenApiOptions options;
@@ -147,6 +156,18 @@ TEST_F(OpenApiTest, ErrorResponsesReferenceTheErrorResponseSchema) {
       }
     }
   }
+}
+
+TEST_F(OpenApiTest, SharedShapesArePublishedAsComponentsAndReferenced) {
+  EXPECT_EQ(document_.at("components").at("schemas").at("Widget"),
+            json::parse(R"({"type": "object", "properties": {"id": {"type": "string"}}})"));
+  const json::object& ok = Operation("/{orgSlug}/widgets/{widgetId}", "get").at("responses")
+                               .at("200").as_object();
+  EXPECT_EQ(ok.at("content").at("application/json").at("schema"),
+            json::parse(R"({"$ref": "#/components/schemas/Widget"})"));
+  // The registry's own copy is resolved: what validation, MCP and the CLI read.
+  EXPECT_EQ(registry_.Find("get_widget")->output_schema,
+            document_.at("components").at("schemas").at("Widget"));
 }
 
 TEST_F(OpenApiTest, OperationsCarryIdsSecurityAndTheirErrorStatuses) {

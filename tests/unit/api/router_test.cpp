@@ -1,5 +1,7 @@
 #include "api/router.h"
 
+#include "tests/unit/testing/schema_documents.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -30,8 +32,6 @@ tools::OperationSpec Spec(std::string_view name, HttpMethod method, std::string_
           .tag = "t",
           .method = method,
           .path = path,
-          .input_schema = kOrgInput,
-          .output_schema = R"({"type": "object"})",
           .permission = identity::Permission::kProjectView,
           .effect = method == HttpMethod::kGet ? tools::Effect::kReadOnly : tools::Effect::kWrite,
           .credentials = identity::CredentialKind::kPrivateApiKey,
@@ -51,10 +51,18 @@ const std::array<tools::OperationSpec, 6>& Fixtures() {
   return specs;
 }
 
+const testutil::TestSchemaDocuments& Schemas() {
+  static const testutil::TestSchemaDocuments documents(
+      Fixtures(), {{"get_org_me", kOrgInput}, {"update_org_me", kOrgInput},
+                   {"get_project", kOrgInput}, {"delete_project", kOrgInput},
+                   {"get_me", kOrgInput}, {"get_health_detail", kOrgInput}});
+  return documents;
+}
+
 class RouterTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto registry = tools::Registry::Build(Fixtures());
+    auto registry = tools::Registry::Build(Fixtures(), Schemas());
     ASSERT_TRUE(registry) << registry.error().internal();
     registry_ = std::move(*registry);
     router_.emplace(registry_);

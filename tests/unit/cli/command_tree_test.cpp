@@ -18,10 +18,7 @@ namespace {
 
 namespace json = boost::json;
 
-const std::vector<Command>& Tree() {
-  static const std::vector<Command> tree = CommandTree(tools::AllOperations());
-  return tree;
-}
+const std::vector<Command>& Tree() { return AllCommands(); }
 
 TEST(CommandTree, EveryOperationIsOneCommandFoundByEitherName) {
   std::set<std::pair<std::string, std::string>> names;

@@ -3,12 +3,16 @@
 #include "core/compression.h"
 #include "core/crypto.h"
 #include "core/json_util.h"
+#include "features/all_operations.h"
 #include "features/ingestion/forwarding_operations.h"
+#include "tools/registry.h"
 
 #include <gtest/gtest.h>
 
 namespace sightline::ingest {
 namespace {
+
+namespace json = boost::json;
 
 constexpr std::int64_t kNow = 1795000000000;  // 2026-11-18
 
@@ -19,8 +23,9 @@ TEST(LogDrain, SourceNamesRoundTrip) {
 }
 
 TEST(LogDrain, TheOperationSchemaListsExactlyTheDrains) {
-  auto schema = core::ParseJsonObject(tools::kIngestLogDrain.input_schema);
-  ASSERT_TRUE(schema);
+  auto registry = tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
+  ASSERT_TRUE(registry);
+  const json::object* schema = &registry->Find(tools::kIngestLogDrain.name)->input_schema;
   const auto& listed = schema->at("properties").at("source").at("enum").as_array();
   ASSERT_EQ(listed.size(), DrainSourceNames().size());
   for (std::size_t i = 0; i < listed.size(); ++i) {

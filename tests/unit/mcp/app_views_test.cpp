@@ -50,7 +50,8 @@ TEST(AppViews, ToolsNameTheirViewInBothKeys) {
 }
 
 TEST(AppViews, TheCatalogLinksOnlyTheToolsAViewRenders) {
-  static const tools::Registry registry = *tools::Registry::Build(tools::AllOperations());
+  static const tools::Registry registry =
+      *tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
   const ToolCatalog catalog(registry, Reports());
   const Tool* summary = catalog.Find("get_web_analytics");
   ASSERT_NE(summary, nullptr);

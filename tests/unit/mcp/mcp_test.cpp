@@ -20,7 +20,8 @@ using identity::CredentialKind;
 using identity::Permission;
 
 const tools::Registry& TheRegistry() {
-  static const tools::Registry registry = *tools::Registry::Build(tools::AllOperations());
+  static const tools::Registry registry =
+      *tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
   return registry;
 }
 

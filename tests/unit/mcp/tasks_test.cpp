@@ -11,6 +11,7 @@
 #include "identity/sessions.h"
 #include "mcp/mcp_server.h"
 #include "mcp/tool_catalog.h"
+#include "tests/unit/testing/schema_documents.h"
 #include "tests/unit/testing/temp_store.h"
 #include "tools/dispatch.h"
 #include "tools/gate.h"
@@ -102,35 +103,42 @@ constexpr tools::LongRunning kUncancellable{"get_test_job", "jobId", ""};
 
 const tools::OperationSpec kOperations[] = {
     {.name = "start_test_job", .summary = "Start a test job", .tag = "Tests",
-     .method = core::HttpMethod::kPost, .path = "/tests/jobs", .input_schema = kNoArguments,
-     .output_schema = kJob, .permission = Permission::kProjectManage,
+     .method = core::HttpMethod::kPost, .path = "/tests/jobs",
+     .permission = Permission::kProjectManage,
      .effect = tools::Effect::kWrite, .credentials = CredentialKind::kPrivateApiKey,
      .success_status = 202, .long_running = &kCancellable, .run = StartJob},
     {.name = "start_fixed_job", .summary = "Start a job that cannot be cancelled",
      .tag = "Tests", .method = core::HttpMethod::kPost, .path = "/tests/fixed-jobs",
-     .input_schema = kNoArguments, .output_schema = kJob,
      .permission = Permission::kProjectManage, .effect = tools::Effect::kWrite,
      .credentials = CredentialKind::kPrivateApiKey, .success_status = 202,
      .long_running = &kUncancellable, .run = StartJob},
     {.name = "get_test_job", .summary = "Read a test job", .tag = "Tests",
      .method = core::HttpMethod::kGet, .path = "/tests/jobs/{jobId}",
-     .input_schema = kJobArguments, .output_schema = kJob,
      .permission = Permission::kAnalyticsView, .effect = tools::Effect::kReadOnly,
      .credentials = CredentialKind::kPrivateApiKey, .run = GetJob},
     {.name = "cancel_test_job", .summary = "Cancel a test job", .tag = "Tests",
      .method = core::HttpMethod::kPost, .path = "/tests/jobs/{jobId}/cancel",
-     .input_schema = kJobArguments, .output_schema = kJob,
      .permission = Permission::kProjectManage, .effect = tools::Effect::kIdempotentWrite,
      .credentials = CredentialKind::kPrivateApiKey, .run = CancelJob},
     {.name = "echo_test", .summary = "An ordinary tool", .tag = "Tests",
-     .method = core::HttpMethod::kGet, .path = "/tests/echo", .input_schema = kNoArguments,
-     .output_schema = R"({"type":"object","properties":{"ok":{"type":"boolean"}}})",
+     .method = core::HttpMethod::kGet, .path = "/tests/echo",
      .permission = Permission::kAnalyticsView, .effect = tools::Effect::kReadOnly,
      .credentials = CredentialKind::kPrivateApiKey, .run = Echo},
 };
 
+const testutil::TestSchemaDocuments& TestSchemas() {
+  static const testutil::TestSchemaDocuments documents(
+      kOperations, {{"start_test_job", kNoArguments, kJob},
+                    {"start_fixed_job", kNoArguments, kJob},
+                    {"get_test_job", kJobArguments, kJob},
+                    {"cancel_test_job", kJobArguments, kJob},
+                    {"echo_test", kNoArguments,
+                     R"({"type":"object","properties":{"ok":{"type":"boolean"}}})"}});
+  return documents;
+}
+
 const ToolCatalog& TestCatalog() {
-  static const tools::Registry registry = *tools::Registry::Build(kOperations);
+  static const tools::Registry registry = *tools::Registry::Build(kOperations, TestSchemas());
   static const ToolCatalog catalog(registry);
   return catalog;
 }
@@ -218,7 +226,7 @@ TEST(McpTaskCatalog, LongRunningToolsAreMarkedForTasks) {
 
 // The product's long-running operations keep what tasks rely on.
 TEST(McpTaskCatalog, EveryLongRunningOperationNamesToolsTasksCanCall) {
-  auto built = tools::Registry::Build(tools::AllOperations());
+  auto built = tools::Registry::Build(tools::AllOperations(), tools::AllSchemaDocuments());
   ASSERT_TRUE(built) << built.error().internal();
   const tools::Registry& registry = *built;
   const ToolCatalog catalog(registry);

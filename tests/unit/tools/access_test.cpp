@@ -10,6 +10,7 @@
 
 #include "identity/authenticator.h"
 #include "identity/bootstrap.h"
+#include "tests/unit/testing/schema_documents.h"
 #include "tests/unit/testing/temp_store.h"
 #include "tools/dispatch.h"
 #include "tools/registry.h"
@@ -70,11 +71,11 @@ struct World {
   std::unique_ptr<Services> services;
   std::unique_ptr<Dispatcher> dispatcher;
 
-  explicit World(std::span<const OperationSpec> operations) {
+  World(std::span<const OperationSpec> operations, std::span<const SchemaDocument> schemas) {
     auto bootstrap = identity::Bootstrap(temp.store(), clock, testutil::DefaultBootstrapRequest());
     EXPECT_TRUE(bootstrap) << bootstrap.error().internal();
     if (bootstrap) keys = std::move(*bootstrap);
-    auto built = Registry::Build(operations);
+    auto built = Registry::Build(operations, schemas);
     EXPECT_TRUE(built);
     if (built) registry = std::move(*built);
     sessions = std::make_unique<identity::SessionService>(temp.store(), clock, "test-secret");
@@ -97,7 +98,7 @@ struct World {
 };
 
 World& Product() {
-  static World world(AllOperations());
+  static World world(AllOperations(), AllSchemaDocuments());
   return world;
 }
 
@@ -207,13 +208,13 @@ TEST(Access, AnOperationThatThrowsFailsItsCallNotTheCaller) {
                                      .tag = "Test",
                                      .method = core::HttpMethod::kGet,
                                      .path = "/throws",
-                                     .input_schema = R"({"type": "object"})",
-                                     .output_schema = R"({"type": "object"})",
                                      .permission = Permission::kPublic,
                                      .effect = Effect::kReadOnly,
                                      .credentials = CredentialKind::kNone,
                                      .run = RunThrows};
-  World world(std::span<const OperationSpec>(&kThrows, 1));
+  const std::span<const OperationSpec> operations(&kThrows, 1);
+  const testutil::TestSchemaDocuments schemas(operations, {{"throws", R"({"type": "object"})"}});
+  World world(operations, schemas);
   auto called = world.Call("throws", Principal{}, json::object{});
   ASSERT_FALSE(called);
   EXPECT_EQ(called.error().code(), ErrorCode::kInternal);

@@ -44,7 +44,7 @@ struct World {
     auto bootstrap = identity::Bootstrap(temp.store(), clock, testutil::DefaultBootstrapRequest());
     EXPECT_TRUE(bootstrap) << bootstrap.error().internal();
     if (bootstrap) keys = std::move(*bootstrap);
-    auto built = Registry::Build(AllOperations());
+    auto built = Registry::Build(AllOperations(), AllSchemaDocuments());
     EXPECT_TRUE(built);
     if (built) registry = std::move(*built);
     sessions = std::make_unique<identity::SessionService>(temp.store(), clock, "test-secret");

@@ -171,7 +171,7 @@ TEST(PagingInMemory, ARemovedRowDoesNotLoseThePlace) {
 
 // Every list operation takes `cursor` and answers `nextCursor` (the shared schema fragments).
 TEST(PagingRegistry, EveryListOperationPages) {
-  auto registry = Registry::Build(AllOperations());
+  auto registry = Registry::Build(AllOperations(), AllSchemaDocuments());
   ASSERT_TRUE(registry);
   int lists = 0;
   for (const RegisteredOperation& operation : registry->operations()) {

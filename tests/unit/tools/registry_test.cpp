@@ -2,7 +2,9 @@
 #include "tools/registry.h"
 
 #include "api/openapi.h"
+#include "core/json_util.h"
 #include "identity/permissions.h"
+#include "tests/unit/testing/schema_documents.h"
 #include "tools/schema.h"
 
 #include <boost/json/parse.hpp>
@@ -42,8 +44,6 @@ OperationSpec Fixture(std::string_view name, HttpMethod method, std::string_view
       .tag = "Fixtures",
       .method = method,
       .path = path,
-      .input_schema = kOrgInput,
-      .output_schema = kEmptyOutput,
       .permission = identity::Permission::kProjectView,
       .effect = method == HttpMethod::kGet ? Effect::kReadOnly : Effect::kWrite,
       .credentials = identity::CredentialKind::kPrivateApiKey,
@@ -51,10 +51,27 @@ OperationSpec Fixture(std::string_view name, HttpMethod method, std::string_view
   };
 }
 
+// The same schemas for every one of `specs`.
+std::vector<testutil::FixtureSchemas> SameSchemas(std::span<const OperationSpec> specs,
+                                                  std::string_view input = kOrgInput,
+                                                  std::string_view output = kEmptyOutput) {
+  std::vector<testutil::FixtureSchemas> schemas;
+  for (const OperationSpec& spec : specs) schemas.push_back({spec.name, input, output});
+  return schemas;
+}
+
+core::Result<Registry> BuildWithSameSchemas(std::span<const OperationSpec> specs,
+                                            std::string_view input = kOrgInput,
+                                            std::string_view output = kEmptyOutput) {
+  const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs, input, output));
+  return Registry::Build(specs, documents);
+}
+
 // Expects Build to fail with an internal diagnostic naming `operation` and containing `what`.
-void ExpectBuildFails(std::span<const OperationSpec> specs, std::string_view operation,
+void ExpectBuildFails(std::span<const OperationSpec> specs,
+                      std::span<const SchemaDocument> documents, std::string_view operation,
                       std::string_view what) {
-  auto registry = Registry::Build(specs);
+  auto registry = Registry::Build(specs, documents);
   ASSERT_FALSE(registry) << "Build accepted a broken list (" << what << ")";
   const std::string text = registry.error().internal();  // error() returns a copy
   EXPECT_NE(text.find("'" + std::string(operation) + "'"), std::string::npos) << text;
@@ -62,9 +79,10 @@ void ExpectBuildFails(std::span<const OperationSpec> specs, std::string_view ope
 }
 
 TEST(AllOperations, BuildsIntoARegistry) {
-  auto registry = Registry::Build(AllOperations());
+  auto registry = Registry::Build(AllOperations(), AllSchemaDocuments());
   ASSERT_TRUE(registry) << registry.error().internal();
   EXPECT_EQ(registry->operations().size(), AllOperations().size());
+  EXPECT_FALSE(registry->schema_components().empty());
   EXPECT_FALSE(AllOperations().empty());
   for (const OperationSpec& spec : AllOperations()) {
     const RegisteredOperation* op = registry->Find(spec.name);
@@ -93,15 +111,18 @@ TEST(AllOperations, RoutesAreUnique) {
   }
 }
 
+const Registry& Product() {
+  static const Registry registry = Registry::Build(AllOperations(), AllSchemaDocuments()).value();
+  return registry;
+}
+
 TEST(AllOperations, SchemasAreWellFormedAndHoldEveryPathParameter) {
-  for (const OperationSpec& spec : AllOperations()) {
+  for (const RegisteredOperation& operation : Product().operations()) {
+    const OperationSpec& spec = *operation.spec;
     SCOPED_TRACE(spec.name);
-    const json::value input = json::parse(spec.input_schema);
-    const json::value output = json::parse(spec.output_schema);
-    ASSERT_TRUE(input.is_object());
-    ASSERT_TRUE(output.is_object());
-    EXPECT_TRUE(CheckSchema(input.as_object()));
-    EXPECT_TRUE(CheckSchema(output.as_object()));
+    const json::value input = operation.input_schema;
+    EXPECT_TRUE(CheckSchema(operation.input_schema));
+    EXPECT_TRUE(CheckSchema(operation.output_schema));
     EXPECT_EQ(input.at("type"), "object");
     EXPECT_TRUE(spec.path.starts_with("/"));
     const std::vector<std::string> parameters = PathParameters(spec.path);
@@ -144,7 +165,7 @@ TEST(AllOperations, GetIsReadOnlyAndEveryOperationHasAPermissionAndRun) {
 }
 
 TEST(AllOperations, OpenApiListsEachOperationOnceUnderItsRoute) {
-  auto registry = Registry::Build(AllOperations());
+  auto registry = Registry::Build(AllOperations(), AllSchemaDocuments());
   ASSERT_TRUE(registry);
   const json::value document = api::BuildOpenApi(*registry, {});
   const json::object& paths = document.at("paths").as_object();
@@ -227,9 +248,10 @@ std::vector<std::string> ImpreciseParts(const json::object& schema, const std::s
 }
 
 TEST(AllOperations, OutputSchemasListEveryObjectsProperties) {
-  for (const OperationSpec& spec : AllOperations()) {
-    const json::object schema = json::parse(spec.output_schema).as_object();
-    for (const std::string& part : ImpreciseParts(schema, "result", spec.success_status == 204)) {
+  for (const RegisteredOperation& operation : Product().operations()) {
+    const OperationSpec& spec = *operation.spec;
+    for (const std::string& part :
+         ImpreciseParts(operation.output_schema, "result", spec.success_status == 204)) {
       ADD_FAILURE() << spec.name << ": " << part
                     << " is an object without properties (list them, or declare a free-form map "
                        "with additionalProperties)";
@@ -262,7 +284,7 @@ TEST(RegisteredOperation, ArgumentLocations) {
       Fixture("read", HttpMethod::kGet, "/{orgSlug}/things"),
       Fixture("write", HttpMethod::kPost, "/{orgSlug}/things"),
   };
-  auto registry = Registry::Build(specs);
+  auto registry = BuildWithSameSchemas(specs);
   ASSERT_TRUE(registry) << registry.error().internal();
   const RegisteredOperation* read = registry->Find("read");
   const RegisteredOperation* write = registry->Find("write");
@@ -282,18 +304,20 @@ TEST(RegistryBuild, FailsOnADuplicateName) {
       Fixture("list_things", HttpMethod::kGet, "/{orgSlug}/things"),
       Fixture("list_things", HttpMethod::kGet, "/{orgSlug}/other-things"),
   };
-  ExpectBuildFails(specs, "list_things", "duplicate name");
+  const testutil::TestSchemaDocuments documents(specs, {{"list_things", kOrgInput}});
+  ExpectBuildFails(specs, documents, "list_things", "duplicate name");
 }
 
 TEST(RegistryBuild, FailsOnARouteDifferingOnlyInParameterNames) {
   OperationSpec first = Fixture("get_thing", HttpMethod::kGet, "/{orgSlug}/things/{thingId}");
   OperationSpec second = Fixture("get_thing_too", HttpMethod::kGet, "/{org}/things/{id}");
-  first.input_schema = R"({"type": "object", "properties": {
-      "orgSlug": {"type": "string"}, "thingId": {"type": "string"}}})";
-  second.input_schema = R"({"type": "object", "properties": {
-      "org": {"type": "string"}, "id": {"type": "string"}}})";
   const std::array specs = {first, second};
-  ExpectBuildFails(specs, "get_thing_too", "duplicate route GET /{}/things/{}");
+  const testutil::TestSchemaDocuments documents(
+      specs, {{"get_thing", R"({"type": "object", "properties": {
+                  "orgSlug": {"type": "string"}, "thingId": {"type": "string"}}})"},
+              {"get_thing_too", R"({"type": "object", "properties": {
+                  "org": {"type": "string"}, "id": {"type": "string"}}})"}});
+  ExpectBuildFails(specs, documents, "get_thing_too", "duplicate route GET /{}/things/{}");
 }
 
 TEST(RegistryBuild, SamePathWithAnotherMethodIsFine) {
@@ -301,17 +325,15 @@ TEST(RegistryBuild, SamePathWithAnotherMethodIsFine) {
       Fixture("get_thing", HttpMethod::kGet, "/{orgSlug}/thing"),
       Fixture("delete_thing", HttpMethod::kDelete, "/{orgSlug}/thing"),
   };
-  EXPECT_TRUE(Registry::Build(specs));
+  EXPECT_TRUE(BuildWithSameSchemas(specs));
 }
 
 TEST(RegistryBuild, FailsOnAPathParameterMissingFromTheSchema) {
-  OperationSpec spec = Fixture("get_project_thing", HttpMethod::kGet, "/{orgSlug}/p/{projectId}");
-  const std::array specs = {spec};
-  ExpectBuildFails(specs, "get_project_thing", "path parameter {projectId} missing");
-
-  spec.input_schema = kOrgProjectInput;
-  const std::array fixed = {spec};
-  EXPECT_TRUE(Registry::Build(fixed));
+  const std::array specs = {
+      Fixture("get_project_thing", HttpMethod::kGet, "/{orgSlug}/p/{projectId}")};
+  const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs));
+  ExpectBuildFails(specs, documents, "get_project_thing", "path parameter {projectId} missing");
+  EXPECT_TRUE(BuildWithSameSchemas(specs, kOrgProjectInput));
 }
 
 TEST(RegistryBuild, FailsOnAGetThatWrites) {
@@ -319,7 +341,8 @@ TEST(RegistryBuild, FailsOnAGetThatWrites) {
     OperationSpec spec = Fixture("sneaky_write", HttpMethod::kGet, "/{orgSlug}/sneaky");
     spec.effect = effect;
     const std::array specs = {spec};
-    ExpectBuildFails(specs, "sneaky_write", "GET operations must be read-only");
+    const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs));
+    ExpectBuildFails(specs, documents, "sneaky_write", "GET operations must be read-only");
   }
 }
 
@@ -327,40 +350,105 @@ TEST(RegistryBuild, FailsOnABadName) {
   for (std::string_view name : {"getProject", "get-project", "", "get project", "get.project",
                                 "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghi"}) {
     const std::array specs = {Fixture(name, HttpMethod::kGet, "/{orgSlug}/x")};
-    ExpectBuildFails(specs, name, "name must match");
+    const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs));
+    ExpectBuildFails(specs, documents, name, "name must match");
   }
   const std::array longest = {Fixture("abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh",
                                       HttpMethod::kGet, "/{orgSlug}/x")};
-  EXPECT_TRUE(Registry::Build(longest));
+  EXPECT_TRUE(BuildWithSameSchemas(longest));
 }
 
 TEST(RegistryBuild, FailsOnMalformedSchemas) {
-  OperationSpec spec = Fixture("broken_schema", HttpMethod::kGet, "/{orgSlug}/x");
-  spec.input_schema = R"({"type": "object", "properties": {)";
-  std::array specs = {spec};
-  ExpectBuildFails(specs, "broken_schema", "input schema is not JSON");
+  const std::array specs = {Fixture("broken_schema", HttpMethod::kGet, "/{orgSlug}/x")};
+  auto expect_fails = [&](std::string_view input, std::string_view output, std::string_view what) {
+    const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs, input, output));
+    ExpectBuildFails(specs, documents, "broken_schema", what);
+  };
+  expect_fails("[]", kEmptyOutput, "needs an object 'input'");
+  expect_fails(kOrgInput, R"({"type": "array"})", "output schema");
+  expect_fails(R"({"type": "object", "required": ["orgSlug", "ghost"],
+      "properties": {"orgSlug": {"type": "string"}}})", kEmptyOutput, "input schema");
+  expect_fails(R"({"type": "string"})", kEmptyOutput, "input schema must be an object");
+}
 
-  specs[0].input_schema = "[]";
-  ExpectBuildFails(specs, "broken_schema", "input schema is not JSON");
+TEST(RegistryBuild, FailsOnADocumentThatIsNotJson) {
+  const std::array specs = {Fixture("some_thing", HttpMethod::kGet, "/{orgSlug}/x")};
+  const SchemaDocument broken{"features/broken/schemas.json", R"({"operations": {)"};
+  auto registry = Registry::Build(specs, {&broken, 1});
+  ASSERT_FALSE(registry);
+  EXPECT_NE(registry.error().internal().find("features/broken/schemas.json"), std::string::npos);
+}
 
-  specs[0].input_schema = kOrgInput;
-  specs[0].output_schema = R"({"type": "array"})";
-  ExpectBuildFails(specs, "broken_schema", "output schema");
+TEST(RegistryBuild, FailsOnAnOperationWithoutSchemas) {
+  const std::array specs = {Fixture("unschematic", HttpMethod::kGet, "/{orgSlug}/x")};
+  const testutil::TestSchemaDocuments documents(specs);
+  ExpectBuildFails(specs, documents, "unschematic", "no schemas");
+}
 
-  specs[0].output_schema = kEmptyOutput;
-  specs[0].input_schema = R"({"type": "object", "required": ["orgSlug", "ghost"],
-      "properties": {"orgSlug": {"type": "string"}}})";
-  ExpectBuildFails(specs, "broken_schema", "input schema");
+TEST(RegistryBuild, FailsOnSchemasForAnOperationThatDoesNotExist) {
+  const std::array specs = {Fixture("real_thing", HttpMethod::kGet, "/{orgSlug}/x")};
+  const testutil::TestSchemaDocuments documents(
+      specs, {{"real_thing", kOrgInput}, {"ghost_thing", kOrgInput}});
+  ExpectBuildFails(specs, documents, "ghost_thing", "does not exist");
+}
 
-  specs[0].input_schema = R"({"type": "string"})";
-  ExpectBuildFails(specs, "broken_schema", "input schema must be an object");
+TEST(RegistryBuild, FailsOnAReferenceToNoComponent) {
+  const std::array specs = {Fixture("dangling", HttpMethod::kGet, "/{orgSlug}/x")};
+  const testutil::TestSchemaDocuments documents(
+      specs, {{"dangling", kOrgInput, R"({"$ref": "#/components/schemas/NoSuchShape"})"}});
+  ExpectBuildFails(specs, documents, "dangling", "$ref to no component ('NoSuchShape')");
+}
+
+TEST(RegistryBuild, FailsOnAComponentDefinedTwiceOrContainingItself) {
+  const std::array specs = {Fixture("shaped", HttpMethod::kGet, "/{orgSlug}/x")};
+  const SchemaDocument twice[] = {
+      {"a.json", R"({"components": {"schemas": {"Shape": {"type": "object"}}}})"},
+      {"b.json", R"({"components": {"schemas": {"Shape": {"type": "object"}}}})"}};
+  auto registry = Registry::Build(specs, twice);
+  ASSERT_FALSE(registry);
+  EXPECT_NE(registry.error().internal().find("component Shape is also defined in a.json"),
+            std::string::npos);
+  const SchemaDocument cycle{"c.json", R"({"components": {"schemas": {
+      "Node": {"type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}}}}}})"};
+  registry = Registry::Build(specs, {&cycle, 1});
+  ASSERT_FALSE(registry);
+  EXPECT_NE(registry.error().internal().find("component Node contains itself"), std::string::npos);
+}
+
+TEST(RegistryBuild, ResolvesReferencesAndKeepsThePublishedForm) {
+  const std::array specs = {Fixture("get_widget", HttpMethod::kGet, "/{orgSlug}/x")};
+  const SchemaDocument documents[] = {
+      {"tools/schemas.json", R"({"components": {"schemas": {
+          "OrgSlug": {"type": "string", "description": "The slug."},
+          "Widget": {"$comment": "For readers only.", "type": "object", "properties": {
+              "id": {"type": "string"}, "slug": {"$ref": "#/components/schemas/OrgSlug"}}}}}})"},
+      {"features/widgets/schemas.json", R"({"operations": {"get_widget": {
+          "input": {"type": "object", "required": ["orgSlug"],
+                    "properties": {"orgSlug": {"$ref": "#/components/schemas/OrgSlug"}}},
+          "output": {"type": "array", "items": {"$ref": "#/components/schemas/Widget"}}}}})"}};
+  auto registry = Registry::Build(specs, documents);
+  ASSERT_TRUE(registry) << registry.error().internal();
+  const RegisteredOperation& widget = *registry->Find("get_widget");
+  EXPECT_EQ(widget.output_schema, json::parse(R"({"type": "array", "items": {"type": "object",
+      "properties": {"id": {"type": "string"},
+                     "slug": {"type": "string", "description": "The slug."}}}})"));
+  EXPECT_EQ(widget.input_schema.at("properties").at("orgSlug"),
+            json::parse(R"({"type": "string", "description": "The slug."})"));
+  EXPECT_EQ(widget.published_output_schema.at("items"),
+            json::parse(R"({"$ref": "#/components/schemas/Widget"})"));
+  EXPECT_EQ(registry->schema_components().size(), 2u);
+  // Without its comment, and in the order written (what MCP clients and the CLI's help show).
+  EXPECT_EQ(core::ToJson(registry->schema_components().at("Widget")),
+            R"({"type":"object","properties":{"id":{"type":"string"},)"
+            R"("slug":{"$ref":"#/components/schemas/OrgSlug"}}})");
 }
 
 TEST(RegistryBuild, FailsWithoutARunFunction) {
   OperationSpec spec = Fixture("no_run", HttpMethod::kGet, "/{orgSlug}/x");
   spec.run = nullptr;
   const std::array specs = {spec};
-  ExpectBuildFails(specs, "no_run", "needs one of run, run_async and open_stream");
+  const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs));
+  ExpectBuildFails(specs, documents, "no_run", "needs one of run, run_async and open_stream");
 }
 
 TEST(RegistryBuild, FailsWithBothRunFunctions) {
@@ -369,12 +457,13 @@ TEST(RegistryBuild, FailsWithBothRunFunctions) {
     done(json::value(nullptr));
   };
   const std::array specs = {spec};
-  ExpectBuildFails(specs, "both_runs", "needs one of run, run_async and open_stream");
+  const testutil::TestSchemaDocuments documents(specs, SameSchemas(specs));
+  ExpectBuildFails(specs, documents, "both_runs", "needs one of run, run_async and open_stream");
 }
 
 TEST(RegistryBuild, ErrorIsInternalWithAGenericMessage) {
   const std::array specs = {Fixture("Bad", HttpMethod::kGet, "/{orgSlug}/x")};
-  auto registry = Registry::Build(specs);
+  auto registry = BuildWithSameSchemas(specs);
   ASSERT_FALSE(registry);
   EXPECT_EQ(registry.error().code(), core::ErrorCode::kInternal);
   EXPECT_EQ(registry.error().message().find("Bad"), std::string::npos);
