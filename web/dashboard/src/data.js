@@ -8,13 +8,12 @@
 // has every component showing one read it again.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { cacheKey as keyOf } from './cache-key.js';
 
 /** key → { promise, keep } */
 const cache = new Map();
 /** Called with an operationId when it is invalidated; each returns a promise (or nothing). */
 const invalidationListeners = new Set();
-
-const keyOf = (operationId, params) => `${operationId} ${JSON.stringify(params ?? {}, Object.keys(params ?? {}).sort())}`;
 
 /** The answer of operationId with params: the kept or in-flight one, else a new request. */
 export function read(operationId, params, { keep = false, fresh = false } = {}) {
