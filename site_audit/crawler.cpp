@@ -4,7 +4,6 @@
 #include <boost/json.hpp>
 #include <map>
 #include <mutex>
-#include <shared_mutex>
 #include <thread>
 
 #include "site_audit/crawl_frontier.h"
@@ -42,9 +41,11 @@ struct Crawler::State {
   CrawlerEnvironment env;
   storage::SiteAuditCrawlRecord crawl;
   jobs::HeldLease lease;  // renewed by the watcher only, released after it stopped
-  // The watcher renews under it alone; a page write holds it shared, so the lease it checks in
-  // the store is the one this node holds (HoldsAuditCrawlLease), not one being renewed.
-  std::shared_mutex lease_mutex;
+  // The lease as the watcher last renewed it, for the workers' writes to check in the store
+  // (HoldsAuditCrawlLease). The watcher renews and publishes under renewal_mutex; a worker whose
+  // check failed waits on it once, in case a renewal had committed and not yet been published.
+  std::atomic<std::int64_t> held_until;
+  std::mutex renewal_mutex;
   json::object summary;
   RobotsTxt robots;
   // External hosts' rules, by origin; AllowAll for a host that did not answer at all, whose
@@ -65,6 +66,7 @@ struct Crawler::State {
       : env(std::move(e)),
         crawl(std::move(c)),
         lease(std::move(l)),
+        held_until(lease.until()),
         frontier([this](const std::string& host) { return DelayFor(host); }) {}
 
   std::chrono::milliseconds DelayFor(const std::string& host) {
@@ -310,20 +312,26 @@ void Process(State& s, storage::SiteAuditPageRecord page, const std::function<bo
   outcome.page.fetched_at = s.env.clock.NowMillis();
   const Discovered discovered = Discover(s, outcome.page, outcome);
   const std::vector<storage::SiteAuditLinkRecord> links = LinksOf(s, outcome);
-  std::shared_lock holding(s.lease_mutex);
-  auto saved = s.env.store.Write([&](storage::Transaction& tx) -> Result<bool> {
-    auto audit = tx.site_audit();
-    auto still_held = audit.HoldsAuditCrawlLease(s.crawl.id, s.lease.until());
-    if (!still_held || !*still_held) return still_held;
-    if (auto done = audit.SaveAuditPage(outcome.page); !done) return done.error();
-    if (auto done = audit.AddAuditUrls(discovered.added); !done) return done.error();
-    for (const auto& page : discovered.promoted) {
-      if (auto done = audit.SetAuditUrlDepth(page); !done) return done.error();
-    }
-    if (auto done = audit.InsertAuditLinks(links); !done) return done.error();
-    return true;
-  });
-  holding.unlock();
+  auto save = [&](std::int64_t held) {
+    return s.env.store.Write([&](storage::Transaction& tx) -> Result<bool> {
+      auto audit = tx.site_audit();
+      auto still_held = audit.HoldsAuditCrawlLease(s.crawl.id, held);
+      if (!still_held || !*still_held) return still_held;
+      if (auto done = audit.SaveAuditPage(outcome.page); !done) return done.error();
+      if (auto done = audit.AddAuditUrls(discovered.added); !done) return done.error();
+      for (const auto& page : discovered.promoted) {
+        if (auto done = audit.SetAuditUrlDepth(page); !done) return done.error();
+      }
+      if (auto done = audit.InsertAuditLinks(links); !done) return done.error();
+      return true;
+    });
+  };
+  const std::int64_t held = s.held_until;
+  auto saved = save(held);
+  if (saved && !*saved) {
+    { std::lock_guard renewal_done(s.renewal_mutex); }
+    if (const std::int64_t renewed = s.held_until; renewed != held) saved = save(renewed);
+  }
   if (!saved) {
     s.failure = saved.error().message();
     s.failed = true;
@@ -364,8 +372,9 @@ void Watch(State& s, const std::function<bool()>& shutting_down, std::atomic<boo
     }
     if (std::chrono::steady_clock::now() - last_renewal < renew_every) continue;
     last_renewal = std::chrono::steady_clock::now();
-    std::unique_lock renewing(s.lease_mutex);
+    std::unique_lock renewing(s.renewal_mutex);
     auto renewed = s.lease.Renew();
+    if (renewed && *renewed) s.held_until = s.lease.until();
     renewing.unlock();
     if (renewed && *renewed) continue;
     auto now = s.env.store.Read([&](storage::Transaction& tx) {
