@@ -190,7 +190,9 @@ class HttpServer::Impl {
       sessions_.erase(state);
     }
     if (--active_ == 0 && stopping_) {
-      asio::post(io_, [this] { grace_timer_.cancel(); });
+      // On the acceptor's strand, where BeginShutdown set the timer: an asio timer is not safe
+      // to use from two threads at once (ThreadSanitizer saw this cancel race its async_wait).
+      asio::post(acceptor_.get_executor(), [this] { grace_timer_.cancel(); });
     }
   }
 
