@@ -1,6 +1,7 @@
 // The registry: the operation list with each operation's schemas (from its feature's schema
-// document) resolved once and its path parameters and argument locations worked out. Built once at start-up; read-only and
-// thread-safe afterwards. REST routing, OpenAPI and the dispatcher all read this one object.
+// document) resolved once and its path parameters and argument locations worked out. Built
+// once at start-up; read-only and thread-safe afterwards. REST routing, OpenAPI and the
+// dispatcher all read this one object.
 #pragma once
 
 #include "core/result.h"

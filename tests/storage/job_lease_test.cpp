@@ -37,6 +37,24 @@ class JobLeases : public StoreConformance {
       return {};
     })));
   }
+  // Run r1 with one pending answer a1, due at once.
+  void QueueAnswer() {
+    ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
+      auto run = tx.ai_visibility().InsertAiRun(
+          {"r1", "p1", "manual", std::nullopt, "queued", std::nullopt, 1000, std::nullopt});
+      if (!run) return run;
+      AiAnswerRecord answer;
+      answer.id = "a1";
+      answer.run_id = "r1";
+      answer.project_id = "p1";
+      answer.prompt_id = "q1";
+      answer.engine_id = "e1";
+      answer.repetition = 1;
+      answer.next_attempt_at = 1000;
+      answer.created_at = 1000;
+      return tx.ai_visibility().InsertAiAnswers(std::span(&answer, 1));
+    })));
+  }
 };
 
 TEST_P(JobLeases, TwoNodesRacingForTheSameCrawlsEachClaimDifferentOnes) {
@@ -92,21 +110,7 @@ TEST_P(JobLeases, AStalledNodeLosesItsCrawlToTheOtherOnceTheLeaseRunsOut) {
 }
 
 TEST_P(JobLeases, AnAnswerIsHeldByOneNodeAndAskedAgainWhenItsLeaseRunsOut) {
-  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
-    auto run = tx.ai_visibility().InsertAiRun(
-        {"r1", "p1", "manual", std::nullopt, "queued", std::nullopt, 1000, std::nullopt});
-    if (!run) return run;
-    AiAnswerRecord answer;
-    answer.id = "a1";
-    answer.run_id = "r1";
-    answer.project_id = "p1";
-    answer.prompt_id = "q1";
-    answer.engine_id = "e1";
-    answer.repetition = 1;
-    answer.next_attempt_at = 1000;
-    answer.created_at = 1000;
-    return tx.ai_visibility().InsertAiAnswers(std::span(&answer, 1));
-  })));
+  QueueAnswer();
   core::ManualClock clock(10'000);
   const jobs::Lease lease(std::chrono::minutes(10));
   visibility::AnswerLeases leases(store());
@@ -137,21 +141,7 @@ TEST_P(JobLeases, AnAnswerIsHeldByOneNodeAndAskedAgainWhenItsLeaseRunsOut) {
 // A node that stalled past its lease cannot end the answer the other node now holds: storing it
 // (with its mentions), retrying it or failing it writes nothing, so nothing is counted twice.
 TEST_P(JobLeases, OnlyTheAnswersHolderEndsIt) {
-  ASSERT_TRUE(Ok(Write([&](Transaction& tx) -> Result<void> {
-    auto run = tx.ai_visibility().InsertAiRun(
-        {"r1", "p1", "manual", std::nullopt, "queued", std::nullopt, 1000, std::nullopt});
-    if (!run) return run;
-    AiAnswerRecord answer;
-    answer.id = "a1";
-    answer.run_id = "r1";
-    answer.project_id = "p1";
-    answer.prompt_id = "q1";
-    answer.engine_id = "e1";
-    answer.repetition = 1;
-    answer.next_attempt_at = 1000;
-    answer.created_at = 1000;
-    return tx.ai_visibility().InsertAiAnswers(std::span(&answer, 1));
-  })));
+  QueueAnswer();
   core::ManualClock clock(10'000);
   const jobs::Lease lease(std::chrono::minutes(10));
   visibility::AnswerLeases leases(store());
