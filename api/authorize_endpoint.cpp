@@ -1,6 +1,6 @@
-// /oauth/authorize (api/authorize_endpoint.h): the browser side of the authorization server. GET validates
-// the request and shows the sign-in or consent page; POST carries the page's forms (sign in,
-// sign out, allow, deny). Invalid clients and redirect URIs get an error page and are never
+// /oauth/authorize (api/authorize_endpoint.h): the browser side of the authorization server. GET
+// validates the request and shows the sign-in or consent page; POST carries the page's forms (sign
+// in, sign out, allow, deny). Invalid clients and redirect URIs get an error page and are never
 // redirected to; other faults of the request get an error page that links back to the client
 // (the user follows it: RFC 9700 §4.11.2); once the user has acted (deny, consent), failures go
 // back to the client with `error`, `state` and `iss`.
@@ -11,6 +11,9 @@
 // refused. `__Host-` cookies with `Secure` when the public URL is https.
 #include "api/authorize_endpoint.h"
 
+#include <boost/json/parse.hpp>
+#include <map>
+
 #include "api/consent_page.h"
 #include "api/error_response.h"
 #include "api/exchange.h"
@@ -19,8 +22,6 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "mcp/discovery.h"
-
-#include <map>
 
 namespace sightline::api {
 namespace {
@@ -118,9 +119,10 @@ HttpResponse Redirect(const std::string& location) {
 class AuthorizePages {
  public:
   AuthorizePages(oauth::AuthorizationServer& server, identity::SessionService& sessions,
-                 const std::string& api_url)
+                 identity::PasskeyService& passkeys, const std::string& api_url)
       : server_(server),
         sessions_(sessions),
+        passkeys_(passkeys),
         issuer_(mcp::AuthorizationServerIssuer(api_url)),
         secure_(api_url.starts_with("https://")) {}
 
@@ -155,6 +157,8 @@ class AuthorizePages {
                             request->redirect_uri,
                             request->client.kind == oauth::kMetadataDocumentClient};
     if (page.client_name.empty()) page.client_name = request->client.id;
+    // The registry's create_passkey_sign_in_options, under the API base (which is the issuer).
+    if (passkeys_.available()) page.passkey_options_url = issuer_ + "/auth/passkeys/options";
     HttpResponse response =
         input.post ? HandlePost(input, *request, page) : HandleGet(input, *request, page);
     if (!input.cookies.contains(CsrfCookie())) {
@@ -164,6 +168,12 @@ class AuthorizePages {
   }
 
  private:
+  // A page of this request's forms: its script may ask the API for a passkey challenge.
+  static HttpResponse Page(int status, std::string html, const ConsentPageContext& page) {
+    return HtmlPage(status, std::move(html), page.nonce,
+                    page.passkey_options_url.empty() ? "" : "connect-src 'self'");
+  }
+
   std::string SessionCookie() const {
     return secure_ ? "__Host-sightline_oauth_session" : "sightline_oauth_session";
   }
@@ -207,7 +217,7 @@ class AuthorizePages {
   HttpResponse HandleGet(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
                          const ConsentPageContext& page) const {
     if (auto user = SignedInUser(input)) return ConsentPage(*user, request, page);
-    return HtmlPage(200, RenderSignInPage(page, "", ""), page.nonce);
+    return Page(200, RenderSignInPage(page, "", ""), page);
   }
 
   HttpResponse HandlePost(const AuthorizeInput& input, const oauth::AuthorizationRequest& request,
@@ -217,11 +227,11 @@ class AuthorizePages {
     const bool same_origin = !input.origin || *input.origin == core::OriginOf(issuer_);
     if (!same_origin || csrf_cookie == input.cookies.end() || csrf_form.empty() ||
         !core::ConstantTimeEquals(csrf_cookie->second, csrf_form)) {
-      return HtmlPage(403,
-                      RenderErrorPage(page.nonce, "This form has expired",
-                                      "The page was not sent by this server's sign-in form, or "
-                                      "it is too old."),
-                      page.nonce);
+      return Page(403,
+                  RenderErrorPage(page.nonce, "This form has expired",
+                                  "The page was not sent by this server's sign-in form, or "
+                                  "it is too old."),
+                  page);
     }
     const std::string action = Param(input.params, "action");
     if (action == "deny") {
@@ -232,13 +242,14 @@ class AuthorizePages {
     }
     if (action == "signin") return SignIn(input, request, page);
     if (action == "verify") return Verify(input, request, page);
+    if (action == "passkey") return SignInWithPasskey(input, request, page);
     const auto user = SignedInUser(input);
     if (action == "signout" || !user) {
       HttpResponse response =
-          HtmlPage(200,
-                   RenderSignInPage(
-                       page, "", action == "signout" ? "" : "Your sign-in expired; sign in again."),
-                   page.nonce);
+          Page(200,
+               RenderSignInPage(page, "",
+                                action == "signout" ? "" : "Your sign-in expired; sign in again."),
+               page);
       response.headers.Add("Set-Cookie", Cookie(SessionCookie(), "", 0));
       return response;
     }
@@ -250,10 +261,13 @@ class AuthorizePages {
     const std::string email = Param(input.params, "email");
     auto signed_in = sessions_.SignInBrowser(email, Param(input.params, "password"));
     if (!signed_in) {
-      return HtmlPage(200, RenderSignInPage(page, email, signed_in.error().message()), page.nonce);
+      return Page(200, RenderSignInPage(page, email, signed_in.error().message()), page);
     }
     if (!signed_in->two_factor_token.empty()) {
-      return HtmlPage(200, RenderTwoFactorPage(page, signed_in->two_factor_token, ""), page.nonce);
+      return Page(
+          200,
+          RenderTwoFactorPage(page, signed_in->two_factor_token, signed_in->two_factor_methods, ""),
+          page);
     }
     return SignedIn(*signed_in, request, page);
   }
@@ -266,11 +280,53 @@ class AuthorizePages {
     // A wrong code asks again; an expired or forged pending sign-in starts over.
     if (signed_in.error().code() == core::ErrorCode::kAuthBadTwoFactorCode ||
         signed_in.error().code() == core::ErrorCode::kAuthRateLimited) {
-      return HtmlPage(200, RenderTwoFactorPage(page, pending, signed_in.error().message()),
-                      page.nonce);
+      return Page(
+          200,
+          RenderTwoFactorPage(page, pending, core::SplitList(Param(input.params, "methods")),
+                              signed_in.error().message()),
+          page);
     }
-    return HtmlPage(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."),
-                    page.nonce);
+    return Page(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."), page);
+  }
+
+  // A passkey signs in alone (user verification makes it two factors), or completes a pending
+  // sign-in as its second factor (`pending`; checked before the ceremony spends its challenge).
+  HttpResponse SignInWithPasskey(const AuthorizeInput& input,
+                                 const oauth::AuthorizationRequest& request,
+                                 const ConsentPageContext& page) const {
+    const std::string pending = Param(input.params, "pending");
+    if (!pending.empty() && !sessions_.PendingBrowserSignIn(pending)) {
+      return Page(200, RenderSignInPage(page, "", "Your sign-in expired; sign in again."), page);
+    }
+    auto passkey_user = VerifiedPasskey(input);
+    auto signed_in = !passkey_user ? Result<identity::BrowserSignIn>(passkey_user.error())
+                     : pending.empty()
+                         ? sessions_.SignInBrowserAs(*passkey_user)
+                         : sessions_.CompleteBrowserSignInWithPasskey(pending, *passkey_user);
+    if (signed_in) return SignedIn(*signed_in, request, page);
+    const std::string error = signed_in.error().message();
+    if (pending.empty()) return Page(200, RenderSignInPage(page, "", error), page);
+    return Page(
+        200,
+        RenderTwoFactorPage(page, pending, core::SplitList(Param(input.params, "methods")), error),
+        page);
+  }
+
+  // The user the form's passkey answer signs in: AUTH_013 when it does not verify.
+  Result<storage::UserRecord> VerifiedPasskey(const AuthorizeInput& input) const {
+    if (!passkeys_.available()) {
+      return core::Error(core::ErrorCode::kUnavailable,
+                         "This server cannot use passkeys: its public URL names no host.");
+    }
+    boost::system::error_code failed;
+    const boost::json::value credential =
+        boost::json::parse(Param(input.params, "credential"), failed);
+    if (failed || !credential.is_object()) {
+      return core::Error(core::ErrorCode::kAuthBadPasskey, "The passkey's answer is missing.");
+    }
+    auto assertion = identity::ReadPasskeyAssertion(credential.as_object());
+    if (!assertion) return assertion.error();
+    return passkeys_.FinishAuthentication(Param(input.params, "challenge"), *assertion);
   }
 
   HttpResponse SignedIn(const identity::BrowserSignIn& signed_in,
@@ -284,6 +340,7 @@ class AuthorizePages {
 
   HttpResponse Allow(const AuthorizeInput& input, const storage::UserRecord& user,
                      const oauth::AuthorizationRequest& request,
+
                      const ConsentPageContext& page) const {
     ConsentSelection selection{Param(input.params, "organization"),
                                Param(input.params, "project"),
@@ -301,9 +358,9 @@ class AuthorizePages {
     auto consent = oauth::ResolveConsent(*choices, user.id, selection.organization_id,
                                          selection.project_id, selection.preset, selection.ticked);
     if (!consent) {  // the same page again, with the choices just read and the reason
-      return HtmlPage(
+      return Page(
           400, RenderConsentPage(page, user.email, *choices, selection, consent.error().message()),
-          page.nonce);
+          page);
     }
     auto code = server_.IssueCode(request, *consent);
     if (!code) return ErrorRedirect(request.redirect_uri, request.state, code.error());
@@ -316,12 +373,11 @@ class AuthorizePages {
                            const ConsentPageContext& page) const {
     auto choices = server_.ConsentChoices(user.id);
     if (!choices) {
-      return HtmlPage(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()),
-                      page.nonce);
+      return Page(503, RenderErrorPage(page.nonce, "Try again", choices.error().message()), page);
     }
-    return HtmlPage(
+    return Page(
         200, RenderConsentPage(page, user.email, *choices, DefaultSelection(*choices, request), ""),
-        page.nonce);
+        page);
   }
 
   // The first organization and project; the requested scope as a custom choice, or everything
@@ -340,9 +396,9 @@ class AuthorizePages {
     return selection;
   }
 
-
   oauth::AuthorizationServer& server_;
   identity::SessionService& sessions_;
+  identity::PasskeyService& passkeys_;
   const std::string issuer_;
   const bool secure_;
 };
@@ -350,9 +406,14 @@ class AuthorizePages {
 }  // namespace
 
 AuthorizeEndpoint::AuthorizeEndpoint(oauth::AuthorizationServer& server,
-                                     identity::SessionService& sessions, RateLimits& limits,
+                                     identity::SessionService& sessions,
+                                     identity::PasskeyService& passkeys, RateLimits& limits,
                                      std::string api_url)
-    : server_(server), sessions_(sessions), limits_(limits), api_url_(std::move(api_url)) {}
+    : server_(server),
+      sessions_(sessions),
+      passkeys_(passkeys),
+      limits_(limits),
+      api_url_(std::move(api_url)) {}
 
 bool AuthorizeEndpoint::Claims(const Target& target) const {
   return target.api && target.path == kAuthorizePath;
@@ -377,7 +438,7 @@ std::optional<HttpResponse> AuthorizeEndpoint::Serve(const HttpRequest& request,
   }
   const std::string client_id = Param(input->params, "client_id");
   server_.FindClientAsync(client_id, [this, exchange, input](Result<oauth::OAuthClient> client) {
-    const AuthorizePages pages(server_, sessions_, api_url_);
+    const AuthorizePages pages(server_, sessions_, passkeys_, api_url_);
     exchange->Finish(pages.Respond(*input, std::move(client)));
   });
   return std::nullopt;

@@ -1,9 +1,10 @@
 #include "api/consent_page.h"
 
-#include "core/url.h"
-
 #include <algorithm>
 #include <array>
+
+#include "core/text.h"
+#include "core/url.h"
 
 namespace sightline::api {
 namespace {
@@ -51,6 +52,42 @@ for (const box of document.querySelectorAll('input[name=permission]')) {
   });
 }
 )";
+
+// The passkey ceremony: a challenge from the registry's sign-in options, the browser's
+// navigator.credentials.get(), and the answer posted as the form's `credential` (the JSON the
+// API's sign_in_with_passkey takes), which the server verifies.
+constexpr std::string_view kPasskeyScript = R"({
+const form = document.getElementById('passkey-form');
+const note = document.getElementById('passkey-status');
+const text = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)))
+  .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const bytes = (value) => Uint8Array.from(atob(value.replace(/-/g, '+').replace(/_/g, '/')),
+  (c) => c.charCodeAt(0));
+form.querySelector('button').addEventListener('click', async () => {
+  note.textContent = '';
+  try {
+    if (!window.PublicKeyCredential) throw new Error('This browser cannot use passkeys.');
+    const answer = await fetch(form.dataset.options, { method: 'POST', credentials: 'omit',
+      headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const options = await answer.json();
+    if (!answer.ok) throw new Error(options.error?.message ?? 'Passkeys are not available.');
+    const publicKey = { ...options.publicKey, challenge: bytes(options.publicKey.challenge) };
+    const credential = await navigator.credentials.get({ publicKey });
+    const response = credential.response;
+    form.elements.challenge.value = options.challengeId;
+    form.elements.credential.value = JSON.stringify({ id: credential.id,
+      rawId: text(credential.rawId), type: credential.type, response: {
+        clientDataJSON: text(response.clientDataJSON),
+        authenticatorData: text(response.authenticatorData),
+        signature: text(response.signature),
+        userHandle: response.userHandle ? text(response.userHandle) : null } });
+    form.submit();
+  } catch (error) {
+    note.textContent = error.name === 'NotAllowedError'
+      ? 'No passkey was used. Try again, or use another way to sign in.' : error.message;
+  }
+});
+})";
 
 std::string Head(std::string_view nonce, std::string_view title) {
   std::string html =
@@ -178,6 +215,28 @@ std::string PermissionFields(const std::vector<oauth::ConsentOrganization>& choi
   return html;
 }
 
+// A form whose only button runs the passkey ceremony; `pending` names the sign-in it completes
+// (empty: the passkey alone signs in).
+std::string PasskeyForm(const ConsentPageContext& page, std::string_view pending,
+                        std::string_view methods, std::string_view label) {
+  std::string html = "<form method=\"post\" action=\"\" id=\"passkey-form\" aria-label=\"" +
+                     HtmlEscape(label) + "\" data-options=\"" +
+                     HtmlEscape(page.passkey_options_url) + "\">";
+  html += HiddenFields(page);
+  html += Hidden("action", "passkey") + Hidden("challenge", "") + Hidden("credential", "");
+  if (!pending.empty()) html += Hidden("pending", pending) + Hidden("methods", methods);
+  html += "<div class=\"actions\"><button type=\"button\">" + HtmlEscape(label) +
+          "</button></div><p class=\"note\" id=\"passkey-status\" role=\"status\" "
+          "aria-live=\"polite\"></p></form>";
+  html += "<script nonce=\"" + HtmlEscape(page.nonce) + "\">";
+  html += kPasskeyScript;
+  return html + "</script>";
+}
+
+bool Offers(const std::vector<std::string>& methods, std::string_view method) {
+  return std::find(methods.begin(), methods.end(), method) != methods.end();
+}
+
 }  // namespace
 
 std::string HtmlEscape(std::string_view text) {
@@ -245,25 +304,44 @@ std::string RenderSignInPage(const ConsentPageContext& page, std::string_view em
       "<div class=\"actions\"><button class=\"primary\" type=\"submit\" name=\"action\" "
       "value=\"signin\">Sign in</button><button type=\"submit\" name=\"action\" "
       "value=\"deny\" formnovalidate>Cancel</button></div></form>";
+  if (!page.passkey_options_url.empty()) {
+    html += PasskeyForm(page, "", "", "Sign in with a passkey");
+  }
   return html + "</main></body></html>";
 }
 
 std::string RenderTwoFactorPage(const ConsentPageContext& page, std::string_view pending_token,
-                                std::string_view error) {
+                                const std::vector<std::string>& methods, std::string_view error) {
+  const bool passkey = Offers(methods, "passkey") && !page.passkey_options_url.empty();
   std::string html = Head(page.nonce, "Two-factor authentication");
   html += ClientBlock(page);
   html += Alert(error);
-  html += "<form method=\"post\" action=\"\" aria-label=\"Two-factor authentication\">";
-  html += HiddenFields(page);
-  html += "<input type=\"hidden\" name=\"pending\" value=\"" + HtmlEscape(pending_token) + "\">";
-  html +=
-      "<label for=\"code\">Code from your authenticator app, or a backup code</label>"
-      "<input id=\"code\" name=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" "
-      "required autofocus>";
-  html +=
-      "<div class=\"actions\"><button class=\"primary\" type=\"submit\" name=\"action\" "
-      "value=\"verify\">Verify</button><button type=\"submit\" name=\"action\" "
-      "value=\"deny\" formnovalidate>Cancel</button></div></form>";
+  if (Offers(methods, "totp")) {
+    html += "<form method=\"post\" action=\"\" aria-label=\"Two-factor authentication\">";
+    html += HiddenFields(page);
+    html += Hidden("pending", pending_token) + Hidden("methods", core::JoinStrings(methods, ","));
+    html +=
+        "<label for=\"code\">Code from your authenticator app, or a backup code</label>"
+        "<input id=\"code\" name=\"code\" inputmode=\"numeric\" "
+        "autocomplete=\"one-time-code\" required autofocus>";
+    html +=
+        "<div class=\"actions\"><button class=\"primary\" type=\"submit\" name=\"action\" "
+        "value=\"verify\">Verify</button><button type=\"submit\" name=\"action\" "
+        "value=\"deny\" formnovalidate>Cancel</button></div></form>";
+  } else if (!passkey) {
+    html +=
+        "<p class=\"alert\" role=\"alert\">Your account's second factor is a passkey, and this "
+        "server cannot use passkeys (its public URL names no host). Ask its administrator to "
+        "set one, or add an authenticator app in the dashboard's account settings.</p>";
+  }
+  if (passkey) {
+    html += PasskeyForm(page, pending_token, core::JoinStrings(methods, ","), "Use your passkey");
+  }
+  if (!Offers(methods, "totp")) {
+    html += "<form method=\"post\" action=\"\" aria-label=\"Cancel\">" + HiddenFields(page) +
+            "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"deny\">"
+            "Cancel</button></div></form>";
+  }
   return html + "</main></body></html>";
 }
 

@@ -1,7 +1,9 @@
 // The HTML of the MCP authorization pages: sign-in, consent (organization, project,
 // permissions) and the error page shown when a request cannot even be sent back to its client.
-// Every control has a label (screen readers and getByLabel/getByRole drive it); the only script
-// and style carry the response's CSP nonce. Pure functions: text in, escaped HTML out.
+// Every control has a label (screen readers and getByLabel/getByRole drive it); the only scripts
+// and style carry the response's CSP nonce. The passkey button is the one control that needs
+// the script (WebAuthn has no form); everything else works without it. Pure functions: text
+// in, escaped HTML out.
 #pragma once
 
 #include <string>
@@ -24,6 +26,9 @@ struct ConsentPageContext {
   std::string client_id;
   std::string redirect_uri;
   bool metadata_document = false;  // the client_id is its metadata document's URL
+  // Where the page's script asks for a passkey challenge (the registry's
+  // create_passkey_sign_in_options); empty when this server cannot use passkeys.
+  std::string passkey_options_url;
 };
 
 // What the consent form shows selected.
@@ -34,12 +39,14 @@ struct ConsentSelection {
   identity::PermissionSet ticked;
 };
 
+// Email and password, and a passkey (two factors in one) when the server can use them.
 std::string RenderSignInPage(const ConsentPageContext& page, std::string_view email,
                              std::string_view error);
-// The second step of a sign-in for a user with two-factor authentication: a code from the
-// authenticator app (or a backup code), carrying the pending sign-in in a hidden field.
+// The second step of a sign-in that needs a second factor, carrying the pending sign-in in a
+// hidden field: a code from the authenticator app (or a backup code) when `methods` has
+// "totp", the user's passkey when it has "passkey".
 std::string RenderTwoFactorPage(const ConsentPageContext& page, std::string_view pending_token,
-                                std::string_view error);
+                                const std::vector<std::string>& methods, std::string_view error);
 std::string RenderConsentPage(const ConsentPageContext& page, std::string_view user_email,
                               const std::vector<oauth::ConsentOrganization>& choices,
                               const ConsentSelection& selection, std::string_view error);

@@ -347,7 +347,7 @@ Server::Server(ServeConfig config, ServerFoundations& f, const ServeHooks& hooks
                      .allowed_origins = config_.mcp_allowed_origins,
                      .anonymous = hooks.anonymous_mcp}),
       oauth_endpoint_(authorization_server_, rate_limits_),
-      authorize_endpoint_(authorization_server_, sessions_, rate_limits_, api_url_),
+      authorize_endpoint_(authorization_server_, sessions_, passkeys_, rate_limits_, api_url_),
       operations_(registry_, gate_, rate_limits_),
       front_door_({&documents_, &mcp_endpoint_, &oauth_endpoint_, &authorize_endpoint_,
                    &operations_, &bot_, &dashboard_},

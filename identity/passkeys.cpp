@@ -6,6 +6,8 @@
 #include "storage/account_repository.h"
 #include "storage/second_factor_repository.h"
 
+#include <boost/json/object.hpp>
+
 namespace sightline::identity {
 namespace {
 
@@ -33,7 +35,66 @@ std::string JoinTransports(const std::vector<std::string>& transports) {
   return out;
 }
 
+// A base64url member of the credential's `response` (or of the credential itself).
+Result<std::string> Binary(const boost::json::object& object, std::string_view key, bool required) {
+  const boost::json::value* value = object.if_contains(key);
+  if (!value || !value->is_string()) {
+    if (!required) return std::string();
+    return Error::Invalid(std::string(key), "`" + std::string(key) + "` is missing.");
+  }
+  auto decoded = core::Base64UrlDecode(value->as_string());
+  if (!decoded) {
+    return Error::Invalid(std::string(key), "`" + std::string(key) + "` is not base64url.");
+  }
+  return std::move(*decoded);
+}
+
 }  // namespace
+
+Result<PasskeyAssertion> ReadPasskeyAssertion(const boost::json::object& credential) {
+  const boost::json::value* response = credential.if_contains("response");
+  if (!response || !response->is_object()) {
+    return Error::Invalid("credential", "`credential.response` is missing.");
+  }
+  PasskeyAssertion assertion;
+  auto id = Binary(credential, "rawId", false);
+  if (!id) return id.error();
+  if (id->empty()) id = Binary(credential, "id", true);
+  if (!id) return id.error();
+  assertion.credential_id = std::move(*id);
+  for (auto [key, out] : {std::pair{"clientDataJSON", &assertion.client_data_json},
+                          std::pair{"authenticatorData", &assertion.authenticator_data},
+                          std::pair{"signature", &assertion.signature}}) {
+    auto value = Binary(response->as_object(), key, true);
+    if (!value) return value.error();
+    *out = std::move(*value);
+  }
+  auto handle = Binary(response->as_object(), "userHandle", false);
+  if (!handle) return handle.error();
+  assertion.user_handle = std::move(*handle);
+  return assertion;
+}
+
+Result<PasskeyRegistration> ReadPasskeyRegistration(const boost::json::object& credential) {
+  const boost::json::value* response = credential.if_contains("response");
+  if (!response || !response->is_object()) {
+    return Error::Invalid("credential", "`credential.response` is missing.");
+  }
+  PasskeyRegistration registration;
+  auto client_data = Binary(response->as_object(), "clientDataJSON", true);
+  if (!client_data) return client_data.error();
+  auto attestation = Binary(response->as_object(), "attestationObject", true);
+  if (!attestation) return attestation.error();
+  registration.client_data_json = std::move(*client_data);
+  registration.attestation_object = std::move(*attestation);
+  if (const boost::json::value* transports = response->as_object().if_contains("transports");
+      transports && transports->is_array()) {
+    for (const boost::json::value& t : transports->as_array()) {
+      if (t.is_string()) registration.transports.emplace_back(t.as_string());
+    }
+  }
+  return registration;
+}
 
 PasskeyService::PasskeyService(storage::Store& store, const core::Clock& clock,
                                PasskeySettings settings)

@@ -14,6 +14,9 @@
 #include "storage/account_records.h"
 #include "storage/store.h"
 
+namespace boost::json {
+class object;
+}
 namespace sightline::storage {
 struct PasskeyRecord;
 }
@@ -33,7 +36,7 @@ struct PasskeyChallenge {
 };
 
 // What the browser sent back from navigator.credentials.create() or .get(), decoded from
-// base64url by the caller.
+// base64url (ReadPasskeyRegistration, ReadPasskeyAssertion).
 struct PasskeyRegistration {
   std::string client_data_json;
   std::string attestation_object;
@@ -47,6 +50,14 @@ struct PasskeyAssertion {
   std::string signature;
   std::string user_handle;  // raw; empty when the browser sent none
 };
+
+// The assertion in the JSON a browser's PublicKeyCredential from navigator.credentials.get()
+// serializes to: `rawId` (or `id`) and `response.clientDataJSON`, `authenticatorData`,
+// `signature`, `userHandle`, each base64url. VAL_001 naming what is missing or not base64url.
+core::Result<PasskeyAssertion> ReadPasskeyAssertion(const boost::json::object& credential);
+// The same for navigator.credentials.create(): `response.clientDataJSON` and
+// `attestationObject`, and the `response.transports` named (no label).
+core::Result<PasskeyRegistration> ReadPasskeyRegistration(const boost::json::object& credential);
 
 class PasskeyService {
  public:

@@ -1,14 +1,14 @@
 #include "identity/sessions.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/crypto.h"
 #include "core/text.h"
 #include "identity/jwt.h"
 #include "identity/passwords.h"
 #include "identity/second_factors.h"
 #include "storage/account_repository.h"
-
-#include <algorithm>
-#include <cctype>
 
 namespace sightline::identity {
 namespace {
@@ -217,16 +217,10 @@ Result<BrowserSignIn> SessionService::SignInBrowser(std::string_view email,
   if (!user) return user.error();
   auto factors = store_.Read([&](Transaction& tx) { return LoadSecondFactors(tx, *user); });
   if (!factors) return factors.error();
-  if (!user->two_factor_enabled && factors->asked_after_password()) {
-    // The consent page is a form without scripts: it takes codes, not passkeys.
-    return Error(ErrorCode::kAuthRequired,
-                 "An organization of yours requires a second factor, and your account's is a "
-                 "passkey, which this page cannot ask for: add an authenticator app in the "
-                 "dashboard's account settings, then sign in here again.");
-  }
-  if (user->two_factor_enabled) {
+  if (factors->asked_after_password()) {
     BrowserSignIn pending;
     pending.two_factor_token = PendingToken(*user, kTwoFactorBrowserType);
+    pending.two_factor_methods = MethodsOf(*factors);
     pending.user = std::move(*user);
     return pending;
   }
@@ -239,6 +233,21 @@ Result<BrowserSignIn> SessionService::CompleteBrowserSignIn(std::string_view two
   if (!user) return user.error();
   auto verified = two_factor_.Verify(*user, code);
   if (!verified) return verified.error();
+  return SignInBrowserAs(*user);
+}
+
+Result<storage::UserRecord> SessionService::PendingBrowserSignIn(
+    std::string_view two_factor_token) {
+  return PendingUser(two_factor_token, kTwoFactorBrowserType);
+}
+
+Result<BrowserSignIn> SessionService::CompleteBrowserSignInWithPasskey(
+    std::string_view two_factor_token, const storage::UserRecord& passkey_user) {
+  auto user = PendingUser(two_factor_token, kTwoFactorBrowserType);
+  if (!user) return user.error();
+  if (user->id != passkey_user.id) {
+    return Error(ErrorCode::kAuthBadPasskey, "This passkey belongs to another account.");
+  }
   return SignInBrowserAs(*user);
 }
 

@@ -4,6 +4,11 @@
 // the store, so any node can refresh or revoke any session. Thread-safe.
 #pragma once
 
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
@@ -11,11 +16,6 @@
 #include "identity/two_factor.h"
 #include "storage/account_records.h"
 #include "storage/store.h"
-
-#include <chrono>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace sightline::identity {
 
@@ -51,8 +51,10 @@ struct BrowserSignIn {
   std::string token;
   std::int64_t expires_in = 0;  // seconds
   // Instead of `token`, when the user's second factor is still needed: the pending sign-in,
-  // for CompleteBrowserSignIn.
+  // for CompleteBrowserSignIn or CompleteBrowserSignInWithPasskey, and what it takes ("totp",
+  // "passkey").
   std::string two_factor_token;
+  std::vector<std::string> two_factor_methods;
 };
 
 struct SessionPolicy {
@@ -109,13 +111,19 @@ class SessionService {
   core::Result<LoginResult> SignIn(const storage::UserRecord& user,
                                    std::optional<std::string> user_agent,
                                    bool second_factor_done = false);
-  // The consent page's sign-in: AUTH_006 as Login; AUTH_003 when an organization of the user
-  // requires two-factor authentication the user has not set up, or meets with a passkey only
-  // (the page has no passkey ceremony). A user with two-factor
-  // authentication on gets `two_factor_token` for CompleteBrowserSignIn instead of a token.
+  // The consent page's sign-in: AUTH_006 as Login. A user whose password sign-in asks for a
+  // second factor (as Login) gets `two_factor_token` and `two_factor_methods` instead of a
+  // token, for CompleteBrowserSignIn (a code) or CompleteBrowserSignInWithPasskey. AUTH_003
+  // when an organization of the user requires a second factor the user has none of.
   core::Result<BrowserSignIn> SignInBrowser(std::string_view email, std::string_view password);
   core::Result<BrowserSignIn> CompleteBrowserSignIn(std::string_view two_factor_token,
                                                     std::string_view code);
+  // The user a pending browser sign-in names (AUTH_002/AUTH_004 otherwise): checked before a
+  // passkey ceremony spends its challenge.
+  core::Result<storage::UserRecord> PendingBrowserSignIn(std::string_view two_factor_token);
+  // The second step with a verified passkey: AUTH_013 when it is another user's.
+  core::Result<BrowserSignIn> CompleteBrowserSignInWithPasskey(
+      std::string_view two_factor_token, const storage::UserRecord& passkey_user);
   // A browser sign-in for a user proven otherwise (a passkey).
   core::Result<BrowserSignIn> SignInBrowserAs(const storage::UserRecord& user);
   // The X-2FA-Setup-Token credential: a principal of kind kTwoFactorSetup for its user.

@@ -2,13 +2,13 @@
 
 #include "core/crypto.h"
 #include "core/text.h"
+#include "features/accounts/sign_in_operations.h"
 #include "identity/passkeys.h"
 #include "identity/second_factors.h"
 #include "identity/webauthn.h"
 #include "storage/account_repository.h"
 #include "storage/second_factor_repository.h"
 #include "tools/audit_log.h"
-#include "features/accounts/sign_in_operations.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
 #include "tools/views.h"
@@ -53,18 +53,6 @@ json::object PasskeyView(const storage::PasskeyRecord& p) {
           {"lastUsedAt", NullableTime(p.last_used_at)}};
 }
 
-// A base64url member of the credential's `response` (or the credential itself).
-Result<std::string> Binary(const json::object& object, std::string_view key, bool required) {
-  const json::value* value = object.if_contains(key);
-  if (!value || !value->is_string()) {
-    if (!required) return std::string();
-    return Error::Invalid(std::string(key), "`" + std::string(key) + "` is missing.");
-  }
-  auto decoded = core::Base64UrlDecode(value->as_string());
-  if (!decoded) return Error::Invalid(std::string(key), "`" + std::string(key) + "` is not base64url.");
-  return std::move(*decoded);
-}
-
 Result<json::value> RunRegistrationOptions(OperationContext& context, const json::object&) {
   auto service = Passkeys(context);
   if (!service) return service.error();
@@ -107,24 +95,11 @@ Result<json::value> RunRegisterPasskey(OperationContext& context, const json::ob
   if (!service) return service.error();
   auto user = CurrentUser(context);
   if (!user) return user.error();
-  const json::object& credential = args.at("credential").as_object();
-  const json::object& response = credential.at("response").as_object();
-  identity::PasskeyRegistration registration;
-  auto client_data = Binary(response, "clientDataJSON", true);
-  if (!client_data) return client_data.error();
-  auto attestation = Binary(response, "attestationObject", true);
-  if (!attestation) return attestation.error();
-  registration.client_data_json = std::move(*client_data);
-  registration.attestation_object = std::move(*attestation);
-  registration.label = OptionalString(args, "label").value_or("");
-  if (const json::value* transports = response.if_contains("transports");
-      transports && transports->is_array()) {
-    for (const json::value& t : transports->as_array()) {
-      if (t.is_string()) registration.transports.emplace_back(t.as_string());
-    }
-  }
-  auto passkey = (*service)->FinishRegistration(*user, RequiredString(args, "challengeId"),
-                                                registration);
+  auto registration = identity::ReadPasskeyRegistration(args.at("credential").as_object());
+  if (!registration) return registration.error();
+  registration->label = OptionalString(args, "label").value_or("");
+  auto passkey =
+      (*service)->FinishRegistration(*user, RequiredString(args, "challengeId"), *registration);
   if (!passkey) return passkey.error();
   auto logged = AuditAccountChange(context, "user.passkey.register",
                                    json::object{{"passkeyId", passkey->id}});
@@ -207,25 +182,9 @@ Result<json::value> RunSignInOptions(OperationContext& context, const json::obje
 Result<storage::UserRecord> PasskeySignsIn(OperationContext& context, const json::object& args) {
   auto service = Passkeys(context);
   if (!service) return service.error();
-  const json::object& credential = args.at("credential").as_object();
-  const json::object& response = credential.at("response").as_object();
-  identity::PasskeyAssertion assertion;
-  auto id = Binary(credential, "rawId", false);
-  if (!id) return id.error();
-  if (id->empty()) id = Binary(credential, "id", true);
-  if (!id) return id.error();
-  assertion.credential_id = std::move(*id);
-  for (auto [key, out] : {std::pair{"clientDataJSON", &assertion.client_data_json},
-                          std::pair{"authenticatorData", &assertion.authenticator_data},
-                          std::pair{"signature", &assertion.signature}}) {
-    auto value = Binary(response, key, true);
-    if (!value) return value.error();
-    *out = std::move(*value);
-  }
-  auto handle = Binary(response, "userHandle", false);
-  if (!handle) return handle.error();
-  assertion.user_handle = std::move(*handle);
-  return (*service)->FinishAuthentication(RequiredString(args, "challengeId"), assertion);
+  auto assertion = identity::ReadPasskeyAssertion(args.at("credential").as_object());
+  if (!assertion) return assertion.error();
+  return (*service)->FinishAuthentication(RequiredString(args, "challengeId"), *assertion);
 }
 
 namespace {

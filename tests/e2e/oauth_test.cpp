@@ -470,6 +470,20 @@ TEST_P(OAuth, TheConsentPageAsksForTheSecondFactor) {
   EXPECT_TRUE(asked.Header("set-cookie").empty()) << "no sign-in before the second factor";
   const std::string pending = HiddenValue(asked.body, "pending");
   ASSERT_FALSE(pending.empty());
+  // The sign-in page offers a passkey (the server's loopback URL makes `localhost` the RP ID);
+  // the second step offers one only to an account that has one. A passkey answer that does not
+  // verify asks again and signs no one in.
+  EXPECT_NE(page.body.find("Sign in with a passkey"), std::string::npos) << page.body;
+  EXPECT_EQ(asked.body.find("passkey-form"), std::string::npos) << asked.body;
+  const Response bad_passkey = step(asked.body, {{"pending", pending},
+                                                 {"methods", "totp"},
+                                                 {"action", "passkey"},
+                                                 {"challenge", "x"},
+                                                 {"credential", R"({"id":"AA"})"}});
+  EXPECT_EQ(bad_passkey.status, 200);
+  EXPECT_NE(bad_passkey.body.find("role=\"alert\""), std::string::npos) << bad_passkey.body;
+  EXPECT_EQ(HiddenValue(bad_passkey.body, "pending"), pending) << "the same pending sign-in";
+  EXPECT_TRUE(bad_passkey.Header("set-cookie").empty());
   const Response wrong =
       step(asked.body, {{"pending", pending}, {"code", "000000"}, {"action", "verify"}});
   EXPECT_NE(wrong.body.find("not valid"), std::string::npos) << wrong.body;

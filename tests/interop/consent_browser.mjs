@@ -33,7 +33,7 @@ export async function startConsentBrowser({ email, password }) {
       await page.goto(authorizationUrl.toString());
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('button', { name: 'Allow' }).waitFor();
       assert.match(await page.textContent('h1'), /Connect .* to Sightline/);
       await choose(page);

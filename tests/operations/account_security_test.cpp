@@ -83,6 +83,14 @@ class AccountSecurity : public OperationFixture {
     backup_code_ = std::string(setup->at("backupCodes").at(0).as_string());
   }
 
+  storage::UserRecord UserOf(const identity::Principal& principal) {
+    auto user = store().Read([&](storage::Transaction& tx) {
+      return tx.accounts().FindUserById(*principal.user_id);
+    });
+    EXPECT_TRUE(Ok(user) && user->has_value());
+    return Ok(user) && user->has_value() ? **user : storage::UserRecord{};
+  }
+
   std::map<std::string, std::uint32_t> counts_;
   std::string backup_code_;
 };
@@ -122,9 +130,25 @@ TEST_P(AccountSecurity, APasskeyMeetsTheOrganizationsRequirementAsTheSecondStep)
   auto passkey_only = Call("sign_in_with_passkey", Caller::kAnonymous, Assertion(analyst_key));
   ASSERT_TRUE(Ok(passkey_only));
   EXPECT_TRUE(passkey_only->as_object().contains("accessToken")) << json::serialize(*passkey_only);
-  // The consent page has no passkey ceremony: it says so instead of taking the password alone.
-  EXPECT_TRUE(IsError(sessions_->SignInBrowser(kAnalystEmail, kAnalystPassword),
-                      core::ErrorCode::kAuthRequired));
+  // The MCP consent page asks the same after the password, and takes the account's own passkey
+  // only (its ceremony, in Chromium, is dashboard.auth's).
+  auto browser = sessions_->SignInBrowser(kAnalystEmail, kAnalystPassword);
+  ASSERT_TRUE(Ok(browser));
+  EXPECT_TRUE(browser->token.empty());
+  EXPECT_EQ(browser->two_factor_methods, std::vector<std::string>{"passkey"});
+  EXPECT_TRUE(Ok(sessions_->PendingBrowserSignIn(browser->two_factor_token)));
+  const storage::UserRecord analyst = UserOf(analyst_);
+  const storage::UserRecord owner = UserOf(owner_);
+  EXPECT_TRUE(IsError(sessions_->CompleteBrowserSignInWithPasskey(browser->two_factor_token, owner),
+                      core::ErrorCode::kAuthBadPasskey));
+  EXPECT_FALSE(Ok(sessions_->CompleteBrowserSignInWithPasskey("forged", analyst)));
+  auto completed =
+      sessions_->CompleteBrowserSignInWithPasskey(browser->two_factor_token, analyst);
+  ASSERT_TRUE(Ok(completed));
+  ASSERT_FALSE(completed->token.empty());
+  auto cookie_user = sessions_->AuthenticateBrowser(completed->token);
+  ASSERT_TRUE(Ok(cookie_user));
+  EXPECT_EQ(cookie_user->id, analyst.id);
 }
 
 TEST_P(AccountSecurity, TheLastSecondFactorStaysWhileAnOrganizationRequiresOne) {

@@ -2,11 +2,13 @@
 // otplib) set up on /account, and a backup code; a passkey registered on /account with the
 // DevTools virtual authenticator, then signing in with it alone (a replayed assertion is
 // refused, rename/delete over REST, unknown ids 404, an authenticator without user verification
-// adds nothing); a passkey as the second step an organization requiring it asks for; the
-// session surviving a reload; signing out. Elements are found by label and role. Run by
+// adds nothing); a passkey as the second step an organization requiring it asks for, on /login
+// and on the MCP consent page, where the passkey alone also signs in; the session surviving a
+// reload; signing out. Elements are found by label and role. Run by
 // dashboard_interop.sh (node --test), one CTest entry per store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { start, screenshot, totp } from './harness.mjs';
 
 let ctx;
@@ -229,12 +231,61 @@ test('an organization requiring two-factor authentication takes a passkey as the
     await screenshot(page, 'second-factor-passkey');
     await page.getByRole('button', { name: 'Use your passkey' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
+
+    // The MCP consent page asks the same: the password, then the passkey, then the consent.
+    const connect = await startConnection(page);
+    await page.goto(connect.authorizationUrl);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('button', { name: 'Use your passkey' }).waitFor();
+    assert.equal(await page.getByLabel(/Code from your authenticator app/).count(), 0);
+    await page.getByRole('button', { name: 'Use your passkey' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await connect.exchanged();
+
+    // Signed out there, the passkey alone signs in to the consent page.
+    const again = await startConnection(page);
+    await page.goto(again.authorizationUrl);
+    await page.getByRole('button', { name: 'Use another account' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await again.exchanged();
     assert.deepEqual(page.problems, []);
   } finally {
     await ctx.api('PATCH', `/${ctx.orgSlug}`, { token: ownerToken, body: { requireTwoFactor: false } });
     await page.close();
   }
 });
+
+// An MCP client's connection through the consent page: a public client registered
+// dynamically, PKCE, and its loopback redirect answered inside `page`. `exchanged()` waits for
+// the redirect and trades its code for tokens.
+async function startConnection(page) {
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const registered = await ctx.api('POST', '/oauth/register', { body: {
+    client_name: 'Passkey Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' } });
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  const clientId = registered.body.client_id;
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const authorizationUrl = `${ctx.base}/api/oauth/authorize?${new URLSearchParams({
+    response_type: 'code', client_id: clientId, redirect_uri: redirectUri, state: 'passkey-state',
+    code_challenge: challenge, code_challenge_method: 'S256', resource: `${ctx.base}/api/mcp` })}`;
+  await page.route(`${redirectUri}**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'Connected.' }));
+  async function exchanged() {
+    await page.waitForURL(`${redirectUri}**`);
+    await page.unroute(`${redirectUri}**`);
+    const answer = new URL(page.url()).searchParams;
+    assert.equal(answer.get('state'), 'passkey-state');
+    const token = await fetch(`${ctx.base}/api/oauth/token`, { method: 'POST', body: new URLSearchParams({
+      grant_type: 'authorization_code', code: answer.get('code'), redirect_uri: redirectUri,
+      client_id: clientId, code_verifier: verifier }) });
+    assert.equal(token.status, 200, await token.clone().text());
+    assert.match((await token.json()).access_token, /^mcp_at_/);
+  }
+  return { authorizationUrl, exchanged };
+}
 
 // Signs the owner in on /login with a new set of backup codes (the TOTP steps may be used up).
 async function signInWithBackupCode(page) {
