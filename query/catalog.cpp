@@ -20,7 +20,6 @@ constexpr auto kMetrics = std::to_array<MetricInfo>({
     {"bounce_rate", kWeb, Scope::kVisit, "Share of visits with one pageview, in percent"},
     {"visit_duration", kWeb, Scope::kVisit, "Mean visit duration in seconds"},
     {"time_on_page", kWeb, Scope::kEvent, "Mean time on a page in seconds"},
-    {"scroll_depth", kWeb, Scope::kEvent, "Mean deepest scroll of a pageview, in percent"},
     {"percentage", kWeb | kCrawlers, Scope::kAny,
      "A row's share of the total (visitors, or requests for crawlers), in percent"},
     {"requests", kCrawlers, Scope::kAny, "Bot requests"},
@@ -36,8 +35,8 @@ constexpr auto kMetrics = std::to_array<MetricInfo>({
 
 constexpr auto kDimensions = std::to_array<DimensionInfo>({
     {"event:page", kWeb | kCrawlers, Scope::kEvent, false, "Page path"},
-    {"event:hostname", kWeb | kCrawlers, Scope::kEvent, false, "Host name of the page"},
-    {"event:name", kWeb, Scope::kEvent, false, "Event name (`pageview` for pageviews)"},
+    {"event:hostname", kCrawlers, Scope::kEvent, false, "Host name of the page"},
+    {"event:name", kWeb, Scope::kEvent, false, "Event name (`screen_view` for pageviews)"},
     {"event:channel", kWeb, Scope::kEvent, false, "Event channel"},
     {"event:props:", kWeb, Scope::kEvent, false, "A custom property: event:props:<key>"},
     {"visit:entry_page", kWeb, Scope::kVisit, false, "First page of the visit"},

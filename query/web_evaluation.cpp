@@ -1,0 +1,475 @@
+#include "query/web_evaluation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include <re2/re2.h>
+
+namespace sightline::query {
+namespace {
+
+using core::Error;
+using core::Result;
+
+constexpr std::string_view kPageview = "screen_view";
+
+// What a dimension name reads.
+enum class Field {
+  kPage, kEventName, kEventChannel, kProperty,  // per event
+  kEntryPage, kExitPage, kSource, kChannel, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign,
+  kUtmContent, kUtmTerm, kCountry, kRegion, kCity, kDevice, kBrowser, kOs,  // per visit
+  kTime,
+};
+
+struct FieldRef {
+  Field field = Field::kPage;
+  std::string property;  // kProperty: the key
+  bool per_event() const { return field <= Field::kProperty; }
+};
+
+const std::map<std::string_view, Field>& FieldsByName() {
+  static const std::map<std::string_view, Field> fields = {
+      {"event:page", Field::kPage}, {"event:name", Field::kEventName},
+      {"event:channel", Field::kEventChannel}, {"visit:entry_page", Field::kEntryPage},
+      {"visit:exit_page", Field::kExitPage}, {"visit:source", Field::kSource},
+      {"visit:channel", Field::kChannel}, {"visit:referrer", Field::kReferrer},
+      {"visit:utm_source", Field::kUtmSource}, {"visit:utm_medium", Field::kUtmMedium},
+      {"visit:utm_campaign", Field::kUtmCampaign}, {"visit:utm_content", Field::kUtmContent},
+      {"visit:utm_term", Field::kUtmTerm}, {"visit:country", Field::kCountry},
+      {"visit:region", Field::kRegion}, {"visit:city", Field::kCity},
+      {"visit:device", Field::kDevice}, {"visit:browser", Field::kBrowser},
+      {"visit:os", Field::kOs}};
+  return fields;
+}
+
+Result<FieldRef> Resolve(std::string_view name) {
+  if (auto key = PropertyKeyOf(name)) return FieldRef{Field::kProperty, std::string(*key)};
+  if (name.starts_with("time")) return FieldRef{Field::kTime, {}};
+  const auto it = FieldsByName().find(name);
+  if (it == FieldsByName().end()) {
+    return Error::Internal("query: no field reads `" + std::string(name) + "`");
+  }
+  return FieldRef{it->second, {}};
+}
+
+// A visit's figures, with the reports' definitions (reports/rollups.cpp): a bounce is a visit
+// with at most one pageview and no engaging event; the duration runs from its first event to
+// its last; a pageview followed by another is timed until that one.
+struct Summary {
+  std::int64_t pageviews = 0;
+  bool bounce = false;
+  std::int64_t duration_ms = 0;
+  std::string entry_page, exit_page;
+  std::vector<std::int64_t> view_ms;  // per event: its time on page, or -1 when not timed
+};
+
+bool Passive(const std::string& name) {
+  return name == kPageview || name == "session_start" || name == "scroll_depth";
+}
+
+Summary Summarize(const Visit& visit) {
+  Summary summary;
+  summary.view_ms.assign(visit.events.size(), -1);
+  bool engaged = false;
+  std::optional<std::size_t> previous_view;
+  for (std::size_t i = 0; i < visit.events.size(); ++i) {
+    const VisitEvent& event = visit.events[i];
+    engaged = engaged || !Passive(event.name);
+    if (event.name != kPageview) continue;
+    ++summary.pageviews;
+    if (!previous_view) summary.entry_page = event.page;
+    if (previous_view) {
+      summary.view_ms[*previous_view] = event.at_ms - visit.events[*previous_view].at_ms;
+    }
+    previous_view = i;
+  }
+  if (previous_view) summary.exit_page = visit.events[*previous_view].page;
+  if (visit.in_visit) {
+    summary.bounce = summary.pageviews <= 1 && !engaged;
+    summary.duration_ms = visit.events.back().at_ms - visit.events.front().at_ms;
+  } else {
+    summary.entry_page.clear();
+    summary.exit_page.clear();
+  }
+  return summary;
+}
+
+const std::string& VisitValue(const Visit& v, const Summary& s, Field field) {
+  switch (field) {
+    case Field::kEntryPage: return s.entry_page;
+    case Field::kExitPage: return s.exit_page;
+    case Field::kSource: return v.source;
+    case Field::kChannel: return v.channel;
+    case Field::kReferrer: return v.referrer;
+    case Field::kUtmSource: return v.utm_source;
+    case Field::kUtmMedium: return v.utm_medium;
+    case Field::kUtmCampaign: return v.utm_campaign;
+    case Field::kUtmContent: return v.utm_content;
+    case Field::kUtmTerm: return v.utm_term;
+    case Field::kCountry: return v.country;
+    case Field::kRegion: return v.region;
+    case Field::kCity: return v.city;
+    case Field::kDevice: return v.device;
+    case Field::kBrowser: return v.browser;
+    default: return v.os;
+  }
+}
+
+// The event's value of a per-event field; none when the event has no such value (a page of an
+// event that is not a pageview, a property it does not carry).
+std::optional<std::string_view> EventValue(const VisitEvent& e, const FieldRef& ref) {
+  switch (ref.field) {
+    case Field::kPage:
+      if (e.name != kPageview) return std::nullopt;
+      return std::string_view(e.page);
+    case Field::kEventName: return std::string_view(e.name);
+    case Field::kEventChannel: return std::string_view(e.channel);
+    default:
+      for (const auto& [key, value] : e.properties) {
+        if (key == ref.property) return std::string_view(value);
+      }
+      return std::nullopt;
+  }
+}
+
+char FoldAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EqualFolded(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return FoldAscii(x) == FoldAscii(y); });
+}
+
+bool ContainsFolded(std::string_view text, std::string_view part) {
+  return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char x, char y) {
+           return FoldAscii(x) == FoldAscii(y);
+         }) != text.end();
+}
+
+// A filter with each dimension resolved once, and the same shape as the request's.
+struct Compiled {
+  const Filter* filter = nullptr;
+  FieldRef field;
+  std::vector<Compiled> children;
+};
+
+Result<Compiled> Compile(const Filter& filter) {
+  Compiled compiled{&filter, {}, {}};
+  if (filter.condition()) {
+    auto field = Resolve(filter.dimension);
+    if (!field) return field.error();
+    compiled.field = std::move(*field);
+  }
+  for (const Filter& child : filter.children) {
+    auto inner = Compile(child);
+    if (!inner) return inner.error();
+    compiled.children.push_back(std::move(*inner));
+  }
+  return compiled;
+}
+
+// The positive form of a condition on one value: any clause matches.
+bool ValueMatches(const Filter& f, std::string_view value) {
+  switch (f.op) {
+    case FilterOp::kIs:
+    case FilterOp::kIsNot:
+      return std::any_of(f.clauses.begin(), f.clauses.end(), [&](const std::string& clause) {
+        return f.case_sensitive ? value == clause : EqualFolded(value, clause);
+      });
+    case FilterOp::kContains:
+    case FilterOp::kContainsNot:
+      return std::any_of(f.clauses.begin(), f.clauses.end(), [&](const std::string& clause) {
+        return f.case_sensitive ? value.find(clause) != std::string_view::npos
+                                : ContainsFolded(value, clause);
+      });
+    default:
+      return std::any_of(f.patterns.begin(), f.patterns.end(),
+                         [&](const auto& pattern) { return RE2::PartialMatch(value, *pattern); });
+  }
+}
+
+bool Negative(FilterOp op) {
+  return op == FilterOp::kIsNot || op == FilterOp::kContainsNot || op == FilterOp::kMatchesNot;
+}
+
+// Whether one event satisfies a filter (inside has_done: event dimensions only).
+bool HoldsForEvent(const Compiled& c, const VisitEvent& e) {
+  const Filter& f = *c.filter;
+  if (f.condition()) {
+    const auto value = EventValue(e, c.field);
+    const bool positive = value && ValueMatches(f, *value);
+    return Negative(f.op) ? !positive : positive;
+  }
+  switch (f.op) {
+    case FilterOp::kAnd:
+      return std::all_of(c.children.begin(), c.children.end(),
+                         [&](const Compiled& child) { return HoldsForEvent(child, e); });
+    case FilterOp::kOr:
+      return std::any_of(c.children.begin(), c.children.end(),
+                         [&](const Compiled& child) { return HoldsForEvent(child, e); });
+    default:  // kNot
+      return !HoldsForEvent(c.children.front(), e);
+  }
+}
+
+bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
+  const Filter& f = *c.filter;
+  if (f.condition()) {
+    bool positive = false;
+    if (c.field.per_event()) {
+      positive = std::any_of(v.events.begin(), v.events.end(), [&](const VisitEvent& e) {
+        const auto value = EventValue(e, c.field);
+        return value && ValueMatches(f, *value);
+      });
+    } else {
+      positive = ValueMatches(f, VisitValue(v, s, c.field.field));
+    }
+    return Negative(f.op) ? !positive : positive;
+  }
+  switch (f.op) {
+    case FilterOp::kAnd:
+      return std::all_of(c.children.begin(), c.children.end(),
+                         [&](const Compiled& child) { return Holds(child, v, s); });
+    case FilterOp::kOr:
+      return std::any_of(c.children.begin(), c.children.end(),
+                         [&](const Compiled& child) { return Holds(child, v, s); });
+    case FilterOp::kNot:
+      return !Holds(c.children.front(), v, s);
+    default: {  // has_done / has_not_done
+      const bool done = std::any_of(v.events.begin(), v.events.end(), [&](const VisitEvent& e) {
+        return HoldsForEvent(c.children.front(), e);
+      });
+      return f.op == FilterOp::kHasDone ? done : !done;
+    }
+  }
+}
+
+// The sums of one row.
+struct Sums {
+  std::vector<std::string> dimensions;
+  std::optional<std::size_t> bucket;
+  std::unordered_set<std::string> visitors;
+  std::int64_t visits = 0, pageviews = 0, events = 0, bounces = 0, duration_ms = 0;
+  std::int64_t timed_views = 0, view_ms = 0;
+};
+
+MetricValue Integer(std::int64_t value) { return {MetricValue::Kind::kInteger, value, 0}; }
+MetricValue Ratio(double numerator, std::int64_t denominator, double scale = 1) {
+  if (denominator == 0) return {};
+  return {MetricValue::Kind::kNumber, 0, numerator / static_cast<double>(denominator) * scale};
+}
+
+MetricValue Metric(std::string_view name, const Sums& sums, std::size_t all_visitors) {
+  const auto visitors = static_cast<std::int64_t>(sums.visitors.size());
+  if (name == "visitors") return Integer(visitors);
+  if (name == "visits") return Integer(sums.visits);
+  if (name == "pageviews") return Integer(sums.pageviews);
+  if (name == "events") return Integer(sums.events);
+  if (name == "views_per_visit") return Ratio(static_cast<double>(sums.pageviews), sums.visits);
+  if (name == "bounce_rate") return Ratio(static_cast<double>(sums.bounces), sums.visits, 100);
+  if (name == "visit_duration") return Ratio(sums.duration_ms / 1000.0, sums.visits);
+  if (name == "time_on_page") return Ratio(sums.view_ms / 1000.0, sums.timed_views);
+  // percentage: the row's share of the kept visits' visitors.
+  return Ratio(static_cast<double>(visitors), static_cast<std::int64_t>(all_visitors), 100);
+}
+
+// -1, 0, 1 as a is below, equal to or above b; no value sorts below every value.
+int Compare(const MetricValue& a, const MetricValue& b) {
+  const auto number = [](const MetricValue& v) {
+    return v.kind == MetricValue::Kind::kInteger ? static_cast<double>(v.integer) : v.number;
+  };
+  if (a.kind == MetricValue::Kind::kNone || b.kind == MetricValue::Kind::kNone) {
+    return (a.kind != MetricValue::Kind::kNone) - (b.kind != MetricValue::Kind::kNone);
+  }
+  return (number(a) > number(b)) - (number(a) < number(b));
+}
+
+class Evaluation {
+ public:
+  Evaluation(const QueryRequest& request, const TimeBuckets& buckets)
+      : request_(request), buckets_(buckets) {}
+
+  Result<void> Prepare() {
+    for (const std::string& name : request_.dimensions) {
+      auto field = Resolve(name);
+      if (!field) return field.error();
+      per_event_ = per_event_ || field->per_event();
+      fields_.push_back(std::move(*field));
+    }
+    for (const Filter& filter : request_.filters) {
+      auto compiled = Compile(filter);
+      if (!compiled) return compiled.error();
+      filters_.push_back(std::move(*compiled));
+    }
+    return {};
+  }
+
+  void Add(const Visit& visit) {
+    if (visit.events.empty()) return;
+    const Summary summary = Summarize(visit);
+    for (const Compiled& filter : filters_) {
+      if (!Holds(filter, visit, summary)) return;
+    }
+    all_visitors_.insert(visit.visitor);
+    std::optional<std::size_t> bucket;
+    if (has_time()) {
+      bucket = BucketOf(visit.events.front().at_ms);
+      if (!bucket) return;
+    }
+    if (!per_event_) {
+      Sums& sums = Row(Key(visit, summary, nullptr, bucket), bucket);
+      AddVisit(sums, visit, summary);
+      for (std::size_t i = 0; i < visit.events.size(); ++i) AddEvent(sums, visit, summary, i);
+      return;
+    }
+    std::set<Sums*> counted;  // a visit counts once in each of its rows
+    for (std::size_t i = 0; i < visit.events.size(); ++i) {
+      auto key = Key(visit, summary, &visit.events[i], bucket);
+      if (!key) continue;
+      Sums& sums = Row(std::move(key), bucket);
+      if (counted.insert(&sums).second) AddVisit(sums, visit, summary);
+      AddEvent(sums, visit, summary, i);
+    }
+  }
+
+  WebAnswer Finish() {
+    // Without dimensions there is always the one row of totals, zero when nothing was kept.
+    if (fields_.empty() && rows_.empty()) Row(std::vector<std::string>(), std::nullopt);
+    std::vector<std::pair<Sums*, ResultRow>> rows;
+    rows.reserve(rows_.size());
+    for (auto& [key, sums] : rows_) {
+      ResultRow row{sums.dimensions, {}};
+      for (const std::string& metric : request_.metrics) {
+        row.metrics.push_back(Metric(metric, sums, all_visitors_.size()));
+      }
+      rows.emplace_back(&sums, std::move(row));
+    }
+    std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return Before(a, b); });
+    WebAnswer answer;
+    answer.total_rows = static_cast<std::int64_t>(rows.size());
+    const auto first = std::min<std::size_t>(rows.size(), static_cast<std::size_t>(request_.offset));
+    const auto last = std::min<std::size_t>(rows.size(), first + static_cast<std::size_t>(request_.limit));
+    for (std::size_t i = first; i < last; ++i) answer.rows.push_back(std::move(rows[i].second));
+    return answer;
+  }
+
+ private:
+  bool has_time() const {
+    return std::any_of(fields_.begin(), fields_.end(),
+                       [](const FieldRef& f) { return f.field == Field::kTime; });
+  }
+
+  std::optional<std::size_t> BucketOf(std::int64_t at) const {
+    const auto& windows = buckets_.windows;
+    const auto it = std::upper_bound(windows.begin(), windows.end(), at,
+                                     [](std::int64_t t, const auto& w) { return t < w.first; });
+    if (it == windows.begin()) return std::nullopt;
+    const auto index = static_cast<std::size_t>(it - windows.begin() - 1);
+    if (at >= windows[index].second) return std::nullopt;
+    return index;
+  }
+
+  // The row's dimension values for a visit, or for one of its events when a dimension is per
+  // event; none when the event has no value for one of them.
+  std::optional<std::vector<std::string>> Key(const Visit& v, const Summary& s,
+                                              const VisitEvent* event,
+                                              std::optional<std::size_t> bucket) const {
+    std::vector<std::string> values;
+    for (const FieldRef& field : fields_) {
+      if (field.field == Field::kTime) {
+        values.push_back(*bucket < buckets_.labels.size() ? buckets_.labels[*bucket]
+                                                         : std::to_string(*bucket));
+      } else if (field.per_event()) {
+        const auto value = EventValue(*event, field);
+        if (!value) return std::nullopt;
+        values.emplace_back(*value);
+      } else {
+        values.push_back(VisitValue(v, s, field.field));
+      }
+    }
+    return values;
+  }
+
+  Sums& Row(std::optional<std::vector<std::string>> key, std::optional<std::size_t> bucket) {
+    std::string joined;
+    for (const std::string& value : *key) (joined += value) += '\x1f';
+    auto [it, added] = rows_.try_emplace(std::move(joined));
+    if (added) {
+      it->second.dimensions = std::move(*key);
+      it->second.bucket = bucket;
+    }
+    return it->second;
+  }
+
+  static void AddVisit(Sums& sums, const Visit& v, const Summary& s) {
+    sums.visitors.insert(v.visitor);
+    if (!v.in_visit) return;
+    sums.visits += 1;
+    sums.bounces += s.bounce ? 1 : 0;
+    sums.duration_ms += s.duration_ms;
+  }
+
+  static void AddEvent(Sums& sums, const Visit& v, const Summary& s, std::size_t i) {
+    sums.events += 1;
+    if (v.events[i].name != kPageview) return;
+    sums.pageviews += 1;
+    if (s.view_ms[i] >= 0) {
+      sums.timed_views += 1;
+      sums.view_ms += s.view_ms[i];
+    }
+  }
+
+  // The request's order, then the first metric descending (time ascending when asked by
+  // time), then the dimension values: the same rows always come in the same order.
+  bool Before(const std::pair<Sums*, ResultRow>& a, const std::pair<Sums*, ResultRow>& b) const {
+    for (const Order& order : request_.order_by) {
+      const int c = CompareBy(order.name, a, b);
+      if (c != 0) return order.descending ? c > 0 : c < 0;
+    }
+    if (has_time() && a.first->bucket != b.first->bucket) return a.first->bucket < b.first->bucket;
+    const int first = Compare(a.second.metrics.front(), b.second.metrics.front());
+    if (first != 0) return first > 0;
+    return a.second.dimensions < b.second.dimensions;
+  }
+
+  int CompareBy(const std::string& name, const std::pair<Sums*, ResultRow>& a,
+                const std::pair<Sums*, ResultRow>& b) const {
+    for (std::size_t i = 0; i < request_.metrics.size(); ++i) {
+      if (request_.metrics[i] == name) return Compare(a.second.metrics[i], b.second.metrics[i]);
+    }
+    for (std::size_t i = 0; i < request_.dimensions.size(); ++i) {
+      if (request_.dimensions[i] != name) continue;
+      if (fields_[i].field == Field::kTime) {
+        return (a.first->bucket > b.first->bucket) - (a.first->bucket < b.first->bucket);
+      }
+      return a.second.dimensions[i].compare(b.second.dimensions[i]);
+    }
+    return 0;
+  }
+
+  const QueryRequest& request_;
+  const TimeBuckets& buckets_;
+  std::vector<FieldRef> fields_;
+  bool per_event_ = false;
+  std::vector<Compiled> filters_;
+  std::map<std::string, Sums> rows_;
+  std::unordered_set<std::string> all_visitors_;
+};
+
+}  // namespace
+
+Result<WebAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
+                            const TimeBuckets& buckets) {
+  if (request.dataset != Dataset::kWeb) {
+    return Error::Internal("query: AnswerWeb asked for another dataset");
+  }
+  Evaluation evaluation(request, buckets);
+  if (auto prepared = evaluation.Prepare(); !prepared) return prepared.error();
+  if (auto read = visits([&](const Visit& visit) { evaluation.Add(visit); }); !read) {
+    return read.error();
+  }
+  return evaluation.Finish();
+}
+
+}  // namespace sightline::query
