@@ -21,6 +21,7 @@
 #include "features/organizations/organization_operations.h"
 #include "features/projects/key_operations.h"
 #include "features/projects/project_operations.h"
+#include "features/query/query_operations.h"
 #include "features/site_audit/operations.h"
 #include "features/web_analytics/web_report_operations.h"
 
@@ -66,6 +67,8 @@ std::span<const OperationSpec> AllOperations() {
       kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
+      // The one query over every dataset.
+      kQuery, kQueryV2,
       // AI visibility: configuration, runs and answers, reports.
       kListAiBrands, kCreateAiBrand, kUpdateAiBrand, kDeleteAiBrand,
       kListAiPrompts, kCreateAiPrompt, kCreateAiPrompts, kUpdateAiPrompt, kDeleteAiPrompt,

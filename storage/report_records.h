@@ -48,6 +48,7 @@ struct RollupEvent {
   std::string path, referrer;
   std::string utm_source, utm_medium, utm_campaign, utm_term, utm_content;
   std::string country, region, city, browser, os, device;
+  std::string tags;  // the event's tags as JSON, when ListRollupEvents was asked for them
 };
 
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit

@@ -49,10 +49,12 @@ class ReportRepository {
                                    RollupSource source, std::int64_t start_ms,
                                    std::int64_t end_ms);
   // The human events (outside `__analytics`) of the visits that started in the window, and
-  // the window's events that belong to no visit.
+  // the window's events that belong to no visit; with their tags when `with_tags` (a query
+  // reading custom properties).
   core::Result<std::vector<RollupEvent>> ListRollupEvents(std::string_view project_id,
                                                           std::int64_t start_ms,
-                                                          std::int64_t end_ms);
+                                                          std::int64_t end_ms,
+                                                          bool with_tags = false);
   core::Result<void> InsertWebRollups(std::string_view project_id, std::string_view zone,
                                       std::span<const WebRollupRow> rows);
   // Rolls the crawler requests of one local day up, per day and per local hour; `hour_starts`

@@ -256,17 +256,18 @@ Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::s
 
 Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_view project_id,
                                                               std::int64_t start_ms,
-                                                              std::int64_t end_ms) {
-  constexpr std::string_view kColumns =
+                                                              std::int64_t end_ms,
+                                                              bool with_tags) {
+  const std::string columns =
       "SELECT id, session_id, COALESCE(anonymous_id, user_id, daily_visitor, ''), occurred_at, "
       "event, channel, COALESCE(traffic_source, ''), COALESCE(traffic_channel, ''), "
       "COALESCE(path, ''), COALESCE(referrer, ''), COALESCE(utm_source, ''), "
       "COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''), COALESCE(utm_term, ''), "
       "COALESCE(utm_content, ''), COALESCE(country, ''), COALESCE(region, ''), "
-      "COALESCE(city, ''), COALESCE(browser, ''), COALESCE(os, ''), COALESCE(device, '') "
-      "FROM events ";
+      "COALESCE(city, ''), COALESCE(browser, ''), COALESCE(os, ''), COALESCE(device, '')" +
+      std::string(with_tags ? ", tags " : " ") + "FROM events ";
   constexpr std::string_view kHuman = "AND is_bot = 0 AND channel <> '__analytics'";
-  const auto map = [](const SqlRow& r) {
+  const auto map = [with_tags](const SqlRow& r) {
     RollupEvent e;
     std::size_t i = 0;
     e.id = r.Text(i++);
@@ -278,20 +279,21 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
                                &e.country, &e.region, &e.city, &e.browser, &e.os, &e.device}) {
       *field = r.Text(i++);
     }
+    if (with_tags) e.tags = r.Text(i++);
     return e;
   };
   // Every event of the visits that started in the window, wherever they happened, and the
   // window's events that belong to no visit.
   auto visits = FindAll<RollupEvent>(
       session_,
-      std::string(kColumns) +
+      columns +
           "WHERE project_id = $1 AND session_id IN (SELECT session_id FROM visit_starts WHERE "
           "project_id = $1 AND started_at >= $2 AND started_at < $3) " + std::string(kHuman),
       {std::string(project_id), start_ms, end_ms}, map);
   if (!visits) return visits.error();
   auto loose = FindAll<RollupEvent>(
       session_,
-      std::string(kColumns) +
+      columns +
           "WHERE project_id = $1 AND occurred_at >= $2 AND occurred_at < $3 AND session_id IS "
           "NULL " + std::string(kHuman),
       {std::string(project_id), start_ms, end_ms}, map);

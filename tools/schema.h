@@ -1,7 +1,8 @@
 // A validator for the JSON Schema subset the registry uses (OpenAPI 3.0 schema objects):
 // type (object, array, string, integer, number, boolean), nullable, properties, required,
 // items, enum, minLength/maxLength, minimum/maximum, minItems/maxItems, and format
-// (uuid, date, date-time, email). Unknown properties are accepted and ignored, as the API's
+// (uuid, date, date-time, email); and a schema of only a `description`, which takes any value
+// (the operation checks it: `query`'s date range and nested filters). Unknown properties are accepted and ignored, as the API's
 // versioning rules require. Thread-safe (pure functions).
 #pragma once
 

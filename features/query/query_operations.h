@@ -1,0 +1,15 @@
+// The one query operation (`query`): any question about a project's data in Plausible's
+// Stats API v2 request and response shape (docs/query.md). The web dataset is answered; the
+// crawler and AI-visibility datasets are named by the catalog and refused until their answers
+// land (VAL_003 naming `dataset`).
+#pragma once
+
+#include "tools/operation.h"
+
+namespace sightline::tools {
+
+extern const OperationSpec kQuery;
+// `query` at Plausible's own path, POST /api/v2/query, with `site_id` naming the key's project.
+extern const OperationSpec kQueryV2;
+
+}  // namespace sightline::tools

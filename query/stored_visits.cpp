@@ -1,0 +1,128 @@
+#include "query/stored_visits.h"
+
+#include <algorithm>
+#include <map>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "storage/report_repository.h"
+#include "storage/transaction.h"
+
+namespace sightline::query {
+namespace {
+
+using core::Error;
+using core::Result;
+
+std::vector<std::pair<std::string, std::string>> PropertiesOf(const std::string& tags) {
+  std::vector<std::pair<std::string, std::string>> properties;
+  if (tags.empty()) return properties;
+  boost::system::error_code failed;
+  const boost::json::value parsed = boost::json::parse(tags, failed);
+  if (failed || !parsed.is_object()) return properties;
+  for (const auto& [key, value] : parsed.as_object()) {
+    if (key.starts_with("$") || key.starts_with("__")) continue;  // Sightline's and the SDK's
+    if (value.is_string()) {
+      properties.emplace_back(std::string(key), std::string(value.as_string()));
+    } else if (value.is_bool() || value.is_number()) {
+      properties.emplace_back(std::string(key), boost::json::serialize(value));
+    }
+  }
+  return properties;
+}
+
+VisitEvent EventOf(storage::RollupEvent& e, bool with_properties) {
+  VisitEvent event{e.occurred_at, std::move(e.event), std::move(e.event_channel),
+                   std::move(e.path), {}};
+  if (with_properties) event.properties = PropertiesOf(e.tags);
+  return event;
+}
+
+// A visit from its events sorted by time: its visitor is the first one named, its
+// acquisition, place and device its first event's (as the rollups read them).
+Visit VisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit, bool with_properties) {
+  std::sort(events.begin(), events.end(), [](const auto* a, const auto* b) {
+    return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
+  });
+  storage::RollupEvent& first = *events.front();
+  Visit visit;
+  visit.in_visit = in_visit;
+  for (const auto* e : events) {
+    if (!e->visitor.empty()) {
+      visit.visitor = e->visitor;
+      break;
+    }
+  }
+  visit.source = first.source;
+  visit.channel = first.channel;
+  visit.referrer = first.referrer;
+  visit.utm_source = first.utm_source;
+  visit.utm_medium = first.utm_medium;
+  visit.utm_campaign = first.utm_campaign;
+  visit.utm_content = first.utm_content;
+  visit.utm_term = first.utm_term;
+  visit.country = first.country;
+  visit.region = first.region;
+  visit.city = first.city;
+  visit.device = first.device;
+  visit.browser = first.browser;
+  visit.os = first.os;
+  for (auto* e : events) visit.events.push_back(EventOf(*e, with_properties));
+  return visit;
+}
+
+bool FilterNamesProperty(const Filter& filter) {
+  if (filter.condition()) return filter.dimension.starts_with(kPropertyPrefix);
+  return std::any_of(filter.children.begin(), filter.children.end(), FilterNamesProperty);
+}
+
+}  // namespace
+
+bool NamesProperties(const QueryRequest& request) {
+  return std::any_of(request.dimensions.begin(), request.dimensions.end(),
+                     [](const std::string& name) { return name.starts_with(kPropertyPrefix); }) ||
+         std::any_of(request.filters.begin(), request.filters.end(), FilterNamesProperty);
+}
+
+VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::string project_id,
+                         const reports::ReportingZone& zone, reports::DayRange days,
+                         reports::UtcWindow window, bool with_properties) {
+  return [&store, &clock, project_id = std::move(project_id), &zone, days, window,
+          with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
+    const std::int64_t started = clock.NowMillis();
+    std::int64_t read = 0;
+    for (reports::LocalDay day = days.first; day <= days.last; ++day) {
+      const std::int64_t start = std::max(zone.StartOfDay(day), window.start_ms);
+      const std::int64_t end = std::min(zone.StartOfDay(day + 1), window.end_ms);
+      if (start >= end) continue;
+      auto events = store.Read([&](storage::Transaction& tx) {
+        return tx.reports().ListRollupEvents(project_id, start, end, with_properties);
+      });
+      if (!events) return events.error();
+      read += static_cast<std::int64_t>(events->size());
+      if (read > kMaxEventsRead || clock.NowMillis() - started > kMaxQueryMillis) {
+        return Error::Invalid("date_range",
+                              "The query would read more than " + std::to_string(kMaxEventsRead) +
+                                  " events or run longer than " +
+                                  std::to_string(kMaxQueryMillis / 1000) +
+                                  " s: narrow the date range.");
+      }
+      std::map<std::string, std::vector<storage::RollupEvent*>> sessions;
+      for (storage::RollupEvent& e : *events) {
+        if (!e.session_id) {
+          std::vector<storage::RollupEvent*> alone{&e};
+          each(VisitOf(alone, false, with_properties));
+          continue;
+        }
+        sessions[*e.session_id].push_back(&e);
+      }
+      for (auto& [session, visit_events] : sessions) {
+        each(VisitOf(visit_events, true, with_properties));
+      }
+    }
+    return {};
+  };
+}
+
+}  // namespace sightline::query

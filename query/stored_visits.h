@@ -1,0 +1,30 @@
+// The web dataset's visits as the store keeps them today: every event of the visits that
+// started in the window, and the window's events outside every visit (ListRollupEvents, the
+// rows the rollups are built from), read one local day at a time so memory holds one day's
+// events. A query that would read more than kMaxEventsRead events, or run longer than
+// kMaxQueryMillis, stops with VAL_003 naming `date_range` (docs/query.md, "Limits").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/clock.h"
+#include "query/web_evaluation.h"
+#include "reports/calendar.h"
+#include "storage/store.h"
+
+namespace sightline::query {
+
+inline constexpr std::int64_t kMaxEventsRead = 20'000'000;
+inline constexpr std::int64_t kMaxQueryMillis = 30'000;
+
+// `with_properties`: read each event's custom properties (its tags not set by Sightline or
+// the SDK: no `$` or `__` prefix), which the query needs only when it names one.
+VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::string project_id,
+                         const reports::ReportingZone& zone, reports::DayRange days,
+                         reports::UtcWindow window, bool with_properties);
+
+// Whether the request names a custom property (a dimension or a filter).
+bool NamesProperties(const QueryRequest& request);
+
+}  // namespace sightline::query
