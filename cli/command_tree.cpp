@@ -103,7 +103,9 @@ std::vector<Flag> FlagsOf(const json::object& schema) {
     const json::object& def = definition.as_object();
     const json::value* type = def.if_contains("type");
     flags.push_back({KebabCase(property), std::string(property),
-                     type && type->is_string() ? std::string(type->as_string()) : "string",
+                     type && type->is_string() ? std::string(type->as_string())
+                     : def.contains("enum")    ? "string"
+                                               : "any",
                      required.contains(std::string(property)), FlagHelp(def)});
   }
   return flags;
@@ -116,11 +118,22 @@ const Flag* FindFlag(const Command& command, std::string_view name) {
   return nullptr;
 }
 
-// A flag's text as the value its schema wants: arrays comma-separated, objects as JSON, the
-// rest as the REST API reads query parameters.
+// A flag's text as the value its schema wants: arrays comma-separated or as JSON (starting
+// with `[`), objects as JSON, a value of any type as JSON when it parses and as text otherwise
+// (`--date-range 7d`, `--date-range '["2026-01-01","2026-01-31"]'`), the rest as the REST API
+// reads query parameters.
 Result<json::value> ValueOf(const Command& command, const Flag& flag, const std::string& text) {
   const json::object& schema =
       command.input_schema.at("properties").at(flag.property).as_object();
+  if (flag.type == "any" || (flag.type == "array" && text.starts_with("["))) {
+    boost::system::error_code ec;
+    json::value parsed = json::parse(text, ec);
+    if (!ec && (flag.type == "any" || parsed.is_array())) return parsed;
+    if (flag.type == "array") {
+      return core::Error::Invalid(flag.name, "--" + flag.name + " starting with [ wants a JSON array.");
+    }
+    return json::value(json::string(text));
+  }
   if (flag.type == "object") {
     boost::system::error_code ec;
     json::value parsed = json::parse(text, ec);
@@ -308,7 +321,7 @@ std::string CommandHelp(const Command& command) {
       << identity::PermissionName(command.spec->permission) << ")\n\nFlags:\n";
   for (const Flag& flag : command.flags) {
     const bool bound = flag.property == "orgSlug" || flag.property == "projectId";
-    out << "  --" << flag.name << " " << (flag.type == "boolean" ? "true|false" : flag.type)
+    out << "  --" << flag.name << " " << (flag.type == "boolean" ? "true|false" : flag.type == "any" ? "text|json" : flag.type)
         << (bound ? "  (the login's when left out)" : flag.required ? "  (required)" : "")
         << "\n";
     if (!flag.help.empty()) out << "      " << flag.help << "\n";

@@ -235,12 +235,18 @@ int RunOperationCommand(std::string_view group, std::span<char*> words) {
     return words.empty() ? 2 : 0;
   }
   const cli::Command* command = cli::FindCommand(tree, group, words[0]);
+  std::size_t first_flag = 1;
+  // A group's namesake command runs without repeating its name: `sightline query --metrics …`.
+  if (command == nullptr && std::string_view(words[0]).starts_with("--")) {
+    command = cli::FindCommand(tree, group, group);
+    first_flag = 0;
+  }
   if (command == nullptr) {
     std::cerr << "sightline: '" << group << "' has no command '" << words[0] << "'\n\n"
               << cli::GroupHelp(tree, group);
     return 2;
   }
-  auto options = ParseCommandOptions(*command, words.subspan(1));
+  auto options = ParseCommandOptions(*command, words.subspan(first_flag));
   if (!options) return std::cerr << "sightline: " << options.error().message() << "\n", 2;
   if (options->help) return std::cout << cli::CommandHelp(*command), 0;
   auto opened = OpenCliClient(options->profile);

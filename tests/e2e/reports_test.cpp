@@ -308,10 +308,11 @@ constexpr char kV3[] = "00000000-0000-4000-8000-000000000003";
 constexpr char kV4[] = "00000000-0000-4000-8000-000000000004";
 
 std::string Tracked(const std::string& event, const std::string& visitor, const std::string& url,
-                    std::int64_t at, const std::string& channel = "web") {
+                    std::int64_t at, const std::string& channel = "web",
+                    const std::string& properties = "") {
   return R"({"event":")" + event + R"(","channel":")" + channel + R"(","anonymous_id":")" +
          visitor + R"(","timestamp":)" + std::to_string(at) + R"(,"tags":{"$url":"https://site.test)" +
-         url + R"("}})";
+         url + "\"" + properties + "}}";
 }
 
 class WebReports : public Reports {
@@ -329,7 +330,7 @@ class WebReports : public Reports {
         Tracked("screen_view", kV2, "/pricing", 1793595599000),
         Tracked("screen_view", kV1, "/", 1793718000000),  // 11-03: two pages and a signup
         Tracked("screen_view", kV1, "/pricing", 1793718120000),
-        Tracked("signup", kV1, "/pricing", 1793718180000, "growth"),
+        Tracked("signup", kV1, "/pricing", 1793718180000, "growth", R"(,"plan":"pro")"),
         Tracked("screen_view", kV2, "/pricing", 1793793600000),
         Tracked("screen_view", kV3, "/", 1794180600000),  // 11-08 18:30 local
         Tracked("screen_view", kV3, "/", 1794201000000),  // 11-09 00:10 local: outside
@@ -482,6 +483,140 @@ TEST_P(WebReports, AFilterKeepsTheVisitsWithTheValue) {
   EXPECT_EQ(Row(exits, 0).at("value").as_string(), "/pricing");
 }
 
+// ---- The query operation, on the same data -----------------------------------------------
+
+class WebQuery : public WebReports {
+ protected:
+  json::object Query(const std::string& body, int status = 200) {
+    const Response r = api().Call("POST", creds_.ProjectPath() + "/query", creds_.private_api_key,
+                                  body);
+    EXPECT_EQ(r.status, status) << body << ": " << r.body;
+    return r.status == 200 || r.status == 400 ? r.Json().as_object() : json::object{};
+  }
+  // The metrics of the query's rows, serialized: "[[dims],[metrics]],…".
+  std::string Rows(const json::object& answer) {
+    std::string out;
+    for (const json::value& row : answer.at("results").as_array()) {
+      out += (out.empty() ? "" : ",") + json::serialize(row.at("dimensions")) + ":" +
+             json::serialize(row.at("metrics"));
+    }
+    return out;
+  }
+  static double Number(const json::value& v) { return v.to_number<double>(); }
+};
+
+constexpr char kWeek[] = R"("date_range":["2026-11-02","2026-11-08"])";
+
+TEST_P(WebQuery, AgreesWithTheReportsOnTheSameData) {
+  IngestNewYorkDataset();
+  const json::object report = Report("/web-analytics?from=2026-11-02&to=2026-11-08");
+  const json::object totals = Query(R"({"metrics":["visitors","visits","pageviews","events",
+    "bounce_rate","visit_duration","views_per_visit"],)" + std::string(kWeek) + "}");
+  const json::array& m = totals.at("results").at(0).at("metrics").as_array();
+  EXPECT_EQ(m[0], Metric(report, "visitors").at("value"));
+  EXPECT_EQ(m[1], Metric(report, "visits").at("value"));
+  EXPECT_EQ(m[2], Metric(report, "pageviews").at("value"));
+  EXPECT_EQ(m[3], Metric(report, "events").at("value"));
+  EXPECT_NEAR(Number(m[4]), Number(Metric(report, "bounceRate").at("value")), 0.005);
+  EXPECT_DOUBLE_EQ(Number(m[5]) * 1000, Number(Metric(report, "visitDuration").at("value")));
+  EXPECT_NEAR(Number(m[6]), Number(Metric(report, "viewsPerVisit").at("value")), 0.005);
+  EXPECT_EQ(json::serialize(totals.at("query").at("date_range")),
+            R"(["2026-11-02T00:00:00-05:00","2026-11-08T23:59:59-05:00"])");
+
+  // A breakdown and a filtered summary, as the reports count them.
+  const json::object pages = Report("/web-analytics/breakdown?dimension=top_page&from=2026-11-02&to=2026-11-08");
+  const json::object by_page = Query(R"({"metrics":["pageviews","visitors"],"dimensions":["event:page"],)" +
+                                     std::string(kWeek) + "}");
+  ASSERT_EQ(by_page.at("results").as_array().size(), pages.at("rows").as_array().size());
+  for (std::size_t i = 0; i < pages.at("rows").as_array().size(); ++i) {
+    const json::value& row = by_page.at("results").at(i);
+    EXPECT_EQ(row.at("dimensions").at(0), Row(pages, i).at("value"));
+    EXPECT_EQ(row.at("metrics").at(0), Row(pages, i).at("views"));
+    EXPECT_EQ(row.at("metrics").at(1), Row(pages, i).at("visitors"));
+  }
+  const json::object filtered = Report("/web-analytics?from=2026-11-02&to=2026-11-08&filter=top_page%3A%2Fpricing");
+  const json::object kept = Query(R"({"metrics":["visitors","visits","pageviews","events","bounce_rate"],)" +
+                                  std::string(kWeek) + R"(,"filters":[["is","event:page",["/pricing"]]]})");
+  const json::array& k = kept.at("results").at(0).at("metrics").as_array();
+  EXPECT_EQ(k[0], Metric(filtered, "visitors").at("value"));
+  EXPECT_EQ(k[1], Metric(filtered, "visits").at("value"));
+  EXPECT_EQ(k[2], Metric(filtered, "pageviews").at("value"));
+  EXPECT_EQ(k[3], Metric(filtered, "events").at("value"));
+  EXPECT_NEAR(Number(k[4]), Number(Metric(filtered, "bounceRate").at("value")), 0.005);
+}
+
+TEST_P(WebQuery, StackedFiltersPropertiesTimeAndComparison) {
+  IngestNewYorkDataset();
+  // V1's visit is the only one with a signup, and it viewed /pricing: both filters keep it.
+  EXPECT_EQ(Rows(Query(R"({"metrics":["visitors","pageviews","events"],)" + std::string(kWeek) +
+                       R"(,"filters":[["has_done",["is","event:name",["signup"]]],
+                                      ["contains","event:page",["PRIC"],{"case_sensitive":false}]]})")),
+            "[]:[1,2,3]");
+  EXPECT_EQ(Rows(Query(R"({"metrics":["visitors","events"],"dimensions":["event:props:plan"],)" +
+                       std::string(kWeek) + "}")),
+            R"(["pro"]:[1,1])");
+  EXPECT_EQ(Rows(Query(R"({"metrics":["visits"],)" + std::string(kWeek) +
+                       R"(,"filters":[["or",[["matches","event:page",["^/$"]],["not",["is","visit:exit_page",["/pricing"]]]]]]})")),
+            "[]:[2]")  // V1 (viewed /) and V3 (/, exit /); V2 only /pricing
+      ;
+  const json::object days = Query(R"({"metrics":["visitors"],"dimensions":["time:day"],)" +
+                                  std::string(kWeek) + R"(,"include":{"time_labels":true}})");
+  EXPECT_EQ(Rows(days), R"(["2026-11-03"]:[1],["2026-11-04"]:[1],["2026-11-08"]:[1])");
+  EXPECT_EQ(days.at("meta").at("time_labels").as_array().size(), 7u);
+
+  // The previous period (10-26..11-01): V4 twice and V2 once, as the summary report says.
+  const json::object compared = Query(R"({"metrics":["visitors","visits","bounce_rate"],)" +
+                                      std::string(kWeek) +
+                                      R"(,"include":{"comparisons":{"mode":"previous_period"}}})");
+  const json::value& comparison = compared.at("results").at(0).at("comparison");
+  EXPECT_EQ(json::serialize(comparison.at("metrics").at(0)), "2");
+  EXPECT_EQ(json::serialize(comparison.at("metrics").at(1)), "3");
+  EXPECT_EQ(json::serialize(comparison.at("percentageChange").at(0)), "50");
+  EXPECT_EQ(json::serialize(comparison.at("absoluteChange").at(1)), "0");
+  EXPECT_EQ(json::serialize(compared.at("query").at("comparison_date_range")),
+            R"(["2026-10-26T00:00:00-04:00","2026-11-01T23:59:59-05:00"])")
+      << "the last day is the 25-hour one the clocks went back";
+  // Past the one-year reach: VAL_001, as the reports.
+  const json::object far = Query(R"({"metrics":["visitors"],)" + std::string(kWeek) +
+                                 R"(,"include":{"comparisons":{"mode":"custom","date_range":["2024-01-01","2024-01-07"]}}})",
+                                 400);
+  EXPECT_EQ(far.at("error").at("code").as_string(), "VAL_001");
+}
+
+TEST_P(WebQuery, PlausiblesPathBadQueriesAndOtherTenants) {
+  IngestNewYorkDataset();
+  const Response v2 = server_->Request(
+      "POST", "/v2/query",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Type", "application/json"}},
+      R"({"site_id":")" + creds_.project_id + R"(","metrics":["visitors","pageviews"],)" +
+          std::string(kWeek) + "}");
+  ASSERT_EQ(v2.status, 200) << v2.body;
+  EXPECT_EQ(json::serialize(v2.Json().at("results")), R"([{"dimensions":[],"metrics":[3,4]}])");
+  const Response elsewhere = server_->Request(
+      "POST", "/v2/query",
+      {{"Authorization", "Bearer " + creds_.private_api_key}, {"Content-Type", "application/json"}},
+      R"({"site_id":"example.com","metrics":["visitors"]})");
+  EXPECT_EQ(elsewhere.status, 400);
+  EXPECT_EQ(elsewhere.ErrorCode(), "VAL_003");
+
+  const json::object regex = Query(R"({"metrics":["visitors"],"filters":[["matches","event:page",["(x"]]]})", 400);
+  EXPECT_EQ(regex.at("error").at("details").at("field").as_string(), "filters[0][2][0]");
+  const json::object unknown = Query(R"({"metrics":["visitors","sessions"]})", 400);
+  EXPECT_EQ(unknown.at("error").at("details").at("field").as_string(), "metrics[1]");
+  const json::object crawlers = Query(R"({"dataset":"crawlers","metrics":["requests"]})", 400);
+  EXPECT_EQ(crawlers.at("error").at("details").at("field").as_string(), "dataset");
+
+  // Another tenant's key sees nothing of this project; an SDK key asks nothing.
+  const Credentials other = Bootstrap(GetParam(), Unique("other"), "Elsewhere");
+  const Response foreign = api().Call("POST", creds_.ProjectPath() + "/query", other.private_api_key,
+                                      R"({"metrics":["visitors"]})");
+  EXPECT_EQ(foreign.status, 404) << foreign.body;
+  const Response sdk = server_->Request(
+      "POST", creds_.ProjectPath() + "/query",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, R"({"metrics":["visitors"]})");
+  EXPECT_EQ(sdk.status, 401) << sdk.body;
+}
+
 // Where visits came from (source, channel), and events without ids counted by their daily id.
 class WebSources : public WebReports {
  protected:
@@ -586,6 +721,9 @@ INSTANTIATE_TEST_SUITE_P(Backends, WebReports, ::testing::ValuesIn(AvailableBack
                          [](const auto& info) { return info.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(Backends, Reports, ::testing::ValuesIn(AvailableBackends()),
+                         [](const auto& info) { return info.param.name; });
+
+INSTANTIATE_TEST_SUITE_P(Backends, WebQuery, ::testing::ValuesIn(AvailableBackends()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

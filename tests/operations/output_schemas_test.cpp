@@ -366,6 +366,24 @@ const std::vector<Step>& Steps() {
        [](Scenario&) {
          return json::object{{"dimension", "utm_source"}};
        }},
+      {"query", Caller::kAnalyst,
+       [](Scenario& s) {
+         return s.Project({{"metrics", json::array{"visitors", "pageviews", "bounce_rate"}},
+                           {"date_range", "7d"},
+                           {"dimensions", json::array{"event:page", "time:day"}},
+                           {"filters", json::array{json::array{"is_not", "visit:country",
+                                                               json::array{"ZZ"}}}},
+                           {"include", json::object{{"time_labels", true},
+                                                    {"total_rows", true},
+                                                    {"comparisons",
+                                                     json::object{{"mode", "previous_period"}}}}}});
+       }},
+      {"query_v2", Caller::kPrivateKey,
+       [](Scenario& s) {
+         return json::object{{"site_id", s.project},
+                             {"metrics", json::array{"visitors", "events"}},
+                             {"dimensions", json::array{"event:props:plan"}}};
+       }},
       {"list_audit_log", Caller::kOwner, [](Scenario& s) { return s.Org(); }},
 
       // The assistant, over the scripted model (see the test body).
