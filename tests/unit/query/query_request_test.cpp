@@ -5,7 +5,9 @@
 #include <boost/json/parse.hpp>
 #include <re2/re2.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace sightline::query {
@@ -235,6 +237,22 @@ TEST(QueryCatalog, NamesAreUniquePerDatasetAndFound) {
   EXPECT_FALSE(PropertyKeyOf("event:props:a\nb"));
   EXPECT_EQ(ParseDataset("ai_visibility"), Dataset::kAiVisibility);
   EXPECT_EQ(DatasetName(Dataset::kCrawlers), "crawlers");
+}
+
+TEST(QueryCatalog, DocsQueryNamesEveryMetricAndDimension) {
+  std::ifstream file(std::string(SIGHTLINE_SOURCE_DIR) + "/docs/query.md");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string docs = text.str();
+  ASSERT_FALSE(docs.empty());
+  for (const MetricInfo& metric : Metrics()) {
+    EXPECT_NE(docs.find("`" + std::string(metric.name) + "`"), std::string::npos) << metric.name;
+  }
+  for (const DimensionInfo& dimension : Dimensions()) {
+    const std::string name = dimension.name == kPropertyPrefix ? "event:props:<key>"
+                                                               : std::string(dimension.name);
+    EXPECT_NE(docs.find("`" + name + "`"), std::string::npos) << name;
+  }
 }
 
 }  // namespace
