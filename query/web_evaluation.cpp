@@ -1,11 +1,12 @@
 #include "query/web_evaluation.h"
 
+#include "query/matching.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_set>
 
-#include <re2/re2.h>
 
 namespace sightline::query {
 namespace {
@@ -134,19 +135,6 @@ std::optional<std::string_view> EventValue(const VisitEvent& e, const FieldRef& 
   }
 }
 
-char FoldAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualFolded(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return FoldAscii(x) == FoldAscii(y); });
-}
-
-bool ContainsFolded(std::string_view text, std::string_view part) {
-  return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char x, char y) {
-           return FoldAscii(x) == FoldAscii(y);
-         }) != text.end();
-}
-
 // A filter with each dimension resolved once, and the same shape as the request's.
 struct Compiled {
   const Filter* filter = nullptr;
@@ -169,37 +157,13 @@ Result<Compiled> Compile(const Filter& filter) {
   return compiled;
 }
 
-// The positive form of a condition on one value: any clause matches.
-bool ValueMatches(const Filter& f, std::string_view value) {
-  switch (f.op) {
-    case FilterOp::kIs:
-    case FilterOp::kIsNot:
-      return std::any_of(f.clauses.begin(), f.clauses.end(), [&](const std::string& clause) {
-        return f.case_sensitive ? value == clause : EqualFolded(value, clause);
-      });
-    case FilterOp::kContains:
-    case FilterOp::kContainsNot:
-      return std::any_of(f.clauses.begin(), f.clauses.end(), [&](const std::string& clause) {
-        return f.case_sensitive ? value.find(clause) != std::string_view::npos
-                                : ContainsFolded(value, clause);
-      });
-    default:
-      return std::any_of(f.patterns.begin(), f.patterns.end(),
-                         [&](const auto& pattern) { return RE2::PartialMatch(value, *pattern); });
-  }
-}
-
-bool Negative(FilterOp op) {
-  return op == FilterOp::kIsNot || op == FilterOp::kContainsNot || op == FilterOp::kMatchesNot;
-}
-
 // Whether one event satisfies a filter (inside has_done: event dimensions only).
 bool HoldsForEvent(const Compiled& c, const VisitEvent& e) {
   const Filter& f = *c.filter;
   if (f.condition()) {
     const auto value = EventValue(e, c.field);
     const bool positive = value && ValueMatches(f, *value);
-    return Negative(f.op) ? !positive : positive;
+    return IsNegative(f.op) ? !positive : positive;
   }
   switch (f.op) {
     case FilterOp::kAnd:
@@ -225,7 +189,7 @@ bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
     } else {
       positive = ValueMatches(f, VisitValue(v, s, c.field.field));
     }
-    return Negative(f.op) ? !positive : positive;
+    return IsNegative(f.op) ? !positive : positive;
   }
   switch (f.op) {
     case FilterOp::kAnd:
@@ -254,12 +218,6 @@ struct Sums {
   std::int64_t timed_views = 0, view_ms = 0;
 };
 
-MetricValue Integer(std::int64_t value) { return {MetricValue::Kind::kInteger, value, 0}; }
-MetricValue Ratio(double numerator, std::int64_t denominator, double scale = 1) {
-  if (denominator == 0) return {};
-  return {MetricValue::Kind::kNumber, 0, numerator / static_cast<double>(denominator) * scale};
-}
-
 MetricValue Metric(std::string_view name, const Sums& sums, std::size_t all_visitors) {
   const auto visitors = static_cast<std::int64_t>(sums.visitors.size());
   if (name == "visitors") return Integer(visitors);
@@ -272,17 +230,6 @@ MetricValue Metric(std::string_view name, const Sums& sums, std::size_t all_visi
   if (name == "time_on_page") return Ratio(sums.view_ms / 1000.0, sums.timed_views);
   // percentage: the row's share of the kept visits' visitors.
   return Ratio(static_cast<double>(visitors), static_cast<std::int64_t>(all_visitors), 100);
-}
-
-// -1, 0, 1 as a is below, equal to or above b; no value sorts below every value.
-int Compare(const MetricValue& a, const MetricValue& b) {
-  const auto number = [](const MetricValue& v) {
-    return v.kind == MetricValue::Kind::kInteger ? static_cast<double>(v.integer) : v.number;
-  };
-  if (a.kind == MetricValue::Kind::kNone || b.kind == MetricValue::Kind::kNone) {
-    return (a.kind != MetricValue::Kind::kNone) - (b.kind != MetricValue::Kind::kNone);
-  }
-  return (number(a) > number(b)) - (number(a) < number(b));
 }
 
 class Evaluation {
@@ -314,7 +261,7 @@ class Evaluation {
     all_visitors_.insert(visit.visitor);
     std::optional<std::size_t> bucket;
     if (has_time()) {
-      bucket = BucketOf(visit.events.front().at_ms);
+      bucket = BucketOf(buckets_, visit.events.front().at_ms);
       if (!bucket) return;
     }
     if (!per_event_) {
@@ -333,41 +280,25 @@ class Evaluation {
     }
   }
 
-  WebAnswer Finish() {
+  QueryAnswer Finish() {
     // Without dimensions there is always the one row of totals, zero when nothing was kept.
     if (fields_.empty() && rows_.empty()) Row(std::vector<std::string>(), std::nullopt);
-    std::vector<std::pair<Sums*, ResultRow>> rows;
+    std::vector<RankedRow> rows;
     rows.reserve(rows_.size());
     for (auto& [key, sums] : rows_) {
-      ResultRow row{sums.dimensions, {}};
+      RankedRow ranked{{std::move(sums.dimensions), {}}, sums.bucket};
       for (const std::string& metric : request_.metrics) {
-        row.metrics.push_back(Metric(metric, sums, all_visitors_.size()));
+        ranked.row.metrics.push_back(Metric(metric, sums, all_visitors_.size()));
       }
-      rows.emplace_back(&sums, std::move(row));
+      rows.push_back(std::move(ranked));
     }
-    std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) { return Before(a, b); });
-    WebAnswer answer;
-    answer.total_rows = static_cast<std::int64_t>(rows.size());
-    const auto first = std::min<std::size_t>(rows.size(), static_cast<std::size_t>(request_.offset));
-    const auto last = std::min<std::size_t>(rows.size(), first + static_cast<std::size_t>(request_.limit));
-    for (std::size_t i = first; i < last; ++i) answer.rows.push_back(std::move(rows[i].second));
-    return answer;
+    return Rank(request_, std::move(rows));
   }
 
  private:
   bool has_time() const {
     return std::any_of(fields_.begin(), fields_.end(),
                        [](const FieldRef& f) { return f.field == Field::kTime; });
-  }
-
-  std::optional<std::size_t> BucketOf(std::int64_t at) const {
-    const auto& windows = buckets_.windows;
-    const auto it = std::upper_bound(windows.begin(), windows.end(), at,
-                                     [](std::int64_t t, const auto& w) { return t < w.first; });
-    if (it == windows.begin()) return std::nullopt;
-    const auto index = static_cast<std::size_t>(it - windows.begin() - 1);
-    if (at >= windows[index].second) return std::nullopt;
-    return index;
   }
 
   // The row's dimension values for a visit, or for one of its events when a dimension is per
@@ -420,34 +351,6 @@ class Evaluation {
     }
   }
 
-  // The request's order, then the first metric descending (time ascending when asked by
-  // time), then the dimension values: the same rows always come in the same order.
-  bool Before(const std::pair<Sums*, ResultRow>& a, const std::pair<Sums*, ResultRow>& b) const {
-    for (const Order& order : request_.order_by) {
-      const int c = CompareBy(order.name, a, b);
-      if (c != 0) return order.descending ? c > 0 : c < 0;
-    }
-    if (has_time() && a.first->bucket != b.first->bucket) return a.first->bucket < b.first->bucket;
-    const int first = Compare(a.second.metrics.front(), b.second.metrics.front());
-    if (first != 0) return first > 0;
-    return a.second.dimensions < b.second.dimensions;
-  }
-
-  int CompareBy(const std::string& name, const std::pair<Sums*, ResultRow>& a,
-                const std::pair<Sums*, ResultRow>& b) const {
-    for (std::size_t i = 0; i < request_.metrics.size(); ++i) {
-      if (request_.metrics[i] == name) return Compare(a.second.metrics[i], b.second.metrics[i]);
-    }
-    for (std::size_t i = 0; i < request_.dimensions.size(); ++i) {
-      if (request_.dimensions[i] != name) continue;
-      if (fields_[i].field == Field::kTime) {
-        return (a.first->bucket > b.first->bucket) - (a.first->bucket < b.first->bucket);
-      }
-      return a.second.dimensions[i].compare(b.second.dimensions[i]);
-    }
-    return 0;
-  }
-
   const QueryRequest& request_;
   const TimeBuckets& buckets_;
   std::vector<FieldRef> fields_;
@@ -459,7 +362,7 @@ class Evaluation {
 
 }  // namespace
 
-Result<WebAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
+Result<QueryAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
                             const TimeBuckets& buckets) {
   if (request.dataset != Dataset::kWeb) {
     return Error::Internal("query: AnswerWeb asked for another dataset");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "query/answer.h"
 #include "query/query_request.h"
 
 namespace sightline::query {
@@ -47,34 +48,10 @@ struct Visit {
 // Calls `each` with every visit that started in the window, in any order.
 using VisitSource = std::function<core::Result<void>(const std::function<void(const Visit&)>& each)>;
 
-// A value of a metric: an integer, a number, or none (a rate of an empty sample).
-struct MetricValue {
-  enum class Kind { kInteger, kNumber, kNone } kind = Kind::kNone;
-  std::int64_t integer = 0;
-  double number = 0;
-};
-
-struct ResultRow {
-  std::vector<std::string> dimensions;  // as the request names them; a time bucket's index
-  std::vector<MetricValue> metrics;     // as the request names them
-};
-
-struct WebAnswer {
-  std::vector<ResultRow> rows;  // ordered, and cut to the request's page
-  std::int64_t total_rows = 0;  // before the cut
-};
-
-// `buckets` are the time buckets' windows (UTC ms, start inclusive, end exclusive) when the
-// request has a time dimension: the row's time value is the label the caller gives
-// `bucket_labels` for the bucket the visit started in. Visits starting in no bucket are left
-// out of time rows.
-struct TimeBuckets {
-  std::vector<std::pair<std::int64_t, std::int64_t>> windows;
-  std::vector<std::string> labels;
-};
-
+// `buckets` are the request's time buckets when it has a time dimension: a row's time value is
+// the label of the bucket its visit started in; visits starting in no bucket are left out.
 // The request must be of the web dataset and checked by ParseQueryRequest.
-core::Result<WebAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
+core::Result<QueryAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
                                   const TimeBuckets& buckets = {});
 
 }  // namespace sightline::query

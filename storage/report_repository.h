@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/event_records.h"
 #include "storage/report_records.h"
 
 #include <cstdint>
@@ -55,6 +56,11 @@ class ReportRepository {
                                                           std::int64_t start_ms,
                                                           std::int64_t end_ms,
                                                           bool with_tags = false);
+  // The crawler requests of the window as a query reads them: when, host, path, country and
+  // the classification (bot name, vendor, category, actor type, AI flag); other fields empty.
+  core::Result<std::vector<BotRequestRecord>> ListBotRequests(std::string_view project_id,
+                                                              std::int64_t start_ms,
+                                                              std::int64_t end_ms);
   core::Result<void> InsertWebRollups(std::string_view project_id, std::string_view zone,
                                       std::span<const WebRollupRow> rows);
   // Rolls the crawler requests of one local day up, per day and per local hour; `hour_starts`

@@ -303,6 +303,28 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
   return visits;
 }
 
+Result<std::vector<BotRequestRecord>> ReportRepository::ListBotRequests(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms) {
+  return FindAll<BotRequestRecord>(
+      session_,
+      "SELECT occurred_at, host, path, country, bot_name, bot_vendor, actor_category, "
+      "actor_type, is_ai FROM bot_requests WHERE project_id = $1 AND occurred_at >= $2 AND "
+      "occurred_at < $3",
+      {std::string(project_id), start_ms, end_ms}, [](const SqlRow& r) {
+        BotRequestRecord row;
+        row.occurred_at = r.Int(0);
+        row.host = r.OptText(1);
+        row.path = r.OptText(2);
+        row.country = r.OptText(3);
+        row.bot_name = r.OptText(4);
+        row.bot_vendor = r.OptText(5);
+        row.actor_category = r.OptText(6);
+        row.actor_type = r.Text(7);
+        row.is_ai = r.Bool(8);
+        return row;
+      });
+}
+
 Result<void> ReportRepository::InsertWebRollups(std::string_view project_id, std::string_view zone,
                                           std::span<const WebRollupRow> rows) {
   const std::string project(project_id), zone_name(zone);

@@ -4,8 +4,7 @@
 #include <map>
 
 #include "query/query_period.h"
-#include "query/stored_visits.h"
-#include "query/web_evaluation.h"
+#include "query/stored_rows.h"
 #include "core/text.h"
 #include "core/url.h"
 #include "storage/site_audit_repository.h"
@@ -141,10 +140,9 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
                            const json::object& body) {
   auto request = query::ParseQueryRequest(body);
   if (!request) return request.error();
-  if (request->dataset != query::Dataset::kWeb) {
-    return Error::Invalid("dataset", "The " + std::string(query::DatasetName(request->dataset)) +
-                                         " dataset is not answered by `query` yet; its reports "
-                                         "are (docs/query.md).");
+  if (request->dataset == query::Dataset::kAiVisibility) {
+    return Error::Invalid("dataset", "The ai_visibility dataset is not answered by `query` yet; "
+                                     "its reports are (docs/query.md).");
   }
   auto zone = reports::ReportingZone::Find(project.reporting_timezone);
   if (!zone) return zone.error();
@@ -154,11 +152,21 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
   auto buckets = query::BucketsOf(*request, *zone, period->days, period->window);
   if (!buckets) return buckets.error();
   const bool properties = query::NamesProperties(*request);
-  auto answer = query::AnswerWeb(
-      *request,
-      query::StoredVisits(context.store, context.clock, project.id, *zone, period->days,
-                          period->window, properties),
-      *buckets);
+  // One dataset's answer over one window.
+  const auto evaluate = [&](const query::QueryRequest& asked, reports::DayRange days,
+                            reports::UtcWindow window,
+                            const query::TimeBuckets& at) -> Result<query::QueryAnswer> {
+    if (asked.dataset == query::Dataset::kCrawlers) {
+      return query::AnswerCrawlers(
+          asked, query::StoredRequests(context.store, context.clock, project.id, *zone, days, window),
+          at);
+    }
+    return query::AnswerWeb(asked,
+                            query::StoredVisits(context.store, context.clock, project.id, *zone,
+                                                days, window, properties),
+                            at);
+  };
+  auto answer = evaluate(*request, period->days, period->window, *buckets);
   if (!answer) return answer.error();
 
   std::map<std::string, query::ResultRow> previous;
@@ -172,11 +180,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
     for (std::size_t i = 0; i < then->labels.size() && i < buckets->labels.size(); ++i) {
       then->labels[i] = buckets->labels[i];
     }
-    auto compared = query::AnswerWeb(
-        whole,
-        query::StoredVisits(context.store, context.clock, project.id, *zone,
-                            *period->comparison_days, *period->comparison, properties),
-        *then);
+    auto compared = evaluate(whole, *period->comparison_days, *period->comparison, *then);
     if (!compared) return compared.error();
     for (query::ResultRow& row : compared->rows) {
       previous.emplace(RowKey(row.dimensions), std::move(row));
@@ -256,8 +260,10 @@ const OperationSpec kQuery{
         "\"visit:country\", [\"DE\"]], contains, matches, their negations, and/or/not, "
         "has_done), ordered by `order_by`, paged by `pagination`; `include.comparisons` adds "
         "each row's previous values and changes. Plausible's Stats API v2 shape: rows hold "
-        "`dimensions` and `metrics` arrays in the order asked. Web dataset; bots and the "
-        "`__analytics` channel excluded. docs/query.md lists every name and limit.",
+        "`dimensions` and `metrics` arrays in the order asked. Datasets: web (tracked "
+        "events; bots and the `__analytics` channel excluded) and crawlers (`requests`, "
+        "`pages` by bot:name, bot:vendor, bot:category, bot:verification, bot:is_ai, "
+        "event:page, event:hostname). docs/query.md lists every name and limit.",
     .tag = "Query",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/query",

@@ -1,6 +1,6 @@
 // The one query operation (`query`): any question about a project's data in Plausible's
-// Stats API v2 request and response shape (docs/query.md). The web dataset is answered; the
-// crawler and AI-visibility datasets are named by the catalog and refused until their answers
+// Stats API v2 request and response shape (docs/query.md). The web and crawler datasets are
+// answered; the AI-visibility dataset is named by the catalog and refused until its answers
 // land (VAL_003 naming `dataset`).
 #pragma once
 

@@ -129,6 +129,47 @@ TEST_P(Reports, TopBotsCountTheLocalDaysAndCompareWithThePreviousPeriod) {
   // python-requests was seen only in the comparison window: not a row.
 }
 
+// `query` over the crawler dataset answers what the top-bots report does, on the same rows.
+TEST_P(Reports, QueryOnCrawlersAgreesWithTopBots) {
+  IngestKathmanduDataset();
+  const json::object top = Report("/bots/analytics/top?from=2026-11-10&to=2026-11-11");
+  const auto query = [&](const std::string& body) {
+    const Response r = api().Call("POST", creds_.ProjectPath() + "/query", creds_.private_api_key,
+                                  body);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.status == 200 ? r.Json().as_object() : json::object{};
+  };
+  const json::object bots = query(
+      R"({"dataset":"crawlers","metrics":["requests","pages","percentage"],"dimensions":["bot:name"],
+          "date_range":["2026-11-10","2026-11-11"],"include":{"comparisons":{"mode":"previous_period"}}})");
+  const json::array& rows = bots.at("results").as_array();
+  ASSERT_EQ(rows.size(), top.at("rows").as_array().size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].at("dimensions").at(0), Row(top, i).at("botName"));
+    EXPECT_EQ(rows[i].at("metrics").at(0), Row(top, i).at("requestCount"));
+    EXPECT_EQ(rows[i].at("comparison").at("metrics").at(0), Row(top, i).at("previousRequestCount"));
+  }
+  // GPTBot: /docs and /pricing, 4 of 7 requests.
+  EXPECT_EQ(rows[0].at("metrics").at(1).as_int64(), 2);
+  EXPECT_DOUBLE_EQ(rows[0].at("metrics").at(2).to_number<double>(), 400.0 / 7);
+
+  // Verified and spoofed GPTBot requests, as the report splits them.
+  const json::object split = query(
+      R"({"dataset":"crawlers","metrics":["requests"],"dimensions":["bot:verification"],
+          "date_range":["2026-11-10","2026-11-11"],"filters":[["is","bot:name",["GPTBot"]]]})");
+  EXPECT_EQ(json::serialize(split.at("results")),
+            R"([{"dimensions":["verified_bot"],"metrics":[)" +
+                json::serialize(Row(top, 0).at("verifiedRequestCount")) +
+                R"(]},{"dimensions":["spoofed_bot"],"metrics":[)" +
+                json::serialize(Row(top, 0).at("spoofedRequestCount")) + "]}]");
+  // Stacked: AI crawlers on /docs, not spoofed.
+  const json::object stacked = query(
+      R"({"dataset":"crawlers","metrics":["requests"],"date_range":["2026-11-10","2026-11-11"],
+          "filters":[["is","bot:is_ai",["true"]],["matches","event:page",["^/doc"]],
+                     ["is_not","bot:verification",["spoofed_bot"]]]})");
+  EXPECT_EQ(json::serialize(stacked.at("results")), R"([{"dimensions":[],"metrics":[2]}])");
+}
+
 // With a background refresher, a report of a day already rolled up may lag new rows by up to
 // the refresher's interval; a day never rolled up is rolled up by the first report that reads
 // it.
@@ -603,8 +644,8 @@ TEST_P(WebQuery, PlausiblesPathBadQueriesAndOtherTenants) {
   EXPECT_EQ(regex.at("error").at("details").at("field").as_string(), "filters[0][2][0]");
   const json::object unknown = Query(R"({"metrics":["visitors","sessions"]})", 400);
   EXPECT_EQ(unknown.at("error").at("details").at("field").as_string(), "metrics[1]");
-  const json::object crawlers = Query(R"({"dataset":"crawlers","metrics":["requests"]})", 400);
-  EXPECT_EQ(crawlers.at("error").at("details").at("field").as_string(), "dataset");
+  const json::object ai = Query(R"({"dataset":"ai_visibility","metrics":["answers"]})", 400);
+  EXPECT_EQ(ai.at("error").at("details").at("field").as_string(), "dataset");
 
   // Another tenant's key sees nothing of this project; an SDK key asks nothing.
   const Credentials other = Bootstrap(GetParam(), Unique("other"), "Elsewhere");

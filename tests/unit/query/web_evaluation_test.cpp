@@ -42,7 +42,7 @@ VisitSource FixtureSource() {
   };
 }
 
-WebAnswer Answer(std::string_view request_json, const TimeBuckets& buckets = {}) {
+QueryAnswer Answer(std::string_view request_json, const TimeBuckets& buckets = {}) {
   auto request = ParseQueryRequest(boost::json::parse(request_json));
   EXPECT_TRUE(request) << request.error().message();
   auto answer = AnswerWeb(*request, FixtureSource(), buckets);
@@ -60,7 +60,7 @@ double Number(const MetricValue& value) {
 }
 
 TEST(WebEvaluation, TotalsFollowTheReportsDefinitions) {
-  const WebAnswer answer = Answer(R"({"metrics": ["visitors", "visits", "pageviews", "events",
+  const QueryAnswer answer = Answer(R"({"metrics": ["visitors", "visits", "pageviews", "events",
     "bounce_rate", "visit_duration", "views_per_visit", "time_on_page"]})");
   ASSERT_EQ(answer.rows.size(), 1u);
   const auto& m = answer.rows[0].metrics;
@@ -76,7 +76,7 @@ TEST(WebEvaluation, TotalsFollowTheReportsDefinitions) {
 }
 
 TEST(WebEvaluation, AVisitDimensionCountsEachVisitOnce) {
-  const WebAnswer answer =
+  const QueryAnswer answer =
       Answer(R"({"metrics": ["visitors", "visits", "bounce_rate"], "dimensions": ["visit:source"]})");
   ASSERT_EQ(answer.rows.size(), 3u);
   // Ties on visitors (1 each) fall back to the values: "" (D), Direct, Google.
@@ -92,7 +92,7 @@ TEST(WebEvaluation, AVisitDimensionCountsEachVisitOnce) {
 }
 
 TEST(WebEvaluation, PagesCountPageviewsAndTheirVisitors) {
-  const WebAnswer answer = Answer(
+  const QueryAnswer answer = Answer(
       R"({"metrics": ["visitors", "pageviews", "time_on_page"], "dimensions": ["event:page"]})");
   ASSERT_EQ(answer.rows.size(), 4u);
   EXPECT_EQ(answer.rows[0].dimensions, std::vector<std::string>{"/home"});
@@ -106,7 +106,7 @@ TEST(WebEvaluation, PagesCountPageviewsAndTheirVisitors) {
   EXPECT_EQ(answer.rows[3].dimensions, std::vector<std::string>{"/pricing"});
   EXPECT_EQ(answer.total_rows, 4);
 
-  const WebAnswer page = Answer(R"({"metrics": ["visitors"], "dimensions": ["event:page"],
+  const QueryAnswer page = Answer(R"({"metrics": ["visitors"], "dimensions": ["event:page"],
     "pagination": {"limit": 2, "offset": 1}})");
   ASSERT_EQ(page.rows.size(), 2u);
   EXPECT_EQ(page.rows[0].dimensions, std::vector<std::string>{"/blog/a"});
@@ -116,7 +116,7 @@ TEST(WebEvaluation, PagesCountPageviewsAndTheirVisitors) {
 
 TEST(WebEvaluation, StackedFiltersKeepVisits) {
   const auto visitors = [](std::string_view filters) {
-    const WebAnswer answer = Answer(R"({"metrics": ["visitors", "visits", "events"], "filters": )" +
+    const QueryAnswer answer = Answer(R"({"metrics": ["visitors", "visits", "events"], "filters": )" +
                                     std::string(filters) + "}");
     EXPECT_EQ(answer.rows.size(), 1u);
     return std::vector<std::int64_t>{answer.rows[0].metrics[0].integer,
@@ -146,14 +146,14 @@ TEST(WebEvaluation, StackedFiltersKeepVisits) {
 }
 
 TEST(WebEvaluation, CustomPropertiesTimeAndPercentage) {
-  const WebAnswer plans =
+  const QueryAnswer plans =
       Answer(R"({"metrics": ["visitors", "events"], "dimensions": ["event:props:plan"]})");
   ASSERT_EQ(plans.rows.size(), 1u) << "only the signup carries `plan`";
   EXPECT_EQ(plans.rows[0].dimensions, std::vector<std::string>{"pro"});
   EXPECT_EQ(Int(plans.rows[0].metrics[1]), 1);
 
   TimeBuckets buckets{{{0, 150 * kSecond}, {150 * kSecond, 300 * kSecond}}, {"first", "second"}};
-  const WebAnswer days = Answer(R"({"metrics": ["visitors", "pageviews"], "dimensions": ["time:day"]})",
+  const QueryAnswer days = Answer(R"({"metrics": ["visitors", "pageviews"], "dimensions": ["time:day"]})",
                                 buckets);
   ASSERT_EQ(days.rows.size(), 2u);
   EXPECT_EQ(days.rows[0].dimensions, std::vector<std::string>{"first"});
@@ -162,7 +162,7 @@ TEST(WebEvaluation, CustomPropertiesTimeAndPercentage) {
   EXPECT_EQ(days.rows[1].dimensions, std::vector<std::string>{"second"});
   EXPECT_EQ(Int(days.rows[1].metrics[0]), 1);  // C
 
-  const WebAnswer shares = Answer(R"({"metrics": ["percentage"], "dimensions": ["visit:country"],
+  const QueryAnswer shares = Answer(R"({"metrics": ["percentage"], "dimensions": ["visit:country"],
     "order_by": [["visit:country", "desc"]]})");
   ASSERT_EQ(shares.rows.size(), 3u);
   EXPECT_EQ(shares.rows[0].dimensions, std::vector<std::string>{"US"});
@@ -171,7 +171,7 @@ TEST(WebEvaluation, CustomPropertiesTimeAndPercentage) {
 }
 
 TEST(WebEvaluation, VisitAndEventDimensionsTogether) {
-  const WebAnswer answer = Answer(
+  const QueryAnswer answer = Answer(
       R"({"metrics": ["visits", "pageviews"], "dimensions": ["visit:browser", "event:page"]})");
   // Chrome /home, Chrome /pricing, Firefox /home, Safari /blog/a, Safari /blog/b: one visit
   // each, one pageview each; ties ordered by the values.

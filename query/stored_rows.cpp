@@ -1,4 +1,4 @@
-#include "query/stored_visits.h"
+#include "query/stored_rows.h"
 
 #include <algorithm>
 #include <map>
@@ -77,6 +77,30 @@ bool FilterNamesProperty(const Filter& filter) {
   return std::any_of(filter.children.begin(), filter.children.end(), FilterNamesProperty);
 }
 
+// Calls `read_day` with each local day's part of the window, stopping at the limits.
+Result<void> ForEachDay(const core::Clock& clock, const reports::ReportingZone& zone,
+                        reports::DayRange days, reports::UtcWindow window,
+                        const std::function<Result<std::int64_t>(std::int64_t, std::int64_t)>& read_day) {
+  const std::int64_t started = clock.NowMillis();
+  std::int64_t read = 0;
+  for (reports::LocalDay day = days.first; day <= days.last; ++day) {
+    const std::int64_t start = std::max(zone.StartOfDay(day), window.start_ms);
+    const std::int64_t end = std::min(zone.StartOfDay(day + 1), window.end_ms);
+    if (start >= end) continue;
+    auto rows = read_day(start, end);
+    if (!rows) return rows.error();
+    read += *rows;
+    if (read > kMaxEventsRead || clock.NowMillis() - started > kMaxQueryMillis) {
+      return Error::Invalid("date_range",
+                            "The query would read more than " + std::to_string(kMaxEventsRead) +
+                                " rows or run longer than " +
+                                std::to_string(kMaxQueryMillis / 1000) +
+                                " s: narrow the date range.");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 bool NamesProperties(const QueryRequest& request) {
@@ -90,24 +114,12 @@ VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::s
                          reports::UtcWindow window, bool with_properties) {
   return [&store, &clock, project_id = std::move(project_id), &zone, days, window,
           with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
-    const std::int64_t started = clock.NowMillis();
-    std::int64_t read = 0;
-    for (reports::LocalDay day = days.first; day <= days.last; ++day) {
-      const std::int64_t start = std::max(zone.StartOfDay(day), window.start_ms);
-      const std::int64_t end = std::min(zone.StartOfDay(day + 1), window.end_ms);
-      if (start >= end) continue;
+    return ForEachDay(clock, zone, days, window,
+                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
       auto events = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ListRollupEvents(project_id, start, end, with_properties);
       });
       if (!events) return events.error();
-      read += static_cast<std::int64_t>(events->size());
-      if (read > kMaxEventsRead || clock.NowMillis() - started > kMaxQueryMillis) {
-        return Error::Invalid("date_range",
-                              "The query would read more than " + std::to_string(kMaxEventsRead) +
-                                  " events or run longer than " +
-                                  std::to_string(kMaxQueryMillis / 1000) +
-                                  " s: narrow the date range.");
-      }
       std::map<std::string, std::vector<storage::RollupEvent*>> sessions;
       for (storage::RollupEvent& e : *events) {
         if (!e.session_id) {
@@ -120,8 +132,26 @@ VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::s
       for (auto& [session, visit_events] : sessions) {
         each(VisitOf(visit_events, true, with_properties));
       }
-    }
-    return {};
+      return static_cast<std::int64_t>(events->size());
+    });
+  };
+}
+
+RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
+                             std::string project_id, const reports::ReportingZone& zone,
+                             reports::DayRange days, reports::UtcWindow window) {
+  return [&store, &clock, project_id = std::move(project_id), &zone, days,
+          window](const std::function<void(const storage::BotRequestRecord&)>& each)
+             -> Result<void> {
+    return ForEachDay(clock, zone, days, window,
+                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
+      auto rows = store.Read([&](storage::Transaction& tx) {
+        return tx.reports().ListBotRequests(project_id, start, end);
+      });
+      if (!rows) return rows.error();
+      for (const storage::BotRequestRecord& row : *rows) each(row);
+      return static_cast<std::int64_t>(rows->size());
+    });
   };
 }
 

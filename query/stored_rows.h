@@ -1,14 +1,16 @@
-// The web dataset's visits as the store keeps them today: every event of the visits that
-// started in the window, and the window's events outside every visit (ListRollupEvents, the
-// rows the rollups are built from), read one local day at a time so memory holds one day's
-// events. A query that would read more than kMaxEventsRead events, or run longer than
-// kMaxQueryMillis, stops with VAL_003 naming `date_range` (docs/query.md, "Limits").
+// What the evaluations read, as the store keeps it today, one local day at a time so memory
+// holds one day's rows: for the web dataset every event of the visits that started in the
+// window and the window's events outside every visit (ListRollupEvents, the rows the rollups
+// are built from); for the crawler dataset the window's crawler requests. A query that would
+// read more than kMaxEventsRead rows, or run longer than kMaxQueryMillis, stops with VAL_003
+// naming `date_range` (docs/query.md, "Limits").
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "core/clock.h"
+#include "query/crawler_evaluation.h"
 #include "query/web_evaluation.h"
 #include "reports/calendar.h"
 #include "storage/store.h"
@@ -23,6 +25,9 @@ inline constexpr std::int64_t kMaxQueryMillis = 30'000;
 VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
                          reports::UtcWindow window, bool with_properties);
+RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
+                             std::string project_id, const reports::ReportingZone& zone,
+                             reports::DayRange days, reports::UtcWindow window);
 
 // Whether the request names a custom property (a dimension or a filter).
 bool NamesProperties(const QueryRequest& request);
