@@ -104,12 +104,13 @@ mcp::AppViews EmbeddedAppViews() {
                      .title = "Sightline report",
                      .description = "Web analytics, crawler analytics and AI visibility as charts "
                                     "and tables, with the period and its comparison adjustable; "
-                                    "a site audit's summary by severity.",
+                                    "a site audit's summary by severity; a query's rows as a "
+                                    "table.",
                      .html = std::string(reports->body),
                      .digest_hex = core::HexEncode(reports->sha384),
                      .tools = {"get_web_analytics", "get_web_timeline", "get_web_breakdown",
                                "get_bot_timeline", "get_top_bots", "get_ai_visibility",
-                               "get_ai_visibility_loop", "get_site_audit_summary"}});
+                               "get_ai_visibility_loop", "get_site_audit_summary", "query"}});
   }
   return mcp::AppViews(std::move(views));
 }

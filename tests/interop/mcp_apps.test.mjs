@@ -4,7 +4,8 @@
 // a sandboxed iframe (srcdoc, sandbox="allow-scripts"), hands it a real tools/call result of
 // get_web_analytics, and forwards the tools/call the view makes when its period changes to the
 // server. The AI-visibility kinds (get_ai_visibility, get_ai_visibility_loop) are drawn from
-// real results of a run against tests/interop/scripted_engine_server.mjs.
+// real results of a run against tests/interop/scripted_engine_server.mjs; a `query` result is
+// drawn as a table of its rows.
 // Run: node --test tests/interop/mcp_apps.test.mjs (Chromium at /usr/bin/chromium).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,6 +123,34 @@ async function seedAiVisibility() {
   }
   assert.fail('the run did not complete');
 }
+
+test('the reports view draws a query result as a table of its rows', async () => {
+  const listed = await mcp.send('resources/list', {});
+  const resource = listed.resources.find((item) => /^ui:\/\/sightline\/reports-[0-9a-f]{12}\.html$/.test(item.uri));
+  const tools = await mcp.send('tools/list', {});
+  assert.equal(tools.tools.find((item) => item.name === 'query')?._meta?.ui?.resourceUri, resource.uri);
+  const view = (await mcp.send('resources/read', { uri: resource.uri })).contents[0];
+  const args = { metrics: ['visitors', 'pageviews', 'bounce_rate'], dimensions: ['event:page'], date_range: '28d' };
+  const result = await mcp.send('tools/call', { name: 'query', arguments: args });
+  const rows = result.structuredContent?.results;
+  // The seed: every day one visitor on /, and on some days others on /pricing.
+  assert.deepEqual(rows.map((row) => row.dimensions[0]).sort(), ['/', '/pricing'], JSON.stringify(result).slice(0, 300));
+  const { page } = await openHost(context, mcp, view.text);
+  await page.evaluate(async (call) => {
+    await window.bridge.sendToolInput({ arguments: call.args });
+    await window.bridge.sendToolResult(call.result);
+  }, { args, result });
+  const frame = page.frameLocator('iframe[title="Sightline report"]');
+  await frame.locator('table[data-query]').waitFor();
+  for (const [index, row] of rows.entries()) {
+    await frame.getByRole('rowheader', { name: row.dimensions[0], exact: true }).waitFor();
+    assert.equal(await frame.locator(`[data-cell="${index}:visitors"]`).textContent(),
+      new Intl.NumberFormat('en-US').format(row.metrics[0]));
+  }
+  assert.equal(await frame.getByLabel('Period').count(), 0, 'a query keeps its own date range');
+  await screenshot(page, 'mcp-app-query');
+  assert.deepEqual(page.problems, []);
+});
 
 test('the reports view draws get_ai_visibility (intervals, share of voice) and get_ai_visibility_loop results', async () => {
   await seedAiVisibility();

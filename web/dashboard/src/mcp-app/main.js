@@ -79,7 +79,10 @@ function View() {
   useEffect(() => { listeners.add(setCurrent); return () => listeners.delete(setCurrent); }, []);
   const { content, busy, error, period } = current;
   const periodless = periodlessKinds.has(kindOf(content));
-  const range = !content ? '' : periodless ? crawlLine(content) : `${formatDate(content.from)} – ${formatDate(content.to)}`;
+  const kind = kindOf(content);
+  const range = !content ? ''
+    : kind === 'query' ? `Query over ${content.query.date_range.map((end) => formatDate(end.slice(0, 10))).join(' – ')}`
+      : periodless ? crawlLine(content) : `${formatDate(content.from)} – ${formatDate(content.to)}`;
   return html`<main class="mcp-report" aria-busy=${busy ? 'true' : 'false'}>
     <header class="mcp-head">
       <p class="mcp-range" aria-live="polite">${content ? range : 'Waiting for the report…'}</p>

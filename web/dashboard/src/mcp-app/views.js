@@ -18,15 +18,18 @@ export const toolOfKind = {
   aiVisibility: 'get_ai_visibility',
   aiVisibilityLoop: 'get_ai_visibility_loop',
   siteAuditSummary: 'get_site_audit_summary',
+  query: 'query',
 };
 
-/** Kinds that are not reports over a period (no period picker: another crawl is another call). */
-export const periodlessKinds = new Set(['siteAuditSummary']);
+/** Kinds without the period picker: another crawl is another call, and a query's period is its
+ * own `date_range` (the model asks again with another). */
+export const periodlessKinds = new Set(['siteAuditSummary', 'query']);
 
 /** The kind of report a structuredContent holds, or null. */
 export function kindOf(content) {
   if (!content || typeof content !== 'object') return null;
   if (content.crawl && typeof content.crawl === 'object' && Array.isArray(content.rules)) return 'siteAuditSummary';
+  if (Array.isArray(content.results) && content.query && typeof content.query === 'object') return 'query';
   if (Array.isArray(content.brands) && content.answers && typeof content.answers === 'object') return 'aiVisibility';
   if (Array.isArray(content.pages) && Array.isArray(content.series?.citations)) return 'aiVisibilityLoop';
   if (content.metrics && typeof content.metrics === 'object') return 'webAnalytics';
@@ -46,6 +49,33 @@ const metricDefinitions = [
   { key: 'visitDuration', label: 'Visit duration', format: formatDuration },
   { key: 'events', label: 'Events', format: formatNumber },
 ];
+
+/** A query metric's value as the dashboard writes it: rates in percent, durations as time. */
+function formatQueryValue(metric, value) {
+  if (value === null || value === undefined) return '–';
+  if (metric === 'bounce_rate' || metric === 'percentage') return formatPercent(value / 100);
+  if (metric === 'visit_duration' || metric === 'time_on_page') return formatDuration(value * 1000);
+  return formatNumber(value, { maximumFractionDigits: 2 });
+}
+
+/** A `query` answer as a table: one column per dimension, then one per metric (with the
+ * previous value when the query compared). */
+function QueryTable({ content }) {
+  const { dimensions, metrics } = content.query;
+  const compared = content.results.some((row) => row.comparison);
+  return html`<table class="mcp-table" data-query>
+    <caption>${metrics.join(', ')}${dimensions.length ? ` by ${dimensions.join(', ')}` : ''}</caption>
+    <thead><tr>
+      ${dimensions.map((name) => html`<th scope="col" key=${name}>${name}</th>`)}
+      ${metrics.map((name) => html`<th scope="col" class="num" key=${name}>${name}${compared ? ' (previous)' : ''}</th>`)}
+    </tr></thead>
+    <tbody>${content.results.map((row, index) => html`<tr key=${index}>
+      ${row.dimensions.map((value, column) => html`<th scope="row" key=${column}>${value === '' ? '(none)' : value}</th>`)}
+      ${row.metrics.map((value, column) => html`<td key=${column} data-cell=${`${index}:${metrics[column]}`}>
+        ${formatQueryValue(metrics[column], value)}${row.comparison ? ` (${formatQueryValue(metrics[column], row.comparison.metrics[column])})` : ''}</td>`)}
+    </tr>`)}</tbody>
+  </table>`;
+}
 
 /** Renders one report. */
 export function ReportView({ content }) {
@@ -104,5 +134,6 @@ export function ReportView({ content }) {
       <${AiCrawlerVerdicts} site=${content.site} caption="AI crawlers under robots.txt" showCaption />
     </div>`;
   }
+  if (kind === 'query') return html`<${QueryTable} content=${content} />`;
   return html`<p class="muted">This result cannot be shown as a chart.</p>`;
 }
