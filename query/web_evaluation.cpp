@@ -1,6 +1,7 @@
 #include "query/web_evaluation.h"
 
 #include "query/matching.h"
+#include "reports/visit_rules.h"
 
 #include <algorithm>
 #include <map>
@@ -14,7 +15,7 @@ namespace {
 using core::Error;
 using core::Result;
 
-constexpr std::string_view kPageview = "screen_view";
+using reports::kPageviewEvent;
 
 // What a dimension name reads.
 enum class Field {
@@ -55,7 +56,7 @@ Result<FieldRef> Resolve(std::string_view name) {
   return FieldRef{it->second, {}};
 }
 
-// A visit's figures, with the reports' definitions (reports/rollups.cpp): a bounce is a visit
+// A visit's figures, with the reports' definitions (reports/visit_rules.h): a bounce is a visit
 // with at most one pageview and no engaging event; the duration runs from its first event to
 // its last; a pageview followed by another is timed until that one.
 struct Summary {
@@ -66,10 +67,6 @@ struct Summary {
   std::vector<std::int64_t> view_ms;  // per event: its time on page, or -1 when not timed
 };
 
-bool Passive(const std::string& name) {
-  return name == kPageview || name == "session_start" || name == "scroll_depth";
-}
-
 Summary Summarize(const Visit& visit) {
   Summary summary;
   summary.view_ms.assign(visit.events.size(), -1);
@@ -77,8 +74,8 @@ Summary Summarize(const Visit& visit) {
   std::optional<std::size_t> previous_view;
   for (std::size_t i = 0; i < visit.events.size(); ++i) {
     const VisitEvent& event = visit.events[i];
-    engaged = engaged || !Passive(event.name);
-    if (event.name != kPageview) continue;
+    engaged = engaged || !reports::IsPassiveEvent(event.name);
+    if (event.name != kPageviewEvent) continue;
     ++summary.pageviews;
     if (!previous_view) summary.entry_page = event.page;
     if (previous_view) {
@@ -88,7 +85,7 @@ Summary Summarize(const Visit& visit) {
   }
   if (previous_view) summary.exit_page = visit.events[*previous_view].page;
   if (visit.in_visit) {
-    summary.bounce = summary.pageviews <= 1 && !engaged;
+    summary.bounce = reports::IsBounce(summary.pageviews, engaged);
     summary.duration_ms = visit.events.back().at_ms - visit.events.front().at_ms;
   } else {
     summary.entry_page.clear();
@@ -123,7 +120,7 @@ const std::string& VisitValue(const Visit& v, const Summary& s, Field field) {
 std::optional<std::string_view> EventValue(const VisitEvent& e, const FieldRef& ref) {
   switch (ref.field) {
     case Field::kPage:
-      if (e.name != kPageview) return std::nullopt;
+      if (e.name != kPageviewEvent) return std::nullopt;
       return std::string_view(e.page);
     case Field::kEventName: return std::string_view(e.name);
     case Field::kEventChannel: return std::string_view(e.channel);
@@ -343,7 +340,7 @@ class Evaluation {
 
   static void AddEvent(Sums& sums, const Visit& v, const Summary& s, std::size_t i) {
     sums.events += 1;
-    if (v.events[i].name != kPageview) return;
+    if (v.events[i].name != kPageviewEvent) return;
     sums.pageviews += 1;
     if (s.view_ms[i] >= 0) {
       sums.timed_views += 1;

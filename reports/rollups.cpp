@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/distinct_sketch.h"
+#include "reports/visit_rules.h"
 #include "storage/report_repository.h"
 #include "storage/visit_lists.h"
 
@@ -32,9 +33,6 @@ struct Cell {
 };
 
 // Events that show no engagement beyond viewing; any other event makes a visit not a bounce.
-bool IsPassive(const std::string& event) {
-  return event == "screen_view" || event == "session_start" || event == "scroll_depth";
-}
 
 // The value an event has for a dimension counted per event (not entry/exit pages). Source and
 // channel are the visit's: those of `origin`, its first event (GA4's session source).
@@ -91,8 +89,8 @@ class DayRollup {
     std::int64_t pageviews = 0;
     bool engaged = false;
     for (const RollupEvent* e : visit) {
-      engaged = engaged || !IsPassive(e->event);
-      if (e->event != "screen_view") continue;
+      engaged = engaged || !IsPassiveEvent(e->event);
+      if (e->event != kPageviewEvent) continue;
       ++pageviews;
       if (entry == nullptr) entry = e;
       if (previous_view != nullptr) {
@@ -106,7 +104,7 @@ class DayRollup {
     }
     for (Cell* totals : {&day_totals_, &hour_totals_[hour]}) {
       totals->row.visits += 1;
-      totals->row.bounces += pageviews <= 1 && !engaged ? 1 : 0;
+      totals->row.bounces += IsBounce(pageviews, engaged) ? 1 : 0;
       totals->row.duration_ms += visit.back()->occurred_at - visit.front()->occurred_at;
     }
     if (entry == nullptr) return;
@@ -173,7 +171,7 @@ class DayRollup {
   static void CountView(Cell& cell, const RollupEvent& e) { Count(cell, e, true); }
 
   void AddEvent(const RollupEvent& e, const RollupEvent& origin, std::size_t hour) {
-    const bool is_view = e.event == "screen_view";
+    const bool is_view = e.event == kPageviewEvent;
     Count(day_totals_, e, is_view);
     Count(hour_totals_[hour], e, is_view);
     ForEachSlot(hour, [&](std::size_t slot) {
@@ -237,10 +235,10 @@ storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
   bool engaged = false;
   for (const RollupEvent* e : visit) {
     row.events += 1;
-    engaged = engaged || !IsPassive(e->event);
+    engaged = engaged || !IsPassiveEvent(e->event);
     CountItem(names, e->event, {1});
     CountItem(channels, e->event_channel, {1});
-    if (e->event != "screen_view") continue;
+    if (e->event != kPageviewEvent) continue;
     row.pageviews += 1;
     if (previous_view == nullptr) row.entry_page = e->path;
     if (previous_view != nullptr) {
@@ -250,7 +248,7 @@ storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
     previous_view = e;
   }
   if (previous_view != nullptr) row.exit_page = previous_view->path;
-  row.bounce = row.pageviews <= 1 && !engaged;
+  row.bounce = IsBounce(row.pageviews, engaged);
   row.duration_ms = visit.back()->occurred_at - first.occurred_at;
   row.pages = storage::EncodeVisitList(pages);
   row.event_names = storage::EncodeVisitList(names);
