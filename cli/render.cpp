@@ -194,6 +194,38 @@ void PrintRecord(const json::object& record, const TableStyle& style, std::ostre
   }
 }
 
+// A `query` answer's row as columns named by the query's dimensions and metrics (and each
+// metric's previous value and change when it compared), instead of two arrays in two cells.
+Row QueryRow(const json::object& query, const json::object& result) {
+  Row row;
+  const auto add = [&](std::string name, const json::value* value) {
+    row.emplace_back(std::move(name), value);
+  };
+  const json::array& dimensions = result.at("dimensions").as_array();
+  const json::array& metrics = result.at("metrics").as_array();
+  for (std::size_t i = 0; i < dimensions.size() && i < query.at("dimensions").as_array().size(); ++i) {
+    add(std::string(query.at("dimensions").at(i).as_string()), &dimensions[i]);
+  }
+  for (std::size_t i = 0; i < metrics.size() && i < query.at("metrics").as_array().size(); ++i) {
+    const std::string metric(query.at("metrics").at(i).as_string());
+    add(metric, &metrics[i]);
+    if (const json::value* comparison = result.if_contains("comparison")) {
+      add(metric + " previous", &comparison->at("metrics").at(i));
+      add(metric + " change", &comparison->at("change").at(i));
+    }
+  }
+  return row;
+}
+
+// Whether the answer is `query`'s: rows of `dimensions` and `metrics` named by its `query`.
+bool IsQueryAnswer(const json::value& answer) {
+  if (!answer.is_object()) return false;
+  const json::value* results = answer.as_object().if_contains("results");
+  const json::value* query = answer.as_object().if_contains("query");
+  return results && results->is_array() && query && query->is_object() &&
+         query->as_object().contains("dimensions") && query->as_object().contains("metrics");
+}
+
 }  // namespace
 
 const json::array* RowsOf(const json::value& answer, std::string* member) {
@@ -221,7 +253,11 @@ void Render(const json::value& answer, OutputFormat format, const TableStyle& st
     return;
   }
   std::vector<Row> rows;
-  if (const json::array* items = RowsOf(answer)) {
+  if (IsQueryAnswer(answer)) {
+    for (const json::value& result : answer.at("results").as_array()) {
+      rows.push_back(QueryRow(answer.at("query").as_object(), result.as_object()));
+    }
+  } else if (const json::array* items = RowsOf(answer)) {
     for (const json::value& item : *items) {
       Row row;
       if (item.is_object()) Flatten(item.as_object(), "", row);
@@ -233,7 +269,9 @@ void Render(const json::value& answer, OutputFormat format, const TableStyle& st
     rows.push_back(std::move(row));
   }
   if (format == OutputFormat::kTable) {
-    if (!RowsOf(answer) && answer.is_object()) return PrintRecord(answer.as_object(), style, out);
+    if (!IsQueryAnswer(answer) && !RowsOf(answer) && answer.is_object()) {
+      return PrintRecord(answer.as_object(), style, out);
+    }
     if (rows.empty()) return void(out << "(none)\n");
     PrintTable(rows, style, out);
     return;

@@ -1,6 +1,7 @@
 // How a command prints an answer (docs/cli.md, "Output"): `--json` the API's answer as it
 // came; `--csv` and the default table the answer's rows — its first array of objects (rows,
-// sessions, keys…), else the answer as one row — with nested objects flattened (metrics.visits.value).
+// sessions, keys…), else the answer as one row — with nested objects flattened (metrics.visits.value);
+// a `query` answer's rows as one column per dimension and metric, named by its `query`.
 // The table fits the terminal's width, formats numbers in groups of three, and colours
 // changes (green up, red down) only on a terminal and never with NO_COLOR.
 #pragma once

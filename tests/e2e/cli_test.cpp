@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -227,6 +228,24 @@ TEST_F(Cli, EveryOperationIsACommandWithTheApisAnswer) {
             api().Call("GET", creds_.ProjectPath(), creds_.private_api_key).Json());
   const CommandResult refused = RunSightline({"keys", "list-sdk"});
   EXPECT_EQ(refused.exit_code, 3) << "a private key may not list keys: " << refused.err;
+  // `sightline query` without repeating the command's name; arrays by commas or as JSON, and
+  // a date range as text or JSON.
+  const CommandResult asked =
+      RunSightline({"query", "--metrics", "visitors,pageviews", "--dimensions", "event:page",
+                    "--date-range", "7d", "--filters", R"([["contains","event:page",["pric"]]])",
+                    "--json"});
+  ASSERT_EQ(asked.exit_code, 0) << asked.err;
+  EXPECT_EQ(json::serialize(json::parse(asked.out).at("results")),
+            R"([{"dimensions":["/pricing"],"metrics":[1,1]}])");
+  const CommandResult dated = RunSightline(
+      {"query", "query", "--metrics", "visitors", "--date-range", R"(["2020-01-01","2020-01-02"])",
+       "--json"});
+  ASSERT_EQ(dated.exit_code, 0) << dated.err;
+  EXPECT_EQ(json::serialize(json::parse(dated.out).at("results")),
+            R"([{"dimensions":[],"metrics":[0]}])");
+  const CommandResult bad = RunSightline({"query", "--metrics", "visitors,sessions"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("metrics[1]"), std::string::npos) << bad.err;
   for (const char* name : {"SIGHTLINE_API_KEY", "SIGHTLINE_SERVER", "SIGHTLINE_ORG",
                            "SIGHTLINE_PROJECT"}) {
     ::unsetenv(name);

@@ -101,5 +101,20 @@ TEST(Render, TablesCsvAndTheExactAnswer) {
             "pageviews  1,500  \n");
 }
 
+TEST(Render, AQueryAnswerHasAColumnPerDimensionAndMetric) {
+  constexpr std::string_view kQuery =
+      R"({"results":[{"dimensions":["/pricing"],"metrics":[1200,33.5],)"
+      R"("comparison":{"dimensions":["/pricing"],"metrics":[1000,40],"change":[20,-6.5]}}],)"
+      R"("meta":{},"query":{"dimensions":["event:page"],"metrics":["visitors","bounce_rate"]}})";
+  EXPECT_EQ(Rendered(kQuery, OutputFormat::kCsv),
+            "event:page,visitors,visitors previous,visitors change,bounce_rate,"
+            "bounce_rate previous,bounce_rate change\n"
+            "/pricing,1200,1000,20,33.5,40,-6.5\n");
+  EXPECT_EQ(Rendered(R"({"results":[{"dimensions":[],"metrics":[0]}],"meta":{},)"
+                     R"("query":{"dimensions":[],"metrics":["visitors"]}})",
+                     OutputFormat::kTable),
+            "visitors\n0\n");
+}
+
 }  // namespace
 }  // namespace sightline::cli
