@@ -34,11 +34,11 @@ int CompareBy(const QueryRequest& request, const std::string& name, const Ranked
 
 }  // namespace
 
-MetricValue Integer(std::int64_t value) { return {MetricValue::Kind::kInteger, value, 0}; }
+MetricValue Integer(std::int64_t value) { return {MetricValue::Kind::kInteger, value, 0, {}}; }
 
 MetricValue Ratio(double numerator, std::int64_t denominator, double scale) {
   if (denominator == 0) return {};
-  return {MetricValue::Kind::kNumber, 0, numerator / static_cast<double>(denominator) * scale};
+  return {MetricValue::Kind::kNumber, 0, numerator / static_cast<double>(denominator) * scale, {}};
 }
 
 std::optional<std::size_t> BucketOf(const TimeBuckets& buckets, std::int64_t at) {

@@ -18,6 +18,7 @@ struct MetricValue {
   enum class Kind { kInteger, kNumber, kNone } kind = Kind::kNone;
   std::int64_t integer = 0;
   double number = 0;
+  std::optional<std::pair<double, double>> interval;  // a rate's 95% interval, when it has one
 };
 MetricValue Integer(std::int64_t value);
 // numerator ÷ denominator × scale; none when the denominator is 0.

@@ -6,6 +6,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "storage/ai_visibility_repository.h"
 #include "storage/report_repository.h"
 #include "storage/transaction.h"
 
@@ -153,6 +154,63 @@ RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
       return static_cast<std::int64_t>(rows->size());
     });
   };
+}
+
+AnswerSource StoredAnswers(storage::Store& store, const core::Clock& clock, std::string project_id,
+                           const reports::ReportingZone& zone, reports::DayRange days,
+                           reports::UtcWindow window) {
+  return [&store, &clock, project_id = std::move(project_id), &zone, days,
+          window](const std::function<void(const AnswerFacts&)>& each) -> Result<void> {
+    std::map<std::string, std::string> engines, prompts;  // id → name, id → text
+    auto named = store.Read([&](storage::Transaction& tx) -> Result<void> {
+      auto engine_rows = tx.ai_visibility().ListAiEngines(project_id);
+      if (!engine_rows) return engine_rows.error();
+      for (const auto& engine : *engine_rows) engines[engine.id] = engine.name;
+      auto prompt_rows = tx.ai_visibility().ListAiPrompts(project_id);
+      if (!prompt_rows) return prompt_rows.error();
+      for (const auto& prompt : *prompt_rows) prompts[prompt.id] = prompt.text;
+      return {};
+    });
+    if (!named) return named.error();
+    return ForEachDay(clock, zone, days, window,
+                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
+      std::vector<AnswerFacts> facts;
+      auto read = store.Read([&](storage::Transaction& tx) -> Result<void> {
+        auto answers = tx.ai_visibility().ListAiAnswersAnsweredIn(project_id, start, end);
+        if (!answers || answers->empty()) return answers ? Result<void>() : answers.error();
+        std::vector<std::string> ids;
+        std::map<std::string, std::size_t> index;
+        for (const storage::AiAnswerRecord& answer : *answers) {
+          index[answer.id] = facts.size();
+          ids.push_back(answer.id);
+          facts.push_back({*answer.answered_at, engines[answer.engine_id],
+                           prompts[answer.prompt_id], answer.topic, {}, {}});
+        }
+        auto mentions = tx.ai_visibility().ListAiMentions(ids);
+        if (!mentions) return mentions.error();
+        for (const auto& m : *mentions) facts[index[m.answer_id]].mentions.emplace_back(m.brand_id, m.rank);
+        auto citations = tx.ai_visibility().ListAiCitations(ids);
+        if (!citations) return citations.error();
+        for (const auto& c : *citations) {
+          facts[index[c.answer_id]].citations.push_back({c.domain, c.owned, c.brand_id});
+        }
+        return {};
+      });
+      if (!read) return read.error();
+      for (const AnswerFacts& answer : facts) each(answer);
+      return static_cast<std::int64_t>(facts.size());
+    });
+  };
+}
+
+Result<std::vector<TrackedBrand>> StoredBrands(storage::Store& store,
+                                               const std::string& project_id) {
+  auto rows = store.Read(
+      [&](storage::Transaction& tx) { return tx.ai_visibility().ListAiBrands(project_id); });
+  if (!rows) return rows.error();
+  std::vector<TrackedBrand> brands;
+  for (const storage::AiBrandRecord& brand : *rows) brands.push_back({brand.id, brand.name, brand.is_own});
+  return brands;
 }
 
 }  // namespace sightline::query

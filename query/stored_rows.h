@@ -1,7 +1,8 @@
 // What the evaluations read, as the store keeps it today, one local day at a time so memory
 // holds one day's rows: for the web dataset every event of the visits that started in the
 // window and the window's events outside every visit (ListRollupEvents, the rows the rollups
-// are built from); for the crawler dataset the window's crawler requests. A query that would
+// are built from); for the crawler dataset the window's crawler requests; for AI visibility the
+// answers answered in it. A query that would
 // read more than kMaxEventsRead rows, or run longer than kMaxQueryMillis, stops with VAL_003
 // naming `date_range` (docs/query.md, "Limits").
 #pragma once
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "core/clock.h"
+#include "query/ai_evaluation.h"
 #include "query/crawler_evaluation.h"
 #include "query/web_evaluation.h"
 #include "reports/calendar.h"
@@ -28,6 +30,15 @@ VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::s
 RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
                              std::string project_id, const reports::ReportingZone& zone,
                              reports::DayRange days, reports::UtcWindow window);
+
+// The AI-visibility answers: done answers answered in the window, with their mentions and
+// citations, engines and prompts by name.
+AnswerSource StoredAnswers(storage::Store& store, const core::Clock& clock, std::string project_id,
+                           const reports::ReportingZone& zone, reports::DayRange days,
+                           reports::UtcWindow window);
+// The project's tracked brands.
+core::Result<std::vector<TrackedBrand>> StoredBrands(storage::Store& store,
+                                                     const std::string& project_id);
 
 // Whether the request names a custom property (a dimension or a filter).
 bool NamesProperties(const QueryRequest& request);

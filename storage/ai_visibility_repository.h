@@ -128,6 +128,11 @@ class AiVisibilityRepository {
                                                           const AnswerFilter& filter);
   core::Result<std::optional<AiAnswerRecord>> FindAiAnswer(std::string_view project_id,
                                                            std::string_view answer_id);
+  // The project's done answers answered in [start_ms, end_ms): id, engine, prompt, topic and
+  // when (what a query reads of them; the other fields empty).
+  core::Result<std::vector<AiAnswerRecord>> ListAiAnswersAnsweredIn(std::string_view project_id,
+                                                                    std::int64_t start_ms,
+                                                                    std::int64_t end_ms);
   core::Result<std::vector<AiMentionRecord>> ListAiMentions(std::span<const std::string> answer_ids);
   core::Result<std::vector<AiCitationRecord>> ListAiCitations(
       std::span<const std::string> answer_ids);

@@ -332,6 +332,24 @@ Result<std::optional<AiAnswerRecord>> AiVisibilityRepository::FindAiAnswer(
                                  {std::string(project_id), std::string(answer_id)}, MapAnswer);
 }
 
+Result<std::vector<AiAnswerRecord>> AiVisibilityRepository::ListAiAnswersAnsweredIn(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms) {
+  return FindAll<AiAnswerRecord>(
+      session_,
+      "SELECT id, engine_id, prompt_id, topic, answered_at FROM ai_answers WHERE project_id = $1 "
+      "AND status = 'done' AND answered_at >= $2 AND answered_at < $3",
+      {std::string(project_id), start_ms, end_ms}, [](const SqlRow& r) {
+        AiAnswerRecord answer;
+        answer.id = r.Text(0);
+        answer.engine_id = r.Text(1);
+        answer.prompt_id = r.Text(2);
+        answer.topic = r.Text(3);
+        answer.answered_at = r.Int(4);
+        answer.status = "done";
+        return answer;
+      });
+}
+
 Result<std::vector<AiMentionRecord>> AiVisibilityRepository::ListAiMentions(
     std::span<const std::string> answer_ids) {
   SqlBuilder sql;

@@ -1,5 +1,6 @@
 #include "features/query/query_operations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -41,9 +42,25 @@ double AsDouble(const MetricValue& value) {
                                                    : value.number;
 }
 
+bool HasIntervals(const query::ResultRow& row) {
+  return std::any_of(row.metrics.begin(), row.metrics.end(),
+                     [](const MetricValue& value) { return value.interval.has_value(); });
+}
+
+// Each metric's 95% interval as [low, high], null for a metric without one.
+json::array IntervalsJson(const query::ResultRow& row) {
+  json::array out;
+  for (const MetricValue& value : row.metrics) {
+    if (value.interval) out.push_back(json::array{value.interval->first, value.interval->second});
+    else out.push_back(nullptr);
+  }
+  return out;
+}
+
 // A rate's change is the difference in percentage points, as the reports give it.
 bool IsRate(std::string_view metric) {
-  return metric == "bounce_rate" || metric == "percentage";
+  return metric == "bounce_rate" || metric == "percentage" || metric.ends_with("_rate") ||
+         metric == "share_of_voice";
 }
 
 // The comparison of one row: the previous values (a count absent from the comparison window
@@ -54,7 +71,7 @@ json::object ComparisonJson(const query::QueryRequest& request, const query::Res
   for (std::size_t i = 0; i < request.metrics.size(); ++i) {
     MetricValue before;
     if (previous) before = previous->metrics[i];
-    else if (row.metrics[i].kind == MetricValue::Kind::kInteger) before = {MetricValue::Kind::kInteger, 0, 0};
+    else if (row.metrics[i].kind == MetricValue::Kind::kInteger) before = query::Integer(0);
     metrics.push_back(ValueJson(before));
     const MetricValue& now = row.metrics[i];
     if (now.kind == MetricValue::Kind::kNone || before.kind == MetricValue::Kind::kNone) {
@@ -135,15 +152,26 @@ std::string RowKey(const std::vector<std::string>& dimensions) {
   return key;
 }
 
+// Each dataset is read with the permission its reports need: `query` itself needs
+// analytics.view, the crawler dataset bots.view too, AI visibility aivisibility.view too.
+Result<void> MayRead(const OperationContext& context, query::Dataset dataset) {
+  const identity::Permission needed = dataset == query::Dataset::kCrawlers
+                                          ? identity::Permission::kBotsView
+                                      : dataset == query::Dataset::kAiVisibility
+                                          ? identity::Permission::kAiVisibilityView
+                                          : identity::Permission::kAnalyticsView;
+  if (context.permissions.Has(needed)) return {};
+  return Error(core::ErrorCode::kPermDenied,
+               "The " + std::string(query::DatasetName(dataset)) + " dataset needs the permission " +
+                   std::string(identity::PermissionName(needed)) + ".");
+}
+
 // The query of `body` about `project`.
 Result<json::value> Answer(OperationContext& context, const storage::ProjectRecord& project,
                            const json::object& body) {
   auto request = query::ParseQueryRequest(body);
   if (!request) return request.error();
-  if (request->dataset == query::Dataset::kAiVisibility) {
-    return Error::Invalid("dataset", "The ai_visibility dataset is not answered by `query` yet; "
-                                     "its reports are (docs/query.md).");
-  }
+  if (auto allowed = MayRead(context, request->dataset); !allowed) return allowed.error();
   auto zone = reports::ReportingZone::Find(project.reporting_timezone);
   if (!zone) return zone.error();
   auto period = query::ResolvePeriod(*request, *zone, context.clock.NowMillis(),
@@ -156,6 +184,13 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
   const auto evaluate = [&](const query::QueryRequest& asked, reports::DayRange days,
                             reports::UtcWindow window,
                             const query::TimeBuckets& at) -> Result<query::QueryAnswer> {
+    if (asked.dataset == query::Dataset::kAiVisibility) {
+      auto brands = query::StoredBrands(context.store, project.id);
+      if (!brands) return brands.error();
+      return query::AnswerAiVisibility(
+          asked, *brands,
+          query::StoredAnswers(context.store, context.clock, project.id, *zone, days, window), at);
+    }
     if (asked.dataset == query::Dataset::kCrawlers) {
       return query::AnswerCrawlers(
           asked, query::StoredRequests(context.store, context.clock, project.id, *zone, days, window),
@@ -193,6 +228,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
     for (const MetricValue& value : row.metrics) metrics.push_back(ValueJson(value));
     json::object result{{"dimensions", Strings(row.dimensions)},
                         {"metrics", std::move(metrics)}};
+    if (HasIntervals(row)) result["intervals"] = IntervalsJson(row);
     if (period->comparison) {
       const auto it = previous.find(RowKey(row.dimensions));
       result["comparison"] =
@@ -263,7 +299,10 @@ const OperationSpec kQuery{
         "`dimensions` and `metrics` arrays in the order asked. Datasets: web (tracked "
         "events; bots and the `__analytics` channel excluded) and crawlers (`requests`, "
         "`pages` by bot:name, bot:vendor, bot:category, bot:verification, bot:is_ai, "
-        "event:page, event:hostname). docs/query.md lists every name and limit.",
+        "event:page, event:hostname) and ai_visibility (`answers`, `mentions`, `citations`, "
+        "`mention_rate` and `citation_rate` with 95% `intervals`, `share_of_voice`, "
+        "`average_position` by ai:engine, ai:prompt, ai:topic, ai:brand, ai:cited_domain). "
+        "docs/query.md lists every name and limit.",
     .tag = "Query",
     .method = core::HttpMethod::kPost,
     .path = "/{orgSlug}/projects/{projectId}/query",

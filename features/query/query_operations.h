@@ -1,7 +1,6 @@
 // The one query operation (`query`): any question about a project's data in Plausible's
-// Stats API v2 request and response shape (docs/query.md). The web and crawler datasets are
-// answered; the AI-visibility dataset is named by the catalog and refused until its answers
-// land (VAL_003 naming `dataset`).
+// Stats API v2 request and response shape (docs/query.md), over the web, crawler and
+// AI-visibility datasets.
 #pragma once
 
 #include "tools/operation.h"

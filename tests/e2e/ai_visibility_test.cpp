@@ -245,6 +245,42 @@ TEST_P(AiVisibility, RunsAskEveryEngineAndTheReportsCountWhatTheAnswersSaid) {
   EXPECT_EQ(answers.at("citations").as_int64(), 12);
   EXPECT_EQ(answers.at("ownedCitations").as_int64(), 9);
 
+  // `query` over the same answers agrees with the report: the own brand's figures, every
+  // brand's row, and the rates' Wilson intervals.
+  const Response asked = api().Call(
+      "POST", creds_.ProjectPath() + "/query", creds_.private_api_key,
+      R"({"dataset":"ai_visibility","date_range":"7d","metrics":["answers","mentions","citations",
+          "mention_rate","citation_rate","share_of_voice","average_position"]})");
+  ASSERT_EQ(asked.status, 200) << asked.body;
+  const json::value own = asked.Json().at("results").at(0);
+  EXPECT_EQ(own.at("metrics").at(0).as_int64(), 18);
+  EXPECT_EQ(own.at("metrics").at(1), acme.at("mentioned"));
+  EXPECT_EQ(own.at("metrics").at(2), answers.at("ownedCitedAnswers"));
+  EXPECT_DOUBLE_EQ(own.at("metrics").at(3).to_number<double>(), 0.5);
+  EXPECT_NEAR(own.at("intervals").at(3).at(0).to_number<double>(), Wilson(9, 18).first, 1e-9);
+  EXPECT_NEAR(own.at("intervals").at(3).at(1).to_number<double>(), Wilson(9, 18).second, 1e-9);
+  EXPECT_TRUE(own.at("intervals").at(0).is_null()) << "a count has no interval";
+  EXPECT_NEAR(own.at("metrics").at(5).to_number<double>(), 9.0 / 30, 1e-9);
+  EXPECT_NEAR(own.at("metrics").at(6).to_number<double>(), 12.0 / 9, 1e-9);
+  const Response brands = api().Call(
+      "POST", creds_.ProjectPath() + "/query", creds_.private_api_key,
+      R"({"dataset":"ai_visibility","date_range":"7d","metrics":["mentions","average_position"],
+          "dimensions":["ai:brand"]})");
+  ASSERT_EQ(brands.status, 200) << brands.body;
+  std::map<std::string, std::int64_t> mentioned;
+  const json::value brand_rows = brands.Json().at("results");
+  for (const json::value& row : brand_rows.as_array()) {
+    mentioned[std::string(row.at("dimensions").at(0).as_string())] = row.at("metrics").at(0).as_int64();
+  }
+  EXPECT_EQ(mentioned, (std::map<std::string, std::int64_t>{
+                           {"Acme Analytics", 9}, {"Globex", 12}, {"Initech", 9}}));
+  const Response crawlers_topic = api().Call(
+      "POST", creds_.ProjectPath() + "/query", creds_.private_api_key,
+      R"({"dataset":"ai_visibility","date_range":"7d","metrics":["answers","mentions"],
+          "filters":[["is","ai:topic",["crawlers"]]]})");
+  ASSERT_EQ(crawlers_topic.status, 200) << crawlers_topic.body;
+  EXPECT_EQ(json::serialize(crawlers_topic.Json().at("results").at(0).at("metrics")), "[6,6]");
+
   const json::object by_topic = Report("/ai-visibility?groupBy=topic");
   std::map<std::string, std::pair<std::int64_t, std::int64_t>> topics;
   for (const json::value& group : by_topic.at("groups").as_array()) {

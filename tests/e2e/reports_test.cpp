@@ -644,8 +644,21 @@ TEST_P(WebQuery, PlausiblesPathBadQueriesAndOtherTenants) {
   EXPECT_EQ(regex.at("error").at("details").at("field").as_string(), "filters[0][2][0]");
   const json::object unknown = Query(R"({"metrics":["visitors","sessions"]})", 400);
   EXPECT_EQ(unknown.at("error").at("details").at("field").as_string(), "metrics[1]");
-  const json::object ai = Query(R"({"dataset":"ai_visibility","metrics":["answers"]})", 400);
-  EXPECT_EQ(ai.at("error").at("details").at("field").as_string(), "dataset");
+  const json::object logs = Query(R"({"dataset":"logs","metrics":["requests"]})", 400);
+  EXPECT_EQ(logs.at("error").at("details").at("field").as_string(), "dataset");
+
+  // Each dataset needs its reports' permission: support reads web analytics, not crawlers.
+  const std::string support =
+      api().AddMember(creds_.org_slug, api().SignIn(creds_.owner_email),
+                      "support-" + creds_.org_slug + "@acme.test", "support")
+          .access_token;
+  const Response web = api().Call("POST", creds_.ProjectPath() + "/query", support,
+                                  R"({"metrics":["visitors"]})");
+  EXPECT_EQ(web.status, 200) << web.body;
+  const Response bots = api().Call("POST", creds_.ProjectPath() + "/query", support,
+                                   R"({"dataset":"crawlers","metrics":["requests"]})");
+  EXPECT_EQ(bots.status, 403) << bots.body;
+  EXPECT_EQ(bots.ErrorCode(), "PERM_001");
 
   // Another tenant's key sees nothing of this project; an SDK key asks nothing.
   const Credentials other = Bootstrap(GetParam(), Unique("other"), "Elsewhere");
