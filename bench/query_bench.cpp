@@ -1,0 +1,365 @@
+// Ad-hoc query latency (`query`, docs/query.md) at scale, against the same rows in ClickHouse.
+// Generates one project's visits straight into the store (the rows ingestion writes, without
+// HTTP) and, optionally, the same rows as TSV for bench/query_bench.sh to load into ClickHouse;
+// then times four questions through the query layer in process — the functions the `query`
+// operation calls (ParseQueryRequest, ResolvePeriod, BucketsOf, AnswerWeb over StoredVisits),
+// with the system clock — and writes each answer as sorted TSV so the script can compare it
+// with ClickHouse's.
+//
+//   query_bench (--data DIR | --database-url URL) [--generate EVENTS] [--tsv FILE]
+//               [--runs N] [--answers DIR]
+//
+// With --generate the store gets EVENTS tracked events of one 30-day window (2026-10-01 to
+// 2026-10-30 UTC), about 3 per visit, EVENTS/10 visitors (deterministic); without it, the rows
+// already there are used. Prints "time <question> <median ms>" per question.
+#include <algorithm>
+#include <boost/json/parse.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "query/query_period.h"
+#include "query/stored_rows.h"
+#include "storage/event_repository.h"
+#include "storage/store.h"
+#include "storage/transaction.h"
+
+using namespace sightline;
+
+namespace {
+
+constexpr const char* kProject = "bench-project";
+constexpr std::int64_t kStartMs = 1'790'812'800'000;  // 2026-10-01T00:00:00Z
+constexpr std::int64_t kDayMs = 86'400'000;
+constexpr int kDays = 30;
+
+// Picks ranks 0…n-1 with probability ∝ 1/(rank+1)^s: a few values take most of the rows.
+class Zipf {
+ public:
+  Zipf(int n, double s) {
+    double sum = 0;
+    for (int i = 0; i < n; ++i) cdf_.push_back(sum += 1 / std::pow(i + 1, s));
+    for (double& c : cdf_) c /= sum;
+  }
+  int operator()(std::mt19937_64& rng) const {
+    const double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    return static_cast<int>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin()) %
+           static_cast<int>(cdf_.size());
+  }
+
+ private:
+  std::vector<double> cdf_;
+};
+
+std::string PagePath(int rank) {
+  if (rank == 0) return "/";
+  if (rank == 1) return "/pricing";
+  static const char* kSections[] = {"/blog/post-", "/docs/page-", "/product/item-",
+                                    "/help/article-"};
+  return kSections[rank % 4] + std::to_string(rank);
+}
+
+// A source: its name, channel and referrer, as ingest/traffic_sources names them.
+struct Source {
+  std::string name, channel, referrer;
+};
+Source SourceOf(int rank) {
+  static const Source kNamed[] = {{"Google", "Organic Search", "https://www.google.com/"},
+                                  {"Direct / None", "Direct", ""},
+                                  {"Bing", "Organic Search", "https://www.bing.com/"},
+                                  {"Facebook", "Organic Social", "https://www.facebook.com/"},
+                                  {"DuckDuckGo", "Organic Search", "https://duckduckgo.com/"},
+                                  {"Twitter", "Organic Social", "https://t.co/"},
+                                  {"LinkedIn", "Organic Social", "https://www.linkedin.com/"},
+                                  {"Reddit", "Organic Social", "https://www.reddit.com/"},
+                                  {"Hacker News", "Referral", "https://news.ycombinator.com/"},
+                                  {"GitHub", "Referral", "https://github.com/"}};
+  if (rank < 10) return kNamed[rank];
+  const std::string host = "site" + std::to_string(rank) + ".example";
+  return {host, "Referral", "https://" + host + "/"};
+}
+
+// A visit's place and device, the same on each of its events (its first event's count).
+struct Visitor {
+  std::string country, device, browser, os, user_agent;
+};
+Visitor VisitorOf(std::mt19937_64& rng) {
+  static const char* kCountries[] = {"US", "DE", "GB", "FR", "IN", "CA", "NL", "BR", "ES", "IT",
+                                     "PL", "SE", "AU", "JP", "CH", "AT", "BE", "DK", "NO", "FI",
+                                     "IE", "PT", "CZ", "MX", "AR", "TR", "RU", "UA", "KR", "SG"};
+  static const Zipf countries(30, 1.1);
+  Visitor v;
+  v.country = kCountries[countries(rng)];
+  const int device = static_cast<int>(rng() % 100);
+  v.device = device < 55 ? "Desktop" : device < 95 ? "Mobile" : "Tablet";
+  const int browser = static_cast<int>(rng() % 100);
+  v.browser = browser < 62   ? "Chrome"
+              : browser < 82 ? "Safari"
+              : browser < 90 ? "Firefox"
+              : browser < 97 ? "Edge"
+                             : "Opera";
+  if (v.device == "Desktop") {
+    static const char* kOs[] = {"Windows", "Windows", "Windows", "Mac OS", "Mac OS", "GNU/Linux"};
+    v.os = kOs[rng() % 6];
+  } else {
+    v.os = (v.browser == "Safari" || rng() % 3 == 0) ? "iOS" : "Android";
+  }
+  const std::string platform = v.os == "Windows"     ? "Windows NT 10.0; Win64; x64"
+                               : v.os == "Mac OS"    ? "Macintosh; Intel Mac OS X 10_15_7"
+                               : v.os == "GNU/Linux" ? "X11; Linux x86_64"
+                               : v.os == "iOS"       ? "iPhone; CPU iPhone OS 17_5 like Mac OS X"
+                                                     : "Linux; Android 14; Pixel 8";
+  v.user_agent = "Mozilla/5.0 (" + platform +
+                 ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 " +
+                 (v.device == "Desktop" ? "" : "Mobile ") + "Safari/537.36";
+  return v;
+}
+
+// Custom properties: 20 keys, each with a small vocabulary; an event carries 0 to 3 of them.
+constexpr int kPropertyKeys = 20;
+constexpr const char* kKeys[kPropertyKeys] = {
+    "plan", "theme",   "lang",   "ab_test",       "logged_in",  "category", "author",
+    "cta",  "variant", "tier",   "layout",        "experiment", "currency", "cart_size",
+    "step", "feature", "widget", "referral_code", "newsletter", "consent"};
+std::vector<std::pair<std::string, std::string>> PropertiesOf(std::mt19937_64& rng) {
+  static const Zipf keys(kPropertyKeys, 0.8);
+  std::vector<std::pair<std::string, std::string>> properties;
+  const int count = static_cast<int>(rng() % 4);
+  for (int i = 0; i < count; ++i) {
+    const int key = keys(rng);
+    const std::string name = kKeys[key];
+    if (std::any_of(properties.begin(), properties.end(),
+                    [&](const auto& p) { return p.first == name; }))
+      continue;
+    const int vocabulary = 2 + key % 9;
+    properties.emplace_back(name, name + "-" + std::to_string(rng() % vocabulary));
+  }
+  return properties;
+}
+
+std::string TagsJson(const std::vector<std::pair<std::string, std::string>>& properties) {
+  std::string json = "{";
+  for (const auto& [key, value] : properties) {
+    if (json.size() > 1) json += ',';
+    json += '"' + key + "\":\"" + value + '"';
+  }
+  return json + "}";
+}
+
+// The same event as one ClickHouse TSV line (bench/query_bench.sh's table); no value holds a
+// tab, quote or backslash.
+std::string TsvLine(const storage::EventRecord& e, const Source& source,
+                    const std::vector<std::pair<std::string, std::string>>& properties) {
+  const std::time_t seconds = e.occurred_at / 1000;
+  char ts[32];
+  std::strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", std::gmtime(&seconds));
+  std::string keys = "[", values = "[";
+  for (const auto& [key, value] : properties) {
+    if (keys.size() > 1) keys += ',', values += ',';
+    keys += "'" + key + "'";
+    values += "'" + value + "'";
+  }
+  std::string line;
+  for (const std::string& field : {e.project_id, std::string(ts), *e.session_id, *e.anonymous_id,
+                                   e.event, *e.path, source.name, source.referrer, *e.country,
+                                   *e.device, *e.browser, *e.os, keys + "]", values + "]"}) {
+    (line += field) += '\t';
+  }
+  line.back() = '\n';
+  return line;
+}
+
+// One visit of 1 to 5 events, a pageview first, each 1 to 300 s after the one before (whole
+// seconds, so that ClickHouse's DateTime orders them the same way).
+void AddVisit(std::mt19937_64& rng, std::int64_t visit, std::int64_t visitors, std::int64_t room,
+              std::vector<storage::EventRecord>& events, std::string& tsv) {
+  static const Zipf pages(5000, 1.0), sources(300, 1.1);
+  const Source source = SourceOf(sources(rng));
+  const Visitor visitor = VisitorOf(rng);
+  const std::string visitor_id = "v" + std::to_string(rng() % visitors);
+  std::int64_t at =
+      kStartMs + static_cast<std::int64_t>(rng() % ((kDays * kDayMs - 3'600'000) / 1000)) * 1000;
+  // The last visit is cut to the room left, so the store gets exactly the events asked for.
+  const int count = static_cast<int>(std::min<std::int64_t>(room, 1 + rng() % 5));
+  for (int i = 0; i < count; ++i) {
+    storage::EventRecord e;
+    e.id = "e" + std::to_string(visit) + "-" + std::to_string(i);
+    e.project_id = kProject;
+    e.occurred_at = e.received_at = at;
+    const int kind = static_cast<int>(rng() % 10);
+    e.event = i == 0 || kind < 8 ? "screen_view" : kind == 8 ? "click" : "signup";
+    e.channel = "web";
+    e.anonymous_id = visitor_id;
+    e.session_id = "s" + std::to_string(visit);
+    e.path = PagePath(pages(rng));
+    e.referrer = source.referrer;
+    e.traffic_source = source.name;
+    e.traffic_channel = source.channel;
+    e.country = visitor.country;
+    e.device = visitor.device;
+    e.browser = visitor.browser;
+    e.os = visitor.os;
+    e.user_agent = visitor.user_agent;
+    e.actor_type = "human";
+    const auto properties = PropertiesOf(rng);
+    e.tags_json = TagsJson(properties);
+    tsv += TsvLine(e, source, properties);
+    events.push_back(std::move(e));
+    at += (1 + static_cast<std::int64_t>(rng() % 300)) * 1000;
+  }
+}
+
+bool Generate(storage::Store& store, std::int64_t rows, const std::string& tsv_path) {
+  std::mt19937_64 rng(rows * 31 + 7);
+  std::ofstream tsv_file;
+  if (!tsv_path.empty()) tsv_file.open(tsv_path);
+  const auto started = std::chrono::steady_clock::now();
+  std::int64_t written = 0, visit = 0;
+  while (written < rows) {
+    std::vector<storage::EventRecord> batch;
+    std::string tsv;
+    for (std::int64_t room = rows - written; batch.size() < 5000 && room > 0;
+         room = rows - written - static_cast<std::int64_t>(batch.size()))
+      AddVisit(rng, visit++, std::max<std::int64_t>(1, rows / 10), room, batch, tsv);
+    auto inserted =
+        store.Write([&](storage::Transaction& tx) { return tx.events().InsertEvents(batch); });
+    if (!inserted) {
+      std::fprintf(stderr, "insert failed: %s\n", inserted.error().internal().c_str());
+      return false;
+    }
+    if (tsv_file.is_open()) tsv_file << tsv;
+    written += static_cast<std::int64_t>(batch.size());
+  }
+  std::printf("generated %lld events in %lld visits in %.0f s\n", static_cast<long long>(written),
+              static_cast<long long>(visit),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return true;
+}
+
+struct Question {
+  const char* name;
+  const char* body;  // the `query` request, as a client sends it
+};
+
+// The four questions bench/query_bench.sh asks ClickHouse too, in the same order.
+const Question kQuestions[] = {
+    {"a", R"({"metrics":["visitors"],"date_range":["2026-10-01","2026-10-30"],
+              "dimensions":["visit:source"],"filters":[["is","visit:country",["DE"]]]})"},
+    {"b", R"({"metrics":["visitors","pageviews"],"date_range":["2026-10-01","2026-10-30"],
+              "dimensions":["event:page"],
+              "filters":[["is","visit:country",["US"]],["is","visit:device",["Mobile"]],
+                         ["contains","event:page",["/blog"]]]})"},
+    {"c", R"({"metrics":["visitors","events"],"date_range":["2026-10-01","2026-10-30"],
+              "dimensions":["event:props:category"]})"},
+    {"d", R"({"metrics":["visitors"],"date_range":["2026-10-01","2026-10-30"],
+              "dimensions":["time:day"],
+              "filters":[["is","visit:device",["Desktop"]],["is","visit:source",["Google"]]]})"},
+};
+
+// What the `query` operation does for a project in UTC created on the window's first day.
+core::Result<query::QueryAnswer> Ask(storage::Store& store, const core::Clock& clock,
+                                     const reports::ReportingZone& zone, const char* body) {
+  auto request = query::ParseQueryRequest(boost::json::parse(body));
+  if (!request) return request.error();
+  auto period = query::ResolvePeriod(*request, zone, clock.NowMillis(), zone.DayOf(kStartMs));
+  if (!period) return period.error();
+  auto buckets = query::BucketsOf(*request, zone, period->days, period->window);
+  if (!buckets) return buckets.error();
+  return query::AnswerWeb(*request,
+                          query::StoredVisits(store, clock, kProject, zone, period->days,
+                                              period->window, query::NamesProperties(*request)),
+                          *buckets);
+}
+
+// The answer's rows as TSV (dimensions, then integer metrics), sorted, for comparison.
+void WriteAnswer(const query::QueryAnswer& answer, const std::string& path) {
+  std::vector<std::string> lines;
+  for (const query::ResultRow& row : answer.rows) {
+    std::string line;
+    for (const std::string& value : row.dimensions) (line += value) += '\t';
+    for (const query::MetricValue& value : row.metrics)
+      (line += std::to_string(value.integer)) += '\t';
+    line.back() = '\n';
+    lines.push_back(std::move(line));
+  }
+  std::sort(lines.begin(), lines.end());
+  std::ofstream out(path);
+  for (const std::string& line : lines) out << line;
+}
+
+// Asks `question` `runs` times and prints the median; the first answer goes to `answers`.
+bool TimeQuestion(storage::Store& store, const core::Clock& clock,
+                  const reports::ReportingZone& zone, const Question& question, int runs,
+                  const std::string& answers) {
+  std::vector<double> ms;
+  for (int run = 0; run < runs; ++run) {
+    const auto started = std::chrono::steady_clock::now();
+    auto answer = Ask(store, clock, zone, question.body);
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count());
+    if (!answer) {
+      std::fprintf(stderr, "question %s failed: %s %s\n", question.name,
+                   answer.error().message().c_str(), answer.error().internal().c_str());
+      return false;
+    }
+    if (run == 0 && !answers.empty())
+      WriteAnswer(*answer, answers + "/" + question.name + ".sightline.tsv");
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("time %s %.1f\n", question.name, ms[ms.size() / 2]);
+  std::fflush(stdout);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  storage::StoreOptions options;
+  std::int64_t events = 0;
+  int runs = 5;
+  std::string tsv, answers;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--data" && i + 1 < argc)
+      options.sqlite_path = std::string(argv[++i]) + "/sightline.db";
+    else if (arg == "--database-url" && i + 1 < argc)
+      options.database_url = argv[++i];
+    else if (arg == "--generate" && i + 1 < argc)
+      events = std::atoll(argv[++i]);
+    else if (arg == "--tsv" && i + 1 < argc)
+      tsv = argv[++i];
+    else if (arg == "--runs" && i + 1 < argc)
+      runs = std::atoi(argv[++i]);
+    else if (arg == "--answers" && i + 1 < argc)
+      answers = argv[++i];
+    else {
+      std::fprintf(stderr,
+                   "usage: query_bench (--data DIR | --database-url URL) [--generate EVENTS] "
+                   "[--tsv FILE] [--runs N] [--answers DIR]\n");
+      return 2;
+    }
+  }
+  auto opened = storage::OpenStore(options);
+  if (!opened || !(*opened)->Migrate()) {
+    std::fprintf(stderr, "cannot open the store\n");
+    return 1;
+  }
+  storage::Store& store = **opened;
+  if (events > 0 && !Generate(store, events, tsv)) return 1;
+  if (runs <= 0) return 0;  // generation only
+
+  const core::SystemClock clock;
+  const reports::ReportingZone zone = *reports::ReportingZone::Find("UTC");
+  for (const Question& question : kQuestions) {
+    if (!TimeQuestion(store, clock, zone, question, runs, answers)) return 1;
+  }
+  return 0;
+}
