@@ -272,8 +272,9 @@ core::Result<query::QueryAnswer> Ask(storage::Store& store, const core::Clock& c
   if (!period) return period.error();
   auto buckets = query::BucketsOf(*request, zone, period->days, period->window);
   if (!buckets) return buckets.error();
+  query::ReadBudget budget(clock);
   return query::AnswerWeb(*request,
-                          query::StoredVisits(store, clock, kProject, zone, period->days,
+                          query::StoredVisits(store, budget, kProject, zone, period->days,
                                               period->window, query::NamesProperties(*request)),
                           *buckets);
 }

@@ -35,7 +35,7 @@ class AiEvaluation {
   }
 
   QueryAnswer Finish() {
-    if (request_.dimensions.empty() && rows_.empty()) rows_[""];
+    if (request_.dimensions.empty() && rows_.empty()) rows_[{}];
     std::vector<RankedRow> ranked;
     for (auto& [key, sums] : rows_) {
       RankedRow row{{std::move(sums.dimensions), {}}, sums.bucket};
@@ -136,9 +136,7 @@ class AiEvaluation {
 
   void Count(const AnswerFacts& a, const std::vector<std::string>& key, const TrackedBrand* subject,
              std::optional<std::size_t> bucket) {
-    std::string joined;
-    for (const std::string& value : key) (joined += value) += '\x1f';
-    auto [it, added] = rows_.try_emplace(std::move(joined));
+    auto [it, added] = rows_.try_emplace(key);
     Sums& sums = it->second;
     if (added) {
       sums.dimensions = key;
@@ -184,7 +182,7 @@ class AiEvaluation {
   const QueryRequest& request_;
   const std::vector<TrackedBrand>& brands_;
   const TimeBuckets& buckets_;
-  std::map<std::string, Sums> rows_;
+  std::map<std::vector<std::string>, Sums> rows_;
 };
 
 }  // namespace

@@ -60,7 +60,7 @@ Result<QueryAnswer> AnswerCrawlers(const QueryRequest& request, const RequestSou
                                 [](const std::string& d) { return d.starts_with("time"); });
   const bool pages = std::find(request.metrics.begin(), request.metrics.end(), "pages") !=
                      request.metrics.end();
-  std::map<std::string, Sums> rows;
+  std::map<std::vector<std::string>, Sums> rows;
   std::int64_t total = 0;
   auto read = requests([&](const BotRequestRecord& r) {
     for (const Filter& filter : request.filters) {
@@ -73,13 +73,11 @@ Result<QueryAnswer> AnswerCrawlers(const QueryRequest& request, const RequestSou
       if (!bucket) return;
     }
     std::vector<std::string> values;
-    std::string key;
     for (const std::string& dimension : request.dimensions) {
       values.push_back(dimension.starts_with("time") ? buckets.labels[*bucket]
                                                      : ValueOf(r, dimension));
-      (key += values.back()) += '\x1f';
     }
-    auto [it, added] = rows.try_emplace(std::move(key));
+    auto [it, added] = rows.try_emplace(values);
     if (added) {
       it->second.dimensions = std::move(values);
       it->second.bucket = bucket;
@@ -88,7 +86,7 @@ Result<QueryAnswer> AnswerCrawlers(const QueryRequest& request, const RequestSou
     if (pages) it->second.pages.insert(r.path.value_or(""));
   });
   if (!read) return read.error();
-  if (request.dimensions.empty() && rows.empty()) rows.try_emplace("");
+  if (request.dimensions.empty() && rows.empty()) rows.try_emplace(std::vector<std::string>());
   std::vector<RankedRow> ranked;
   for (auto& [key, sums] : rows) {
     RankedRow row{{std::move(sums.dimensions), {}}, sums.bucket};

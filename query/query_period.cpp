@@ -37,6 +37,18 @@ DayRange ShortcutDays(std::string_view shortcut, LocalDay today, LocalDay first_
   return {std::max(first_day, today - (reports::kMaxSelectionDays - 1)), today};
 }
 
+// How far back a preset moves an exact window: its own length (previous_period), a week, or
+// the days from its first day back to the same day 1, 3 or 12 months earlier.
+std::int64_t ShiftOf(std::string_view preset, reports::UtcWindow window,
+                     const reports::ReportingZone& zone) {
+  constexpr std::int64_t kDayMs = 86'400'000;
+  if (preset == "previous_period") return window.end_ms - window.start_ms;
+  if (preset == "previous_week") return 7 * kDayMs;
+  const int months = preset == "previous_month" ? 1 : preset == "previous_quarter" ? 3 : 12;
+  const LocalDay first = zone.DayOf(window.start_ms);
+  return static_cast<std::int64_t>(first - reports::AddMonths(first, -months)) * kDayMs;
+}
+
 // The reports' errors name their own arguments; the query's name its JSON paths.
 Error Renamed(Error error) {
   if (!error.details().contains("field")) return error;
@@ -94,9 +106,20 @@ Result<QueryPeriod> ResolvePeriod(const QueryRequest& request, const reports::Re
   if (!resolved) return Renamed(resolved.error());
   period.days = resolved->selection;
   period.window = exact.value_or(zone.Window(period.days));
-  if (request.comparison) {
-    period.comparison_days = resolved->comparison;
-    if (period.comparison_days) period.comparison = zone.Window(*period.comparison_days);
+  if (!request.comparison || !resolved->comparison) return period;
+  if (resolved->comparison->days() > reports::kMaxSelectionDays) {
+    return Error::Invalid("include.comparisons.date_range",
+                          "A comparison covers at most " +
+                              std::to_string(reports::kMaxSelectionDays) + " days.");
+  }
+  period.comparison_days = resolved->comparison;
+  period.comparison = zone.Window(*period.comparison_days);
+  if (exact && request.comparison->preset != "custom") {
+    // An exact window is compared with the same instants shifted back, not with its days.
+    const std::int64_t shift = ShiftOf(request.comparison->preset, *exact, zone);
+    period.comparison = reports::UtcWindow{exact->start_ms - shift, exact->end_ms - shift};
+    period.comparison_days = DayRange{zone.DayOf(period.comparison->start_ms),
+                                      zone.DayOf(period.comparison->end_ms - 1)};
   }
   return period;
 }
@@ -112,14 +135,19 @@ Result<TimeBuckets> BucketsOf(const QueryRequest& request, const reports::Report
   if (*time == "time:week") interval = reports::Interval::kWeek;
   if (*time == "time:month") interval = reports::Interval::kMonth;
   if (*time == "time") {
-    interval = days.days() <= 1 ? reports::Interval::kHour
-               : days.days() <= 92 ? reports::Interval::kDay
-                                   : reports::Interval::kMonth;
+    constexpr std::int64_t kTwoDaysMs = 2 * 86'400'000;
+    interval = window.end_ms - window.start_ms <= kTwoDaysMs ? reports::Interval::kHour
+               : days.days() <= 92                           ? reports::Interval::kDay
+                                                             : reports::Interval::kMonth;
   }
   if (interval == reports::Interval::kHour &&
       static_cast<std::size_t>(days.days()) * 25 > reports::kMaxBuckets) {
     return Error::Invalid("dimensions", "Hours cover at most " +
                                             std::to_string(reports::kMaxBuckets / 25) + " days.");
+  }
+  if (static_cast<std::size_t>(days.days()) > reports::kMaxBuckets) {
+    return Error::Invalid("dimensions", "Time buckets cover at most " +
+                                            std::to_string(reports::kMaxBuckets) + " days.");
   }
   for (const reports::UtcWindow& bucket : zone.Buckets(days, interval)) {
     const std::int64_t start = std::max(bucket.start_ms, window.start_ms);

@@ -1,10 +1,11 @@
 #include "query/query_request.h"
 
+#include "core/json_util.h"
+
 #include <algorithm>
 #include <array>
 #include <span>
 
-#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <re2/re2.h>
 
@@ -175,8 +176,8 @@ class Reader {
     std::string clause;
     if (value.is_string()) {
       clause = std::string(value.as_string());
-    } else if (value.is_int64() || value.is_uint64()) {  // Plausible's city ids are numbers
-      clause = json::serialize(value);
+    } else if (value.is_number()) {  // Plausible's city ids are numbers
+      clause = core::ToJson(value);
     } else {
       return Bad(path, "A filter value is a string.");
     }
@@ -188,10 +189,20 @@ class Reader {
       options.set_log_errors(false);
       options.set_case_sensitive(filter.case_sensitive);
       options.set_max_mem(kMaxPatternMemory);
+      if (++patterns_ > kMaxPatterns) {
+        return Bad(path, "A query holds at most " + std::to_string(kMaxPatterns) +
+                             " regular expressions.");
+      }
       auto pattern = std::make_shared<const RE2>(clause, options);
       if (!pattern->ok()) {
         return Bad(path, "The regular expression does not compile (RE2 syntax): " +
                              pattern->error() + ".");
+      }
+      // Each pattern is tried on every value the query reads: their size bounds the work.
+      program_ += pattern->ProgramSize();
+      if (program_ > kMaxPatternProgram) {
+        return Bad(path, "The query's regular expressions are too large together (at most " +
+                             std::to_string(kMaxPatternProgram) + " RE2 instructions).");
       }
       filter.patterns.push_back(std::move(pattern));
     }
@@ -201,6 +212,8 @@ class Reader {
 
   const Dataset dataset_;
   std::size_t conditions_ = 0;
+  std::size_t patterns_ = 0;
+  int program_ = 0;
 };
 
 // Every member of `object` is one of `known`; VAL_003 naming the first that is not.

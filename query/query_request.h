@@ -36,6 +36,8 @@ inline constexpr std::size_t kMaxClauseBytes = 2000;      // one value (the long
 inline constexpr std::size_t kMaxOrderBy = 8;
 inline constexpr std::int64_t kMaxLimit = 10000;          // rows of one page (Plausible's too)
 inline constexpr std::int64_t kMaxPatternMemory = 1 << 20;  // bytes RE2 may use per pattern
+inline constexpr std::size_t kMaxPatterns = 64;             // `matches` values in a request
+inline constexpr int kMaxPatternProgram = 20000;  // RE2 instructions of all patterns together
 
 enum class FilterOp {
   kIs, kIsNot, kContains, kContainsNot, kMatches, kMatchesNot,  // conditions on a dimension

@@ -4,8 +4,8 @@
 #include <map>
 
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
+#include "core/json_util.h"
 #include "storage/ai_visibility_repository.h"
 #include "storage/report_repository.h"
 #include "storage/transaction.h"
@@ -27,7 +27,7 @@ std::vector<std::pair<std::string, std::string>> PropertiesOf(const std::string&
     if (value.is_string()) {
       properties.emplace_back(std::string(key), std::string(value.as_string()));
     } else if (value.is_bool() || value.is_number()) {
-      properties.emplace_back(std::string(key), boost::json::serialize(value));
+      properties.emplace_back(std::string(key), core::ToJson(value));
     }
   }
   return properties;
@@ -78,25 +78,31 @@ bool FilterNamesProperty(const Filter& filter) {
   return std::any_of(filter.children.begin(), filter.children.end(), FilterNamesProperty);
 }
 
-// Calls `read_day` with each local day's part of the window, stopping at the limits.
-Result<void> ForEachDay(const core::Clock& clock, const reports::ReportingZone& zone,
-                        reports::DayRange days, reports::UtcWindow window,
-                        const std::function<Result<std::int64_t>(std::int64_t, std::int64_t)>& read_day) {
-  const std::int64_t started = clock.NowMillis();
-  std::int64_t read = 0;
+constexpr std::int64_t kRowsBetweenChecks = 4096;
+constexpr std::size_t kAnswersPerRead = 400;
+
+// Calls `read_day` with each local day's part of the window.
+Result<void> ForEachDay(const reports::ReportingZone& zone, reports::DayRange days,
+                        reports::UtcWindow window,
+                        const std::function<Result<void>(std::int64_t, std::int64_t)>& read_day) {
   for (reports::LocalDay day = days.first; day <= days.last; ++day) {
     const std::int64_t start = std::max(zone.StartOfDay(day), window.start_ms);
     const std::int64_t end = std::min(zone.StartOfDay(day + 1), window.end_ms);
     if (start >= end) continue;
-    auto rows = read_day(start, end);
-    if (!rows) return rows.error();
-    read += *rows;
-    if (read > kMaxEventsRead || clock.NowMillis() - started > kMaxQueryMillis) {
-      return Error::Invalid("date_range",
-                            "The query would read more than " + std::to_string(kMaxEventsRead) +
-                                " rows or run longer than " +
-                                std::to_string(kMaxQueryMillis / 1000) +
-                                " s: narrow the date range.");
+    if (auto read = read_day(start, end); !read) return read.error();
+  }
+  return {};
+}
+
+// Hands `items` to `each`, checking the budget every kRowsBetweenChecks.
+template <typename Items, typename Each>
+Result<void> Evaluate(ReadBudget& budget, Items& items, const Each& each) {
+  std::int64_t since_check = 0;
+  for (auto& item : items) {
+    each(item);
+    if (++since_check == kRowsBetweenChecks) {
+      if (auto spent = budget.Spend(0); !spent) return spent;
+      since_check = 0;
     }
   }
   return {};
@@ -110,56 +116,70 @@ bool NamesProperties(const QueryRequest& request) {
          std::any_of(request.filters.begin(), request.filters.end(), FilterNamesProperty);
 }
 
-VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::string project_id,
+ReadBudget::ReadBudget(const core::Clock& clock) : clock_(clock), started_(clock.NowMillis()) {}
+
+Result<void> ReadBudget::Spend(std::int64_t rows) {
+  read_ += rows;
+  if (read_ <= kMaxEventsRead && clock_.NowMillis() - started_ <= kMaxQueryMillis) return {};
+  return Error::Invalid("date_range", "The query would read more than " +
+                                          std::to_string(kMaxEventsRead) +
+                                          " rows or run longer than " +
+                                          std::to_string(kMaxQueryMillis / 1000) +
+                                          " s: narrow the date range.");
+}
+
+VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
                          reports::UtcWindow window, bool with_properties) {
-  return [&store, &clock, project_id = std::move(project_id), &zone, days, window,
+  return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
           with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
-    return ForEachDay(clock, zone, days, window,
-                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
+    return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto events = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ListRollupEvents(project_id, start, end, with_properties);
       });
       if (!events) return events.error();
+      if (auto spent = budget.Spend(static_cast<std::int64_t>(events->size())); !spent) {
+        return spent;
+      }
       std::map<std::string, std::vector<storage::RollupEvent*>> sessions;
+      std::vector<storage::RollupEvent*> loose;
       for (storage::RollupEvent& e : *events) {
-        if (!e.session_id) {
-          std::vector<storage::RollupEvent*> alone{&e};
-          each(VisitOf(alone, false, with_properties));
-          continue;
-        }
-        sessions[*e.session_id].push_back(&e);
+        if (e.session_id) sessions[*e.session_id].push_back(&e);
+        else loose.push_back(&e);
       }
-      for (auto& [session, visit_events] : sessions) {
-        each(VisitOf(visit_events, true, with_properties));
-      }
-      return static_cast<std::int64_t>(events->size());
+      auto visits = Evaluate(budget, sessions, [&](auto& session) {
+        each(VisitOf(session.second, true, with_properties));
+      });
+      if (!visits) return visits;
+      return Evaluate(budget, loose, [&](storage::RollupEvent* e) {
+        std::vector<storage::RollupEvent*> alone{e};
+        each(VisitOf(alone, false, with_properties));
+      });
     });
   };
 }
 
-RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
-                             std::string project_id, const reports::ReportingZone& zone,
-                             reports::DayRange days, reports::UtcWindow window) {
-  return [&store, &clock, project_id = std::move(project_id), &zone, days,
+RequestSource StoredRequests(storage::Store& store, ReadBudget& budget, std::string project_id,
+                             const reports::ReportingZone& zone, reports::DayRange days,
+                             reports::UtcWindow window) {
+  return [&store, &budget, project_id = std::move(project_id), &zone, days,
           window](const std::function<void(const storage::BotRequestRecord&)>& each)
              -> Result<void> {
-    return ForEachDay(clock, zone, days, window,
-                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
+    return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto rows = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ListBotRequests(project_id, start, end);
       });
       if (!rows) return rows.error();
-      for (const storage::BotRequestRecord& row : *rows) each(row);
-      return static_cast<std::int64_t>(rows->size());
+      if (auto spent = budget.Spend(static_cast<std::int64_t>(rows->size())); !spent) return spent;
+      return Evaluate(budget, *rows, each);
     });
   };
 }
 
-AnswerSource StoredAnswers(storage::Store& store, const core::Clock& clock, std::string project_id,
+AnswerSource StoredAnswers(storage::Store& store, ReadBudget& budget, std::string project_id,
                            const reports::ReportingZone& zone, reports::DayRange days,
                            reports::UtcWindow window) {
-  return [&store, &clock, project_id = std::move(project_id), &zone, days,
+  return [&store, &budget, project_id = std::move(project_id), &zone, days,
           window](const std::function<void(const AnswerFacts&)>& each) -> Result<void> {
     std::map<std::string, std::string> engines, prompts;  // id → name, id → text
     auto named = store.Read([&](storage::Transaction& tx) -> Result<void> {
@@ -172,33 +192,40 @@ AnswerSource StoredAnswers(storage::Store& store, const core::Clock& clock, std:
       return {};
     });
     if (!named) return named.error();
-    return ForEachDay(clock, zone, days, window,
-                      [&](std::int64_t start, std::int64_t end) -> Result<std::int64_t> {
+    return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       std::vector<AnswerFacts> facts;
       auto read = store.Read([&](storage::Transaction& tx) -> Result<void> {
         auto answers = tx.ai_visibility().ListAiAnswersAnsweredIn(project_id, start, end);
-        if (!answers || answers->empty()) return answers ? Result<void>() : answers.error();
-        std::vector<std::string> ids;
+        if (!answers) return answers.error();
         std::map<std::string, std::size_t> index;
         for (const storage::AiAnswerRecord& answer : *answers) {
           index[answer.id] = facts.size();
-          ids.push_back(answer.id);
           facts.push_back({*answer.answered_at, engines[answer.engine_id],
                            prompts[answer.prompt_id], answer.topic, {}, {}});
         }
-        auto mentions = tx.ai_visibility().ListAiMentions(ids);
-        if (!mentions) return mentions.error();
-        for (const auto& m : *mentions) facts[index[m.answer_id]].mentions.emplace_back(m.brand_id, m.rank);
-        auto citations = tx.ai_visibility().ListAiCitations(ids);
-        if (!citations) return citations.error();
-        for (const auto& c : *citations) {
-          facts[index[c.answer_id]].citations.push_back({c.domain, c.owned, c.brand_id});
+        // The answers' mentions and citations, a few hundred ids per statement (SQLite's
+        // parameter limit).
+        for (std::size_t first = 0; first < answers->size(); first += kAnswersPerRead) {
+          std::vector<std::string> ids;
+          for (std::size_t i = first; i < std::min(answers->size(), first + kAnswersPerRead); ++i) {
+            ids.push_back((*answers)[i].id);
+          }
+          auto mentions = tx.ai_visibility().ListAiMentions(ids);
+          if (!mentions) return mentions.error();
+          for (const auto& m : *mentions) {
+            facts[index[m.answer_id]].mentions.emplace_back(m.brand_id, m.rank);
+          }
+          auto citations = tx.ai_visibility().ListAiCitations(ids);
+          if (!citations) return citations.error();
+          for (const auto& c : *citations) {
+            facts[index[c.answer_id]].citations.push_back({c.domain, c.owned, c.brand_id});
+          }
         }
         return {};
       });
       if (!read) return read.error();
-      for (const AnswerFacts& answer : facts) each(answer);
-      return static_cast<std::int64_t>(facts.size());
+      if (auto spent = budget.Spend(static_cast<std::int64_t>(facts.size())); !spent) return spent;
+      return Evaluate(budget, facts, each);
     });
   };
 }

@@ -2,9 +2,8 @@
 // holds one day's rows: for the web dataset every event of the visits that started in the
 // window and the window's events outside every visit (ListRollupEvents, the rows the rollups
 // are built from); for the crawler dataset the window's crawler requests; for AI visibility the
-// answers answered in it. A query that would
-// read more than kMaxEventsRead rows, or run longer than kMaxQueryMillis, stops with VAL_003
-// naming `date_range` (docs/query.md, "Limits").
+// answers answered in it. A query that would read more than kMaxEventsRead rows, or run longer
+// than kMaxQueryMillis, stops with VAL_003 naming `date_range` (docs/query.md, "Limits").
 #pragma once
 
 #include <cstdint>
@@ -22,18 +21,33 @@ namespace sightline::query {
 inline constexpr std::int64_t kMaxEventsRead = 20'000'000;
 inline constexpr std::int64_t kMaxQueryMillis = 30'000;
 
+// What one query may still read: rows and time, shared by the windows it reads (the selection
+// and the comparison). Checked after each day's read and every few thousand rows evaluated, so
+// a busy day cannot run on. Not thread-safe: one query, one thread.
+class ReadBudget {
+ public:
+  explicit ReadBudget(const core::Clock& clock);
+  // Counts `rows` more; VAL_003 naming `date_range` once past either limit.
+  core::Result<void> Spend(std::int64_t rows);
+
+ private:
+  const core::Clock& clock_;
+  const std::int64_t started_;
+  std::int64_t read_ = 0;
+};
+
 // `with_properties`: read each event's custom properties (its tags not set by Sightline or
 // the SDK: no `$` or `__` prefix), which the query needs only when it names one.
-VisitSource StoredVisits(storage::Store& store, const core::Clock& clock, std::string project_id,
+VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
                          reports::UtcWindow window, bool with_properties);
-RequestSource StoredRequests(storage::Store& store, const core::Clock& clock,
-                             std::string project_id, const reports::ReportingZone& zone,
-                             reports::DayRange days, reports::UtcWindow window);
+RequestSource StoredRequests(storage::Store& store, ReadBudget& budget, std::string project_id,
+                             const reports::ReportingZone& zone, reports::DayRange days,
+                             reports::UtcWindow window);
 
 // The AI-visibility answers: done answers answered in the window, with their mentions and
 // citations, engines and prompts by name.
-AnswerSource StoredAnswers(storage::Store& store, const core::Clock& clock, std::string project_id,
+AnswerSource StoredAnswers(storage::Store& store, ReadBudget& budget, std::string project_id,
                            const reports::ReportingZone& zone, reports::DayRange days,
                            reports::UtcWindow window);
 // The project's tracked brands.

@@ -158,8 +158,11 @@ Result<Compiled> Compile(const Filter& filter) {
 bool HoldsForEvent(const Compiled& c, const VisitEvent& e) {
   const Filter& f = *c.filter;
   if (f.condition()) {
+    // An event without the value (a page of an event that is no pageview, a property it does
+    // not carry) satisfies neither a condition nor its negation.
     const auto value = EventValue(e, c.field);
-    const bool positive = value && ValueMatches(f, *value);
+    if (!value) return false;
+    const bool positive = ValueMatches(f, *value);
     return IsNegative(f.op) ? !positive : positive;
   }
   switch (f.op) {
@@ -255,7 +258,8 @@ class Evaluation {
     for (const Compiled& filter : filters_) {
       if (!Holds(filter, visit, summary)) return;
     }
-    all_visitors_.insert(visit.visitor);
+    // A visit without a visitor id counts no visitor, as in the rollups.
+    if (!visit.visitor.empty()) all_visitors_.insert(visit.visitor);
     std::optional<std::size_t> bucket;
     if (has_time()) {
       bucket = BucketOf(buckets_, visit.events.front().at_ms);
@@ -320,9 +324,7 @@ class Evaluation {
   }
 
   Sums& Row(std::optional<std::vector<std::string>> key, std::optional<std::size_t> bucket) {
-    std::string joined;
-    for (const std::string& value : *key) (joined += value) += '\x1f';
-    auto [it, added] = rows_.try_emplace(std::move(joined));
+    auto [it, added] = rows_.try_emplace(*key);
     if (added) {
       it->second.dimensions = std::move(*key);
       it->second.bucket = bucket;
@@ -331,7 +333,7 @@ class Evaluation {
   }
 
   static void AddVisit(Sums& sums, const Visit& v, const Summary& s) {
-    sums.visitors.insert(v.visitor);
+    if (!v.visitor.empty()) sums.visitors.insert(v.visitor);
     if (!v.in_visit) return;
     sums.visits += 1;
     sums.bounces += s.bounce ? 1 : 0;
@@ -353,7 +355,7 @@ class Evaluation {
   std::vector<FieldRef> fields_;
   bool per_event_ = false;
   std::vector<Compiled> filters_;
-  std::map<std::string, Sums> rows_;
+  std::map<std::vector<std::string>, Sums> rows_;
   std::unordered_set<std::string> all_visitors_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "query/query_period.h"
@@ -117,6 +118,19 @@ json::value FilterJson(const query::Filter& filter) {
   return out;
 }
 
+json::object IncludeJson(const query::QueryRequest& request) {
+  json::object include{{"time_labels", request.time_labels}, {"total_rows", request.total_rows}};
+  if (request.comparison) {
+    json::object comparisons{{"mode", request.comparison->preset}};
+    if (request.comparison->preset == "custom") {
+      comparisons["date_range"] =
+          json::array{json::string(request.comparison->from), json::string(request.comparison->to)};
+    }
+    include["comparisons"] = std::move(comparisons);
+  }
+  return include;
+}
+
 // The request as answered: names as given, the date range as the exact instants it covered.
 json::object QueryJson(const query::QueryRequest& request, const reports::ReportingZone& zone,
                        const query::QueryPeriod& period, const std::string& site_id) {
@@ -134,8 +148,7 @@ json::object QueryJson(const query::QueryRequest& request, const reports::Report
       {"dimensions", Strings(request.dimensions)},
       {"filters", std::move(filters)},
       {"order_by", std::move(order)},
-      {"include", json::object{{"time_labels", request.time_labels},
-                               {"total_rows", request.total_rows}}},
+      {"include", IncludeJson(request)},
       {"pagination", json::object{{"limit", request.limit}, {"offset", request.offset}}},
       {"timezone", zone.name()}};
   if (period.comparison) {
@@ -144,12 +157,6 @@ json::object QueryJson(const query::QueryRequest& request, const reports::Report
                     json::string(zone.FormatLocal(period.comparison->end_ms - 1000))};
   }
   return out;
-}
-
-std::string RowKey(const std::vector<std::string>& dimensions) {
-  std::string key;
-  for (const std::string& value : dimensions) (key += value) += '\x1f';
-  return key;
 }
 
 // Each dataset is read with the permission its reports need: `query` itself needs
@@ -180,6 +187,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
   auto buckets = query::BucketsOf(*request, *zone, period->days, period->window);
   if (!buckets) return buckets.error();
   const bool properties = query::NamesProperties(*request);
+  query::ReadBudget budget(context.clock);  // shared by the selection and the comparison
   // One dataset's answer over one window.
   const auto evaluate = [&](const query::QueryRequest& asked, reports::DayRange days,
                             reports::UtcWindow window,
@@ -189,36 +197,37 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
       if (!brands) return brands.error();
       return query::AnswerAiVisibility(
           asked, *brands,
-          query::StoredAnswers(context.store, context.clock, project.id, *zone, days, window), at);
+          query::StoredAnswers(context.store, budget, project.id, *zone, days, window), at);
     }
     if (asked.dataset == query::Dataset::kCrawlers) {
       return query::AnswerCrawlers(
-          asked, query::StoredRequests(context.store, context.clock, project.id, *zone, days, window),
+          asked, query::StoredRequests(context.store, budget, project.id, *zone, days, window),
           at);
     }
     return query::AnswerWeb(asked,
-                            query::StoredVisits(context.store, context.clock, project.id, *zone,
+                            query::StoredVisits(context.store, budget, project.id, *zone,
                                                 days, window, properties),
                             at);
   };
   auto answer = evaluate(*request, period->days, period->window, *buckets);
   if (!answer) return answer.error();
 
-  std::map<std::string, query::ResultRow> previous;
+  std::map<std::vector<std::string>, query::ResultRow> previous;
   if (period->comparison) {
     query::QueryRequest whole = *request;  // every comparison row, to match the page's rows
     whole.offset = 0;
-    whole.limit = query::kMaxLimit;
+    whole.limit = std::numeric_limits<std::int64_t>::max();
     auto then = query::BucketsOf(whole, *zone, *period->comparison_days, *period->comparison);
     if (!then) return then.error();
-    // Time rows are compared bucket by bucket: the n-th bucket with the n-th.
-    for (std::size_t i = 0; i < then->labels.size() && i < buckets->labels.size(); ++i) {
-      then->labels[i] = buckets->labels[i];
+    // Time rows are compared bucket by bucket: the n-th bucket with the n-th; a comparison
+    // bucket beyond the selection's matches none (its label cannot be one of theirs).
+    for (std::size_t i = 0; i < then->labels.size(); ++i) {
+      then->labels[i] = i < buckets->labels.size() ? buckets->labels[i] : "\x1e" + then->labels[i];
     }
     auto compared = evaluate(whole, *period->comparison_days, *period->comparison, *then);
     if (!compared) return compared.error();
     for (query::ResultRow& row : compared->rows) {
-      previous.emplace(RowKey(row.dimensions), std::move(row));
+      previous.emplace(row.dimensions, std::move(row));
     }
   }
 
@@ -230,7 +239,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
                         {"metrics", std::move(metrics)}};
     if (HasIntervals(row)) result["intervals"] = IntervalsJson(row);
     if (period->comparison) {
-      const auto it = previous.find(RowKey(row.dimensions));
+      const auto it = previous.find(row.dimensions);
       result["comparison"] =
           ComparisonJson(*request, row, it == previous.end() ? nullptr : &it->second);
     }

@@ -617,6 +617,20 @@ TEST_P(WebQuery, StackedFiltersPropertiesTimeAndComparison) {
   EXPECT_EQ(json::serialize(compared.at("query").at("comparison_date_range")),
             R"(["2026-10-26T00:00:00-04:00","2026-11-01T23:59:59-05:00"])")
       << "the last day is the 25-hour one the clocks went back";
+  // An exact window is compared with the same instants just before it, hour by hour.
+  const json::object hours = Query(
+      R"({"metrics":["visitors"],"dimensions":["time"],"date_range":["2026-11-03T12:00:00-05:00","2026-11-03T23:59:59-05:00"],
+          "include":{"time_labels":true,"comparisons":{"mode":"previous_period"}}})");
+  EXPECT_EQ(json::serialize(hours.at("query").at("comparison_date_range")),
+            R"(["2026-11-03T00:00:00-05:00","2026-11-03T11:59:59-05:00"])");
+  EXPECT_EQ(hours.at("meta").at("time_labels").as_array().size(), 12u);
+  EXPECT_EQ(hours.at("meta").at("time_labels").at(0).as_string(), "2026-11-03T12:00:00-05:00");
+  // A custom comparison is at most as long as the longest selection.
+  const json::object endless = Query(R"({"metrics":["visitors"],)" + std::string(kWeek) +
+                                     R"(,"include":{"comparisons":{"mode":"custom","date_range":["2026-01-01","9999-12-31"]}}})",
+                                     400);
+  EXPECT_EQ(endless.at("error").at("details").at("field").as_string(),
+            "include.comparisons.date_range");
   // Past the one-year reach: VAL_001, as the reports.
   const json::object far = Query(R"({"metrics":["visitors"],)" + std::string(kWeek) +
                                  R"(,"include":{"comparisons":{"mode":"custom","date_range":["2024-01-01","2024-01-07"]}}})",

@@ -213,6 +213,18 @@ TEST(QueryRequest, LimitsHold) {
   EXPECT_EQ(RefusedAt(R"({"metrics": ["visitors"], "dimensions": ["event:props:)" + long_key +
                       R"("]})"),
             "dimensions[0]");
+  // The patterns of a request are bounded together, in number and in size.
+  std::string patterns;
+  for (std::size_t i = 0; i <= kMaxPatterns; ++i) patterns += std::string(i ? "," : "") + "\"^/p\"";
+  EXPECT_EQ(RefusedAt(R"({"metrics": ["visitors"], "filters": [["matches", "event:page", [)" +
+                      patterns + "]]]}"),
+            "filters[0][2][" + std::to_string(kMaxPatterns) + "]");
+  std::string large;
+  for (int i = 0; i < 21; ++i) large += std::string(i ? "," : "") + R"("[^\\n]{1000}")";
+  const std::string refused = RefusedAt(
+      R"({"metrics": ["visitors"], "filters": [["matches", "event:page", [)" + large + "]]]}");
+  EXPECT_TRUE(refused.starts_with("filters[0][2][")) << refused
+      << ": each compiles to thousands of instructions, 21 together are too many";
   // A pattern too big for RE2's memory bound does not compile; it never runs long.
   EXPECT_EQ(RefusedAt(R"q({"metrics": ["visitors"], "filters": [["matches", "event:page",
     ["((((a{1,100}){1,100}){1,100}){1,100})"]]]})q"), "filters[0][2][0]");

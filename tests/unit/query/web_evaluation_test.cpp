@@ -143,6 +143,29 @@ TEST(WebEvaluation, StackedFiltersKeepVisits) {
                                               ["is", "event:props:plan", ["pro"]]]]]])"),
             (V{1, 1, 3}));
   EXPECT_EQ(visitors(R"([["has_not_done", ["is", "event:name", ["signup"]]]])"), (V{3, 2, 4}));
+  // Inside has_done an event without the value satisfies no condition, negated or not: "viewed
+  // only /home" keeps B (and D, which viewed nothing), though A's signup has no page.
+  EXPECT_EQ(visitors(R"([["has_not_done", ["is_not", "event:page", ["/home"]]]])"), (V{2, 1, 2}));
+}
+
+TEST(WebEvaluation, AVisitWithoutAVisitorIdCountsNoVisitor) {
+  const VisitSource source = [](const std::function<void(const Visit&)>& each) -> core::Result<void> {
+    for (Visit visit : Fixture()) each(visit);
+    Visit anonymous = Fixture()[1];
+    anonymous.visitor.clear();
+    each(anonymous);
+    return {};
+  };
+  auto request = ParseQueryRequest(boost::json::parse(
+      R"({"metrics": ["visitors", "visits"], "dimensions": ["visit:country"]})"));
+  ASSERT_TRUE(request);
+  auto answer = AnswerWeb(*request, source);
+  ASSERT_TRUE(answer);
+  for (const ResultRow& row : answer->rows) {
+    if (row.dimensions[0] != "FR") continue;
+    EXPECT_EQ(Int(row.metrics[0]), 1) << "v2 only, as the rollups count";
+    EXPECT_EQ(Int(row.metrics[1]), 2);
+  }
 }
 
 TEST(WebEvaluation, CustomPropertiesTimeAndPercentage) {
