@@ -104,6 +104,7 @@ test('every read-only tool answers and matches its declared output schema', asyn
     get_web_breakdown: { dimension: 'country' },
     get_web_dimension_timeline: { dimension: 'country' },
     classify_request: { user_agent: GPTBOT, ip_address: '203.0.113.7' },
+    query: { metrics: ['visitors', 'pageviews'], dimensions: ['event:page'], date_range: '7d' },
   };
   // Tools reading one thing by id: nothing of that id here, so a 404 as a tool error.
   const unknown = {
