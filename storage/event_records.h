@@ -86,6 +86,8 @@ struct EventRecord {
   // For events with neither an anonymous nor a user id: the daily keyed hash of project, IP
   // and User-Agent that counts them as a visitor (docs/metrics.md).
   std::optional<std::string> daily_visitor;
+
+  bool operator==(const EventRecord&) const = default;
 };
 
 // One classified crawler request forwarded by a customer's server, edge or log drain.
@@ -107,6 +109,8 @@ struct BotRequestRecord {
   bool is_ai = false;
   std::optional<std::string> country;
   bool counts_toward_usage = true;  // false for the service's own verified crawler
+
+  bool operator==(const BotRequestRecord&) const = default;
 };
 
 // A vendor's IP-range list as last fetched (the vendor's own JSON).

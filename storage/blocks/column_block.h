@@ -1,0 +1,113 @@
+// A column block: many rows of one table kept as columns, each column compressed on its own
+// (zstd), so a reader decompresses only the columns it needs. The compact event store keeps
+// the events of one project and hour as one block (docs/storage.md, "Event blocks").
+//
+// Columns are numbered by the table's own schema (storage/blocks/event_block.h); a block may
+// lack a column, which then reads as all null (text) or all zero (integers), so a schema can
+// grow without rewriting old blocks. Two kinds of column:
+//   text      nullable strings, dictionary-encoded: the distinct values once, then a code per
+//             row (1, 2 or 4 bytes wide as the dictionary needs; 0 is null). Values that are all
+//             canonical UUIDs are kept as 16 bytes each instead.
+//   integer   64-bit integers as zigzag varints of the difference from the previous row.
+//
+// Layout: "SLB1", varint rows, varint columns, then per column: varint id, kind byte, varint
+// raw size, varint compressed size; then the compressed payloads in the same order. Every
+// size is checked before anything is allocated, so a damaged block is an error, never a crash
+// (fuzzed: fuzz/column_block_fuzz.cpp). Values are immutable once written; thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/result.h"
+
+namespace sightline::storage::blocks {
+
+using ColumnId = std::uint16_t;
+
+// Builds one block a row at a time: each column receives exactly one value per row.
+class BlockWriter {
+ public:
+  // Appends a value to a text column (created on first use, after `rows_before` nulls).
+  void AddText(ColumnId id, std::optional<std::string_view> value);
+  void AddInteger(ColumnId id, std::int64_t value);
+  // Ends a row: columns that received no value for it get null (text) or 0 (integer).
+  void EndRow();
+
+  std::size_t rows() const { return rows_; }
+  // The block's bytes. The writer is spent.
+  std::string Finish();
+
+ private:
+  struct TextColumn {
+    std::unordered_map<std::string, std::uint32_t> codes;  // value → code (1-based)
+    std::vector<std::string_view> values;                  // by code - 1 (keys of `codes`)
+    std::vector<std::uint32_t> rows;                       // per row, 0 for null
+  };
+  struct IntegerColumn {
+    std::vector<std::int64_t> rows;
+  };
+  TextColumn& Text(ColumnId id);
+  IntegerColumn& Integer(ColumnId id);
+
+  std::size_t rows_ = 0;
+  std::unordered_map<ColumnId, TextColumn> texts_;
+  std::unordered_map<ColumnId, IntegerColumn> integers_;
+};
+
+// One text column decoded: the dictionary and a code per row (0: null).
+struct TextValues {
+  // The dictionary's bytes, on the heap so that moving keeps the views valid (a short
+  // std::string moved would take its bytes along).
+  std::unique_ptr<std::string> arena = std::make_unique<std::string>();
+  std::vector<std::string_view> values;   // [0] is unused (null); views into `arena`
+  std::vector<std::uint32_t> codes;       // per row
+
+  std::optional<std::string_view> At(std::size_t row) const {
+    const std::uint32_t code = codes[row];
+    if (code == 0) return std::nullopt;
+    return values[code];
+  }
+};
+
+// Reads a block. The bytes must outlive the reader. Open checks the whole directory; each
+// column is checked again as it is decoded.
+class BlockReader {
+ public:
+  // VAL_007 ("stored block is damaged") for bytes that are not a well-formed block.
+  static core::Result<BlockReader> Open(std::string_view bytes);
+  // A temporary string would be gone before the first column is read.
+  static core::Result<BlockReader> Open(std::string&& bytes) = delete;
+
+  std::size_t rows() const { return rows_; }
+  bool Has(ColumnId id) const;
+  // A text column (all null when the block lacks it); an error for an integer column.
+  core::Result<TextValues> Text(ColumnId id) const;
+  // An integer column (all 0 when the block lacks it); an error for a text column.
+  core::Result<std::vector<std::int64_t>> Integers(ColumnId id) const;
+
+ private:
+  struct Entry {
+    ColumnId id = 0;
+    std::uint8_t kind = 0;
+    std::size_t raw_size = 0;
+    std::string_view payload;
+  };
+  const Entry* Find(ColumnId id) const;
+  core::Result<std::string> Inflate(const Entry& entry) const;
+
+  std::size_t rows_ = 0;
+  std::vector<Entry> entries_;
+};
+
+// The most rows one block holds, and the most bytes one decoded column may take: both bound
+// what a damaged or hostile block can make a reader allocate.
+inline constexpr std::size_t kMaxBlockRows = 4'000'000;
+inline constexpr std::size_t kMaxColumnBytes = 512u << 20;
+
+}  // namespace sightline::storage::blocks

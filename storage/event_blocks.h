@@ -1,0 +1,42 @@
+// Tracked events and crawler requests as column blocks (storage/blocks/column_block.h): the
+// sealed part of the compact event store (docs/storage.md, "Event blocks"). Lossless: every
+// field of EventRecord and BotRequestRecord but the project (the block's key) comes back as
+// it was written. The column numbers are the stored schema: never reuse or renumber one.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "storage/blocks/column_block.h"
+#include "storage/event_records.h"
+
+namespace sightline::storage {
+
+// Column numbers of an events block, for readers that decode only some columns.
+enum class EventColumn : blocks::ColumnId {
+  kId = 1, kOccurredAt, kReceivedAfter, kEvent, kChannel, kUserId, kAnonymousId, kSessionId,
+  kIcon, kDescription, kFlags, kTags, kIp, kUserAgent, kBrowser, kBrowserVersion, kOs,
+  kOsVersion, kDevice, kBrand, kModel, kDeviceConfidence, kSignalSource, kCountry, kRegion,
+  kCity, kPath, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm, kUtmContent,
+  kActorType, kBotName, kBotVendor, kActorCategory, kVerificationMethod, kActorConfidence,
+  kTrafficSource, kTrafficChannel, kDailyVisitor,
+};
+
+// Bits of the kFlags column.
+inline constexpr std::int64_t kNotifyFlag = 1, kInAppFlag = 2, kIsBotFlag = 4,
+                              kActorVerifiedFlag = 8, kIsAiFlag = 16;
+
+// The rows in the order given.
+std::string EncodeEvents(std::span<const EventRecord> events);
+std::string EncodeBotRequests(std::span<const BotRequestRecord> requests);
+
+// Every row of a block, `project_id` set to the one given.
+core::Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
+                                                    std::string_view project_id);
+core::Result<std::vector<BotRequestRecord>> DecodeBotRequests(std::string_view block,
+                                                              std::string_view project_id);
+
+}  // namespace sightline::storage

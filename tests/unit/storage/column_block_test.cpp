@@ -1,0 +1,163 @@
+#include "storage/blocks/column_block.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace sightline::storage::blocks {
+namespace {
+
+TEST(ColumnBlock, TextAndIntegerColumnsComeBackAsWritten) {
+  BlockWriter writer;
+  const std::vector<std::optional<std::string>> texts = {"/pricing", std::nullopt, "", "/pricing",
+                                                         "/blog/ä"};
+  const std::vector<std::int64_t> numbers = {1'790'000'000'000, -5, 0,
+                                             std::numeric_limits<std::int64_t>::max(),
+                                             std::numeric_limits<std::int64_t>::min()};
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    writer.AddText(7, texts[r]);
+    writer.AddInteger(2, numbers[r]);
+    writer.EndRow();
+  }
+  const std::string bytes = writer.Finish();
+  auto reader = BlockReader::Open(bytes);
+  ASSERT_TRUE(reader) << reader.error().internal();
+  ASSERT_EQ(reader->rows(), texts.size());
+  auto text = reader->Text(7);
+  auto integers = reader->Integers(2);
+  ASSERT_TRUE(text);
+  ASSERT_TRUE(integers);
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    const auto value = text->At(r);
+    EXPECT_EQ(value.has_value(), texts[r].has_value()) << r;
+    if (value) {
+      EXPECT_EQ(*value, *texts[r]);
+    }
+    EXPECT_EQ((*integers)[r], numbers[r]);
+  }
+  // "/pricing" twice, "" and "/blog/ä": the dictionary holds each value once.
+  EXPECT_EQ(text->values.size(), 4u);
+}
+
+TEST(ColumnBlock, AColumnStartedLateOrSkippedInARowReadsNullOrZeroThere) {
+  BlockWriter writer;
+  writer.AddInteger(1, 10);
+  writer.EndRow();
+  writer.AddText(3, "late");  // the column first appears in the second row
+  writer.EndRow();
+  writer.AddInteger(1, 12);
+  writer.EndRow();
+  const std::string bytes = writer.Finish();
+  auto reader = BlockReader::Open(bytes);
+  ASSERT_TRUE(reader);
+  auto text = reader->Text(3);
+  auto integers = reader->Integers(1);
+  ASSERT_TRUE(text) << text.error().internal();
+  ASSERT_TRUE(integers) << integers.error().internal();
+  EXPECT_EQ(text->At(0), std::nullopt);
+  EXPECT_EQ(text->At(1), "late");
+  EXPECT_EQ(text->At(2), std::nullopt);
+  EXPECT_EQ(*integers, (std::vector<std::int64_t>{10, 0, 12}));
+  // A column the block lacks reads as all null or all zero; the wrong kind is an error.
+  EXPECT_EQ(reader->Text(9)->codes, (std::vector<std::uint32_t>{0, 0, 0}));
+  EXPECT_EQ(*reader->Integers(9), (std::vector<std::int64_t>{0, 0, 0}));
+  EXPECT_FALSE(reader->Integers(3));
+  EXPECT_FALSE(reader->Text(1));
+}
+
+TEST(ColumnBlock, UuidsTakeSixteenBytesAndOtherTextStaysExact) {
+  std::mt19937_64 random(7);
+  const auto uuid = [&] {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text;
+    for (int i = 0; i < 32; ++i) {
+      if (i == 8 || i == 12 || i == 16 || i == 20) text.push_back('-');
+      text.push_back(kHex[random() % 16]);
+    }
+    return text;
+  };
+  BlockWriter ids, mixed;
+  std::vector<std::string> written;
+  for (int r = 0; r < 2000; ++r) {
+    written.push_back(uuid());
+    ids.AddText(1, written.back());
+    ids.EndRow();
+    // Upper case would not come back as written from 16 bytes: kept as text.
+    mixed.AddText(1, r == 5 ? std::string("0190A3B4-0000-7000-8000-000000000000") : written.back());
+    mixed.EndRow();
+  }
+  const std::string packed = ids.Finish();
+  // 16 random bytes per UUID do not compress: about 16 bytes a row, not 36.
+  EXPECT_LT(packed.size(), 2000u * 17);
+  for (const std::string* bytes : {&packed}) {
+    auto reader = BlockReader::Open(*bytes);
+    ASSERT_TRUE(reader);
+    auto text = reader->Text(1);
+    ASSERT_TRUE(text);
+    for (int r = 0; r < 2000; ++r) EXPECT_EQ(text->At(r), written[r]);
+  }
+  const std::string mixed_bytes = mixed.Finish();
+  auto reader = BlockReader::Open(mixed_bytes);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->Text(1)->At(5), "0190A3B4-0000-7000-8000-000000000000");
+  EXPECT_EQ(reader->Text(1)->At(6), written[6]);
+}
+
+TEST(ColumnBlock, ManyDistinctValuesWidenTheCodes) {
+  BlockWriter writer;
+  for (int r = 0; r < 70'000; ++r) {
+    writer.AddText(1, "value-" + std::to_string(r % 66'000));
+    writer.EndRow();
+  }
+  const std::string bytes = writer.Finish();
+  auto reader = BlockReader::Open(bytes);
+  ASSERT_TRUE(reader);
+  auto text = reader->Text(1);
+  ASSERT_TRUE(text) << text.error().internal();
+  EXPECT_EQ(text->values.size(), 66'001u);
+  EXPECT_EQ(text->At(69'999), "value-3999");
+}
+
+TEST(ColumnBlock, DamagedBytesAreRefusedNeverTrusted) {
+  BlockWriter writer;
+  for (int r = 0; r < 100; ++r) {
+    writer.AddText(1, "page-" + std::to_string(r % 7));
+    writer.AddInteger(2, r);
+    writer.EndRow();
+  }
+  const std::string bytes = writer.Finish();
+  const std::string longer = bytes + "x";
+  EXPECT_FALSE(BlockReader::Open(std::string_view()));
+  EXPECT_FALSE(BlockReader::Open(std::string_view("SLB1")));
+  EXPECT_FALSE(BlockReader::Open(std::string_view(bytes).substr(0, bytes.size() - 1)));
+  EXPECT_FALSE(BlockReader::Open(longer));
+  // Flipping any one byte either is refused somewhere or still reads every row.
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
+    auto reader = BlockReader::Open(damaged);
+    if (!reader) continue;
+    if (auto text = reader->Text(1)) {
+      ASSERT_EQ(text->codes.size(), reader->rows());
+      for (auto code : text->codes) ASSERT_LT(code, text->values.size());
+    }
+    if (auto integers = reader->Integers(2)) {
+      ASSERT_EQ(integers->size(), reader->rows());
+    }
+  }
+}
+
+TEST(ColumnBlock, AnEmptyBlockHasNoRows) {
+  BlockWriter writer;
+  const std::string bytes = writer.Finish();
+  auto reader = BlockReader::Open(bytes);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->rows(), 0u);
+  EXPECT_TRUE(reader->Text(1)->codes.empty());
+}
+
+}  // namespace
+}  // namespace sightline::storage::blocks
