@@ -20,9 +20,9 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
     long* out;
   };
   long threads = 0, connections = 0, body = 0, header = 0, read = 0, idle = 0, grace = 0, pool = 0,
-       queue_rows = 0, access_ttl = 0, refresh = 0, rollup = 0, quota = 0, public_quota = 0,
-       llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0, ai_interval = 0,
-       audit_interval = 0, audit_crawls = 0;
+       queue_rows = 0, access_ttl = 0, refresh = 0, rollup = 0, seal_after = 0, quota = 0,
+       public_quota = 0, llm_timeout = 0, steps = 0, seconds = 0, cli_login_ttl = 0,
+       ai_interval = 0, audit_interval = 0, audit_crawls = 0;
   const Number numbers[] = {{"threads", &threads},
                             {"max-connections", &connections},
                             {"max-body-bytes", &body},
@@ -36,6 +36,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
                             {"cli-login-ttl", &cli_login_ttl},
                             {"bot-ranges-refresh", &refresh},
                             {"rollup-interval", &rollup},
+                            {"seal-after", &seal_after},
                             {"rate-limit", &quota},
                             {"public-rate-limit", &public_quota},
                             {"llm-timeout", &llm_timeout},
@@ -65,6 +66,7 @@ Result<void> ReadNumbers(const Options& options, ServeConfig& config) {
   config.cli_login_ttl = std::chrono::seconds(cli_login_ttl);
   config.bot_ranges_refresh = std::chrono::hours(refresh);
   config.rollup_interval = std::chrono::seconds(rollup);
+  config.seal_after = std::chrono::seconds(seal_after);
   config.rate_limit = quota;
   config.public_rate_limit = public_quota;
   config.llm.limits.idle_timeout = std::chrono::seconds(llm_timeout);

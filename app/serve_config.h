@@ -37,6 +37,7 @@ struct ServeConfig {
   std::string bot_ranges_mirror;
   std::chrono::hours bot_ranges_refresh{24};
   std::chrono::seconds rollup_interval{15};
+  std::chrono::seconds seal_after{600};  // inbox events older than this are sealed into blocks
   std::string outbound_ca;
   std::string dns_server;
   bool signature_directory_private = false;

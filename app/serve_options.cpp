@@ -64,6 +64,11 @@ const OptionDef kServeOptions[] = {
      "days already rolled up lag new rows by up to this. 0: never in the background, and every "
      "report first rolls up the changed days it reads (exact to the last row).",
      0, 86400},
+    {"seal-after", "SIGHTLINE_SEAL_AFTER", "600", "SECONDS",
+     "Tracked events received this long ago leave the inbox table for the compact column "
+     "blocks (docs/storage.md); the sealing runs every minute, or every second when this is "
+     "under a minute.",
+     0, 604800},
     {"bot-ranges-mirror", "SIGHTLINE_BOT_RANGES_MIRROR", "", "URL",
      "Fetch the range lists from URL/<list id>.json instead of the vendors' URLs."},
     {"outbound-ca", "SIGHTLINE_OUTBOUND_CA", "", "FILE",

@@ -2,6 +2,7 @@
 
 #include "api/embedded_assets.h"
 #include "app/commands.h"
+#include "app/event_sealing.h"
 #include "app/rollup_refresh.h"
 #include "core/crypto.h"
 #include "core/logging.h"
@@ -359,6 +360,12 @@ Server::Server(ServeConfig config, ServerFoundations& f, const ServeHooks& hooks
           config_.bot_ranges_dir, CatalogListIds(), live_ranges_, config_.bot_ranges_refresh),
       rollups_(config_.rollup_interval, /*first_at_start=*/false,
                [this](const std::atomic<bool>&) { RefreshMarkedRollups(*store_); }),
+      sealing_(config_.seal_after < std::chrono::minutes(1) ? std::chrono::seconds(1)
+                                                           : std::chrono::seconds(60),
+               /*first_at_start=*/true,
+               [this](const std::atomic<bool>& stopping) {
+                 SealInboxEvents(*store_, clock_, config_.seal_after, stopping);
+               }),
       visibility_runner_(*store_, clock_, *llm_client_, ai_keys_.get(),
                          VisibilityRunnerSettingsFor(config_)),
       ai_visibility_(config_.ai_visibility_interval, /*first_at_start=*/true,

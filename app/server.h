@@ -142,6 +142,7 @@ class Server {
   // Background work, last.
   RangeRefresher range_refresher_;
   PeriodicTask rollups_;
+  PeriodicTask sealing_;  // inbox events into the compact store's blocks
   agent::VisibilityRunner visibility_runner_;
   PeriodicTask ai_visibility_;  // scheduled runs and queued answers
   site_audit::CrawlRunner crawl_runner_;

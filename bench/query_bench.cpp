@@ -7,11 +7,14 @@
 // with ClickHouse's.
 //
 //   query_bench (--data DIR | --database-url URL) [--generate EVENTS] [--tsv FILE]
-//               [--runs N] [--answers DIR]
+//               [--runs N] [--answers DIR] [--seal] [--measure-blocks]
 //
 // With --generate the store gets EVENTS tracked events of one 30-day window (2026-10-01 to
 // 2026-10-30 UTC), about 3 per visit, EVENTS/10 visitors (deterministic); without it, the rows
-// already there are used. Prints "time <question> <median ms>" per question.
+// already there are used. Prints "time <question> <median ms>" per question. --measure-blocks
+// instead writes the project's events as column blocks in memory (docs/storage.md) and prints
+// their size and decoding time (MeasureBlocks). --seal first seals every inbox event into the
+// store's blocks, as the server does after --seal-after (docs/storage.md).
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <chrono>
@@ -20,13 +23,20 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "app/event_sealing.h"
 #include "core/clock.h"
 #include "query/query_period.h"
 #include "query/stored_rows.h"
+#include "storage/event_blocks.h"
 #include "storage/event_repository.h"
 #include "storage/store.h"
 #include "storage/transaction.h"
@@ -178,26 +188,50 @@ std::string TsvLine(const storage::EventRecord& e, const Source& source,
 
 // One visit of 1 to 5 events, a pageview first, each 1 to 300 s after the one before (whole
 // seconds, so that ClickHouse's DateTime orders them the same way).
-void AddVisit(std::mt19937_64& rng, std::int64_t visit, std::int64_t visitors, std::int64_t room,
+// A UUID as ingestion writes them: v7 (the time in its first 48 bits) for event ids, v4 for
+// session and anonymous ids; random bits from `rng`, so a run is deterministic.
+std::string UuidOf(std::mt19937_64& rng, std::optional<std::int64_t> unix_ms) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::uint64_t high = unix_ms ? (static_cast<std::uint64_t>(*unix_ms) << 16) |
+                                           0x7000u | (rng() & 0xfffu)
+                                     : (rng() & ~0xf000ull) | 0x4000u;
+  const std::uint64_t low = (rng() & 0x3fffffffffffffffull) | 0x8000000000000000ull;
+  std::string text;
+  for (int i = 0; i < 32; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) text.push_back('-');
+    const std::uint64_t word = i < 16 ? high : low;
+    text.push_back(kHex[(word >> (60 - 4 * (i % 16))) & 0xf]);
+  }
+  return text;
+}
+
+// The same visitor number always has the same anonymous id.
+std::string VisitorId(std::int64_t number) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(number) * 2654435761u + 1);
+  return UuidOf(rng, std::nullopt);
+}
+
+void AddVisit(std::mt19937_64& rng, std::int64_t visitors, std::int64_t room,
               std::vector<storage::EventRecord>& events, std::string& tsv) {
   static const Zipf pages(5000, 1.0), sources(300, 1.1);
   const Source source = SourceOf(sources(rng));
   const Visitor visitor = VisitorOf(rng);
-  const std::string visitor_id = "v" + std::to_string(rng() % visitors);
+  const std::string visitor_id = VisitorId(static_cast<std::int64_t>(rng() % visitors));
+  const std::string session_id = UuidOf(rng, std::nullopt);
   std::int64_t at =
       kStartMs + static_cast<std::int64_t>(rng() % ((kDays * kDayMs - 3'600'000) / 1000)) * 1000;
   // The last visit is cut to the room left, so the store gets exactly the events asked for.
   const int count = static_cast<int>(std::min<std::int64_t>(room, 1 + rng() % 5));
   for (int i = 0; i < count; ++i) {
     storage::EventRecord e;
-    e.id = "e" + std::to_string(visit) + "-" + std::to_string(i);
     e.project_id = kProject;
     e.occurred_at = e.received_at = at;
+    e.id = UuidOf(rng, e.received_at);
     const int kind = static_cast<int>(rng() % 10);
     e.event = i == 0 || kind < 8 ? "screen_view" : kind == 8 ? "click" : "signup";
     e.channel = "web";
     e.anonymous_id = visitor_id;
-    e.session_id = "s" + std::to_string(visit);
+    e.session_id = session_id;
     e.path = PagePath(pages(rng));
     e.referrer = source.referrer;
     e.traffic_source = source.name;
@@ -207,7 +241,14 @@ void AddVisit(std::mt19937_64& rng, std::int64_t visit, std::int64_t visitors, s
     e.browser = visitor.browser;
     e.os = visitor.os;
     e.user_agent = visitor.user_agent;
+    // What enrichment adds to a browser's event (ingest/enrichment.cpp).
+    e.browser_version = "130.0";
+    e.os_version = visitor.os == "iOS" ? "17.5" : visitor.os == "Android" ? "14" : "";
+    e.device_confidence = 0.9;
+    e.signal_source = "user_agent";
     e.actor_type = "human";
+    e.verification_method = "none";
+    e.actor_confidence = 0.95;
     const auto properties = PropertiesOf(rng);
     e.tags_json = TagsJson(properties);
     tsv += TsvLine(e, source, properties);
@@ -226,8 +267,10 @@ bool Generate(storage::Store& store, std::int64_t rows, const std::string& tsv_p
     std::vector<storage::EventRecord> batch;
     std::string tsv;
     for (std::int64_t room = rows - written; batch.size() < 5000 && room > 0;
-         room = rows - written - static_cast<std::int64_t>(batch.size()))
-      AddVisit(rng, visit++, std::max<std::int64_t>(1, rows / 10), room, batch, tsv);
+         room = rows - written - static_cast<std::int64_t>(batch.size())) {
+      ++visit;
+      AddVisit(rng, std::max<std::int64_t>(1, rows / 10), room, batch, tsv);
+    }
     auto inserted =
         store.Write([&](storage::Transaction& tx) { return tx.events().InsertEvents(batch); });
     if (!inserted) {
@@ -320,6 +363,96 @@ bool TimeQuestion(storage::Store& store, const core::Clock& clock,
   return true;
 }
 
+// The compact store's format on these rows (docs/storage.md, "Event blocks"): every event of
+// the project read back, one block per UTC hour of its visit's start, a visit's events together
+// in time order; prints the blocks' bytes per event and the median time to decode the columns
+// a question like (a) reads (session, visitor, time, name, source, country) from every block.
+bool MeasureBlocks(storage::Store& store, int runs) {
+  std::vector<storage::EventRecord> events;
+  storage::EventQuery page;
+  page.project_id = kProject;
+  page.limit = 50'000;
+  for (;;) {
+    auto rows = store.Read([&](storage::Transaction& tx) { return tx.events().ListEvents(page); });
+    if (!rows) return false;
+    if (rows->empty()) break;
+    page.before = std::make_pair(rows->back().occurred_at, rows->back().id);
+    std::move(rows->begin(), rows->end(), std::back_inserter(events));
+  }
+  std::map<std::string, std::int64_t> starts;
+  for (const auto& e : events) {
+    auto [it, added] = starts.try_emplace(e.session_id.value_or(""), e.occurred_at);
+    if (!added) it->second = std::min(it->second, e.occurred_at);
+  }
+  const auto start_of = [&](const storage::EventRecord& e) {
+    return e.session_id ? starts[*e.session_id] : e.occurred_at;
+  };
+  std::sort(events.begin(), events.end(), [&](const auto& a, const auto& b) {
+    return std::tuple(start_of(a), a.session_id, a.occurred_at, a.id) <
+           std::tuple(start_of(b), b.session_id, b.occurred_at, b.id);
+  });
+  std::vector<std::string> blocks;
+  for (std::size_t from = 0; from < events.size();) {
+    const std::int64_t hour = start_of(events[from]) / 3'600'000;
+    std::size_t to = from;
+    while (to < events.size() && start_of(events[to]) / 3'600'000 == hour) ++to;
+    blocks.push_back(storage::EncodeEvents(
+        std::span<const storage::EventRecord>(events.data() + from, to - from)));
+    from = to;
+  }
+  std::size_t bytes = 0;
+  for (const std::string& block : blocks) bytes += block.size();
+  std::printf("blocks %zu events %zu bytes %zu bytes_per_event %.1f\n", blocks.size(),
+              events.size(), bytes, static_cast<double>(bytes) / std::max<std::size_t>(1, events.size()));
+  using C = storage::EventColumn;
+  std::vector<double> ms;
+  for (int run = 0; run < runs; ++run) {
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t rows = 0;
+    for (const std::string& block : blocks) {
+      auto reader = storage::blocks::BlockReader::Open(block);
+      if (!reader) return false;
+      for (const C text : {C::kSessionId, C::kAnonymousId, C::kEvent, C::kTrafficSource, C::kCountry})
+        rows += reader->Text(static_cast<storage::blocks::ColumnId>(text))->codes.size();
+      rows += reader->Integers(static_cast<storage::blocks::ColumnId>(C::kOccurredAt))->size();
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           started).count());
+    if (rows != events.size() * 6) return false;
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("decode_six_columns_ms %.1f\n", ms[ms.size() / 2]);
+  return true;
+}
+
+// Seals every inbox event into the compact store's blocks, as the server's sealing job does
+// (kSealBatch events a transaction), and gives the freed pages back; prints the time.
+bool SealAll(storage::Store& store) {
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t sealed = 0;
+  for (;;) {
+    auto batch = store.Write([&](storage::Transaction& tx) {
+      return tx.events().SealEvents(kProject, std::numeric_limits<std::int64_t>::max(),
+                                    app::kSealBatch, 0);
+    });
+    if (!batch) {
+      std::fprintf(stderr, "sealing failed: %s\n", batch.error().internal().c_str());
+      return false;
+    }
+    sealed += *batch;
+    if (*batch < app::kSealBatch) break;
+  }
+  if (store.database().dialect() == storage::Dialect::kSqlite) {
+    auto vacuumed = store.database().Transact(
+        storage::TxMode::kAutocommit,
+        [](storage::SqlSession& session) { return session.ExecuteScript("PRAGMA incremental_vacuum"); });
+    if (!vacuumed) return false;
+  }
+  std::printf("sealed %zu events in %.1f s\n", sealed,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -327,6 +460,7 @@ int main(int argc, char** argv) {
   std::int64_t events = 0;
   int runs = 5;
   std::string tsv, answers;
+  bool measure_blocks = false, seal = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -341,10 +475,14 @@ int main(int argc, char** argv) {
       runs = std::atoi(argv[++i]);
     else if (arg == "--answers" && i + 1 < argc)
       answers = argv[++i];
+    else if (arg == "--measure-blocks")
+      measure_blocks = true;
+    else if (arg == "--seal")
+      seal = true;
     else {
       std::fprintf(stderr,
                    "usage: query_bench (--data DIR | --database-url URL) [--generate EVENTS] "
-                   "[--tsv FILE] [--runs N] [--answers DIR]\n");
+                   "[--tsv FILE] [--runs N] [--answers DIR] [--seal] [--measure-blocks]\n");
       return 2;
     }
   }
@@ -355,6 +493,8 @@ int main(int argc, char** argv) {
   }
   storage::Store& store = **opened;
   if (events > 0 && !Generate(store, events, tsv)) return 1;
+  if (seal && !SealAll(store)) return 1;
+  if (measure_blocks) return MeasureBlocks(store, std::max(runs, 1)) ? 0 : 1;
   if (runs <= 0) return 0;  // generation only
 
   const core::SystemClock clock;

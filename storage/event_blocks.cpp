@@ -291,3 +291,54 @@ Result<std::vector<BotRequestRecord>> DecodeBotRequests(std::string_view block,
 }
 
 }  // namespace sightline::storage
+
+namespace sightline::storage {
+
+Result<std::vector<RollupEvent>> DecodeWebEvents(std::string_view block, bool with_tags) {
+  using C = EventColumn;
+  auto reader = BlockReader::Open(block);
+  if (!reader) return reader.error();
+  Columns columns(*reader);
+  auto flags = columns.Integers(Col(C::kFlags));
+  auto at = columns.Integers(Col(C::kOccurredAt));
+  if (!flags) return flags.error();
+  if (!at) return at.error();
+  // The text columns in the order of `fields` below; the visitor's three candidates first.
+  const std::array<C, 23> texts = {
+      C::kAnonymousId, C::kUserId, C::kDailyVisitor, C::kChannel, C::kId, C::kSessionId,
+      C::kEvent, C::kTrafficSource, C::kTrafficChannel, C::kPath, C::kReferrer, C::kUtmSource,
+      C::kUtmMedium, C::kUtmCampaign, C::kUtmTerm, C::kUtmContent, C::kCountry, C::kRegion,
+      C::kCity, C::kBrowser, C::kOs, C::kDevice, C::kTags};
+  std::array<const TextValues*, 23> values{};
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i] == C::kTags && !with_tags) continue;
+    auto column = columns.Text(Col(texts[i]));
+    if (!column) return column.error();
+    values[i] = *column;
+  }
+  std::vector<RollupEvent> rows;
+  for (std::size_t r = 0; r < reader->rows(); ++r) {
+    const auto channel = values[3]->At(r).value_or("");
+    if (((**flags)[r] & kIsBotFlag) || channel == "__analytics") continue;
+    RollupEvent& e = rows.emplace_back();
+    const auto visitor = values[0]->At(r) ? values[0]->At(r)
+                         : values[1]->At(r) ? values[1]->At(r)
+                                            : values[2]->At(r);
+    e.visitor = visitor.value_or("");
+    e.event_channel = channel;
+    e.id = values[4]->At(r).value_or("");
+    e.session_id = ToOptional(values[5]->At(r));
+    e.occurred_at = (**at)[r];
+    std::string* fields[] = {&e.event,        &e.source,       &e.channel,    &e.path,
+                             &e.referrer,     &e.utm_source,   &e.utm_medium, &e.utm_campaign,
+                             &e.utm_term,     &e.utm_content,  &e.country,    &e.region,
+                             &e.city,         &e.browser,      &e.os,         &e.device,
+                             &e.tags};
+    for (std::size_t f = 0; f < std::size(fields); ++f) {
+      if (values[6 + f]) fields[f]->assign(values[6 + f]->At(r).value_or(""));
+    }
+  }
+  return rows;
+}
+
+}  // namespace sightline::storage

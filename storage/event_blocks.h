@@ -12,6 +12,7 @@
 #include "core/result.h"
 #include "storage/blocks/column_block.h"
 #include "storage/event_records.h"
+#include "storage/report_records.h"
 
 namespace sightline::storage {
 
@@ -38,5 +39,10 @@ core::Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
                                                     std::string_view project_id);
 core::Result<std::vector<BotRequestRecord>> DecodeBotRequests(std::string_view block,
                                                               std::string_view project_id);
+
+// The events of a block that count for web analytics (not a bot's, not `__analytics`), as the
+// report rollups and `query` read them: only the columns a RollupEvent has are decoded, the
+// tags only when asked.
+core::Result<std::vector<RollupEvent>> DecodeWebEvents(std::string_view block, bool with_tags);
 
 }  // namespace sightline::storage

@@ -2,6 +2,10 @@
 // (sessions, identities, usage counters, notifications). See event_repository.h for the contracts.
 #include "storage/event_repository.h"
 
+#include <algorithm>
+#include <set>
+
+#include "storage/event_rows.h"
 #include "storage/rollup_marks.h"
 #include "storage/sql_helpers.h"
 
@@ -10,78 +14,6 @@ namespace {
 
 using core::Result;
 using namespace internal;  // NOLINT: the SQL helpers of this folder
-
-constexpr std::string_view kEventColumns =
-    "id, project_id, occurred_at, received_at, event, channel, user_id, anonymous_id, "
-    "session_id, icon, description, notify, tags, ip, user_agent, browser, browser_version, os, "
-    "os_version, device, brand, model, device_confidence, signal_source, in_app, country, "
-    "region, city, path, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "
-    "is_bot, actor_type, bot_name, bot_vendor, actor_category, actor_verified, "
-    "verification_method, actor_confidence, is_ai, traffic_source, traffic_channel, daily_visitor";
-
-std::vector<SqlValue> EventParams(const EventRecord& e) {
-  return {e.id,          e.project_id,     e.occurred_at,  e.received_at,
-          e.event,       e.channel,        Nullable(e.user_id),
-          Nullable(e.anonymous_id),        Nullable(e.session_id),
-          Nullable(e.icon),                Nullable(e.description),
-          Flag(e.notify),                  e.tags_json,
-          Nullable(e.ip),                  Nullable(e.user_agent),
-          Nullable(e.browser),             Nullable(e.browser_version),
-          Nullable(e.os),                  Nullable(e.os_version),
-          Nullable(e.device),              Nullable(e.brand),
-          Nullable(e.model),               Opt(e.device_confidence),
-          Nullable(e.signal_source),       Flag(e.in_app),
-          Nullable(e.country),             Nullable(e.region),
-          Nullable(e.city),                Nullable(e.path),
-          Nullable(e.referrer),            Nullable(e.utm_source),
-          Nullable(e.utm_medium),          Nullable(e.utm_campaign),
-          Nullable(e.utm_term),            Nullable(e.utm_content),
-          Flag(e.is_bot),                  Nullable(e.actor_type),
-          Nullable(e.bot_name),            Nullable(e.bot_vendor),
-          Nullable(e.actor_category),      Flag(e.actor_verified),
-          Nullable(e.verification_method), Opt(e.actor_confidence),
-          Flag(e.is_ai),                   Nullable(e.traffic_source),
-          Nullable(e.traffic_channel),     Nullable(e.daily_visitor)};
-}
-
-EventRecord MapEvent(const SqlRow& r) {
-  EventRecord e;
-  std::size_t i = 0;
-  e.id = r.Text(i++);
-  e.project_id = r.Text(i++);
-  e.occurred_at = r.Int(i++);
-  e.received_at = r.Int(i++);
-  e.event = r.Text(i++);
-  e.channel = r.Text(i++);
-  for (auto* field : {&e.user_id, &e.anonymous_id, &e.session_id, &e.icon, &e.description}) {
-    *field = r.OptText(i++);
-  }
-  e.notify = r.Bool(i++);
-  e.tags_json = r.Text(i++);
-  for (auto* field : {&e.ip, &e.user_agent, &e.browser, &e.browser_version, &e.os, &e.os_version,
-                      &e.device, &e.brand, &e.model}) {
-    *field = r.OptText(i++);
-  }
-  e.device_confidence = OptDouble(r, i++);
-  e.signal_source = r.OptText(i++);
-  e.in_app = r.Bool(i++);
-  for (auto* field : {&e.country, &e.region, &e.city, &e.path, &e.referrer, &e.utm_source,
-                      &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content}) {
-    *field = r.OptText(i++);
-  }
-  e.is_bot = r.Bool(i++);
-  for (auto* field : {&e.actor_type, &e.bot_name, &e.bot_vendor, &e.actor_category}) {
-    *field = r.OptText(i++);
-  }
-  e.actor_verified = r.Bool(i++);
-  e.verification_method = r.OptText(i++);
-  e.actor_confidence = OptDouble(r, i++);
-  e.is_ai = r.Bool(i++);
-  for (auto* field : {&e.traffic_source, &e.traffic_channel, &e.daily_visitor}) {
-    *field = r.OptText(i++);
-  }
-  return e;
-}
 
 constexpr std::string_view kBotColumns =
     "id, project_id, occurred_at, received_at, event, source, ip, user_agent, method, host, "
@@ -152,11 +84,7 @@ Result<void> EventRepository::InsertEvents(std::span<const EventRecord> events) 
 
 Result<std::vector<EventRecord>> EventRepository::ListRecentEvents(std::string_view project_id,
                                                               std::size_t limit) {
-  return FindAll<EventRecord>(
-      session_,
-      Select(kEventColumns,
-             "FROM events WHERE project_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2"),
-      {std::string(project_id), static_cast<std::int64_t>(limit)}, MapEvent);
+  return ListEvents({.project_id = std::string(project_id), .limit = limit});
 }
 
 Result<void> EventRepository::InsertBotRequests(std::span<const BotRequestRecord> rows) {
@@ -335,7 +263,7 @@ Result<std::vector<EventRecord>> EventRepository::ListEvents(const EventQuery& q
              "AND (CAST($7 AS BIGINT) IS NULL OR occurred_at < $7 "
              "     OR (occurred_at = $7 AND id < $8)) "
              "ORDER BY occurred_at DESC, id DESC LIMIT $9");
-  return FindAll<EventRecord>(
+  auto inbox = FindAll<EventRecord>(
       session_, sql,
       {q.project_id, Nullable(q.channel), Nullable(q.event), Nullable(q.user_id),
        Nullable(q.from), Nullable(q.to),
@@ -343,6 +271,21 @@ Result<std::vector<EventRecord>> EventRepository::ListEvents(const EventQuery& q
        Nullable(q.before ? std::optional(q.before->second) : std::nullopt),
        static_cast<std::int64_t>(q.limit)},
       MapEvent);
+  if (!inbox) return inbox.error();
+  // The inbox first: a sealing that commits in between moves rows into a block, where they
+  // are found again (and dropped as seen), never lost.
+  auto sealed = ListSealedEvents(session_, q);
+  if (!sealed) return sealed.error();
+  std::set<std::string> seen;
+  for (const EventRecord& e : *inbox) seen.insert(e.id);
+  for (EventRecord& e : *sealed) {
+    if (!seen.contains(e.id)) inbox->push_back(std::move(e));
+  }
+  std::sort(inbox->begin(), inbox->end(), [](const EventRecord& a, const EventRecord& b) {
+    return std::pair(a.occurred_at, a.id) > std::pair(b.occurred_at, b.id);
+  });
+  if (inbox->size() > q.limit) inbox->resize(q.limit);
+  return inbox;
 }
 
 Result<void> EventRepository::PutBotRangeList(const BotRangeListRecord& list) {

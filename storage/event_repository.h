@@ -58,7 +58,8 @@ class EventRepository {
   // Notifications after the cursor (created_at, id), oldest first: what a stream sends next.
   core::Result<std::vector<NotificationRecord>> ListNotificationsAfter(
       std::string_view project_id, std::pair<std::int64_t, std::string> after, std::size_t limit);
-  // The events feed: filters, newest first (occurred_at, then id).
+  // The events feed: filters, newest first (occurred_at, then id). Inbox and sealed events
+  // alike.
   core::Result<std::vector<EventRecord>> ListEvents(const EventQuery& query);
   // Both also mark the rows' hours for the report rollups.
   core::Result<void> InsertEvents(std::span<const EventRecord> events);
@@ -68,6 +69,16 @@ class EventRepository {
   core::Result<void> InsertBotRequests(std::span<const BotRequestRecord> rows);
   core::Result<std::vector<BotRequestRecord>> ListRecentBotRequests(std::string_view project_id,
                                                                     std::size_t limit);
+  // ---- The compact store (docs/storage.md, "Event blocks") ----
+  // Projects with inbox events received before `received_before`.
+  core::Result<std::vector<std::string>> ListProjectsToSeal(std::int64_t received_before);
+  // Seals up to `limit` of the project's inbox events received before `received_before` (the
+  // earliest first) into its blocks, moving a visit whose start moved to another hour, and
+  // returns how many it sealed. Locks the project's sealing first (event_seals), so concurrent
+  // sealers of one project run one after the other; run it in a write transaction.
+  core::Result<std::size_t> SealEvents(std::string_view project_id,
+                                       std::int64_t received_before, std::size_t limit,
+                                       std::int64_t now);
   // The last good copy of each vendor IP-range list (one row per list id, replaced).
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();

@@ -49,6 +49,8 @@ struct RollupEvent {
   std::string utm_source, utm_medium, utm_campaign, utm_term, utm_content;
   std::string country, region, city, browser, os, device;
   std::string tags;  // the event's tags as JSON, when ListRollupEvents was asked for them
+
+  bool operator==(const RollupEvent&) const = default;
 };
 
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit

@@ -8,6 +8,7 @@
 #include "storage/report_repository.h"
 
 #include "storage/event_records.h"
+#include "storage/event_rows.h"
 #include "storage/rollup_marks.h"
 #include "storage/sql_helpers.h"
 
@@ -17,8 +18,6 @@ namespace {
 using core::Result;
 using namespace internal;  // NOLINT: the SQL helpers of this folder
 
-constexpr std::int64_t kHourMs = 3'600'000;
-constexpr std::size_t kInListChunk = 400;
 // Every web_rollups.dimension and bot_rollups.kind, as conditions that let a statement on one
 // period seek through the tables' keys (both come before the period's start).
 constexpr std::string_view kEveryDimension =
@@ -28,31 +27,19 @@ constexpr std::string_view kEveryKind = "kind IN (0, 1, 2, 3, 4, 5)";
 // one row per request on a busy day (a block would hold about as many rows as its days).
 constexpr std::string_view kBlockKinds = "kind IN (0, 1, 3, 4)";
 
-std::int64_t HourOf(std::int64_t unix_ms) {
-  return unix_ms >= 0 ? unix_ms / kHourMs : (unix_ms - kHourMs + 1) / kHourMs;
-}
-
 bool CountsForWeb(const EventRecord& e) { return !e.is_bot && e.channel != "__analytics"; }
 
 // Visit starts the store already has for `sessions`.
 Result<std::map<std::string, std::int64_t>> KnownVisitStarts(
     SqlSession& session, const std::string& project_id,
     const std::map<std::string, std::int64_t>& sessions) {
+  std::set<std::string> ids;
+  for (const auto& [id, at] : sessions) ids.insert(id);
+  // Ingestion's statement reads only the starts (the block hours are the sealing's).
+  auto places = ReadVisitPlaces(session, project_id, ids, /*with_block_hour=*/false);
+  if (!places) return places.error();
   std::map<std::string, std::int64_t> known;
-  std::vector<std::string> ids;
-  for (const auto& [id, at] : sessions) ids.push_back(id);
-  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
-    SqlBuilder sql;
-    const std::string project = sql.Next(project_id);
-    const std::vector<std::string> chunk(
-        ids.begin() + static_cast<std::ptrdiff_t>(from),
-        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
-    sql.text = "SELECT session_id, started_at FROM visit_starts WHERE project_id = " + project +
-               " AND " + sql.In("session_id", chunk);
-    auto rows = sql.Query(session);
-    if (!rows) return rows.error();
-    for (const SqlRow& r : *rows) known.emplace(r.Text(0), r.Int(1));
-  }
+  for (const auto& [id, place] : *places) known.emplace(id, place.started_at);
   return known;
 }
 
@@ -110,6 +97,31 @@ Result<void> MarkHours(SqlSession& session, const std::string& project_id, Rollu
   return {};
 }
 
+// Adds to `rows` (the inbox's) the sealed human events of the visits that started in the
+// window and those outside every visit that happened in it. A visit starts at its earliest
+// human event, sealed or not: a block holds all of a visit's sealed events.
+void AddSealedVisits(std::vector<RollupEvent>& sealed, std::int64_t start_ms,
+                     std::int64_t end_ms, std::vector<RollupEvent>& rows) {
+  std::set<std::string> seen;
+  std::map<std::string, std::int64_t> starts;
+  const auto started = [&](const std::string& session, std::int64_t at) {
+    auto [it, added] = starts.emplace(session, at);
+    if (!added) it->second = std::min(it->second, at);
+  };
+  for (const RollupEvent& r : rows) {
+    seen.insert(r.id);
+    if (r.session_id) started(*r.session_id, r.occurred_at);
+  }
+  for (const RollupEvent& e : sealed) {
+    if (e.session_id) started(*e.session_id, e.occurred_at);
+  }
+  for (RollupEvent& e : sealed) {
+    if (seen.contains(e.id)) continue;
+    const std::int64_t at = e.session_id ? starts[*e.session_id] : e.occurred_at;
+    if (at >= start_ms && at < end_ms) rows.push_back(std::move(e));
+  }
+}
+
 }  // namespace
 
 namespace internal {
@@ -158,6 +170,34 @@ Result<void> MarkBotRequestsForRollup(SqlSession& session, std::span<const BotRe
     if (!marked) return marked;
   }
   return {};
+}
+
+Result<std::map<std::string, VisitPlace>> ReadVisitPlaces(SqlSession& session,
+                                                          const std::string& project_id,
+                                                          const std::set<std::string>& sessions,
+                                                          bool with_block_hour) {
+  std::map<std::string, VisitPlace> places;
+  const std::vector<std::string> ids(sessions.begin(), sessions.end());
+  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
+    SqlBuilder sql;
+    const std::string project = sql.Next(project_id);
+    const std::vector<std::string> chunk(
+        ids.begin() + static_cast<std::ptrdiff_t>(from),
+        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
+    sql.text = std::string("SELECT session_id, started_at, ") +
+               (with_block_hour ? "block_hour" : "NULL") +
+               " FROM visit_starts WHERE project_id = " + project + " AND " +
+               sql.In("session_id", chunk);
+    auto rows = sql.Query(session);
+    if (!rows) return rows.error();
+    for (const SqlRow& r : *rows) places.emplace(r.Text(0), VisitPlace{r.Int(1), r.OptInt(2)});
+  }
+  return places;
+}
+
+Result<void> MarkWebHours(SqlSession& session, const std::string& project_id,
+                          const std::set<std::int64_t>& hours) {
+  return MarkHours(session, project_id, RollupSource::kWeb, hours);
 }
 
 }  // namespace internal
@@ -300,6 +340,12 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
   if (!loose) return loose.error();
   visits->insert(visits->end(), std::make_move_iterator(loose->begin()),
                  std::make_move_iterator(loose->end()));
+  // Then the sealed events of the window's hours; a sealing that committed since the inbox
+  // was read moved rows there, which are dropped as seen.
+  auto sealed = ReadSealedWebEvents(session_, std::string(project_id), HourOf(start_ms),
+                                    HourOf(end_ms - 1), with_tags);
+  if (!sealed) return sealed.error();
+  AddSealedVisits(*sealed, start_ms, end_ms, *visits);
   return visits;
 }
 

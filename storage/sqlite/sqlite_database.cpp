@@ -219,10 +219,12 @@ Result<std::unique_ptr<SqliteConnection>> Connect(const std::string& path) {
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   // NORMAL is durable in WAL mode against process crashes (kill -9); a power cut may lose
-  // the last transactions, which is the documented SQLite trade-off.
+  // the last transactions, which is the documented SQLite trade-off. Incremental auto-vacuum
+  // (which takes effect only in a new database) lets the event sealing give back the pages
+  // its inbox rows leave (docs/storage.md).
   auto pragmas = connection->ExecuteScript(
-      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-      "PRAGMA temp_store=MEMORY;");
+      "PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+      "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY;");
   if (!pragmas) return pragmas.error();
   return connection;
 }

@@ -586,6 +586,49 @@ TEST_P(WebQuery, AgreesWithTheReportsOnTheSameData) {
   EXPECT_NEAR(Number(k[4]), Number(Metric(filtered, "bounceRate").at("value")), 0.005);
 }
 
+// The compact store (docs/storage.md): once the events leave the inbox for the column blocks,
+// every report (rolled up again from the blocks), `query` and the events feed answer as before.
+TEST_P(WebQuery, SealedEventsAnswerAsTheInboxDid) {
+  IngestNewYorkDataset();
+  const auto answers = [&] {
+    std::string all;
+    for (const char* target :
+         {"/web-analytics?from=2026-11-02&to=2026-11-08",
+          "/web-analytics/breakdown?dimension=top_page&from=2026-11-02&to=2026-11-08",
+          "/web-analytics/breakdown?dimension=entry_page&from=2026-10-26&to=2026-11-08",
+          "/web-analytics?from=2026-11-02&to=2026-11-08&filter=top_page%3A%2Fpricing"}) {
+      all += json::serialize(Report(target)) + "\n";
+    }
+    for (const std::string& body :
+         {R"({"metrics":["visitors","pageviews","events"],)" + std::string(kWeek) +
+              R"(,"dimensions":["event:props:plan","time:day"]})",
+          R"({"metrics":["visitors","visits","bounce_rate"],)" + std::string(kWeek) +
+              R"(,"dimensions":["visit:entry_page"]})",
+          R"({"metrics":["visitors","visit_duration"],)" + std::string(kWeek) +
+              R"(,"filters":[["has_done",["is","event:name",["signup"]]]]})"}) {
+      all += Rows(Query(body)) + "\n";
+    }
+    const Response feed =
+        api().Call("GET", creds_.ProjectPath() + "/events?limit=100", creds_.private_api_key);
+    EXPECT_EQ(feed.status, 200) << feed.body;
+    return all + json::serialize(feed.Json().at("events"));
+  };
+  const std::string inbox = answers();
+  server_ = std::make_unique<ServerProcess>(
+      GetParam(), std::vector<std::string>{"--bot-ranges-dir", ranges_.path().string(),
+                                           "--seal-after", "0"});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (server_->Log().find("events sealed") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_NE(server_->Log().find("events sealed"), std::string::npos) << server_->Log();
+  // Another zone and back: every day is rolled up again, now from the blocks.
+  SetTimezone("UTC");
+  SetTimezone("America/New_York");
+  EXPECT_EQ(answers(), inbox);
+}
+
 TEST_P(WebQuery, StackedFiltersPropertiesTimeAndComparison) {
   IngestNewYorkDataset();
   // V1's visit is the only one with a signup, and it viewed /pricing: both filters keep it.

@@ -1,0 +1,326 @@
+// The compact event store's writing side: sealing inbox events into the project's column
+// blocks (docs/storage.md, "Event blocks"), and the reads every events query shares.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "storage/event_blocks.h"
+#include "storage/event_repository.h"
+#include "storage/event_rows.h"
+#include "storage/rollup_marks.h"
+#include "storage/sql_helpers.h"
+
+namespace sightline::storage {
+namespace {
+
+using core::Result;
+using namespace internal;  // NOLINT: the SQL helpers of this folder
+
+// A block takes at most this many events; an hour's events beyond it stay in the inbox, where
+// every reader still finds them (a project would need 280 events a second for an hour).
+constexpr std::size_t kMaxSealedRows = 1'000'000;
+
+// The block an event belongs in: its visit's start hour, else the hour it happened in (events
+// outside every visit, and a session's events that count for no visit, such as a bot's).
+std::int64_t TargetHour(const EventRecord& e, const std::map<std::string, VisitPlace>& places) {
+  if (e.session_id) {
+    if (const auto found = places.find(*e.session_id); found != places.end()) {
+      return HourOf(found->second.started_at);
+    }
+  }
+  return HourOf(e.occurred_at);
+}
+
+Result<std::vector<EventRecord>> LoadBlock(SqlSession& session, const std::string& project_id,
+                                           std::int64_t hour) {
+  auto data = FindOne<std::string>(
+      session, "SELECT data FROM event_blocks WHERE project_id = $1 AND hour = $2",
+      {project_id, hour}, [](const SqlRow& r) { return r.Text(0); });
+  if (!data) return data.error();
+  if (!*data) return std::vector<EventRecord>();
+  return DecodeEvents(**data, project_id);
+}
+
+// A visit's events together and in time order; events outside every visit after them.
+void SortVisitMajor(std::vector<EventRecord>& rows) {
+  std::sort(rows.begin(), rows.end(), [](const EventRecord& a, const EventRecord& b) {
+    return std::tuple(!a.session_id, a.session_id, a.occurred_at, a.id) <
+           std::tuple(!b.session_id, b.session_id, b.occurred_at, b.id);
+  });
+}
+
+Result<void> StoreBlock(SqlSession& session, const std::string& project_id, std::int64_t hour,
+                        std::vector<EventRecord>& rows) {
+  if (rows.empty()) {
+    return ExecuteVoid(session, "DELETE FROM event_blocks WHERE project_id = $1 AND hour = $2",
+                       {project_id, hour});
+  }
+  SortVisitMajor(rows);
+  const auto [first, last] = std::minmax_element(
+      rows.begin(), rows.end(),
+      [](const EventRecord& a, const EventRecord& b) { return a.occurred_at < b.occurred_at; });
+  return ExecuteVoid(
+      session,
+      "INSERT INTO event_blocks (project_id, hour, row_count, first_at, last_at, data) "
+      "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (project_id, hour) DO UPDATE SET "
+      "row_count = excluded.row_count, first_at = excluded.first_at, "
+      "last_at = excluded.last_at, data = excluded.data",
+      {project_id, hour, static_cast<std::int64_t>(rows.size()), first->occurred_at,
+       last->occurred_at, SqlBlob{EncodeEvents(rows)}});
+}
+
+Result<void> DeleteInboxRows(SqlSession& session, const std::vector<std::string>& ids) {
+  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
+    SqlBuilder sql;
+    const std::vector<std::string> chunk(
+        ids.begin() + static_cast<std::ptrdiff_t>(from),
+        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
+    sql.text = "DELETE FROM events WHERE " + sql.In("id", chunk);
+    if (auto done = session.Execute(sql.text, sql.params); !done) return done.error();
+  }
+  return {};
+}
+
+Result<void> SetBlockHours(SqlSession& session, const std::string& project_id,
+                           const std::map<std::int64_t, std::vector<std::string>>& by_hour) {
+  for (const auto& [hour, sessions] : by_hour) {
+    for (std::size_t from = 0; from < sessions.size(); from += kInListChunk) {
+      SqlBuilder sql;
+      const std::string hour_param = sql.Next(hour);
+      const std::string project = sql.Next(project_id);
+      const std::vector<std::string> chunk(
+          sessions.begin() + static_cast<std::ptrdiff_t>(from),
+          sessions.begin() +
+              static_cast<std::ptrdiff_t>(std::min(sessions.size(), from + kInListChunk)));
+      sql.text = "UPDATE visit_starts SET block_hour = " + hour_param +
+                 " WHERE project_id = " + project + " AND " + sql.In("session_id", chunk);
+      if (auto done = session.Execute(sql.text, sql.params); !done) return done.error();
+    }
+  }
+  return {};
+}
+
+// What one sealing changes: each touched block's rows, and the visits it moves.
+class Sealing {
+ public:
+  Sealing(SqlSession& session, std::string project_id)
+      : session_(session), project_id_(std::move(project_id)) {}
+
+  Result<std::size_t> Run(std::vector<EventRecord> inbox) {
+    std::set<std::string> sessions;
+    for (const EventRecord& e : inbox) {
+      if (e.session_id) sessions.insert(*e.session_id);
+    }
+    auto places = ReadVisitPlaces(session_, project_id_, sessions);
+    if (!places) return places.error();
+    places_ = std::move(*places);
+    for (EventRecord& e : inbox) {
+      const std::int64_t hour = TargetHour(e, places_);
+      if (auto moved = MoveVisit(e, hour); !moved) return moved.error();
+      auto rows = Block(hour);
+      if (!rows) return rows.error();
+      if ((*rows)->size() >= kMaxSealedRows) continue;
+      ids_.push_back(e.id);
+      (*rows)->push_back(std::move(e));
+    }
+    return Finish();
+  }
+
+ private:
+  // The rows of the block at `hour`, loaded once.
+  Result<std::vector<EventRecord>*> Block(std::int64_t hour) {
+    auto [it, added] = blocks_.try_emplace(hour);
+    if (added) {
+      auto rows = LoadBlock(session_, project_id_, hour);
+      if (!rows) return rows.error();
+      it->second = std::move(*rows);
+    }
+    return &it->second;
+  }
+
+  // A visit whose sealed events sit in another block than its start's (it now starts earlier,
+  // in another hour) moves there whole; both hours' rollups are built again.
+  Result<void> MoveVisit(const EventRecord& e, std::int64_t hour) {
+    if (!e.session_id) return {};
+    const auto place = places_.find(*e.session_id);
+    if (place == places_.end()) return {};
+    sealed_sessions_[hour].push_back(*e.session_id);
+    if (!place->second.block_hour || *place->second.block_hour == hour) return {};
+    auto from = Block(*place->second.block_hour);
+    if (!from) return from.error();
+    auto to = Block(hour);
+    if (!to) return to.error();
+    const auto moving = std::stable_partition(
+        (*from)->begin(), (*from)->end(),
+        [&](const EventRecord& row) { return row.session_id != e.session_id; });
+    std::move(moving, (*from)->end(), std::back_inserter(**to));
+    (*from)->erase(moving, (*from)->end());
+    moved_hours_.insert({*place->second.block_hour, hour});
+    place->second.block_hour = hour;
+    return {};
+  }
+
+  Result<std::size_t> Finish() {
+    for (auto& [hour, rows] : blocks_) {
+      if (auto stored = StoreBlock(session_, project_id_, hour, rows); !stored) {
+        return stored.error();
+      }
+    }
+    if (auto deleted = DeleteInboxRows(session_, ids_); !deleted) return deleted.error();
+    for (auto& [hour, sessions] : sealed_sessions_) {
+      std::sort(sessions.begin(), sessions.end());
+      sessions.erase(std::unique(sessions.begin(), sessions.end()), sessions.end());
+    }
+    if (auto set = SetBlockHours(session_, project_id_, sealed_sessions_); !set) {
+      return set.error();
+    }
+    if (!moved_hours_.empty()) {
+      if (auto marked = MarkWebHours(session_, project_id_, moved_hours_); !marked) {
+        return marked.error();
+      }
+    }
+    return ids_.size();
+  }
+
+  SqlSession& session_;
+  const std::string project_id_;
+  std::map<std::string, VisitPlace> places_;
+  std::map<std::int64_t, std::vector<EventRecord>> blocks_;
+  std::map<std::int64_t, std::vector<std::string>> sealed_sessions_;
+  std::set<std::int64_t> moved_hours_;
+  std::vector<std::string> ids_;
+};
+
+}  // namespace
+
+namespace internal {
+
+namespace {
+
+Result<std::vector<std::string>> BlocksOfHours(SqlSession& session, const std::string& project_id,
+                                              std::int64_t from_hour, std::int64_t to_hour) {
+  return FindAll<std::string>(
+      session,
+      "SELECT data FROM event_blocks WHERE project_id = $1 AND hour >= $2 AND hour <= $3 "
+      "ORDER BY hour",
+      {project_id, from_hour, to_hour}, [](const SqlRow& r) { return r.Text(0); });
+}
+
+}  // namespace
+
+Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,
+                                                  const std::string& project_id,
+                                                  std::int64_t from_hour, std::int64_t to_hour) {
+  auto blocks = BlocksOfHours(session, project_id, from_hour, to_hour);
+  if (!blocks) return blocks.error();
+  std::vector<EventRecord> rows;
+  for (const std::string& block : *blocks) {
+    auto decoded = DecodeEvents(block, project_id);
+    if (!decoded) return decoded.error();
+    std::move(decoded->begin(), decoded->end(), std::back_inserter(rows));
+  }
+  return rows;
+}
+
+Result<std::vector<RollupEvent>> ReadSealedWebEvents(SqlSession& session,
+                                                     const std::string& project_id,
+                                                     std::int64_t from_hour, std::int64_t to_hour,
+                                                     bool with_tags) {
+  auto blocks = BlocksOfHours(session, project_id, from_hour, to_hour);
+  if (!blocks) return blocks.error();
+  std::vector<RollupEvent> rows;
+  for (const std::string& block : *blocks) {
+    auto decoded = DecodeWebEvents(block, with_tags);
+    if (!decoded) return decoded.error();
+    std::move(decoded->begin(), decoded->end(), std::back_inserter(rows));
+  }
+  return rows;
+}
+
+namespace {
+
+bool InFeed(const EventRecord& e, const EventQuery& q) {
+  if (q.channel && e.channel != *q.channel) return false;
+  if (q.event && e.event != *q.event) return false;
+  if (q.user_id && e.user_id != q.user_id) return false;
+  if (q.from && e.occurred_at < *q.from) return false;
+  if (q.to && e.occurred_at >= *q.to) return false;
+  return !q.before || std::pair(e.occurred_at, e.id) < *q.before;
+}
+
+bool NewerFirst(const EventRecord& a, const EventRecord& b) {
+  return std::pair(a.occurred_at, a.id) > std::pair(b.occurred_at, b.id);
+}
+
+// Keeps the `limit` newest.
+void KeepNewest(std::vector<EventRecord>& rows, std::size_t limit) {
+  std::sort(rows.begin(), rows.end(), NewerFirst);
+  if (rows.size() > limit) rows.resize(limit);
+}
+
+}  // namespace
+
+Result<std::vector<EventRecord>> ListSealedEvents(SqlSession& session, const EventQuery& q) {
+  // The blocks that may hold a row of the feed's window, the newest last event first: once
+  // `limit` rows are found, a block whose last event is older than all of them adds nothing.
+  SqlBuilder sql;
+  sql.text = "SELECT hour, last_at FROM event_blocks WHERE project_id = " + sql.Next(q.project_id);
+  if (q.from) sql.text += " AND last_at >= " + sql.Next(*q.from);
+  if (q.to) sql.text += " AND first_at < " + sql.Next(*q.to);
+  if (q.before) sql.text += " AND first_at <= " + sql.Next(q.before->first);
+  sql.text += " ORDER BY last_at DESC, hour DESC";
+  auto blocks = sql.Query(session);
+  if (!blocks) return blocks.error();
+  std::vector<EventRecord> found;
+  for (const SqlRow& block : *blocks) {
+    if (found.size() >= q.limit) {
+      KeepNewest(found, q.limit);
+      if (block.Int(1) < found.back().occurred_at) break;
+    }
+    auto rows = ReadSealedEvents(session, q.project_id, block.Int(0), block.Int(0));
+    if (!rows) return rows.error();
+    for (EventRecord& e : *rows) {
+      if (InFeed(e, q)) found.push_back(std::move(e));
+    }
+  }
+  KeepNewest(found, q.limit);
+  return found;
+}
+
+}  // namespace internal
+
+Result<std::vector<std::string>> EventRepository::ListProjectsToSeal(
+    std::int64_t received_before) {
+  return FindAll<std::string>(
+      session_,
+      "SELECT id FROM projects p WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = p.id "
+      "AND e.received_at < $1) ORDER BY id",
+      {received_before}, [](const SqlRow& r) { return r.Text(0); });
+}
+
+Result<std::size_t> EventRepository::SealEvents(std::string_view project_id,
+                                                std::int64_t received_before, std::size_t limit,
+                                                std::int64_t now) {
+  const std::string project(project_id);
+  // The lock first: a second sealer of the project waits here, then finds the rows gone.
+  if (auto locked = ExecuteVoid(session_,
+                                "INSERT INTO event_seals (project_id, sealed_at) VALUES ($1, $2) "
+                                "ON CONFLICT (project_id) DO UPDATE SET sealed_at = "
+                                "excluded.sealed_at",
+                                {project, now});
+      !locked) {
+    return locked.error();
+  }
+  auto inbox = FindAll<EventRecord>(
+      session_,
+      Select(kEventColumns,
+             "FROM events WHERE project_id = $1 AND received_at < $2 ORDER BY occurred_at, id "
+             "LIMIT $3"),
+      {project, received_before, static_cast<std::int64_t>(limit)}, MapEvent);
+  if (!inbox) return inbox.error();
+  if (inbox->empty()) return std::size_t{0};
+  return Sealing(session_, project).Run(std::move(*inbox));
+}
+
+}  // namespace sightline::storage
