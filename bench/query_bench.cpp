@@ -7,14 +7,15 @@
 // with ClickHouse's.
 //
 //   query_bench (--data DIR | --database-url URL) [--generate EVENTS] [--tsv FILE]
-//               [--runs N] [--answers DIR] [--seal] [--measure-blocks]
+//               [--runs N] [--answers DIR] [--seal] [--build-rollups] [--measure-blocks]
 //
 // With --generate the store gets EVENTS tracked events of one 30-day window (2026-10-01 to
 // 2026-10-30 UTC), about 3 per visit, EVENTS/10 visitors (deterministic); without it, the rows
 // already there are used. Prints "time <question> <median ms>" per question. --measure-blocks
 // instead writes the project's events as column blocks in memory (docs/storage.md) and prints
 // their size and decoding time (MeasureBlocks). --seal first seals every inbox event into the
-// store's blocks, as the server does after --seal-after (docs/storage.md).
+// store's blocks, as the server does after --seal-after (docs/storage.md); --build-rollups
+// rolls the window's days up as the first report would.
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <chrono>
@@ -36,6 +37,7 @@
 #include "core/clock.h"
 #include "query/query_period.h"
 #include "query/stored_rows.h"
+#include "reports/rollups.h"
 #include "storage/event_blocks.h"
 #include "storage/event_repository.h"
 #include "storage/store.h"
@@ -429,11 +431,12 @@ bool MeasureBlocks(storage::Store& store, int runs) {
 // (kSealBatch events a transaction), and gives the freed pages back; prints the time.
 bool SealAll(storage::Store& store) {
   const auto started = std::chrono::steady_clock::now();
+  const std::int64_t now = core::SystemClock().NowMillis();
   std::size_t sealed = 0;
   for (;;) {
     auto batch = store.Write([&](storage::Transaction& tx) {
       return tx.events().SealEvents(kProject, std::numeric_limits<std::int64_t>::max(),
-                                    app::kSealBatch, 0);
+                                    app::kSealBatch, now);
     });
     if (!batch) {
       std::fprintf(stderr, "sealing failed: %s\n", batch.error().internal().c_str());
@@ -453,6 +456,21 @@ bool SealAll(storage::Store& store) {
   return true;
 }
 
+// Rolls the window's days up as the reports would (reports/rollups.h), timed, so the store's
+// size counts the rollups too.
+bool BuildRollups(storage::Store& store) {
+  const auto started = std::chrono::steady_clock::now();
+  const reports::ReportingZone zone = *reports::ReportingZone::Find("UTC");
+  const reports::DayRange days{zone.DayOf(kStartMs), zone.DayOf(kStartMs) + kDays - 1};
+  if (auto built = reports::RefreshRollups(store, kProject, zone, {days}); !built) {
+    std::fprintf(stderr, "rollups failed: %s\n", built.error().internal().c_str());
+    return false;
+  }
+  std::printf("rolled up %d days in %.1f s\n", kDays,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -460,7 +478,7 @@ int main(int argc, char** argv) {
   std::int64_t events = 0;
   int runs = 5;
   std::string tsv, answers;
-  bool measure_blocks = false, seal = false;
+  bool measure_blocks = false, seal = false, rollups = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -479,10 +497,12 @@ int main(int argc, char** argv) {
       measure_blocks = true;
     else if (arg == "--seal")
       seal = true;
+    else if (arg == "--build-rollups")
+      rollups = true;
     else {
       std::fprintf(stderr,
                    "usage: query_bench (--data DIR | --database-url URL) [--generate EVENTS] "
-                   "[--tsv FILE] [--runs N] [--answers DIR] [--seal] [--measure-blocks]\n");
+                   "[--tsv FILE] [--runs N] [--answers DIR] [--seal] [--build-rollups] [--measure-blocks]\n");
       return 2;
     }
   }
@@ -494,6 +514,7 @@ int main(int argc, char** argv) {
   storage::Store& store = **opened;
   if (events > 0 && !Generate(store, events, tsv)) return 1;
   if (seal && !SealAll(store)) return 1;
+  if (rollups && !BuildRollups(store)) return 1;
   if (measure_blocks) return MeasureBlocks(store, std::max(runs, 1)) ? 0 : 1;
   if (runs <= 0) return 0;  // generation only
 

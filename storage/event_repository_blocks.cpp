@@ -20,6 +20,8 @@ using namespace internal;  // NOLINT: the SQL helpers of this folder
 // A block takes at most this many events; an hour's events beyond it stay in the inbox, where
 // every reader still finds them (a project would need 280 events a second for an hour).
 constexpr std::size_t kMaxSealedRows = 1'000'000;
+// How long the start of a sealed visit is remembered (docs/storage.md).
+constexpr std::int64_t kVisitMemoryMs = 7 * 24 * kHourMs;
 
 // The block an event belongs in: its visit's start hour, else the hour it happened in (events
 // outside every visit, and a session's events that count for no visit, such as a bot's).
@@ -99,6 +101,19 @@ Result<void> SetBlockHours(SqlSession& session, const std::string& project_id,
     }
   }
   return {};
+}
+
+// Forgets the starts of visits sealed whole that started more than kVisitMemoryMs before `now`:
+// a visit's events are in its block, and visit_starts would otherwise keep a row per visit
+// forever. An event of such a visit arriving later counts as a visit of its own.
+Result<void> ForgetOldVisits(SqlSession& session, const std::string& project_id,
+                             std::int64_t now) {
+  return ExecuteVoid(session,
+                     "DELETE FROM visit_starts WHERE project_id = $1 AND started_at < $2 AND "
+                     "block_hour IS NOT NULL AND NOT EXISTS (SELECT 1 FROM events e WHERE "
+                     "e.project_id = visit_starts.project_id AND "
+                     "e.session_id = visit_starts.session_id)",
+                     {project_id, now - kVisitMemoryMs});
 }
 
 // What one sealing changes: each touched block's rows, and the visits it moves.
@@ -320,7 +335,12 @@ Result<std::size_t> EventRepository::SealEvents(std::string_view project_id,
       {project, received_before, static_cast<std::int64_t>(limit)}, MapEvent);
   if (!inbox) return inbox.error();
   if (inbox->empty()) return std::size_t{0};
-  return Sealing(session_, project).Run(std::move(*inbox));
+  auto sealed = Sealing(session_, project).Run(std::move(*inbox));
+  if (!sealed) return sealed.error();
+  if (auto forgotten = ForgetOldVisits(session_, project, now); !forgotten) {
+    return forgotten.error();
+  }
+  return sealed;
 }
 
 }  // namespace sightline::storage

@@ -330,6 +330,49 @@ TEST_P(EventBlocks, AVisitThatNowStartsInAnotherHourMovesWhole) {
             4u);
 }
 
+// visit_starts forgets a visit sealed whole a week after it started (docs/storage.md): a later
+// event of it counts as a visit of its own; a visit with an event still in the inbox is kept.
+TEST_P(EventBlocks, ASealedVisitIsForgottenAWeekAfterItStarted) {
+  SeedProject();
+  const auto event = [](std::string id, std::string session, std::int64_t at, std::int64_t received) {
+    EventRecord e = FullEvent(std::move(id), "p-1", at);
+    e.session_id = std::move(session);
+    e.is_bot = false;
+    e.event = "screen_view";
+    e.received_at = received;
+    return e;
+  };
+  const std::int64_t week = 7 * 24 * kHour;
+  Insert({event("a-1", "old", kT0, kT0), event("b-1", "kept", kT0, kT0),
+          event("b-2", "kept", kT0 + 60'000, kT0 + week + 2 * kHour)});
+  // A week and a day later, everything received until then is sealed: "kept" has an event
+  // received later, still in the inbox.
+  ASSERT_EQ(WriteOk([&](Transaction& tx) {
+              return tx.events().SealEvents("p-1", kT0 + week, 100, kT0 + week + kHour);
+            }),
+            2u);
+  const auto window = [&](std::int64_t from_hour) {
+    auto rows = ReadOk([&](Transaction& tx) {
+      return tx.reports().ListRollupEvents("p-1", kT0 + from_hour * kHour,
+                                           kT0 + (from_hour + 1) * kHour);
+    });
+    std::vector<std::string> ids;
+    for (const RollupEvent& r : rows) ids.push_back(r.id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  EXPECT_EQ(window(0), (std::vector<std::string>{"a-1", "b-1", "b-2"}));
+  // Late events of both visits, two hours after they started.
+  Insert({event("a-2", "old", kT0 + 2 * kHour, kT0 + week + 3 * kHour),
+          event("b-3", "kept", kT0 + 2 * kHour, kT0 + week + 3 * kHour)});
+  EXPECT_EQ(window(0), (std::vector<std::string>{"a-1", "b-1", "b-2", "b-3"}))
+      << "the kept visit has all its events; the forgotten one not its late event";
+  EXPECT_EQ(window(2), (std::vector<std::string>{"a-2"})) << "a visit of its own";
+  Seal("p-1", kNever);
+  EXPECT_EQ(window(0), (std::vector<std::string>{"a-1", "b-1", "b-2", "b-3"}));
+  EXPECT_EQ(window(2), (std::vector<std::string>{"a-2"}));
+}
+
 TEST_P(EventBlocks, SealersOfOneProjectNeverSealAnEventTwiceOrLoseOne) {
   SeedProject();
   const auto events = Traffic(3, "c");
