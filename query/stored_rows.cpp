@@ -1,7 +1,11 @@
 #include "query/stored_rows.h"
 
+#include "query/block_visits.h"
+
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <set>
 
 #include <boost/json/parse.hpp>
 
@@ -15,23 +19,6 @@ namespace {
 
 using core::Error;
 using core::Result;
-
-std::vector<std::pair<std::string, std::string>> PropertiesOf(const std::string& tags) {
-  std::vector<std::pair<std::string, std::string>> properties;
-  if (tags.empty()) return properties;
-  boost::system::error_code failed;
-  const boost::json::value parsed = boost::json::parse(tags, failed);
-  if (failed || !parsed.is_object()) return properties;
-  for (const auto& [key, value] : parsed.as_object()) {
-    if (key.starts_with("$") || key.starts_with("__")) continue;  // Sightline's and the SDK's
-    if (value.is_string()) {
-      properties.emplace_back(std::string(key), std::string(value.as_string()));
-    } else if (value.is_bool() || value.is_number()) {
-      properties.emplace_back(std::string(key), core::ToJson(value));
-    }
-  }
-  return properties;
-}
 
 VisitEvent EventOf(storage::RollupEvent& e, bool with_properties) {
   VisitEvent event{e.occurred_at, std::move(e.event), std::move(e.event_channel),
@@ -134,16 +121,35 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
   return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
           with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
-      auto events = store.Read([&](storage::Transaction& tx) {
-        return tx.reports().ListRollupEvents(project_id, start, end, with_properties);
+      auto rows = store.Read([&](storage::Transaction& tx) {
+        return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
       });
-      if (!events) return events.error();
-      if (auto spent = budget.Spend(static_cast<std::int64_t>(events->size())); !spent) {
+      if (!rows) return rows.error();
+      // The sealed visits straight from their blocks; those with events in the inbox too are
+      // grouped with the inbox's rows below.
+      std::set<std::string> inbox_sessions, inbox_ids;
+      for (const storage::RollupEvent& e : rows->inbox) {
+        inbox_ids.insert(e.id);
+        if (e.session_id) inbox_sessions.insert(*e.session_id);
+      }
+      const BlockWindow block_window{start, end, with_properties, &inbox_sessions, &inbox_ids};
+      std::vector<storage::RollupEvent> events = std::move(rows->inbox);
+      for (const std::string& block : rows->blocks) {
+        std::int64_t read = 0;
+        auto merged = EachVisitOfBlock(block, block_window, [&](const Visit& visit) {
+          read += static_cast<std::int64_t>(visit.events.size());
+          each(visit);
+        });
+        if (!merged) return merged.error();
+        std::move(merged->begin(), merged->end(), std::back_inserter(events));
+        if (auto spent = budget.Spend(read); !spent) return spent;
+      }
+      if (auto spent = budget.Spend(static_cast<std::int64_t>(events.size())); !spent) {
         return spent;
       }
       std::map<std::string, std::vector<storage::RollupEvent*>> sessions;
       std::vector<storage::RollupEvent*> loose;
-      for (storage::RollupEvent& e : *events) {
+      for (storage::RollupEvent& e : events) {
         if (e.session_id) sessions[*e.session_id].push_back(&e);
         else loose.push_back(&e);
       }

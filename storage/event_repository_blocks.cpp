@@ -211,10 +211,9 @@ class Sealing {
 
 namespace internal {
 
-namespace {
-
-Result<std::vector<std::string>> BlocksOfHours(SqlSession& session, const std::string& project_id,
-                                              std::int64_t from_hour, std::int64_t to_hour) {
+Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
+                                                  const std::string& project_id,
+                                                  std::int64_t from_hour, std::int64_t to_hour) {
   return FindAll<std::string>(
       session,
       "SELECT data FROM event_blocks WHERE project_id = $1 AND hour >= $2 AND hour <= $3 "
@@ -222,12 +221,10 @@ Result<std::vector<std::string>> BlocksOfHours(SqlSession& session, const std::s
       {project_id, from_hour, to_hour}, [](const SqlRow& r) { return r.Text(0); });
 }
 
-}  // namespace
-
 Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,
                                                   const std::string& project_id,
                                                   std::int64_t from_hour, std::int64_t to_hour) {
-  auto blocks = BlocksOfHours(session, project_id, from_hour, to_hour);
+  auto blocks = ReadBlocksOfHours(session, project_id, from_hour, to_hour);
   if (!blocks) return blocks.error();
   std::vector<EventRecord> rows;
   for (const std::string& block : *blocks) {
@@ -242,7 +239,7 @@ Result<std::vector<RollupEvent>> ReadSealedWebEvents(SqlSession& session,
                                                      const std::string& project_id,
                                                      std::int64_t from_hour, std::int64_t to_hour,
                                                      bool with_tags) {
-  auto blocks = BlocksOfHours(session, project_id, from_hour, to_hour);
+  auto blocks = ReadBlocksOfHours(session, project_id, from_hour, to_hour);
   if (!blocks) return blocks.error();
   std::vector<RollupEvent> rows;
   for (const std::string& block : *blocks) {

@@ -28,6 +28,12 @@ std::vector<SqlValue> EventParams(const EventRecord& event);
 // The event whose kEventColumns are the row's columns.
 EventRecord MapEvent(const SqlRow& row);
 
+// The stored blocks of the project's UTC hours (since 1970) `from_hour` to `to_hour`, both
+// included, in hour order.
+core::Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
+                                                         const std::string& project_id,
+                                                         std::int64_t from_hour,
+                                                         std::int64_t to_hour);
 // The sealed events of the project's blocks of UTC hours (since 1970) `from_hour` to `to_hour`,
 // both included: all the events of the visits that started in those hours, and the events
 // outside every visit that happened in them (storage/event_repository_blocks.cpp).

@@ -53,6 +53,13 @@ struct RollupEvent {
   bool operator==(const RollupEvent&) const = default;
 };
 
+// The rows of a window as ReportRepository::ReadWebWindow returns them: the inbox's, and the
+// sealed blocks as stored.
+struct WebWindowRows {
+  std::vector<RollupEvent> inbox;
+  std::vector<std::string> blocks;
+};
+
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
 // pages count visits by their first and last pageview; event channel and event count events;
 // every other dimension counts visitors. Source and channel are the visit's (its first event's).

@@ -56,6 +56,12 @@ class ReportRepository {
                                                           std::int64_t start_ms,
                                                           std::int64_t end_ms,
                                                           bool with_tags = false);
+  // The same rows for a reader that decodes the blocks itself (`query`): the inbox's rows as
+  // ListRollupEvents reads them, and the stored blocks of the window's hours
+  // (storage/event_blocks.h; docs/storage.md). A block row may also be among the inbox rows
+  // (a sealing that committed in between): a reader drops it by its id.
+  core::Result<WebWindowRows> ReadWebWindow(std::string_view project_id, std::int64_t start_ms,
+                                            std::int64_t end_ms, bool with_tags);
   // The crawler requests of the window as a query reads them: when, host, path, country and
   // the classification (bot name, vendor, category, actor type, AI flag); other fields empty.
   core::Result<std::vector<BotRequestRecord>> ListBotRequests(std::string_view project_id,
@@ -112,6 +118,10 @@ class ReportRepository {
   core::Result<std::vector<WebVisitRow>> ListWebVisits(const WebVisitQuery& query);
 
  private:
+  core::Result<std::vector<RollupEvent>> ListInboxRollupEvents(std::string_view project_id,
+                                                               std::int64_t start_ms,
+                                                               std::int64_t end_ms,
+                                                               bool with_tags);
   SqlSession& session_;
 };
 

@@ -294,10 +294,10 @@ Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::s
                      {std::string(project_id), std::string(zone), start_ms, end_ms});
 }
 
-Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_view project_id,
-                                                              std::int64_t start_ms,
-                                                              std::int64_t end_ms,
-                                                              bool with_tags) {
+// The inbox's part of ListRollupEvents: every event of the visits that started in the
+// window, wherever they happened, and the window's events that belong to no visit.
+Result<std::vector<RollupEvent>> ReportRepository::ListInboxRollupEvents(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms, bool with_tags) {
   const std::string columns =
       "SELECT id, session_id, COALESCE(anonymous_id, user_id, daily_visitor, ''), occurred_at, "
       "event, channel, COALESCE(traffic_source, ''), COALESCE(traffic_channel, ''), "
@@ -314,16 +314,15 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
     e.session_id = r.OptText(i++);
     e.visitor = r.Text(i++);
     e.occurred_at = r.Int(i++);
-    for (std::string* field : {&e.event, &e.event_channel, &e.source, &e.channel, &e.path, &e.referrer, &e.utm_source,
-                               &e.utm_medium, &e.utm_campaign, &e.utm_term, &e.utm_content,
-                               &e.country, &e.region, &e.city, &e.browser, &e.os, &e.device}) {
+    for (std::string* field : {&e.event, &e.event_channel, &e.source, &e.channel, &e.path,
+                               &e.referrer, &e.utm_source, &e.utm_medium, &e.utm_campaign,
+                               &e.utm_term, &e.utm_content, &e.country, &e.region, &e.city,
+                               &e.browser, &e.os, &e.device}) {
       *field = r.Text(i++);
     }
     if (with_tags) e.tags = r.Text(i++);
     return e;
   };
-  // Every event of the visits that started in the window, wherever they happened, and the
-  // window's events that belong to no visit.
   auto visits = FindAll<RollupEvent>(
       session_,
       columns +
@@ -340,6 +339,15 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
   if (!loose) return loose.error();
   visits->insert(visits->end(), std::make_move_iterator(loose->begin()),
                  std::make_move_iterator(loose->end()));
+  return visits;
+}
+
+Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_view project_id,
+                                                              std::int64_t start_ms,
+                                                              std::int64_t end_ms,
+                                                              bool with_tags) {
+  auto visits = ListInboxRollupEvents(project_id, start_ms, end_ms, with_tags);
+  if (!visits) return visits.error();
   // Then the sealed events of the window's hours; a sealing that committed since the inbox
   // was read moved rows there, which are dropped as seen.
   auto sealed = ReadSealedWebEvents(session_, std::string(project_id), HourOf(start_ms),
@@ -347,6 +355,20 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
   if (!sealed) return sealed.error();
   AddSealedVisits(*sealed, start_ms, end_ms, *visits);
   return visits;
+}
+
+Result<WebWindowRows> ReportRepository::ReadWebWindow(std::string_view project_id,
+                                                      std::int64_t start_ms, std::int64_t end_ms,
+                                                      bool with_tags) {
+  WebWindowRows rows;
+  auto inbox = ListInboxRollupEvents(project_id, start_ms, end_ms, with_tags);
+  if (!inbox) return inbox.error();
+  rows.inbox = std::move(*inbox);
+  auto blocks = ReadBlocksOfHours(session_, std::string(project_id), HourOf(start_ms),
+                                  HourOf(end_ms - 1));
+  if (!blocks) return blocks.error();
+  rows.blocks = std::move(*blocks);
+  return rows;
 }
 
 Result<std::vector<BotRequestRecord>> ReportRepository::ListBotRequests(

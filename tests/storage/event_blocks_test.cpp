@@ -10,6 +10,8 @@
 #include <random>
 #include <thread>
 
+#include "core/clock.h"
+#include "query/stored_rows.h"
 #include "storage/migrations.h"
 #include "store_fixture.h"
 
@@ -283,6 +285,49 @@ TEST_P(EventBlocks, AStoreOfThePreviousReleaseIsSealedAfterItsUpgrade) {
   EXPECT_EQ(AnswerOf(*previous), before);
   fresh.reset();
   std::filesystem::remove_all(dir);
+}
+
+// `query` reads sealed visits straight from the blocks' columns (query/block_visits.h): the
+// visits it sees are the ones grouped from ListRollupEvents' rows, with none, some and all of
+// the events sealed and visits split between the inbox and a block.
+TEST_P(EventBlocks, QueryReadsTheVisitsTheRollupRowsHold) {
+  SeedTwoProjects();
+  std::vector<EventRecord> all = Traffic(6, "q");
+  for (EventRecord& e : all) {
+    if (e.session_id && e.id.ends_with("-0")) e.received_at = kT0;  // first events sealed first
+  }
+  Insert(all);
+  const reports::ReportingZone zone = *reports::ReportingZone::Find("Asia/Kathmandu");
+  const reports::DayRange days{zone.DayOf(kT0) - 1, zone.DayOf(kT0) + 2};
+  const reports::UtcWindow window{kT0 - 3 * kHour, kT0 + 49 * kHour};
+  // Each visit as text: its visitor, acquisition, place and device, then its events.
+  const auto visits_of = [&](const query::VisitSource& source) {
+    std::vector<std::string> visits;
+    auto read = source([&](const query::Visit& v) {
+      std::string text = std::to_string(v.in_visit) + "|" + v.visitor + "|" + v.source + "|" +
+                         v.channel + "|" + v.referrer + "|" + v.utm_source + "|" + v.country +
+                         "|" + v.city + "|" + v.device + "|" + v.browser + "|" + v.os;
+      for (const query::VisitEvent& e : v.events) {
+        text += "|" + std::to_string(e.at_ms) + "," + e.name + "," + e.channel + "," + e.page;
+        for (const auto& [key, value] : e.properties) text += "," + key + "=" + value;
+      }
+      visits.push_back(std::move(text));
+    });
+    EXPECT_TRUE(Ok(read));
+    std::sort(visits.begin(), visits.end());
+    return visits;
+  };
+  const core::SystemClock clock;
+  const auto from_blocks = [&] {
+    query::ReadBudget budget(clock);
+    return visits_of(query::StoredVisits(store(), budget, "p-1", zone, days, window, true));
+  };
+  const std::vector<std::string> expected = from_blocks();
+  ASSERT_GT(expected.size(), 30u);
+  Seal("p-1", kT0 + 1);  // each visit's first event only: visits split across inbox and block
+  EXPECT_EQ(from_blocks(), expected);
+  Seal("p-1", kNever);
+  EXPECT_EQ(from_blocks(), expected);
 }
 
 TEST_P(EventBlocks, AVisitThatNowStartsInAnotherHourMovesWhole) {
