@@ -1,0 +1,335 @@
+// The web report's stacked filters: how they are written in the URL, and how a view with them
+// becomes `query` requests (docs/query.md) whose answers are reshaped like the reports' answers,
+// so the cards draw them unchanged. Pure functions (no DOM), unit-tested in
+// web/dashboard/test/filters.test.js.
+//
+// A filter is { op, dimension, values }: op one of filterOperators, dimension a `query` web
+// dimension (visit:source, event:page, event:props:<key>), values one or more strings ("" is a
+// visit without the value, the reports' "(none)" row).
+//
+// In the URL each filter is one `f` parameter, repeated, in the order they were added:
+//   f=is,visit:country,DE,AT      f=contains_not,event:page,/blog      f=is,visit:referrer,
+// op, dimension and values are separated by commas; a comma or backslash inside the dimension
+// (a property key) or a value is written with a backslash before it (`\,`, `\\`). This reads
+// like the filter it is, survives any value, and decodes to exactly what was encoded. The
+// reports' older single `filter=<report dimension>:<value>` links are read as one `is` filter.
+
+/** The operators a chip offers, in `query`'s names. */
+export const filterOperators = [
+  { op: 'is', label: 'is' },
+  { op: 'is_not', label: 'is not' },
+  { op: 'contains', label: 'contains' },
+  { op: 'contains_not', label: 'does not contain' },
+  { op: 'matches', label: 'matches (regex)' },
+  { op: 'matches_not', label: 'does not match' },
+];
+
+/**
+ * The dimensions a filter can be on: `query`'s name, its label, and the report dimension (the
+ * breakdown tab, the reports' `filter` argument) it is the same as, when there is one.
+ */
+export const filterDimensions = [
+  { dimension: 'event:page', label: 'Page', report: 'top_page' },
+  { dimension: 'visit:entry_page', label: 'Entry page', report: 'entry_page' },
+  { dimension: 'visit:exit_page', label: 'Exit page', report: 'exit_page' },
+  { dimension: 'visit:channel', label: 'Channel', report: 'channel' },
+  { dimension: 'visit:source', label: 'Source', report: 'source' },
+  { dimension: 'visit:referrer', label: 'Referrer', report: 'referrer' },
+  { dimension: 'visit:utm_source', label: 'UTM source', report: 'utm_source' },
+  { dimension: 'visit:utm_medium', label: 'UTM medium', report: 'utm_medium' },
+  { dimension: 'visit:utm_campaign', label: 'UTM campaign', report: 'utm_campaign' },
+  { dimension: 'visit:utm_term', label: 'UTM term', report: 'utm_term' },
+  { dimension: 'visit:utm_content', label: 'UTM content', report: 'utm_content' },
+  { dimension: 'visit:country', label: 'Country', report: 'country' },
+  { dimension: 'visit:region', label: 'Region', report: 'region' },
+  { dimension: 'visit:city', label: 'City', report: 'city' },
+  { dimension: 'visit:browser', label: 'Browser', report: 'browser' },
+  { dimension: 'visit:os', label: 'Operating system', report: 'os' },
+  { dimension: 'visit:device', label: 'Device', report: 'device' },
+  { dimension: 'event:name', label: 'Event', report: 'event' },
+  { dimension: 'event:channel', label: 'Event channel', report: 'event_channel' },
+];
+
+export const propertyPrefix = 'event:props:';
+const maxPropertyKeyBytes = 100;
+
+const byDimension = new Map(filterDimensions.map((item) => [item.dimension, item]));
+const byReport = new Map(filterDimensions.map((item) => [item.report, item]));
+const operatorNames = new Set(filterOperators.map((item) => item.op));
+
+/** The custom property key of a dimension (event:props:plan → plan), else null. */
+export function propertyKey(dimension) {
+  if (typeof dimension !== 'string' || !dimension.startsWith(propertyPrefix)) return null;
+  const key = dimension.slice(propertyPrefix.length);
+  const bytes = new TextEncoder().encode(key).length;
+  return bytes >= 1 && bytes <= maxPropertyKeyBytes ? key : null;
+}
+
+export const isFilterDimension = (dimension) => byDimension.has(dimension) || propertyKey(dimension) !== null;
+
+/** How a dimension is named on a chip: "Country", "Property plan". */
+export function dimensionLabel(dimension) {
+  const key = propertyKey(dimension);
+  return key === null ? byDimension.get(dimension)?.label ?? dimension : `Property ${key}`;
+}
+
+export const operatorLabel = (op) => filterOperators.find((item) => item.op === op)?.label ?? op;
+
+/** The `query` dimension of a report dimension (top_page → event:page), else null. */
+export const queryDimensionOf = (reportDimension) => byReport.get(reportDimension)?.dimension ?? null;
+
+/** The report dimension of a `query` dimension (event:page → top_page), else null. */
+export const reportDimensionOf = (dimension) => byDimension.get(dimension)?.report ?? null;
+
+const escapePart = (text) => text.replace(/[\\,]/g, (character) => `\\${character}`);
+
+/** One filter as the text of its `f` parameter. */
+export function encodeFilter({ op, dimension, values }) {
+  return [op, dimension, ...values].map(escapePart).join(',');
+}
+
+/** Splits on the commas that are not escaped, removing the escapes. */
+function splitParts(text) {
+  const parts = [''];
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '\\' && index + 1 < text.length) parts[parts.length - 1] += text[++index];
+    else if (character === ',') parts.push('');
+    else parts[parts.length - 1] += character;
+  }
+  return parts;
+}
+
+/** An `f` parameter's filter, or null when it is not one (an unknown operator or dimension). */
+export function decodeFilter(text) {
+  if (typeof text !== 'string') return null;
+  const [op, dimension, ...values] = splitParts(text);
+  if (!operatorNames.has(op) || !isFilterDimension(dimension) || values.length === 0) return null;
+  return { op, dimension, values };
+}
+
+/**
+ * The reports' old `filter=<report dimension>:<value>` as an `is` filter, else null (an empty
+ * value is the visits without one, as the reports read it).
+ */
+export function legacyFilter(text) {
+  if (typeof text !== 'string') return null;
+  const colon = text.indexOf(':');
+  if (colon < 1) return null;
+  const dimension = queryDimensionOf(text.slice(0, colon));
+  return dimension ? { op: 'is', dimension, values: [text.slice(colon + 1)] } : null;
+}
+
+/** The filters of a URL's search string ("?f=…&f=…", or the old "?filter=…"). */
+export function filtersFromSearch(search) {
+  const params = new URLSearchParams(search);
+  const filters = params.getAll('f').map(decodeFilter).filter(Boolean);
+  if (filters.length > 0) return filters;
+  const legacy = legacyFilter(params.get('filter'));
+  return legacy ? [legacy] : [];
+}
+
+/** The URL patch (for setQuery) that writes these filters, dropping an old `filter=`. */
+export function filtersPatch(filters) {
+  return { f: filters.map(encodeFilter), filter: null };
+}
+
+const sameFilter = (a, b) => a.op === b.op && a.dimension === b.dimension
+  && a.values.length === b.values.length && a.values.every((value, index) => value === b.values[index]);
+
+/**
+ * The filters after clicking a row: the visits must also have this value. An `is` filter on
+ * the same dimension takes it as one more accepted value (two `is` filters on one visit
+ * dimension would keep nothing); otherwise a new `is` filter is stacked.
+ */
+export function addValueFilter(filters, dimension, value) {
+  const index = filters.findIndex((filter) => filter.op === 'is' && filter.dimension === dimension);
+  if (index === -1) return [...filters, { op: 'is', dimension, values: [value] }];
+  if (filters[index].values.includes(value)) return filters;
+  return filters.map((filter, at) => (at === index ? { ...filter, values: [...filter.values, value] } : filter));
+}
+
+/** The filters with the one at index replaced (or appended when index is past the end). */
+export function replaceFilter(filters, index, filter) {
+  if (filters.some((other, at) => at !== index && sameFilter(other, filter))) return filters.filter((_, at) => at !== index);
+  const next = [...filters];
+  next[index] = filter;
+  return next;
+}
+
+export const removeFilter = (filters, index) => filters.filter((_, at) => at !== index);
+
+/**
+ * The reports' `filter` argument for these filters when the reports can answer them (none, or
+ * one `is` filter with one value on a report dimension), else null: then `query` answers.
+ */
+export function reportFilterFor(filters) {
+  if (filters.length !== 1) return null;
+  const [filter] = filters;
+  const report = reportDimensionOf(filter.dimension);
+  if (filter.op !== 'is' || filter.values.length !== 1 || !report) return null;
+  return `${report}:${filter.values[0]}`;
+}
+
+/** Whether the view must ask `query`: filters the reports' single `filter` cannot express. */
+export const needsQuery = (filters) => filters.length > 0 && reportFilterFor(filters) === null;
+
+/** `query`'s filters: [["is", "visit:country", ["DE"]], …]. */
+export const queryFilters = (filters) => filters.map(({ op, dimension, values }) => [op, dimension, values]);
+
+/** The report cards' metric names, and `query`'s. */
+export const summaryMetrics = [
+  ['visitors', 'visitors'], ['visits', 'visits'], ['pageviews', 'pageviews'], ['viewsPerVisit', 'views_per_visit'],
+  ['bounceRate', 'bounce_rate'], ['visitDuration', 'visit_duration'], ['events', 'events'],
+];
+
+/** `query`'s comparison for the reports' comparison params, or null (none asked). */
+export function queryComparison(params) {
+  if (params.compareFrom && params.compareTo) return { mode: 'custom', date_range: [params.compareFrom, params.compareTo] };
+  return params.comparePreset ? { mode: params.comparePreset } : null;
+}
+
+/** The common part of every request of a view: scope, period, filters, comparison. */
+function baseQuery(scope, params, filters, { compare = true } = {}) {
+  const request = { ...scope, date_range: [params.from, params.to], filters: queryFilters(filters) };
+  const comparison = compare ? queryComparison(params) : null;
+  if (comparison) request.include = { comparisons: comparison };
+  return request;
+}
+
+/** The headline figures' request. scope: { orgSlug, projectId }; params: reportParams(…). */
+export function summaryQuery(scope, params, filters) {
+  return { ...baseQuery(scope, params, filters), metrics: summaryMetrics.map(([, metric]) => metric) };
+}
+
+/**
+ * The timeline's request: every metric per time bucket. `query` has rows only for buckets with
+ * visits, and compares bucket by bucket only those, so the comparison line is its own request
+ * over the comparison window (previousTimelineQuery), not `include.comparisons`.
+ */
+export function timelineQuery(scope, params, filters, interval) {
+  return { ...baseQuery(scope, params, filters, { compare: false }), metrics: summaryMetrics.map(([, metric]) => metric),
+    dimensions: [`time:${interval}`], include: { time_labels: true } };
+}
+
+/** The comparison window's timeline, once the summary's answer has named the window. */
+export function previousTimelineQuery(scope, params, filters, interval, window) {
+  return timelineQuery(scope, { ...params, from: window[0], to: window[1] }, filters, interval);
+}
+
+/**
+ * What a breakdown counts, as the reports do (docs/metrics.md): top_page pageviews (and its
+ * visitors), entry and exit pages visits, events and event channels events, the rest visitors.
+ */
+export function breakdownMetrics(reportDimension) {
+  if (reportDimension === 'top_page') return ['pageviews', 'visitors'];
+  if (reportDimension === 'entry_page' || reportDimension === 'exit_page') return ['visits', 'visitors'];
+  if (reportDimension === 'event' || reportDimension === 'event_channel') return ['events', 'visitors'];
+  return ['visitors'];
+}
+
+/** A breakdown tab's request: its top `limit` values by its count. */
+export function breakdownQuery(scope, params, filters, reportDimension, limit) {
+  const metrics = breakdownMetrics(reportDimension);
+  return { ...baseQuery(scope, params, filters), metrics, dimensions: [queryDimensionOf(reportDimension)],
+    order_by: [[metrics[0], 'desc']], pagination: { limit } };
+}
+
+/** The time-on-page tab's request: the most viewed pages with their mean time on page. */
+export function durationsQuery(scope, params, filters, limit) {
+  return { ...baseQuery(scope, params, filters), metrics: ['pageviews', 'time_on_page'], dimensions: ['event:page'],
+    order_by: [['pageviews', 'desc']], pagination: { limit } };
+}
+
+/**
+ * The value suggestions of a dimension: its most common values in the period among the visits
+ * the other filters keep (a filter on the same dimension would hide the alternatives).
+ */
+export function suggestionsQuery(scope, params, filters, dimension, limit = 20) {
+  const others = filters.filter((filter) => filter.dimension !== dimension);
+  return { ...baseQuery(scope, params, others, { compare: false }), metrics: ['visitors'], dimensions: [dimension],
+    order_by: [['visitors', 'desc']], pagination: { limit } };
+}
+
+const toMs = (seconds) => (seconds === null || seconds === undefined ? null : Math.round(seconds * 1000));
+// The reports round these two to 2 decimals; `query` does not (docs/query.md).
+const round2 = (value) => (value === null || value === undefined ? null : Math.round(value * 100) / 100);
+
+/** A `query` row's metrics (in summaryMetrics order) as a report point. */
+function pointOf(values) {
+  const point = {};
+  summaryMetrics.forEach(([key], index) => { point[key] = values?.[index] ?? null; });
+  for (const key of ['visitors', 'visits', 'pageviews', 'events']) point[key] ??= 0;
+  point.viewsPerVisit = round2(point.viewsPerVisit);
+  point.bounceRate = round2(point.bounceRate);
+  point.visitDuration = toMs(point.visitDuration);
+  return point;
+}
+
+/** The echo's comparison range (local first and last second) as the reports' UTC window. */
+export function comparisonWindowOf(answer) {
+  const range = answer?.query?.comparison_date_range;
+  if (!range) return null;
+  return { from: new Date(range[0]).toISOString(), to: new Date(Date.parse(range[1]) + 1000).toISOString() };
+}
+
+/** The local days of the echo's comparison range, for previousTimelineQuery. */
+export function comparisonDaysOf(answer) {
+  const range = answer?.query?.comparison_date_range;
+  return range ? [range[0].slice(0, 10), range[1].slice(0, 10)] : null;
+}
+
+/** A summary `query` answer as get_web_analytics' { comparisonWindow, metrics }. */
+export function summaryFromQuery(answer) {
+  const row = answer.results[0];
+  const current = pointOf(row?.metrics);
+  const compared = answer.query?.comparison_date_range ? row?.comparison ?? { metrics: [] } : null;
+  const previous = compared ? pointOf(compared.metrics) : null;
+  const metrics = {};
+  summaryMetrics.forEach(([key], index) => {
+    metrics[key] = { value: current[key] };
+    if (!previous) return;
+    metrics[key].previous = previous[key];
+    const change = compared.change?.[index];
+    metrics[key].change = change === undefined || change === null ? null : round2(change);
+  });
+  return { comparisonWindow: comparisonWindowOf(answer), metrics };
+}
+
+/** A timeline `query` answer as get_web_timeline's { interval, buckets, points }. */
+export function timelineFromQuery(answer, interval) {
+  const byLabel = new Map(answer.results.map((row) => [row.dimensions[0], row.metrics]));
+  const buckets = answer.meta?.time_labels ?? answer.results.map((row) => row.dimensions[0]);
+  return { interval, buckets, points: buckets.map((label) => pointOf(byLabel.get(label))) };
+}
+
+/** A breakdown `query` answer as get_web_breakdown's rows ("" is the reports' null value). */
+export function breakdownFromQuery(answer, reportDimension) {
+  const compared = Boolean(answer.query?.comparison_date_range);
+  const rows = answer.results.map((row) => {
+    const [count, visitors] = row.metrics;
+    const out = { value: row.dimensions[0] === '' ? null : row.dimensions[0], count, visitors: visitors ?? count };
+    if (compared && row.comparison) {
+      out.previousCount = row.comparison.metrics[0] ?? 0;
+      out.absoluteChange = row.comparison.absoluteChange[0];
+      out.percentageChange = row.comparison.percentageChange[0];
+    }
+    return out;
+  });
+  return { dimension: reportDimension, comparisonWindow: comparisonWindowOf(answer), rows };
+}
+
+/** A time-on-page `query` answer as get_page_durations' rows (milliseconds). */
+export function durationsFromQuery(answer) {
+  const compared = Boolean(answer.query?.comparison_date_range);
+  const rows = answer.results.map((row) => {
+    const out = { path: row.dimensions[0], pageviews: row.metrics[0], avgDurationMs: toMs(row.metrics[1]) };
+    if (compared && row.comparison) {
+      out.previousAvgDurationMs = toMs(row.comparison.metrics[1]);
+      out.absoluteChange = toMs(row.comparison.absoluteChange[1]);
+      out.percentageChange = row.comparison.percentageChange[1];
+    }
+    return out;
+  });
+  return { comparisonWindow: comparisonWindowOf(answer), rows };
+}
