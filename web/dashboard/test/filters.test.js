@@ -1,10 +1,11 @@
-// The web report's stacked filters (src/reports/filters.js): the URL encoding and the mapping of
-// a view to `query` requests and back to the reports' answer shapes.
+// The web report's stacked filters (src/reports/filters.js): the URL encoding; and the mapping
+// of a view to `query` requests and back to the reports' answer shapes (filter-queries.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addValueFilter, breakdownFromQuery, breakdownQuery, comparisonDaysOf, decodeFilter, dimensionLabel, durationsQuery,
-  encodeFilter, filtersFromSearch, filtersPatch, legacyFilter, needsQuery, propertyKey, removeFilter, replaceFilter,
-  reportFilterFor, suggestionsQuery, summaryFromQuery, summaryQuery, timelineFromQuery, timelineQuery } from '../src/reports/filters.js';
+import { addValueFilter, decodeFilter, dimensionLabel, encodeFilter, filtersFromSearch, filtersPatch, legacyFilter, needsQuery,
+  propertyKey, removeFilter, replaceFilter, reportFilterFor } from '../src/reports/filters.js';
+import { breakdownFromQuery, breakdownQuery, comparisonDaysOf, durationsQuery, suggestionsQuery, summaryFromQuery,
+  summaryQuery, timelineFromQuery, timelineQuery } from '../src/reports/filter-queries.js';
 
 const scope = { orgSlug: 'acme', projectId: 'p1' };
 const params = { projectId: 'p1', from: '2026-11-01', to: '2026-11-07', comparePreset: 'previous_period' };
