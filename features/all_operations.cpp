@@ -69,7 +69,7 @@ std::span<const OperationSpec> AllOperations() {
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
       // The one query over every dataset.
-      kQuery, kQueryV2, kListPropertyKeys,
+      kQuery, kQueryV2, kGetPropertyKeys,
       // AI visibility: configuration, runs and answers, reports.
       kListAiBrands, kCreateAiBrand, kUpdateAiBrand, kDeleteAiBrand,
       kListAiPrompts, kCreateAiPrompt, kCreateAiPrompts, kUpdateAiPrompt, kDeleteAiPrompt,

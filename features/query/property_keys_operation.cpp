@@ -60,7 +60,7 @@ Result<std::vector<KeyCount>> CountKeys(const query::VisitSource& visits, std::i
   return keys;
 }
 
-Result<json::value> RunListPropertyKeys(OperationContext& context, const json::object& args) {
+Result<json::value> RunGetPropertyKeys(OperationContext& context, const json::object& args) {
   auto request = WindowRequest(args);
   if (!request) return request.error();
   const storage::ProjectRecord& project = *context.project;
@@ -87,8 +87,8 @@ Result<json::value> RunListPropertyKeys(OperationContext& context, const json::o
 
 }  // namespace
 
-const OperationSpec kListPropertyKeys{
-    .name = "list_property_keys",
+const OperationSpec kGetPropertyKeys{
+    .name = "get_property_keys",
     .summary = "List the custom property keys seen in a period",
     .description =
         "The custom property keys (tags of tracked events not set by Sightline or the SDK) of "
@@ -102,7 +102,7 @@ const OperationSpec kListPropertyKeys{
     .permission = identity::Permission::kAnalyticsView,
     .effect = Effect::kReadOnly,
     .credentials = identity::CredentialKind::kUserSession | identity::CredentialKind::kPrivateApiKey,
-    .run = RunListPropertyKeys,
+    .run = RunGetPropertyKeys,
 };
 
 }  // namespace sightline::tools

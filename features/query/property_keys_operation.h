@@ -1,4 +1,4 @@
-// `list_property_keys`: the custom property keys of a period's web events, most used first, for
+// `get_property_keys`: the custom property keys of a period's web events, most used first, for
 // choosing an `event:props:<key>` dimension or filter (docs/query.md).
 #pragma once
 
@@ -6,6 +6,6 @@
 
 namespace sightline::tools {
 
-extern const OperationSpec kListPropertyKeys;
+extern const OperationSpec kGetPropertyKeys;
 
 }  // namespace sightline::tools

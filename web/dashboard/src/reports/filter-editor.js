@@ -1,6 +1,6 @@
 // The filter editor of the web report (loaded on first use by filter-bar.js): a dialog to choose
 // the dimension (a custom property by its key), the operator and the values, with suggestions —
-// the property keys seen in the period (list_property_keys) and the dimension's most common
+// the property keys seen in the period (get_property_keys) and the dimension's most common
 // values among the visits the other filters keep (`query`), narrowed as the user types.
 import { useEffect, useId, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
@@ -36,7 +36,7 @@ export function FilterEditor({ filter, filters, scope, params, onApply, onClose 
   const dimension = choice === propertyChoice ? `${propertyPrefix}${key.trim()}` : choice;
   const dimensionValid = isFilterDimension(dimension);
 
-  const keys = useOperation('list_property_keys', { ...scope, from: params.from, to: params.to },
+  const keys = useOperation('get_property_keys', { ...scope, from: params.from, to: params.to },
     { skip: choice !== propertyChoice, select: (answer) => answer.keys.map((item) => item.key) });
   const suggestions = useOperation('query', suggestionsQuery(scope, params, filters, dimension, 50),
     { skip: !dimensionValid, select: (answer) => answer.results.map((row) => row.dimensions[0]) });
