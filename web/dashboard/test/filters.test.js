@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addValueFilter, decodeFilter, dimensionLabel, encodeFilter, filtersFromSearch, filtersPatch, legacyFilter, needsQuery,
-  propertyKey, removeFilter, replaceFilter, reportFilterFor } from '../src/reports/filters.js';
+  propertyKey, removeFilter, removeValueFilter, replaceFilter, reportFilterFor, takesValue } from '../src/reports/filters.js';
 import { breakdownFromQuery, breakdownQuery, comparisonDaysOf, durationsQuery, suggestionsQuery, summaryFromQuery,
   summaryQuery, timelineFromQuery, timelineQuery } from '../src/reports/filter-queries.js';
 
@@ -70,6 +70,16 @@ test('clicking rows stacks is filters; the same dimension takes another value', 
   assert.equal(edited[1].op, 'is_not');
   // Editing a filter into one already there leaves one of them.
   assert.deepEqual(replaceFilter(edited, 1, filters[0]), [filters[0]]);
+});
+
+test('clicking a chosen row takes its value away, and the filter with its last value', () => {
+  const filters = [{ op: 'is', dimension: 'visit:country', values: ['DE', 'AT'] }, { op: 'is_not', dimension: 'event:page', values: ['/x'] }];
+  assert.equal(takesValue(filters, 'visit:country', 'AT'), true);
+  assert.equal(takesValue(filters, 'event:page', '/x'), false, 'an is_not filter does not choose its row');
+  const fewer = removeValueFilter(filters, 'visit:country', 'DE');
+  assert.deepEqual(fewer[0].values, ['AT']);
+  assert.deepEqual(removeValueFilter(fewer, 'visit:country', 'AT'), [filters[1]]);
+  assert.deepEqual(removeValueFilter(filters, 'event:page', '/x'), filters);
 });
 
 test('the reports answer none or one simple is filter; query the rest', () => {

@@ -148,6 +148,22 @@ export function addValueFilter(filters, dimension, value) {
   return filters.map((filter, at) => (at === index ? { ...filter, values: [...filter.values, value] } : filter));
 }
 
+/**
+ * The filters after clicking a row whose value an `is` filter already takes: without that value
+ * (and without the filter when it was its last value).
+ */
+export function removeValueFilter(filters, dimension, value) {
+  return filters.flatMap((filter) => {
+    if (filter.op !== 'is' || filter.dimension !== dimension || !filter.values.includes(value)) return [filter];
+    const values = filter.values.filter((other) => other !== value);
+    return values.length ? [{ ...filter, values }] : [];
+  });
+}
+
+/** Whether an `is` filter takes this value of the dimension (its row shows as chosen). */
+export const takesValue = (filters, dimension, value) =>
+  filters.some((filter) => filter.op === 'is' && filter.dimension === dimension && filter.values.includes(value));
+
 /** The filters with the one at index replaced (or appended when index is past the end). */
 export function replaceFilter(filters, index, filter) {
   if (filters.some((other, at) => at !== index && sameFilter(other, filter))) return filters.filter((_, at) => at !== index);

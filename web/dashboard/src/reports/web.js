@@ -18,7 +18,8 @@ import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePe
 import { PeriodPicker } from './period-picker.js';
 import { useViewReady } from './view-ready.js';
 import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
-import { addValueFilter, filtersFromSearch, filtersPatch, needsQuery, queryDimensionOf, reportDimensionOf, reportFilterFor } from './filters.js';
+import { addValueFilter, filtersFromSearch, filtersPatch, needsQuery, queryDimensionOf, removeValueFilter, reportDimensionOf, reportFilterFor,
+  takesValue } from './filters.js';
 
 const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
 const formatRate = (value) => formatPercent(value / 100);
@@ -108,15 +109,14 @@ function LazyFilterBar(props) {
   </section>`;
 }
 
-/** filter-queries.js once `wanted` (it is imported the first time), else null. */
+/** { module: filter-queries.js once `wanted` (imported the first time), error }. */
 function useFilterQueries(wanted) {
   const [module, setModule] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
     if (wanted && !module) loadFilterQueries().then(setModule, setError);
   }, [wanted]);
-  if (error) throw error;
-  return wanted ? module : null;
+  return { module: wanted ? module : null, error: wanted && !module ? error : null };
 }
 
 /** The reports' requests of a view: its summary, timeline and each card's active tab. */
@@ -158,6 +158,30 @@ function timelineData(timeline, previous) {
   return { ...timeline, previousPeriod: { buckets: previous.buckets, points: previous.points } };
 }
 
+/**
+ * Every card's answer for the view: the reports' when they can answer the filters, else
+ * `query`'s. Returns { results, sharedError, loadError (filter-queries.js did not load) }.
+ */
+function useCards({ scope, params, filters, interval, tabs, loadKey }) {
+  const viaQuery = needsQuery(filters);
+  const { module: q, error: loadError } = useFilterQueries(viaQuery);
+  let requests;
+  if (!viaQuery) requests = reportRequests(params, interval, tabs);
+  else if (q) requests = queryRequests(q, scope, params, filters, interval, tabs);
+  else requests = waiting();
+  const answers = useOperations(requests);
+  // `query` compares time buckets only where the selection has visits: the timeline's
+  // comparison line is the comparison window's own timeline, once the summary has named it.
+  const previousDays = q && viaQuery && !answers.summary.loading ? answers.summary.data?.comparisonDays : null;
+  const { previousTimeline } = useOperations({ previousTimeline: previousDays
+    ? ask(q.previousTimelineQuery(scope, params, filters, interval, previousDays), (answer) => q.timelineFromQuery(answer, interval))
+    : null });
+  const pending = viaQuery && !q && !loadError ? { module: { loading: true } } : {};
+  const { results, shared } = shareErrors(useViewReady({ ...answers, previousTimeline, ...pending }, loadKey));
+  const timeline = { ...results.timeline, data: timelineData(results.timeline.data, results.previousTimeline.data) };
+  return { results: { ...results, timeline }, sharedError: shared, loadError };
+}
+
 export function WebAnalyticsPage() {
   const project = useProject();
   const scope = useProjectScope();
@@ -168,8 +192,6 @@ export function WebAnalyticsPage() {
   const comparison = resolveComparison(query);
   const showComparison = comparison.mode !== 'off';
   const filters = useMemo(() => filtersFromSearch(search), [search]);
-  const viaQuery = needsQuery(filters);
-  const filterQueries = useFilterQueries(viaQuery);
   const params = reportParams(project.id, query, timeZone);
   const reportFilter = reportFilterFor(filters);
   if (reportFilter) params.filter = reportFilter;
@@ -179,49 +201,29 @@ export function WebAnalyticsPage() {
   const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, filters)]));
   const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
 
-  let requests;
-  if (!viaQuery) requests = reportRequests(params, interval, tabs);
-  else if (filterQueries) requests = queryRequests(filterQueries, scope, params, filters, interval, tabs);
-  else requests = waiting();
-  const answers = useOperations(requests);
-  // `query` compares time buckets only where the selection has visits: the timeline's
-  // comparison line is the comparison window's own timeline, once the summary has named it.
-  const previousDays = filterQueries && viaQuery && !answers.summary.loading ? answers.summary.data?.comparisonDays : null;
-  const { previousTimeline } = useOperations({ previousTimeline: previousDays
-    ? ask(filterQueries.previousTimelineQuery(scope, params, filters, interval, previousDays), (answer) => filterQueries.timelineFromQuery(answer, interval))
-    : null });
-  const pending = viaQuery && !filterQueries ? { module: { loading: true } } : {};
-  const { results, shared: sharedError } = shareErrors(useViewReady({ ...answers, previousTimeline, ...pending }, loadKey));
+  const { results, sharedError, loadError } = useCards({ scope, params, filters, interval, tabs, loadKey });
   const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
-  const timeline = { ...results.timeline, data: timelineData(results.timeline.data, results.previousTimeline.data) };
   // A filter chosen in a table further down is announced above the figures it changed: move
   // there (not on a reload).
   const filterChosen = useRef(false);
   const setFilters = (next) => setQuery(filtersPatch(next));
+  // A row's value is added as a filter, or taken away when a filter already takes it.
   const toggleRow = (dimension, value) => {
     const queryDimension = queryDimensionOf(dimension);
     const shown = value ?? '';
-    const current = filters.find((filter) => filter.op === 'is' && filter.dimension === queryDimension);
-    if (current?.values.includes(shown)) {
-      setFilters(filters.flatMap((filter) => {
-        if (filter !== current) return [filter];
-        const values = filter.values.filter((other) => other !== shown);
-        return values.length ? [{ ...filter, values }] : [];
-      }));
+    if (takesValue(filters, queryDimension, shown)) {
+      setFilters(removeValueFilter(filters, queryDimension, shown));
       return;
     }
     filterChosen.current = true;
     setFilters(addValueFilter(filters, queryDimension, shown));
   };
-  const isChosen = (dimension) => {
-    const queryDimension = queryDimensionOf(dimension);
-    return (row) => filters.some((filter) => filter.op === 'is' && filter.dimension === queryDimension && filter.values.includes(row.raw ?? ''));
-  };
+  const isChosen = (dimension) => (row) => takesValue(filters, queryDimensionOf(dimension), row.raw ?? '');
 
   return html`<div class="report">
     <${PageHeader} title="Web analytics" />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
-    <${RequestError} error=${sharedError} />
+    <${RequestError} error=${sharedError ?? (loadError && { message: 'The filtered view could not be loaded: reload the page.' })} />
     <${LazyFilterBar} filters=${filters} chosen=${filterChosen} onChange=${setFilters} editorProps=${{ scope, params }} />
     <${RequestState} result=${results.summary} label="the summary">${(data) => html`<${MetricCards} label="Summary"
       showComparison=${showComparison && data.comparisonWindow !== null} selected=${metric}
@@ -229,7 +231,7 @@ export function WebAnalyticsPage() {
       metrics=${webMetrics.map((item) => ({ ...item, ...data.metrics[item.key] }))} />`}<//>
     <section class="card" aria-labelledby="timeline-heading">
       <div class="card-head"><h2 id="timeline-heading" tabindex="-1">${webMetrics.find((item) => item.key === metric).label} over time</h2></div>
-      <${RequestState} result=${timeline} label="the timeline">${(data) => html`<${WebTimeline}
+      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${WebTimeline}
         data=${data} metric=${metric} showComparison=${showComparison} comparedName=${comparisonName(comparison.mode)} />`}<//>
     </section>
     <div class="report-grid">
