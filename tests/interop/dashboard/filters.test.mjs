@@ -113,6 +113,13 @@ test('rows stack filters; chips edit, remove and add a property filter; the URL 
   await expectFigures({ visitors: 2, visits: 2, pageviews: 4, events: 6 }, 'source and /pricing: A, E');
   assert.deepEqual(await tableRows('Page by pageviews'), ['/pricing=2', '/=1', '/docs=1']);
   assert.equal(await page.getByRole('table', { name: 'Event by events' }).getByRole('row', { name: /signup/ }).getByRole('cell').first().textContent(), '2');
+  // The timeline (its table for screen readers): a row per day, the two visitors in all, and
+  // the previous period's line beside it, empty.
+  const days = await page.locator('figure.timeline .visually-hidden table').evaluate((table) => [...table.tBodies[0].rows]
+    .map((row) => [...row.cells].slice(1).map((cell) => cell.textContent)));
+  assert.equal(days.length, 7);
+  assert.equal(days.reduce((sum, [visitors]) => sum + Number(visitors), 0), 2);
+  assert.ok(days.every((row) => row.length === 2 && row[1] === '0'), JSON.stringify(days));
   const chips = page.getByRole('list', { name: 'Active filters' }).getByRole('listitem');
   assert.equal(await chips.count(), 2);
   await screenshot(page, 'filters-stacked');
