@@ -12,6 +12,17 @@ import { valueText } from './filter-bar.js';
 
 const propertyChoice = 'property';
 const shownSuggestions = 10;
+const typingPauseMs = 300;
+
+/** value once it has not changed for ms (each `query` for suggestions reads the whole period). */
+function useSettled(value, ms) {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
 
 /** The suggestions that contain what was typed (any case), the typed text itself left out. */
 export function narrow(suggestions, typed, taken = []) {
@@ -38,8 +49,10 @@ export function FilterEditor({ filter, filters, scope, params, onApply, onClose 
 
   const keys = useOperation('get_property_keys', { ...scope, from: params.from, to: params.to },
     { skip: choice !== propertyChoice, select: (answer) => answer.keys.map((item) => item.key) });
-  const suggestions = useOperation('query', suggestionsQuery(scope, params, filters, dimension, 50),
-    { skip: !dimensionValid, select: (answer) => answer.results.map((row) => row.dimensions[0]) });
+  // A property key being typed asks for its values once the typing pauses.
+  const asked = useSettled(dimension, typingPauseMs);
+  const suggestions = useOperation('query', suggestionsQuery(scope, params, filters, asked, 50),
+    { skip: !isFilterDimension(asked), select: (answer) => answer.results.map((row) => row.dimensions[0]) });
 
   const addValue = (value) => {
     if (!values.includes(value)) setValues([...values, value]);
@@ -79,7 +92,8 @@ export function FilterEditor({ filter, filters, scope, params, onApply, onClose 
       <${Suggest} id=${`${id}-value`} label=${values.length ? 'Another value' : 'Value'} value=${typed}
         hint=${op.startsWith('matches') ? 'A regular expression (RE2): ^ and $ anchor.' : 'Enter adds it; any one of the values is enough.'}
         onInput=${setTyped} onChoose=${addValue} onEnter=${() => typed.trim() && addValue(typed.trim())}
-        suggestions=${dimensionValid ? narrow(suggestions.data ?? [], typed, values) : []} loading=${suggestions.loading}
+        suggestions=${dimensionValid && asked === dimension && !suggestions.loading ? narrow(suggestions.data ?? [], typed, values) : []}
+        loading=${suggestions.loading || asked !== dimension}
         describe=${(value) => valueText(dimension, value)} />
       ${error && html`<p class="field-error" role="alert">${error}</p>`}
       <div class="dialog-actions">
