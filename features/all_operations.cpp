@@ -21,6 +21,7 @@
 #include "features/organizations/organization_operations.h"
 #include "features/projects/key_operations.h"
 #include "features/projects/project_operations.h"
+#include "features/query/property_keys_operation.h"
 #include "features/query/query_operations.h"
 #include "features/site_audit/operations.h"
 #include "features/web_analytics/web_report_operations.h"
@@ -68,7 +69,7 @@ std::span<const OperationSpec> AllOperations() {
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
       // The one query over every dataset.
-      kQuery, kQueryV2,
+      kQuery, kQueryV2, kGetPropertyKeys,
       // AI visibility: configuration, runs and answers, reports.
       kListAiBrands, kCreateAiBrand, kUpdateAiBrand, kDeleteAiBrand,
       kListAiPrompts, kCreateAiPrompt, kCreateAiPrompts, kUpdateAiPrompt, kDeleteAiPrompt,

@@ -728,6 +728,49 @@ TEST_P(WebQuery, PlausiblesPathBadQueriesAndOtherTenants) {
   EXPECT_EQ(sdk.status, 401) << sdk.body;
 }
 
+TEST_P(WebQuery, PropertyKeysOfAPeriodMostUsedFirst) {
+  IngestNewYorkDataset();
+  // V3's visit on 11-08 gets three clicks: ref on each, plan on one ($ tags are the SDK's, not
+  // properties); V1's signup (11-03) carries plan too. A key only in the previous period is not
+  // of this week.
+  const std::vector<std::string> events = {
+      Tracked("click", kV3, "/", 1794180660000, "web", R"(,"ref":"x","plan":"free")"),
+      Tracked("click", kV3, "/", 1794180720000, "web", R"(,"ref":"y")"),
+      Tracked("click", kV3, "/", 1794180780000, "web", R"(,"ref":"z","$internal":"no")"),
+      Tracked("click", kV4, "/", 1793511060000, "web", R"(,"old":"1")"),
+  };
+  std::string body = R"({"events":[)";
+  for (std::size_t i = 0; i < events.size(); ++i) body += (i ? "," : "") + events[i];
+  const Response sent = server_->Request(
+      "POST", "/sdk/v1/logs/batch",
+      {{"x-sdk-key", creds_.sdk_key}, {"Content-Type", "application/json"}}, body + "]}");
+  ASSERT_EQ(sent.status, 202) << sent.body;
+
+  const std::string keys = creds_.ProjectPath() + "/property-keys?from=2026-11-02&to=2026-11-08";
+  const json::object week = Report(keys);
+  EXPECT_EQ(json::serialize(week.at("keys")),
+            R"([{"key":"ref","events":3},{"key":"plan","events":2}])");
+  EXPECT_EQ(week.at("from").as_string(), "2026-11-02");
+  EXPECT_EQ(week.at("timezone").as_string(), "America/New_York");
+  EXPECT_EQ(json::serialize(Report(keys + "&limit=1").at("keys")), R"([{"key":"ref","events":3}])");
+  // The same keys `query` splits by.
+  EXPECT_EQ(Rows(Query(R"({"metrics":["events"],"dimensions":["event:props:ref"],)" +
+                       std::string(kWeek) + "}")),
+            R"(["x"]:[1],["y"]:[1],["z"]:[1])");
+  const json::object both = Report(creds_.ProjectPath() + "/property-keys?from=2026-10-26&to=2026-11-08");
+  EXPECT_EQ(both.at("keys").as_array().size(), 3u);
+
+  const Response half = api().Call("GET", creds_.ProjectPath() + "/property-keys?from=2026-11-02",
+                                   creds_.private_api_key);
+  EXPECT_EQ(half.status, 400) << half.body;
+  EXPECT_EQ(half.Json().at("error").at("details").at("field").as_string(), "to");
+  const Response over = api().Call("GET", keys + "&limit=101", creds_.private_api_key);
+  EXPECT_EQ(over.status, 400) << over.body;
+  const Credentials other = Bootstrap(GetParam(), Unique("keys"), "Elsewhere");
+  const Response foreign = api().Call("GET", keys, other.private_api_key);
+  EXPECT_EQ(foreign.status, 404) << foreign.body;
+}
+
 // Where visits came from (source, channel), and events without ids counted by their daily id.
 class WebSources : public WebReports {
  protected:

@@ -378,6 +378,7 @@ const std::vector<Step>& Steps() {
                                                     {"comparisons",
                                                      json::object{{"mode", "previous_period"}}}}}});
        }},
+      {"get_property_keys", Caller::kAnalyst, [](Scenario& s) { return s.Project(); }},
       {"query_v2", Caller::kPrivateKey,
        [](Scenario& s) {
          return json::object{{"site_id", s.project},

@@ -121,8 +121,8 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
   const countries = await report('/web-analytics/breakdown', { from, to: today(), dimension: 'country', limit: 50 });
   await resetReady();
   await table.getByRole('button', { name: topPage, exact: true }).click();
-  await page.waitForURL((url) => url.searchParams.get('filter') === `top_page:${topPage}`);
-  await page.getByRole('heading', { name: `Filtered by Page: ${topPage}` }).waitFor();
+  await page.waitForURL((url) => url.searchParams.get('f') === `is,event:page,${topPage}`);
+  await page.getByRole('button', { name: `Edit filter: Page is ${topPage}` }).waitFor();
   await page.waitForFunction(() => document.activeElement?.id === 'filter-heading'); // moved up to it
   await viewReady();
   const filtered = await report('/web-analytics', { from, to: today(), filter: `top_page:${topPage}` });
@@ -160,8 +160,8 @@ test('web analytics shows the REST figures, and the comparison mode is in the UR
 
   // A custom comparison window, typed into the picker.
   await page.getByRole('button', { name: /^Remove filter/ }).click();
-  await page.waitForURL((url) => !url.searchParams.has('filter'));
-  await page.waitForFunction(() => document.activeElement?.id === 'timeline-heading');
+  await page.waitForURL((url) => !url.searchParams.has('f'));
+  await page.waitForFunction(() => document.activeElement?.id === 'filter-heading'); // stays in the bar
   const compareFrom = isoDay(Date.now() - 20 * day);
   const compareTo = isoDay(Date.now() - 14 * day);
   await page.getByLabel('Compare with').selectOption('custom');

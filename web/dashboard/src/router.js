@@ -31,12 +31,16 @@ export function navigate(url, { replace = false } = {}) {
   if (!replace) scrollTo(0, 0);
 }
 
-/** Merges patch into the URL's search params; a null or undefined value deletes the key. */
+/**
+ * Merges patch into the URL's search params; a null or undefined value deletes the key, an
+ * array writes the key once per item (the report filters' repeated f=).
+ */
 export function setQuery(patch, { replace = false } = {}) {
   const params = new URLSearchParams(location.search);
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null || value === undefined || value === '') params.delete(key);
-    else params.set(key, String(value));
+    params.delete(key);
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else if (value !== null && value !== undefined && value !== '') params.set(key, String(value));
   }
   const search = params.toString();
   navigate(location.pathname + (search ? `?${search}` : ''), { replace });

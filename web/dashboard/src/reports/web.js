@@ -1,12 +1,14 @@
 // Web analytics: headline figures, the timeline with the comparison period dashed, breakdowns
-// (pages, sources, locations, devices, events) with comparison columns. Clicking a row filters
-// the whole view to the visits with that value (URL filter=<dimension>:<value>, the reports'
-// `filter` argument). All requests of a view start together (useRequests).
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+// (pages, sources, locations, devices, events) with comparison columns. Filters stack in the
+// filter bar (URL f=…, filters.js): clicking a row adds one, "+ Filter" any other. With none, or
+// the one simple filter the reports take (`filter`), the reports answer from their rollups;
+// otherwise every card asks `query` (filter-queries.js, loaded then). All requests of a view
+// start together (useOperations).
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { operation, useOperations } from '../data.js';
 import { setQuery, useRoute } from '../router.js';
-import { useProject } from '../context.js';
+import { useProject, useProjectScope } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
 import { formatDuration, formatNumber, formatPercent } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
@@ -16,6 +18,8 @@ import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePe
 import { PeriodPicker } from './period-picker.js';
 import { useViewReady } from './view-ready.js';
 import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
+import { addValueFilter, filtersFromSearch, filtersPatch, needsQuery, queryDimensionOf, removeValueFilter, reportDimensionOf, reportFilterFor,
+  takesValue } from './filters.js';
 
 const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
 const formatRate = (value) => formatPercent(value / 100);
@@ -74,48 +78,49 @@ export function countLabel(dimension) {
 
 const dimensionNames = Object.fromEntries(breakdownGroups.flatMap((group) => group.tabs.map((tab) => [tab.value, tab.name])));
 
-/** filter=<dimension>:<value> → { dimension, value } (an empty value is the "(none)" row). */
-export function parseFilter(filter) {
-  if (!filter) return null;
-  const colon = filter.indexOf(':');
-  if (colon < 1) return null;
-  const dimension = filter.slice(0, colon);
-  if (!dimensionNames[dimension] || dimension === 'durations') return null;
-  const value = filter.slice(colon + 1);
-  return { dimension, value: value === '' ? null : value };
-}
-
 /**
  * A breakdown card's tab, in the URL as ?<group>=<dimension> (pages=entry_page). Without it, the
- * filtered dimension's tab when it is in this card (a shared filtered link opens on it), else
- * the first.
+ * tab of the newest filter on one of this card's dimensions (a shared filtered link opens on
+ * it), else the first.
  */
-export function activeTab(group, query, filter) {
+export function activeTab(group, query, filters = []) {
   const wanted = query[group.key];
   if (group.tabs.some((tab) => tab.value === wanted)) return wanted;
-  if (filter && group.tabs.some((tab) => tab.value === filter.dimension)) return filter.dimension;
-  return group.tabs[0].value;
+  const filtered = filters.map((filter) => reportDimensionOf(filter.dimension)).reverse()
+    .find((dimension) => group.tabs.some((tab) => tab.value === dimension));
+  return filtered ?? group.tabs[0].value;
 }
 
 const displayValue = (dimension, value) => (dimension === 'country' ? countryName(value) : value);
 
-export function WebAnalyticsPage() {
-  const project = useProject();
-  const { query } = useRoute();
-  useTitle(`Web analytics · ${project.name}`);
-  const timeZone = project.reportingTimezone || 'UTC';
-  const range = resolvePeriod(query, timeZone);
-  const comparison = resolveComparison(query);
-  const showComparison = comparison.mode !== 'off';
-  const filter = parseFilter(query.filter);
-  const params = reportParams(project.id, query, timeZone);
-  if (filter) params.filter = `${filter.dimension}:${filter.value ?? ''}`;
-  const loadKey = viewKey(params);
-  const interval = intervalFor(params.from, params.to);
-  const metric = webMetrics.some((item) => item.key === query.metric) ? query.metric : 'visitors';
-  const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, filter)]));
-  const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
+const loadFilterQueries = () => import('./filter-queries.js');
+const loadFilterBar = () => import('./filter-bar.js');
 
+/**
+ * The filter bar, imported right after the first render (its chips and editor stay out of the
+ * first view's budget); until then its heading holds the place.
+ */
+function LazyFilterBar(props) {
+  const [module, setModule] = useState(null);
+  useEffect(() => { loadFilterBar().then(setModule, () => {}); }, []);
+  if (module) return html`<${module.FilterBar} ...${props} />`;
+  return html`<section class="card filter-bar" aria-labelledby="filter-heading" aria-busy="true">
+    <div class="card-head"><h2 id="filter-heading" tabindex="-1">Filters</h2></div>
+  </section>`;
+}
+
+/** { module: filter-queries.js once `wanted` (imported the first time), error }. */
+function useFilterQueries(wanted) {
+  const [module, setModule] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    if (wanted && !module) loadFilterQueries().then(setModule, setError);
+  }, [wanted]);
+  return { module: wanted ? module : null, error: wanted && !module ? error : null };
+}
+
+/** The reports' requests of a view: its summary, timeline and each card's active tab. */
+function reportRequests(params, interval, tabs) {
   const requests = { summary: operation('get_web_analytics', params),
     timeline: operation('get_web_timeline', { ...params, interval }) };
   for (const group of breakdownGroups) {
@@ -124,26 +129,102 @@ export function WebAnalyticsPage() {
       ? operation('get_page_durations', { ...params, limit: 10 })
       : operation('get_web_breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 });
   }
-  const { results, shared: sharedError } = shareErrors(useViewReady(useOperations(requests), loadKey));
+  return requests;
+}
+
+const ask = (request, select) => operation('query', request, { select });
+
+/** The same cards asked of `query` (q: filter-queries.js), answers reshaped like the reports'. */
+function queryRequests(q, scope, params, filters, interval, tabs) {
+  const requests = {
+    summary: ask(q.summaryQuery(scope, params, filters), q.summaryFromQuery),
+    timeline: ask(q.timelineQuery(scope, params, filters, interval), (answer) => q.timelineFromQuery(answer, interval)),
+  };
+  for (const group of breakdownGroups) {
+    const dimension = tabs[group.key];
+    requests[group.key] = dimension === 'durations'
+      ? ask(q.durationsQuery(scope, params, filters, 10), q.durationsFromQuery)
+      : ask(q.breakdownQuery(scope, params, filters, dimension, dimension === 'country' ? 50 : 10), (answer) => q.breakdownFromQuery(answer, dimension));
+  }
+  return requests;
+}
+
+/** Every card's request null: the view waits for filter-queries.js. */
+const waiting = () => Object.fromEntries(['summary', 'timeline', ...breakdownGroups.map((group) => group.key)].map((name) => [name, null]));
+
+/** The timeline card's data: the reports' answer, or `query`'s with its comparison beside it. */
+function timelineData(timeline, previous) {
+  if (!timeline || !previous) return timeline;
+  return { ...timeline, previousPeriod: { buckets: previous.buckets, points: previous.points } };
+}
+
+/**
+ * Every card's answer for the view: the reports' when they can answer the filters, else
+ * `query`'s. Returns { results, sharedError, loadError (filter-queries.js did not load) }.
+ */
+function useCards({ scope, params, filters, interval, tabs, loadKey }) {
+  const viaQuery = needsQuery(filters);
+  const { module: q, error: loadError } = useFilterQueries(viaQuery);
+  let requests;
+  if (!viaQuery) requests = reportRequests(params, interval, tabs);
+  else if (q) requests = queryRequests(q, scope, params, filters, interval, tabs);
+  else requests = waiting();
+  const answers = useOperations(requests);
+  // `query` compares time buckets only where the selection has visits: the timeline's
+  // comparison line is the comparison window's own timeline, once the summary has named it.
+  const previousDays = q && viaQuery && !answers.summary.loading ? answers.summary.data?.comparisonDays : null;
+  const { previousTimeline } = useOperations({ previousTimeline: previousDays
+    ? ask(q.previousTimelineQuery(scope, params, filters, interval, previousDays), (answer) => q.timelineFromQuery(answer, interval))
+    : null });
+  const pending = viaQuery && !q && !loadError ? { module: { loading: true } } : {};
+  const { results, shared } = shareErrors(useViewReady({ ...answers, previousTimeline, ...pending }, loadKey));
+  const timeline = { ...results.timeline, data: timelineData(results.timeline.data, results.previousTimeline.data) };
+  return { results: { ...results, timeline }, sharedError: shared, loadError };
+}
+
+export function WebAnalyticsPage() {
+  const project = useProject();
+  const scope = useProjectScope();
+  const { query, search } = useRoute();
+  useTitle(`Web analytics · ${project.name}`);
+  const timeZone = project.reportingTimezone || 'UTC';
+  const range = resolvePeriod(query, timeZone);
+  const comparison = resolveComparison(query);
+  const showComparison = comparison.mode !== 'off';
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const params = reportParams(project.id, query, timeZone);
+  const reportFilter = reportFilterFor(filters);
+  if (reportFilter) params.filter = reportFilter;
+  const loadKey = `${viewKey(params)} ${JSON.stringify(filters)}`;
+  const interval = intervalFor(params.from, params.to);
+  const metric = webMetrics.some((item) => item.key === query.metric) ? query.metric : 'visitors';
+  const tabs = Object.fromEntries(breakdownGroups.map((group) => [group.key, activeTab(group, query, filters)]));
+  const setTab = (group, value) => setQuery({ [group.key]: value === group.tabs[0].value ? null : value }, { replace: true });
+
+  const { results, sharedError, loadError } = useCards({ scope, params, filters, interval, tabs, loadKey });
   const comparisonWindow = results.summary.data?.comparisonWindow ?? null;
   // A filter chosen in a table further down is announced above the figures it changed: move
   // there (not on a reload).
   const filterChosen = useRef(false);
-  const selectFilter = (dimension, value) => {
+  const setFilters = (next) => setQuery(filtersPatch(next));
+  // A row's value is added as a filter, or taken away when a filter already takes it.
+  const toggleRow = (dimension, value) => {
+    const queryDimension = queryDimensionOf(dimension);
+    const shown = value ?? '';
+    if (takesValue(filters, queryDimension, shown)) {
+      setFilters(removeValueFilter(filters, queryDimension, shown));
+      return;
+    }
     filterChosen.current = true;
-    setQuery({ filter: `${dimension}:${value ?? ''}` });
+    setFilters(addValueFilter(filters, queryDimension, shown));
   };
+  const isChosen = (dimension) => (row) => takesValue(filters, queryDimensionOf(dimension), row.raw ?? '');
 
   return html`<div class="report">
     <${PageHeader} title="Web analytics" />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
-    <${RequestError} error=${sharedError} />
-    ${filter && html`<${FilterBar} filter=${filter} chosen=${filterChosen}
-      onRemove=${() => {
-        setQuery({ filter: null });
-        // The button goes away with the bar: keep the keyboard user nearby.
-        requestAnimationFrame(() => document.getElementById('timeline-heading')?.focus());
-      }} />`}
+    <${RequestError} error=${sharedError ?? (loadError && { message: 'The filtered view could not be loaded: reload the page.' })} />
+    <${LazyFilterBar} filters=${filters} chosen=${filterChosen} onChange=${setFilters} editorProps=${{ scope, params }} />
     <${RequestState} result=${results.summary} label="the summary">${(data) => html`<${MetricCards} label="Summary"
       showComparison=${showComparison && data.comparisonWindow !== null} selected=${metric}
       onSelect=${(key) => setQuery({ metric: key === 'visitors' ? null : key }, { replace: true })}
@@ -159,7 +240,7 @@ export function WebAnalyticsPage() {
         ${(active) => html`<${RequestState} result=${results[group.key]} label=${group.title.toLowerCase()}>${(data) => (active === 'durations'
           ? html`<${DurationList} data=${data} showComparison=${showComparison} />`
           : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
-              filter=${filter} onSelect=${(row) => selectFilter(active, row.name)} />`)}<//>`}
+              isSelected=${isChosen(active)} onSelect=${(row) => toggleRow(active, row.name)} />`)}<//>`}
       <//>`)}
     </div>
   </div>`;
@@ -175,7 +256,7 @@ function WebTimeline({ data, metric, showComparison, comparedName }) {
     previous=${previous} interval=${data.interval} format=${definition.format} />`;
 }
 
-function BreakdownList({ data, dimension, showComparison, filter, onSelect }) {
+function BreakdownList({ data, dimension, showComparison, isSelected, onSelect }) {
   const rows = data.rows.map((row) => ({
     key: row.value ?? '', name: row.value === null && dimension === 'referrer' ? 'Direct / none' : displayValue(dimension, row.value), raw: row.value,
     value: row.count, previous: row.previousCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
@@ -185,7 +266,7 @@ function BreakdownList({ data, dimension, showComparison, filter, onSelect }) {
     nameLabel=${dimensionNames[dimension]} valueLabel=${countLabel(dimension)} rows=${rows}
     extraColumns=${dimension === 'top_page' ? [{ key: 'visitors', label: 'Visitors' }] : []}
     showComparison=${showComparison && data.comparisonWindow !== null}
-    selectedKey=${filter?.dimension === dimension ? filter.value ?? '' : undefined}
+    isSelected=${isSelected}
     onSelect=${(row) => onSelect({ name: row.raw })} />`;
   if (dimension !== 'country') return list;
   return html`<div class="stack">
@@ -203,25 +284,6 @@ function DurationList({ data, showComparison }) {
   return html`<${BarList} caption="Average time on page" nameLabel="Page" valueLabel="Time on page" rows=${rows}
     format=${formatDuration} extraColumns=${[{ key: 'pageviews', label: 'Pageviews' }]}
     showComparison=${showComparison && data.comparisonWindow !== null} />`;
-}
-
-function FilterBar({ filter, chosen, onRemove }) {
-  const heading = useRef(null);
-  useEffect(() => {
-    if (!chosen.current || !heading.current) return;
-    chosen.current = false;
-    heading.current.focus();
-    heading.current.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-  }, [filter.dimension, filter.value]);
-  const name = displayValue(filter.dimension, filter.value) ?? '(none)';
-  const title = `${dimensionNames[filter.dimension]}: ${name}`;
-  return html`<section class="card filter-bar" aria-labelledby="filter-heading">
-    <div class="card-head">
-      <h2 id="filter-heading" tabindex="-1" ref=${heading}>Filtered by ${title}</h2>
-      <button type="button" class="btn btn-secondary btn-small" onClick=${onRemove}>Remove filter<span class="visually-hidden"> ${title}</span></button>
-    </div>
-    <p class="muted">Every figure counts only the visits with this value.</p>
-  </section>`;
 }
 
 export { RequestError };
