@@ -78,6 +78,9 @@ echo "ClickHouse $(ch 'SELECT version()')"
 store_args=(--data "$work/store")
 [[ -n $database_url ]] && store_args=(--database-url "$database_url")
 nice "$bench" "${store_args[@]}" --generate "$events" --tsv "$work/rows.tsv" --runs 0
+# As a server would leave them: sealed into the compact store's blocks (--seal-after) and the
+# window's days rolled up (the first report does it), so the bytes count both.
+nice "$bench" "${store_args[@]}" --seal --build-rollups --runs 0
 rows=$(wc -l <"$work/rows.tsv")
 
 ch 'CREATE DATABASE IF NOT EXISTS sl_bench'
@@ -143,8 +146,9 @@ while read -r _ q ms; do sightline_ms[$q]=$ms; done < <(
 
 # ---- Bytes per stored event.
 if [[ -n $database_url ]]; then
-  sightline_bytes=$(psql "$database_url" -Atc "SELECT pg_total_relation_size('events') +
-    pg_total_relation_size('visit_starts') + pg_total_relation_size('rollup_dirty')")
+  sightline_bytes=$(psql "$database_url" -Atc "SELECT sum(pg_total_relation_size(c))
+    FROM unnest(ARRAY['events', 'event_blocks', 'visit_starts', 'rollup_dirty', 'rollup_days',
+      'rollup_blocks', 'web_rollups', 'web_visits']) AS c")
 else
   sightline_bytes=$(du -sb "$work/store" | cut -f1)
 fi
@@ -176,6 +180,11 @@ for q in a b c d; do
 done
 printf 'bytes per stored event: Sightline %.0f, ClickHouse %.1f\n' \
   "$(echo "$sightline_bytes / $rows" | bc -l)" "$(echo "$ch_bytes / $ch_rows" | bc -l)"
+if [[ -z $database_url ]] && command -v sqlite3 >/dev/null; then
+  echo "Sightline's bytes per event by table (SQLite dbstat):"
+  sqlite3 "$work/store/sightline.db" "SELECT name, printf('%.1f', SUM(pgsize) * 1.0 / $rows)
+    FROM dbstat GROUP BY name HAVING SUM(pgsize) > 65536 ORDER BY SUM(pgsize) DESC"
+fi
 for q in a b c d; do
   echo "--- $q: first rows, Sightline | ClickHouse"
   paste "$work/answers/$q.sightline.tsv" "$work/answers/$q.clickhouse.tsv" | head -3
