@@ -101,12 +101,21 @@ test('a page load starts a session and counts a page view, stored by the server'
   assert.equal(view.tags.$url, url);
   assert.equal(view.tags.$session_id, start.tags.$session_id);
   assert.match(view.anonymous_id, /^[0-9a-f-]{36}$/);
-  const stored = await fetch(
-    `${base}/${process.env.SIGHTLINE_ORG}/projects/${process.env.SIGHTLINE_PROJECT}/events?limit=50`,
-    { headers: { Authorization: `Bearer ${process.env.SIGHTLINE_KEY}` } });
-  const { events } = await stored.json();
-  assert.ok(events.some((e) => e.event === 'screen_view' && JSON.stringify(e).includes(url)),
-            'the server stored the page view');
+  // The page saw its request go out, not the server's answer: the event is stored once the
+  // server's group commit answers, so the feed is asked until it shows it (at most 10 s).
+  const storedView = async () => {
+    const stored = await fetch(
+      `${base}/${process.env.SIGHTLINE_ORG}/projects/${process.env.SIGHTLINE_PROJECT}/events?limit=50`,
+      { headers: { Authorization: `Bearer ${process.env.SIGHTLINE_KEY}` } });
+    const { events } = await stored.json();
+    return events.some((e) => e.event === 'screen_view' && JSON.stringify(e).includes(url));
+  };
+  let found = await storedView();
+  for (const deadline = Date.now() + 10_000; !found && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    found = await storedView();
+  }
+  assert.ok(found, 'the server stored the page view');
   await page.context().close();
 });
 
