@@ -148,7 +148,7 @@ while read -r _ q ms; do sightline_ms[$q]=$ms; done < <(
 if [[ -n $database_url ]]; then
   sightline_bytes=$(psql "$database_url" -Atc "SELECT sum(pg_total_relation_size(c))
     FROM unnest(ARRAY['events', 'event_blocks', 'visit_starts', 'rollup_dirty', 'rollup_days',
-      'rollup_blocks', 'web_rollups', 'web_visits']) AS c")
+      'rollup_blocks', 'web_rollups', 'visit_blocks']) AS c")
 else
   sightline_bytes=$(du -sb "$work/store" | cut -f1)
 fi

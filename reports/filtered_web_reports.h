@@ -1,5 +1,5 @@
 // Web reports under a filter (ReportWindows::filter), computed from the visit rows the rollups
-// keep (storage web_visits) instead of the rollups, which hold one dimension per row: a filter
+// keep (storage visit_blocks) instead of the rollups, which hold one dimension per row: a filter
 // keeps the visits that have its value, and every figure is then counted over those visits
 // (docs/reports.md, "Filters"). Called by reports/web_reports.cpp after the rollups, and with
 // them the visits, are brought up to date.

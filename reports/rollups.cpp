@@ -457,7 +457,7 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
     const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours, false, &visits);
     auto inserted = tx.reports().InsertWebRollups(project_id, zone.name(), rows);
     if (!inserted) return inserted;
-    inserted = tx.reports().InsertWebVisits(project_id, zone.name(), visits);
+    inserted = tx.reports().InsertWebVisits(project_id, zone.name(), window.start_ms, visits);
     if (!inserted) return inserted;
     std::vector<std::int64_t> starts;
     for (const UtcWindow& hour : hours) starts.push_back(hour.start_ms);

@@ -3,6 +3,7 @@
 // visits arriving from AI assistants.
 #include "storage/ai_visibility_repository.h"
 #include "storage/sql_helpers.h"
+#include "storage/visit_blocks.h"
 
 #include <map>
 #include <unordered_map>
@@ -265,32 +266,48 @@ Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiCrawlerQuarters(
   return Quarters(sql, session_);
 }
 
+namespace {
+
+constexpr std::string_view kAiAssistants = "AI Assistants";
+
+// The visits (not loose events) from AI assistants that started in the window.
+Result<std::vector<WebVisitRow>> AssistantVisits(SqlSession& session, std::string_view project_id,
+                                                 std::string_view zone, std::int64_t start_ms,
+                                                 std::int64_t end_ms) {
+  constexpr VisitColumn kTexts[] = {VisitColumn::kChannel, VisitColumn::kEntryPage,
+                                    VisitColumn::kSource};
+  auto rows = internal::ReadVisits(session, project_id, zone, start_ms, end_ms, kTexts);
+  if (!rows) return rows.error();
+  std::erase_if(*rows, [](const WebVisitRow& v) { return !v.in_visit || v.channel != kAiAssistants; });
+  return rows;
+}
+
+}  // namespace
+
 Result<std::vector<AiAssistantVisits>> AiVisibilityRepository::AiAssistantVisitsOf(
     std::string_view project_id, std::string_view zone, std::int64_t start_ms,
     std::int64_t end_ms) {
-  auto rows = session_.Query(
-      "SELECT entry_page, source, COUNT(*) FROM web_visits WHERE project_id = $1 AND zone = $2 "
-      "AND started_at >= $3 AND started_at < $4 AND in_visit = 1 AND channel = 'AI Assistants' "
-      "GROUP BY entry_page, source",
-      {std::string(project_id), std::string(zone), start_ms, end_ms});
+  auto rows = AssistantVisits(session_, project_id, zone, start_ms, end_ms);
   if (!rows) return rows.error();
+  std::map<std::pair<std::string, std::string>, std::int64_t> counts;  // (page, source)
+  for (WebVisitRow& v : *rows) ++counts[{std::move(v.entry_page), std::move(v.source)}];
   std::vector<AiAssistantVisits> visits;
-  for (const SqlRow& r : *rows) visits.push_back({r.Text(0), r.Text(1), r.Int(2)});
+  for (auto& [key, count] : counts) visits.push_back({key.first, key.second, count});
   return visits;
 }
 
 Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiAssistantVisitQuarters(
     std::string_view project_id, std::string_view zone, std::int64_t start_ms,
     std::int64_t end_ms, std::string_view path) {
-  SqlBuilder sql;
-  const std::string quarter = "started_at / " + std::to_string(kQuarterMs);
-  sql.text = "SELECT " + quarter + ", COUNT(*) FROM web_visits WHERE project_id = " +
-             sql.Next(std::string(project_id)) + " AND zone = " + sql.Next(std::string(zone)) +
-             " AND started_at >= " + sql.Next(start_ms) + " AND started_at < " +
-             sql.Next(end_ms) + " AND in_visit = 1 AND channel = 'AI Assistants'";
-  if (!path.empty()) sql.text += " AND entry_page = " + sql.Next(std::string(path));
-  sql.text += " GROUP BY " + quarter;
-  return Quarters(sql, session_);
+  auto rows = AssistantVisits(session_, project_id, zone, start_ms, end_ms);
+  if (!rows) return rows.error();
+  std::map<std::int64_t, std::int64_t> counts;
+  for (const WebVisitRow& v : *rows) {
+    if (path.empty() || v.entry_page == path) ++counts[v.started_at / kQuarterMs];
+  }
+  std::vector<AiQuarterCount> quarters;
+  for (const auto& [quarter, count] : counts) quarters.push_back({quarter, count});
+  return quarters;
 }
 
 }  // namespace sightline::storage

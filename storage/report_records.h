@@ -63,8 +63,7 @@ struct WebWindowRows {
 // What a breakdown groups by. Pages count pageviews (`screen_view` events); entry and exit
 // pages count visits by their first and last pageview; event channel and event count events;
 // every other dimension counts visitors. Source and channel are the visit's (its first event's).
-// The numbers are persisted (web_rollups.dimension); a new one must also join kEveryDimension
-// in report_repository_rollups.cpp.
+// The numbers are persisted (web_rollups.dimension): never reuse or renumber one.
 enum class WebDimension {
   kPage = 1, kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
   kUtmContent, kCountry, kRegion, kCity, kBrowser, kOs, kDevice, kEventChannel, kEvent,
@@ -195,7 +194,7 @@ struct PageDurationRow {
   std::int64_t duration_ms = 0;  // sum over the measured ones
 };
 
-// ---- Visits (web_visits): what a filtered web report reads (docs/reports.md, "Filters").
+// ---- Visits (visit_blocks, storage/visit_blocks.h): what a filtered web report reads (docs/reports.md, "Filters").
 
 // One visit, or one event outside every visit (in_visit false: it counts as events, pageviews
 // and a visitor, never as a visit), with the local day rollups of the day it started.

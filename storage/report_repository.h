@@ -111,9 +111,10 @@ class ReportRepository {
   core::Result<std::vector<PageDurationRow>> PageDurations(const WebRollupQuery& query,
                                                            std::int64_t limit,
                                                            std::int64_t offset);
-  // Visits (storage/report_repository_visits.cpp): written with the day's web rollups.
+  // Visits (storage/report_repository_visits.cpp): written with the web rollups of the local
+  // day starting at `day_start`, as one block (storage/visit_blocks.h).
   core::Result<void> InsertWebVisits(std::string_view project_id, std::string_view zone,
-                                     std::span<const WebVisitRow> rows);
+                                     std::int64_t day_start, std::span<const WebVisitRow> rows);
   // The visits that started in the window and pass the filter, by start time.
   core::Result<std::vector<WebVisitRow>> ListWebVisits(const WebVisitQuery& query);
 

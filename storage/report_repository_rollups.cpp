@@ -18,10 +18,8 @@ namespace {
 using core::Result;
 using namespace internal;  // NOLINT: the SQL helpers of this folder
 
-// Every web_rollups.dimension and bot_rollups.kind, as conditions that let a statement on one
-// period seek through the tables' keys (both come before the period's start).
-constexpr std::string_view kEveryDimension =
-    "dimension IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)";
+// Every bot_rollups.kind, as a condition that lets a statement on one period seek through the
+// table's key (the kind comes before the period's start).
 constexpr std::string_view kEveryKind = "kind IN (0, 1, 2, 3, 4, 5)";
 // The kinds rolled up into blocks of days: all but those per path and bot or vendor, nearly
 // one row per request on a busy day (a block would hold about as many rows as its days).
@@ -265,7 +263,8 @@ Result<bool> ReportRepository::HasRollupsOfOtherZones(std::string_view project_i
 Result<void> ReportRepository::DeleteRollupsOfOtherZones(std::string_view project_id,
                                                    std::string_view zone) {
   for (std::string_view table :
-       {"web_rollups", "web_visits", "bot_rollups", "rollup_days", "rollup_blocks"}) {
+       {"web_rollups", "web_rollup_visitors", "visit_blocks", "bot_rollups", "rollup_days",
+        "rollup_blocks"}) {
     auto done = ExecuteVoid(session_,
                             "DELETE FROM " + std::string(table) +
                                 " WHERE project_id = $1 AND zone <> $2",
@@ -278,20 +277,29 @@ Result<void> ReportRepository::DeleteRollupsOfOtherZones(std::string_view projec
 Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::string_view zone,
                                        RollupSource source, std::int64_t start_ms,
                                        std::int64_t end_ms) {
-  // Days and hours only (a block starting on the day stays); every key column before the
-  // start time is named so that the delete seeks instead of scanning the project's rollups.
-  const std::string sql =
-      "DELETE FROM " + std::string(source == RollupSource::kWeb ? "web_rollups" : "bot_rollups") +
-      " WHERE project_id = $1 AND zone = $2 AND span IN (0, 1) AND " +
-      std::string(source == RollupSource::kWeb ? kEveryDimension : kEveryKind) +
-      " AND period_start >= $3 AND period_start < $4";
-  auto deleted =
-      ExecuteVoid(session_, sql, {std::string(project_id), std::string(zone), start_ms, end_ms});
-  if (!deleted || source != RollupSource::kWeb) return deleted;
+  // Days and hours only (a block starting on the day stays).
+  const std::string project(project_id), zone_name(zone);
+  if (source == RollupSource::kBots) {
+    // Every key column before the start time is named so that the delete seeks instead of
+    // scanning the project's rollups.
+    return ExecuteVoid(session_,
+                       "DELETE FROM bot_rollups WHERE project_id = $1 AND zone = $2 AND span IN "
+                       "(0, 1) AND " + std::string(kEveryKind) +
+                           " AND period_start >= $3 AND period_start < $4",
+                       {project, zone_name, start_ms, end_ms});
+  }
+  for (std::string_view table : {"web_rollups", "web_rollup_visitors"}) {
+    auto deleted = ExecuteVoid(session_,
+                               "DELETE FROM " + std::string(table) +
+                                   " WHERE project_id = $1 AND zone = $2 AND span IN (0, 1) AND "
+                                   "period_start >= $3 AND period_start < $4",
+                               {project, zone_name, start_ms, end_ms});
+    if (!deleted) return deleted;
+  }
   return ExecuteVoid(session_,
-                     "DELETE FROM web_visits WHERE project_id = $1 AND zone = $2 AND "
-                     "started_at >= $3 AND started_at < $4",
-                     {std::string(project_id), std::string(zone), start_ms, end_ms});
+                     "DELETE FROM visit_blocks WHERE project_id = $1 AND zone = $2 AND "
+                     "day_start >= $3 AND day_start < $4",
+                     {project, zone_name, start_ms, end_ms});
 }
 
 // The inbox's part of ListRollupEvents: every event of the visits that started in the
@@ -393,31 +401,6 @@ Result<std::vector<BotRequestRecord>> ReportRepository::ListBotRequests(
       });
 }
 
-Result<void> ReportRepository::InsertWebRollups(std::string_view project_id, std::string_view zone,
-                                          std::span<const WebRollupRow> rows) {
-  const std::string project(project_id), zone_name(zone);
-  return InsertRows(
-      session_, "web_rollups",
-      "project_id, zone, span, dimension, period_start, value, events, pageviews, visits, "
-      "bounces, duration_ms, timed_views, view_ms, visitors",
-      rows, [&](const WebRollupRow& r) -> std::vector<SqlValue> {
-        return {project,
-                zone_name,
-                static_cast<std::int64_t>(r.span),
-                r.dimension,
-                r.period_start,
-                r.value,
-                r.events,
-                r.pageviews,
-                r.visits,
-                r.bounces,
-                r.duration_ms,
-                r.timed_views,
-                r.view_ms,
-                SqlBlob{r.visitors}};
-      });
-}
-
 Result<void> ReportRepository::RollUpBotRequests(std::string_view project_id, std::string_view zone,
                                            std::span<const std::int64_t> hour_starts,
                                            std::int64_t day_end) {
@@ -514,11 +497,14 @@ Result<void> ReportRepository::ResetRollupBlock(std::string_view project_id, std
                            "span, block_start) DO UPDATE SET built_at = 0",
                            {project, zone_name, span, block.start_ms});
   if (!reset) return reset;
-  auto web = ExecuteVoid(session_,
-                         "DELETE FROM web_rollups WHERE project_id = $1 AND zone = $2 AND span = "
-                         "$3 AND " + std::string(kEveryDimension) + " AND period_start = $4",
-                         {project, zone_name, span, block.start_ms});
-  if (!web) return web;
+  for (std::string_view table : {"web_rollups", "web_rollup_visitors"}) {
+    auto web = ExecuteVoid(session_,
+                           "DELETE FROM " + std::string(table) +
+                               " WHERE project_id = $1 AND zone = $2 AND span = $3 AND "
+                               "period_start = $4",
+                           {project, zone_name, span, block.start_ms});
+    if (!web) return web;
+  }
   return ExecuteVoid(session_,
                      "DELETE FROM bot_rollups WHERE project_id = $1 AND zone = $2 AND span = $3 "
                      "AND " + std::string(kEveryKind) + " AND period_start = $4",
@@ -532,25 +518,6 @@ Result<void> ReportRepository::FinishRollupBlock(std::string_view project_id, st
                      "AND span = $3 AND block_start = $4",
                      {std::string(project_id), std::string(zone),
                       static_cast<std::int64_t>(block.span), block.start_ms, built_at});
-}
-
-Result<std::vector<WebRollupRow>> ReportRepository::ListWebRollups(std::string_view project_id,
-                                                             std::string_view zone,
-                                                             const RollupPeriods& periods) {
-  SqlBuilder sql;
-  const std::string project = sql.Next(std::string(project_id));
-  const std::string zone_param = sql.Next(std::string(zone));
-  sql.text = "SELECT " + std::string(kWebRollupColumns) +
-             " FROM web_rollups WHERE project_id = " + project + " AND zone = " + zone_param +
-             " AND span = " +
-             std::to_string(static_cast<std::int64_t>(periods.span)) + " AND " +
-             std::string(kEveryDimension) + " AND " + sql.In("period_start", periods.starts);
-  auto rows = sql.Query(session_);
-  if (!rows) return rows.error();
-  std::vector<WebRollupRow> out;
-  out.reserve(rows->size());
-  for (const SqlRow& r : *rows) out.push_back(WebRollupRowOf(r));
-  return out;
 }
 
 Result<void> ReportRepository::RollUpBotBlock(std::string_view project_id, std::string_view zone,

@@ -29,21 +29,6 @@ std::string SqlBuilder::In(std::string_view expression,
   return sql + ")";
 }
 
-WebRollupRow WebRollupRowOf(const SqlRow& r) {
-  WebRollupRow row;
-  row.span = static_cast<RollupSpan>(r.Int(0));
-  row.dimension = r.Int(1);
-  row.period_start = r.Int(2);
-  row.value = r.Text(3);
-  std::size_t i = 4;
-  for (std::int64_t* field : {&row.events, &row.pageviews, &row.visits, &row.bounces,
-                              &row.duration_ms, &row.timed_views, &row.view_ms}) {
-    *field = r.Int(i++);
-  }
-  row.visitors = r.Text(i);
-  return row;
-}
-
 std::string RollupRowsFrom(SqlBuilder& sql, std::string_view table, std::string_view columns,
                            const RollupRange& range, std::string_view conditions,
                            bool use_blocks) {

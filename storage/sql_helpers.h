@@ -36,13 +36,7 @@ struct SqlBuilder {
 std::string KeysetCondition(SqlBuilder& sql, std::string_view time_id, const KeysetPage& page,
                             bool newest_first = false);
 
-// The columns of a web_rollups row, in the order WebRollupRowOf reads them.
-inline constexpr std::string_view kWebRollupColumns =
-    "span, dimension, period_start, value, events, pageviews, visits, bounces, duration_ms, "
-    "timed_views, view_ms, visitors";
-WebRollupRow WebRollupRowOf(const SqlRow& row);
-
-// The rollup rows of `range` in `table` (web_rollups or bot_rollups) that also meet
+// The rollup rows of `range` in `table` (bot_rollups) that also meet
 // `conditions` (" AND …", its parameters already in `sql`), as a FROM clause whose rows have
 // `columns`: one scan of the range's span by start time or, with `use_blocks` and blocks in the
 // range, the union of its blocks' rows.

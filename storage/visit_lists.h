@@ -1,7 +1,6 @@
-// The lists a visit row keeps of the values that vary within a visit (web_visits.pages,
-// event_names, channels): each item is its value and a few counts. The format is simple enough
-// for SQL to find an item by value in both backends (ItemMarker), so a filter on a page keeps
-// the visits that viewed it without reading the others.
+// The lists a visit row keeps of the values that vary within a visit (visit blocks: pages,
+// event_names, channels): each item is its value and a few counts. An item of a value is found
+// in an encoded list by its marker (ItemMarker), without decoding the list.
 #pragma once
 
 #include <cstdint>
