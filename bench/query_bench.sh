@@ -7,22 +7,27 @@
 # answers agree row for row, and prints the table of docs/performance.md ("Ad-hoc queries").
 #
 #   bench/query_bench.sh [--events N] [--runs R] [--database-url URL] [--keep DIR]
+#                        [--reuse DIR]
 #
 # Default: 1,000,000 events, 5 runs, a SQLite store in the temp dir. With --database-url the
 # store is that PostgreSQL database (give an empty one: the rows are added to what is there).
-# --keep DIR leaves the TSV, the answers and ClickHouse's log in DIR. Needs build/bench/query_bench
-# (SIGHTLINE_BUILD_JOBS=1 script/build query_bench), curl, and for PostgreSQL psql.
+# --keep DIR leaves the TSV, the answers and ClickHouse's log in DIR. --reuse DIR keeps the
+# store (SQLite: DIR/store) and the TSV (DIR/rows.tsv) there, generating, sealing and rolling
+# up only when DIR has no TSV yet, so that a 10M-event set is made once and timed again later.
+# Needs build/bench/query_bench (SIGHTLINE_BUILD_JOBS=1 script/build query_bench), curl, and for
+# PostgreSQL psql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-events=1000000 runs=5 database_url="" keep=""
+events=1000000 runs=5 database_url="" keep="" reuse=""
 while (($#)); do
   case "$1" in
     --events) events="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --database-url) database_url="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
-    *) sed -n '9,15p' "$0" >&2; exit 2 ;;
+    --reuse) reuse="$2"; shift 2 ;;
+    *) sed -n '9,19p' "$0" >&2; exit 2 ;;
   esac
 done
 bench=build/bench/query_bench
@@ -43,7 +48,8 @@ cleanup() {
   fi
   if [[ -n $keep ]]; then
     mkdir -p "$keep"
-    cp -r "$work/answers" "$work/rows.tsv" "$work/ch/log" "$keep/" 2>/dev/null || true
+    cp -r "$work/answers" "$work/ch/log" "$keep/" 2>/dev/null || true
+    [[ -z $reuse ]] && cp "$work/rows.tsv" "$keep/" 2>/dev/null || true
   fi
   rm -rf "$work"
 }
@@ -75,13 +81,20 @@ for _ in $(seq 60); do ch 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
 echo "ClickHouse $(ch 'SELECT version()')"
 
 # ---- The rows: into Sightline's store and the TSV.
-store_args=(--data "$work/store")
+data="$work"
+if [[ -n $reuse ]]; then
+  data="$reuse"
+  mkdir -p "$data/store"
+fi
+store_args=(--data "$data/store")
 [[ -n $database_url ]] && store_args=(--database-url "$database_url")
-nice "$bench" "${store_args[@]}" --generate "$events" --tsv "$work/rows.tsv" --runs 0
-# As a server would leave them: sealed into the compact store's blocks (--seal-after) and the
-# window's days rolled up (the first report does it), so the bytes count both.
-nice "$bench" "${store_args[@]}" --seal --build-rollups --runs 0
-rows=$(wc -l <"$work/rows.tsv")
+if [[ ! -f $data/rows.tsv ]]; then
+  nice "$bench" "${store_args[@]}" --generate "$events" --tsv "$data/rows.tsv" --runs 0
+  # As a server would leave them: sealed into the compact store's blocks (--seal-after) and
+  # the window's days rolled up (the first report does it), so the bytes count both.
+  nice "$bench" "${store_args[@]}" --seal --build-rollups --runs 0
+fi
+rows=$(wc -l <"$data/rows.tsv")
 
 ch 'CREATE DATABASE IF NOT EXISTS sl_bench'
 ch "CREATE TABLE sl_bench.events (project String, ts DateTime('UTC'), session String,
@@ -89,7 +102,7 @@ ch "CREATE TABLE sl_bench.events (project String, ts DateTime('UTC'), session St
   device String, browser String, os String, prop_keys Array(String), prop_values Array(String))
   ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (project, toDate(ts), visitor, ts)"
 load_started=$(date +%s.%N)
-curl -sS --fail-with-body -X POST -T "$work/rows.tsv" \
+curl -sS --fail-with-body -X POST -T "$data/rows.tsv" \
   "http://127.0.0.1:$http_port/?query=INSERT%20INTO%20sl_bench.events%20FORMAT%20TabSeparated"
 ch 'OPTIMIZE TABLE sl_bench.events FINAL'
 printf 'loaded %s rows into ClickHouse in %.1f s (merged to one part per month)\n' "$rows" \
@@ -150,7 +163,7 @@ if [[ -n $database_url ]]; then
     FROM unnest(ARRAY['events', 'event_blocks', 'visit_starts', 'rollup_dirty', 'rollup_days',
       'rollup_blocks', 'web_rollups', 'visit_blocks']) AS c")
 else
-  sightline_bytes=$(du -sb "$work/store" | cut -f1)
+  sightline_bytes=$(du -sb "$data/store" | cut -f1)
 fi
 read -r ch_bytes ch_rows < <(ch "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts
   WHERE active AND database = 'sl_bench' AND table = 'events' FORMAT TabSeparated")
@@ -182,7 +195,7 @@ printf 'bytes per stored event: Sightline %.0f, ClickHouse %.1f\n' \
   "$(echo "$sightline_bytes / $rows" | bc -l)" "$(echo "$ch_bytes / $ch_rows" | bc -l)"
 if [[ -z $database_url ]] && command -v sqlite3 >/dev/null; then
   echo "Sightline's bytes per event by table (SQLite dbstat):"
-  sqlite3 "$work/store/sightline.db" "SELECT name, printf('%.1f', SUM(pgsize) * 1.0 / $rows)
+  sqlite3 "$data/store/sightline.db" "SELECT name, printf('%.1f', SUM(pgsize) * 1.0 / $rows)
     FROM dbstat GROUP BY name HAVING SUM(pgsize) > 65536 ORDER BY SUM(pgsize) DESC"
 fi
 for q in a b c d; do

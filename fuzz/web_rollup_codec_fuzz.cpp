@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <vector>
 
 using sightline::fuzz::Check;
 
@@ -21,7 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto table = sightline::storage::DecodeVisitorTable(rest.substr(0, table_bytes));
   if (!table) return 0;
   Check(std::is_sorted(table->begin(), table->end()), "a visitor table is sorted");
-  auto rows = sightline::storage::DecodeWebRollups(rest.substr(table_bytes), &*table);
+  const sightline::storage::VisitorTableSource visitors =
+      [&]() -> sightline::core::Result<const std::vector<std::uint64_t>*> { return &*table; };
+  auto rows = sightline::storage::DecodeWebRollups(rest.substr(table_bytes), &visitors);
   if (!rows) return 0;
   for (const sightline::storage::WebRollupRow& row : *rows) {
     // Sketches rebuilt from positions parse; a kept dense one is checked where it is read.

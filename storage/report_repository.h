@@ -67,6 +67,8 @@ class ReportRepository {
   core::Result<std::vector<BotRequestRecord>> ListBotRequests(std::string_view project_id,
                                                               std::int64_t start_ms,
                                                               std::int64_t end_ms);
+  // Writes rows of periods none of whose web rows are stored (deleted first): per period its
+  // visitor table and a block per dimension (storage/report_repository_web.cpp).
   core::Result<void> InsertWebRollups(std::string_view project_id, std::string_view zone,
                                       std::span<const WebRollupRow> rows);
   // Rolls the crawler requests of one local day up, per day and per local hour; `hour_starts`

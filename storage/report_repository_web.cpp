@@ -41,20 +41,16 @@ std::string FromPeriods(Sql& sql, std::string_view table, const RollupRange& ran
          sql.Next(range.end_ms);
 }
 
-// The visitor table of each period of one span, by period start.
-Result<std::map<std::int64_t, std::vector<std::uint64_t>>> VisitorTables(
-    SqlSession& session, const RollupRange& range, const SpanPeriods& periods) {
-  Sql sql;
-  sql.text = "SELECT period_start, data " + FromPeriods(sql, "web_rollup_visitors", range, periods);
-  auto rows = sql.Query(session);
+// The visitor table of one period ("" when its rows have no exact sketch).
+Result<std::vector<std::uint64_t>> VisitorTable(SqlSession& session, const RollupRange& range,
+                                                RollupSpan span, std::int64_t period_start) {
+  auto rows = session.Query(
+      "SELECT data FROM web_rollup_visitors WHERE project_id = $1 AND zone = $2 AND span = $3 "
+      "AND period_start = $4",
+      {range.project_id, range.zone, static_cast<std::int64_t>(span), period_start});
   if (!rows) return rows.error();
-  std::map<std::int64_t, std::vector<std::uint64_t>> tables;
-  for (const SqlRow& row : *rows) {
-    auto table = DecodeVisitorTable(row.Text(1));
-    if (!table) return table.error();
-    tables.emplace(row.Int(0), std::move(*table));
-  }
-  return tables;
+  if (rows->empty()) return std::vector<std::uint64_t>();
+  return DecodeVisitorTable(rows->front().Text(0));
 }
 
 // What a read of the rollups asks for.
@@ -68,14 +64,7 @@ struct RollupRead {
 Result<std::vector<WebRollupRow>> ReadRollups(SqlSession& session, const RollupRange& range,
                                               const RollupRead& read) {
   std::vector<WebRollupRow> out;
-  const std::vector<std::uint64_t> no_table;
   for (const SpanPeriods& periods : PeriodsOf(range)) {
-    std::map<std::int64_t, std::vector<std::uint64_t>> tables;
-    if (read.with_visitors) {
-      auto found = VisitorTables(session, range, periods);
-      if (!found) return found.error();
-      tables = std::move(*found);
-    }
     Sql sql;
     sql.text = "SELECT period_start, dimension, data " +
                FromPeriods(sql, "web_rollups", range, periods);
@@ -83,14 +72,21 @@ Result<std::vector<WebRollupRow>> ReadRollups(SqlSession& session, const RollupR
     sql.text += " ORDER BY period_start, dimension";
     auto blocks = sql.Query(session);
     if (!blocks) return blocks.error();
+    // Each period's visitor table, read when one of its rows first needs it.
+    std::map<std::int64_t, std::vector<std::uint64_t>> tables;
     for (const SqlRow& block : *blocks) {
       const std::int64_t period_start = block.Int(0);
-      const std::vector<std::uint64_t>* table = nullptr;
-      if (read.with_visitors) {
-        const auto found = tables.find(period_start);
-        table = found == tables.end() ? &no_table : &found->second;
-      }
-      auto rows = DecodeWebRollups(block.Text(2), table, read.values ? &*read.values : nullptr);
+      const VisitorTableSource table = [&]() -> Result<const std::vector<std::uint64_t>*> {
+        auto found = tables.find(period_start);
+        if (found == tables.end()) {
+          auto read_table = VisitorTable(session, range, periods.span, period_start);
+          if (!read_table) return read_table.error();
+          found = tables.emplace(period_start, std::move(*read_table)).first;
+        }
+        return &found->second;
+      };
+      auto rows = DecodeWebRollups(block.Text(2), read.with_visitors ? &table : nullptr,
+                                   read.values ? &*read.values : nullptr);
       if (!rows) return rows.error();
       for (WebRollupRow& row : *rows) {
         row.span = periods.span;

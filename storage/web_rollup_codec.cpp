@@ -121,7 +121,7 @@ constexpr std::pair<RollupColumn, Figure> kFigures[] = {
     {RollupColumn::kTimedViews, &WebRollupRow::timed_views},
     {RollupColumn::kViewMs, &WebRollupRow::view_ms}};
 
-Result<void> DecodeSketches(const BlockReader& reader, const std::vector<std::uint64_t>& table,
+Result<void> DecodeSketches(const BlockReader& reader, const VisitorTableSource& visitors,
                             const std::vector<std::size_t>& kept,
                             std::vector<WebRollupRow>& rows) {
   auto kinds = reader.Integers(Col(RollupColumn::kSketchKind));
@@ -130,13 +130,19 @@ Result<void> DecodeSketches(const BlockReader& reader, const std::vector<std::ui
   if (!kinds) return kinds.error();
   if (!members) return members.error();
   if (!sketches) return sketches.error();
+  const std::vector<std::uint64_t>* table = nullptr;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const std::size_t r = kept[i];
     if ((*kinds)[r] != kExact) {
       rows[i].visitors = sketches->At(r).value_or("");
       continue;
     }
-    auto sketch = SketchOf(members->At(r).value_or(""), table);
+    if (table == nullptr) {
+      auto found = visitors();
+      if (!found) return found.error();
+      table = *found;
+    }
+    auto sketch = SketchOf(members->At(r).value_or(""), *table);
     if (!sketch) return sketch.error();
     rows[i].visitors = std::move(*sketch);
   }
@@ -203,7 +209,7 @@ std::string EncodeWebRollups(std::span<const WebRollupRow* const> rows,
 }
 
 Result<std::vector<WebRollupRow>> DecodeWebRollups(std::string_view block,
-                                                   const std::vector<std::uint64_t>* table,
+                                                   const VisitorTableSource* visitors,
                                                    const std::vector<std::string>* values) {
   auto reader = BlockReader::Open(block);
   if (!reader) return reader.error();
@@ -221,8 +227,8 @@ Result<std::vector<WebRollupRow>> DecodeWebRollups(std::string_view block,
     if (!numbers) return numbers.error();
     for (std::size_t i = 0; i < kept.size(); ++i) rows[i].*figure = (*numbers)[kept[i]];
   }
-  if (table == nullptr) return rows;
-  if (auto sketches = DecodeSketches(*reader, *table, kept, rows); !sketches) {
+  if (visitors == nullptr) return rows;
+  if (auto sketches = DecodeSketches(*reader, *visitors, kept, rows); !sketches) {
     return sketches.error();
   }
   return rows;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,10 +29,14 @@ core::Result<std::vector<std::uint64_t>> DecodeVisitorTable(std::string_view byt
 // `table` must hold every hash of their exact sketches.
 std::string EncodeWebRollups(std::span<const WebRollupRow* const> rows,
                              std::span<const std::uint64_t> table);
+// Gives the period's visitor table; called only when a row asked for has an exact sketch (a
+// report of large values reads dense sketches only and never needs the table).
+using VisitorTableSource = std::function<core::Result<const std::vector<std::uint64_t>*>()>;
+
 // The rows of a block with value and figures, only those of `values` (sorted) when given;
-// with `table`, their visitors too (else "").
+// with `visitors`, their sketches too (else "").
 core::Result<std::vector<WebRollupRow>> DecodeWebRollups(
-    std::string_view block, const std::vector<std::uint64_t>* table,
+    std::string_view block, const VisitorTableSource* visitors,
     const std::vector<std::string>* values = nullptr);
 
 }  // namespace sightline::storage

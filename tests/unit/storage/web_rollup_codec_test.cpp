@@ -32,6 +32,18 @@ WebRollupRow Row(std::string value, std::string visitors, std::int64_t n) {
   return row;
 }
 
+// A table source that counts how often it is asked.
+struct Table {
+  std::vector<std::uint64_t> hashes;
+  int reads = 0;
+  VisitorTableSource Source() {
+    return [this]() -> core::Result<const std::vector<std::uint64_t>*> {
+      ++reads;
+      return &hashes;
+    };
+  }
+};
+
 std::vector<const WebRollupRow*> Pointers(const std::vector<WebRollupRow>& rows) {
   std::vector<const WebRollupRow*> out;
   for (const WebRollupRow& row : rows) out.push_back(&row);
@@ -54,7 +66,9 @@ TEST(WebRollupCodec, EveryRowComesBackAsWritten) {
   auto stored = DecodeVisitorTable(EncodeVisitorTable(*table));
   ASSERT_TRUE(stored);
   EXPECT_EQ(*stored, *table);
-  auto decoded = DecodeWebRollups(EncodeWebRollups(pointers, *table), &*stored);
+  Table source{*stored};
+  const VisitorTableSource visitors = source.Source();
+  auto decoded = DecodeWebRollups(EncodeWebRollups(pointers, *table), &visitors);
   ASSERT_TRUE(decoded) << decoded.error().message();
   ASSERT_EQ(decoded->size(), rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -83,19 +97,29 @@ TEST(WebRollupCodec, ExactSketchesTakeAFewBytesAVisitorBesideTheirTable) {
   EXPECT_LT(stored * 4, serialized) << stored << " bytes against " << serialized;
 }
 
-TEST(WebRollupCodec, ReadsOnlyTheValuesAskedAndSketchesOnlyWithATable) {
+TEST(WebRollupCodec, ReadsOnlyTheValuesAskedAndTheTableOnlyForExactSketches) {
   const std::vector<WebRollupRow> rows = MixedRows();
   const auto pointers = Pointers(rows);
   auto table = VisitorTableOf(pointers);
   ASSERT_TRUE(table);
   const std::string block = EncodeWebRollups(pointers, *table);
   const std::vector<std::string> values = {"/one", "/pricing"};
-  auto some = DecodeWebRollups(block, &*table, &values);
+  Table source{*table};
+  const VisitorTableSource visitors = source.Source();
+  auto some = DecodeWebRollups(block, &visitors, &values);
   ASSERT_TRUE(some);
   ASSERT_EQ(some->size(), 2u);
   EXPECT_EQ((*some)[0].value, "/pricing");  // in the block's order
   EXPECT_EQ((*some)[0].visitors, rows[1].visitors);
   EXPECT_EQ((*some)[1].value, "/one");
+  EXPECT_EQ(source.reads, 1);  // once for the block
+  const std::vector<std::string> dense = {"", "/docs"};  // sorted, as the values must be
+  auto large = DecodeWebRollups(block, &visitors, &dense);
+  ASSERT_TRUE(large);
+  ASSERT_EQ(large->size(), 2u);
+  EXPECT_EQ((*large)[0].visitors, rows[2].visitors);  // /docs, dense
+  EXPECT_EQ((*large)[1].visitors, "");
+  EXPECT_EQ(source.reads, 1) << "no exact sketch asked for: the table is not read";
   auto figures = DecodeWebRollups(block, nullptr);
   ASSERT_TRUE(figures);
   ASSERT_EQ(figures->size(), rows.size());
@@ -110,9 +134,12 @@ TEST(WebRollupCodec, DamagedBytesAreErrorsNeverCrashes) {
   ASSERT_TRUE(table);
   const std::string block = EncodeWebRollups(pointers, *table);
   // A table shorter than the positions point into.
-  const std::vector<std::uint64_t> short_table(table->begin(), table->begin() + 3);
-  EXPECT_FALSE(DecodeWebRollups(block, &short_table));
-  EXPECT_FALSE(DecodeWebRollups(block.substr(0, block.size() - 3), &*table));
+  Table short_table{{table->begin(), table->begin() + 3}};
+  const VisitorTableSource short_source = short_table.Source();
+  EXPECT_FALSE(DecodeWebRollups(block, &short_source));
+  Table whole{*table};
+  const VisitorTableSource whole_source = whole.Source();
+  EXPECT_FALSE(DecodeWebRollups(block.substr(0, block.size() - 3), &whole_source));
   EXPECT_FALSE(DecodeVisitorTable("1234567"));                   // not whole hashes
   EXPECT_FALSE(DecodeVisitorTable(std::string(16, '\0')));       // not increasing
   WebRollupRow broken = Row("x", std::string("\x01\x05\x00\x00\x00", 5), 1);  // 5 hashes, none
