@@ -1,0 +1,32 @@
+#include "query/visitor_ids.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace sightline::query {
+namespace {
+
+TEST(VisitorIds, NumbersEachDistinctVisitorOnceInTheOrderSeen) {
+  VisitorIds ids;
+  EXPECT_EQ(ids.Of("v1"), 0u);
+  EXPECT_EQ(ids.Of("v2"), 1u);
+  std::string again = "v1";  // another string with the same bytes
+  EXPECT_EQ(ids.Of(again), 0u);
+  EXPECT_EQ(ids.Of("v2"), 1u);
+  EXPECT_EQ(ids.Of("v3"), 2u);
+  EXPECT_EQ(ids.size(), 3u);
+}
+
+TEST(VisitorIds, KeepsItsOwnCopyOfEachVisitor) {
+  VisitorIds ids;
+  {
+    std::string visitor(40, 'a');  // past the short-string buffer: its bytes are freed below
+    EXPECT_EQ(ids.Of(visitor), 0u);
+  }
+  EXPECT_EQ(ids.Of(std::string(40, 'a')), 0u);
+  EXPECT_EQ(ids.Of(std::string(40, 'b')), 1u);
+}
+
+}  // namespace
+}  // namespace sightline::query
