@@ -1,8 +1,10 @@
 #include "query/block_visits.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 
 #include "core/json_util.h"
@@ -33,14 +35,57 @@ constexpr std::array<EventColumn, kTextCount> kTextColumns = {
     EventColumn::kBrowser,     EventColumn::kOs,           EventColumn::kDevice,
     EventColumn::kTags,        EventColumn::kId};
 
+// A visit value and the column it is read from.
+struct ValueColumn {
+  VisitValue value;
+  Text column;
+  std::string_view Visit::*member;
+};
+
+constexpr ValueColumn kValueColumns[] = {
+    {VisitValue::kSource, kSource, &Visit::source},
+    {VisitValue::kChannel, kAcquisition, &Visit::channel},
+    {VisitValue::kReferrer, kReferrer, &Visit::referrer},
+    {VisitValue::kUtmSource, kUtmSource, &Visit::utm_source},
+    {VisitValue::kUtmMedium, kUtmMedium, &Visit::utm_medium},
+    {VisitValue::kUtmCampaign, kUtmCampaign, &Visit::utm_campaign},
+    {VisitValue::kUtmContent, kUtmContent, &Visit::utm_content},
+    {VisitValue::kUtmTerm, kUtmTerm, &Visit::utm_term},
+    {VisitValue::kCountry, kCountry, &Visit::country},
+    {VisitValue::kRegion, kRegion, &Visit::region},
+    {VisitValue::kCity, kCity, &Visit::city},
+    {VisitValue::kDevice, kDevice, &Visit::device},
+    {VisitValue::kBrowser, kBrowser, &Visit::browser},
+    {VisitValue::kOs, kOs, &Visit::os},
+};
+
+// The text columns to decode for the window: what every visit reads, and what it asks for.
+std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
+  std::array<bool, kTextCount> read{};
+  for (const Text always : {kAnonymous, kUser, kDaily, kChannel, kSession, kEvent}) {
+    read[always] = true;
+  }
+  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(window.values, v.value);
+  read[kPath] = Reads(window.values, VisitValue::kPages);
+  read[kTags] = Reads(window.values, VisitValue::kProperties);
+  // Ids only to drop rows the inbox also returned.
+  read[kId] = window.inbox_ids && !window.inbox_ids->empty();
+  return read;
+}
+
 struct Columns {
   std::vector<std::int64_t> flags, at;
-  std::array<TextValues, kTextCount> text;
+  std::array<TextValues, kTextCount> text;  // a column not read has no codes
   std::vector<char> human;  // per row: counts for web analytics
   std::string_view Value(Text column, std::size_t row) const {
+    if (text[column].codes.empty()) return "";
     return text[column].At(row).value_or("");
   }
 };
+
+bool HasNull(const TextValues& column) {
+  return std::find(column.codes.begin(), column.codes.end(), 0u) != column.codes.end();
+}
 
 Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWindow& window) {
   Columns columns;
@@ -50,12 +95,12 @@ Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWi
   if (!at) return at.error();
   columns.flags = std::move(*flags);
   columns.at = std::move(*at);
-  // Ids only to drop rows the inbox also returned; tags only for custom properties.
-  const bool with_ids = window.inbox_ids && !window.inbox_ids->empty();
+  const std::array<bool, kTextCount> read = ColumnsRead(window);
   for (std::size_t i = 0; i < kTextCount; ++i) {
-    const bool skip = (i == kTags && !window.with_properties) || (i == kId && !with_ids);
-    auto values = skip ? reader.Text(0) : reader.Text(static_cast<storage::blocks::ColumnId>(
-                                              kTextColumns[i]));
+    // The user and daily ids only for rows without an anonymous id (VisitorOf).
+    const bool fallback_visitor = i == kUser || i == kDaily;
+    if (!read[i] || (fallback_visitor && !HasNull(columns.text[kAnonymous]))) continue;
+    auto values = reader.Text(static_cast<storage::blocks::ColumnId>(kTextColumns[i]));
     if (!values) return values.error();
     columns.text[i] = std::move(*values);
   }
@@ -156,17 +201,9 @@ class Reader {
   // The visit's acquisition, place and device are its first event's.
   void Begin(std::size_t r, bool in_visit) {
     visit_.in_visit = in_visit;
-    visit_.visitor.clear();
+    visit_.visitor = {};
     visit_.events.clear();
-    std::string* fields[] = {&visit_.source,      &visit_.channel,    &visit_.referrer,
-                             &visit_.utm_source,  &visit_.utm_medium, &visit_.utm_campaign,
-                             &visit_.utm_term,    &visit_.utm_content, &visit_.country,
-                             &visit_.region,      &visit_.city,       &visit_.browser,
-                             &visit_.os,          &visit_.device};
-    const Text columns[] = {kSource,    kAcquisition, kReferrer, kUtmSource, kUtmMedium,
-                            kUtmCampaign, kUtmTerm,   kUtmContent, kCountry, kRegion,
-                            kCity,      kBrowser,     kOs,       kDevice};
-    for (std::size_t f = 0; f < std::size(fields); ++f) fields[f]->assign(c_.Value(columns[f], r));
+    for (const ValueColumn& v : kValueColumns) visit_.*v.member = c_.Value(v.column, r);
   }
 
   void AddEvent(std::size_t r) {
@@ -175,11 +212,12 @@ class Reader {
     event.name = c_.Value(kEvent, r);
     event.channel = c_.Value(kChannel, r);
     event.page = c_.Value(kPath, r);
-    if (window_.with_properties) event.properties = Properties(c_.text[kTags].codes[r]);
+    const TextValues& tags = c_.text[kTags];
+    if (!tags.codes.empty()) event.properties = PropertiesOfTags(tags.codes[r]);
   }
 
   // Each distinct tags value parsed once.
-  const std::vector<std::pair<std::string, std::string>>& Properties(std::uint32_t code) {
+  const Properties& PropertiesOfTags(std::uint32_t code) {
     auto& cached = properties_[code];
     if (!cached) cached = PropertiesOf(c_.text[kTags].values[code]);
     return *cached;
@@ -188,19 +226,23 @@ class Reader {
   const Columns& c_;
   const BlockWindow& window_;
   const std::function<void(const Visit&)>& each_;
-  std::vector<std::optional<std::vector<std::pair<std::string, std::string>>>> properties_;
+  std::vector<std::optional<Properties>> properties_;  // by tags code
   Visit visit_;
   std::vector<storage::RollupEvent> merged_;
 };
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> PropertiesOf(std::string_view tags) {
-  std::vector<std::pair<std::string, std::string>> properties;
+Properties PropertiesOf(std::string_view tags) {
+  Properties properties;
   if (tags.empty()) return properties;
+  // Most tags are a few short members: parsed in a buffer on the stack, without the heap.
+  unsigned char buffer[4096];
+  boost::json::monotonic_resource memory(buffer, sizeof buffer);
   boost::system::error_code failed;
-  const boost::json::value parsed = boost::json::parse(tags, failed);
+  const boost::json::value parsed = boost::json::parse(tags, failed, &memory);
   if (failed || !parsed.is_object()) return properties;
+  properties.reserve(parsed.as_object().size());
   for (const auto& [key, value] : parsed.as_object()) {
     if (key.starts_with("$") || key.starts_with("__")) continue;  // Sightline's and the SDK's
     if (value.is_string()) {

@@ -20,49 +20,33 @@ namespace {
 using core::Error;
 using core::Result;
 
-VisitEvent EventOf(storage::RollupEvent& e, bool with_properties) {
-  VisitEvent event{e.occurred_at, std::move(e.event), std::move(e.event_channel),
-                   std::move(e.path), {}};
-  if (with_properties) event.properties = PropertiesOf(e.tags);
-  return event;
-}
-
-// A visit from its events sorted by time: its visitor is the first one named, its
-// acquisition, place and device its first event's (as the rollups read them).
-Visit VisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit, bool with_properties) {
+// Calls `each` with the visit of `events` sorted by time: its visitor is the first one named,
+// its acquisition, place and device its first event's (as the rollups read them). The visit's
+// views are into the events, which outlive the call.
+void EachVisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit,
+                 bool with_properties, const std::function<void(const Visit&)>& each) {
   std::sort(events.begin(), events.end(), [](const auto* a, const auto* b) {
     return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
   });
-  storage::RollupEvent& first = *events.front();
-  Visit visit;
-  visit.in_visit = in_visit;
+  const storage::RollupEvent& first = *events.front();
+  Visit visit{in_visit,         {},
+              first.source,     first.channel,      first.referrer,     first.utm_source,
+              first.utm_medium, first.utm_campaign, first.utm_content,  first.utm_term,
+              first.country,    first.region,       first.city,         first.device,
+              first.browser,    first.os,           {}};
   for (const auto* e : events) {
     if (!e->visitor.empty()) {
       visit.visitor = e->visitor;
       break;
     }
   }
-  visit.source = first.source;
-  visit.channel = first.channel;
-  visit.referrer = first.referrer;
-  visit.utm_source = first.utm_source;
-  visit.utm_medium = first.utm_medium;
-  visit.utm_campaign = first.utm_campaign;
-  visit.utm_content = first.utm_content;
-  visit.utm_term = first.utm_term;
-  visit.country = first.country;
-  visit.region = first.region;
-  visit.city = first.city;
-  visit.device = first.device;
-  visit.browser = first.browser;
-  visit.os = first.os;
-  for (auto* e : events) visit.events.push_back(EventOf(*e, with_properties));
-  return visit;
-}
-
-bool FilterNamesProperty(const Filter& filter) {
-  if (filter.condition()) return filter.dimension.starts_with(kPropertyPrefix);
-  return std::any_of(filter.children.begin(), filter.children.end(), FilterNamesProperty);
+  std::vector<Properties> properties(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const storage::RollupEvent& e = *events[i];
+    if (with_properties) properties[i] = PropertiesOf(e.tags);
+    visit.events.push_back({e.occurred_at, e.event, e.event_channel, e.path, properties[i]});
+  }
+  each(visit);
 }
 
 constexpr std::int64_t kRowsBetweenChecks = 4096;
@@ -97,12 +81,6 @@ Result<void> Evaluate(ReadBudget& budget, Items& items, const Each& each) {
 
 }  // namespace
 
-bool NamesProperties(const QueryRequest& request) {
-  return std::any_of(request.dimensions.begin(), request.dimensions.end(),
-                     [](const std::string& name) { return name.starts_with(kPropertyPrefix); }) ||
-         std::any_of(request.filters.begin(), request.filters.end(), FilterNamesProperty);
-}
-
 ReadBudget::ReadBudget(const core::Clock& clock) : clock_(clock), started_(clock.NowMillis()) {}
 
 Result<void> ReadBudget::Spend(std::int64_t rows) {
@@ -117,9 +95,10 @@ Result<void> ReadBudget::Spend(std::int64_t rows) {
 
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, bool with_properties) {
+                         reports::UtcWindow window, VisitValues values) {
   return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
-          with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
+          values](const std::function<void(const Visit&)>& each) -> Result<void> {
+    const bool with_properties = Reads(values, VisitValue::kProperties);
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto rows = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
@@ -132,7 +111,7 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         inbox_ids.insert(e.id);
         if (e.session_id) inbox_sessions.insert(*e.session_id);
       }
-      const BlockWindow block_window{start, end, with_properties, &inbox_sessions, &inbox_ids};
+      const BlockWindow block_window{start, end, values, &inbox_sessions, &inbox_ids};
       std::vector<storage::RollupEvent> events = std::move(rows->inbox);
       for (const std::string& block : rows->blocks) {
         std::int64_t read = 0;
@@ -154,12 +133,12 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         else loose.push_back(&e);
       }
       auto visits = Evaluate(budget, sessions, [&](auto& session) {
-        each(VisitOf(session.second, true, with_properties));
+        EachVisitOf(session.second, true, with_properties, each);
       });
       if (!visits) return visits;
       return Evaluate(budget, loose, [&](storage::RollupEvent* e) {
         std::vector<storage::RollupEvent*> alone{e};
-        each(VisitOf(alone, false, with_properties));
+        EachVisitOf(alone, false, with_properties, each);
       });
     });
   };
