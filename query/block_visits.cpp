@@ -18,7 +18,7 @@ using core::Result;
 using storage::EventColumn;
 using storage::blocks::TextValues;
 
-// The text columns a visit reads, by their place in Columns::text.
+// The text columns a visit reads, by their place in BlockColumns::text.
 enum Text : std::size_t {
   kAnonymous, kUser, kDaily, kChannel, kSession, kEvent, kSource, kAcquisition, kPath, kReferrer,
   kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm, kUtmContent, kCountry, kRegion, kCity,
@@ -73,22 +73,27 @@ std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
   return read;
 }
 
-struct Columns {
+}  // namespace
+
+struct BlockColumns {
   std::vector<std::int64_t> flags, at;
   std::array<TextValues, kTextCount> text;  // a column not read has no codes
-  std::vector<char> human;  // per row: counts for web analytics
+  std::vector<Properties> properties;       // by tags code, when the tags are read
+  std::vector<char> human;                  // per row: counts for web analytics
   std::string_view Value(Text column, std::size_t row) const {
     if (text[column].codes.empty()) return "";
     return text[column].At(row).value_or("");
   }
 };
 
+namespace {
+
 bool HasNull(const TextValues& column) {
   return std::find(column.codes.begin(), column.codes.end(), 0u) != column.codes.end();
 }
 
-Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWindow& window) {
-  Columns columns;
+Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const BlockWindow& window) {
+  BlockColumns columns;
   auto flags = reader.Integers(static_cast<storage::blocks::ColumnId>(EventColumn::kFlags));
   auto at = reader.Integers(static_cast<storage::blocks::ColumnId>(EventColumn::kOccurredAt));
   if (!flags) return flags.error();
@@ -104,6 +109,10 @@ Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWi
     if (!values) return values.error();
     columns.text[i] = std::move(*values);
   }
+  // Every distinct tags value is some row's.
+  for (const std::string_view tags : columns.text[kTags].values) {
+    columns.properties.push_back(PropertiesOf(tags));
+  }
   columns.human.resize(reader.rows());
   for (std::size_t r = 0; r < reader.rows(); ++r) {
     columns.human[r] = !(columns.flags[r] & storage::kIsBotFlag) &&
@@ -114,14 +123,14 @@ Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWi
 
 // The visitor as ListRollupEvents reads it: the anonymous id, else the user id, else the
 // daily id, else "".
-std::string_view VisitorOf(const Columns& c, std::size_t r) {
+std::string_view VisitorOf(const BlockColumns& c, std::size_t r) {
   for (const Text candidate : {kAnonymous, kUser, kDaily}) {
     if (const auto value = c.text[candidate].At(r)) return *value;
   }
   return "";
 }
 
-storage::RollupEvent RowOf(const Columns& c, std::size_t r) {
+storage::RollupEvent RowOf(const BlockColumns& c, std::size_t r) {
   storage::RollupEvent e;
   e.id = c.Value(kId, r);
   e.session_id = std::string(c.Value(kSession, r));
@@ -141,10 +150,9 @@ storage::RollupEvent RowOf(const Columns& c, std::size_t r) {
 // Reads the block's visits one at a time into one reused Visit.
 class Reader {
  public:
-  Reader(const Columns& columns, const BlockWindow& window,
+  Reader(const BlockColumns& columns, const BlockWindow& window,
          const std::function<void(const Visit&)>& each)
-      : c_(columns), window_(window), each_(each),
-        properties_(columns.text[kTags].values.size()) {}
+      : c_(columns), window_(window), each_(each) {}
 
   std::vector<storage::RollupEvent> Run() {
     const std::size_t rows = c_.at.size();
@@ -213,20 +221,12 @@ class Reader {
     event.channel = c_.Value(kChannel, r);
     event.page = c_.Value(kPath, r);
     const TextValues& tags = c_.text[kTags];
-    if (!tags.codes.empty()) event.properties = PropertiesOfTags(tags.codes[r]);
+    if (!tags.codes.empty()) event.properties = c_.properties[tags.codes[r]];
   }
 
-  // Each distinct tags value parsed once.
-  const Properties& PropertiesOfTags(std::uint32_t code) {
-    auto& cached = properties_[code];
-    if (!cached) cached = PropertiesOf(c_.text[kTags].values[code]);
-    return *cached;
-  }
-
-  const Columns& c_;
+  const BlockColumns& c_;
   const BlockWindow& window_;
   const std::function<void(const Visit&)>& each_;
-  std::vector<std::optional<Properties>> properties_;  // by tags code
   Visit visit_;
   std::vector<storage::RollupEvent> merged_;
 };
@@ -254,14 +254,19 @@ Properties PropertiesOf(std::string_view tags) {
   return properties;
 }
 
-Result<std::vector<storage::RollupEvent>> EachVisitOfBlock(
-    std::string_view block, const BlockWindow& window,
-    const std::function<void(const Visit&)>& each) {
+Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view block,
+                                                       const BlockWindow& window) {
   auto reader = storage::blocks::BlockReader::Open(block);
   if (!reader) return reader.error();
   auto columns = Decode(*reader, window);
   if (!columns) return columns.error();
-  return Reader(*columns, window, each).Run();
+  return std::make_shared<const BlockColumns>(std::move(*columns));
+}
+
+std::vector<storage::RollupEvent> EachVisitOfBlock(const BlockColumns& block,
+                                                   const BlockWindow& window,
+                                                   const std::function<void(const Visit&)>& each) {
+  return Reader(block, window, each).Run();
 }
 
 }  // namespace sightline::query

@@ -2,11 +2,13 @@
 // the columns the request reads are decoded, a visit's events are the block's consecutive rows of
 // its session (the block keeps them together and in time order), and each distinct tags value
 // is parsed once per block. Equivalent to reading the same events through ListRollupEvents and
-// grouping them (stored_rows.cpp), which the tests hold it to.
+// grouping them (stored_rows.cpp), which the tests hold it to. Decoding (DecodeBlock) is pure
+// and may run on any thread; the decoded block is immutable.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <set>
 #include <string>
@@ -31,13 +33,22 @@ struct BlockWindow {
   const std::set<std::string>* inbox_ids = nullptr;
 };
 
+// A block's columns as a window reads them: the costly part of reading a block (decompressing
+// and decoding the columns, parsing each distinct tags value), which needs nothing but the
+// block's bytes and the window, so it may run on another thread than the evaluation.
+struct BlockColumns;
+// VAL_007 for a damaged block. The bytes need not outlive the result.
+core::Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view block,
+                                                              const BlockWindow& window);
+
 // Calls `each` with every visit of the block that started in the window and has no event in
 // the inbox, and with every event outside visits that happened in it (the visit's views are
-// into the block's decoded columns, valid during the call); returns the rows of the visits
-// that also have inbox events, as ListRollupEvents reads rows (with the window's values only).
-core::Result<std::vector<storage::RollupEvent>> EachVisitOfBlock(
-    std::string_view block, const BlockWindow& window,
-    const std::function<void(const Visit&)>& each);
+// into `block`, valid during the call); returns the rows of the visits that also have inbox
+// events, as ListRollupEvents reads rows (with the window's values only). REQUIRES: `block`
+// decoded for `window`.
+std::vector<storage::RollupEvent> EachVisitOfBlock(const BlockColumns& block,
+                                                   const BlockWindow& window,
+                                                   const std::function<void(const Visit&)>& each);
 
 // A custom property list from an event's tags (JSON): strings as they are, numbers and booleans
 // as JSON text; the tags of Sightline and the SDK (`$…`, `__…`) are no custom properties.
