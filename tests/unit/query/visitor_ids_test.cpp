@@ -28,5 +28,16 @@ TEST(VisitorIds, KeepsItsOwnCopyOfEachVisitor) {
   EXPECT_EQ(ids.Of(std::string(40, 'b')), 1u);
 }
 
+// Past the table's first size, and the empty visitor (events without an id are numbered by
+// no caller, but the table must not mistake it for an empty slot).
+TEST(VisitorIds, StaysExactAsTheTableGrows) {
+  VisitorIds ids;
+  EXPECT_EQ(ids.Of(""), 0u);
+  for (std::uint32_t i = 1; i <= 5000; ++i) EXPECT_EQ(ids.Of("visitor-" + std::to_string(i)), i);
+  for (std::uint32_t i = 5000; i >= 1; --i) EXPECT_EQ(ids.Of("visitor-" + std::to_string(i)), i);
+  EXPECT_EQ(ids.Of(""), 0u);
+  EXPECT_EQ(ids.size(), 5001u);
+}
+
 }  // namespace
 }  // namespace sightline::query
