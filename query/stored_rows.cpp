@@ -3,9 +3,14 @@
 #include "query/block_visits.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <future>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include <boost/json/parse.hpp>
@@ -82,24 +87,73 @@ Result<void> Evaluate(ReadBudget& budget, Items& items, const Each& each) {
 
 using DecodedBlock = Result<std::shared_ptr<const BlockColumns>>;
 
-std::future<DecodedBlock> DecodeAside(std::string_view block, const BlockWindow& window) {
-  return std::async(std::launch::async, [block, &window] { return DecodeBlock(block, window); });
-}
+// A day's blocks decoded on two threads: a helper that only decodes, and the caller, which takes
+// whichever block is decoded next, and decodes one itself when none is; so both cores stay busy
+// whether decoding or evaluating a block costs more. Blocks come out in any order.
+class BlockDecoding {
+ public:
+  BlockDecoding(const std::vector<std::string>& blocks, const BlockWindow& window)
+      : blocks_(blocks), window_(window), helper_(std::async(std::launch::async, [this] {
+          while (const auto block = Claim()) Done(Decode(*block));
+        })) {}
+  ~BlockDecoding() {
+    claimed_ = blocks_.size();  // the helper claims no more
+    helper_.wait();
+  }
 
-// Calls `each` with the visits of the blocks, decoding the next block on another thread while
-// this one's visits are evaluated: decoding is about half of the work, so both cores share it.
+  // The next block; none once every block has been taken.
+  std::optional<DecodedBlock> Next() {
+    if (taken_ == blocks_.size()) return std::nullopt;
+    ++taken_;
+    std::unique_lock lock(mutex_);
+    if (ready_.empty()) {
+      lock.unlock();
+      if (const auto block = Claim()) return Decode(*block);
+      lock.lock();
+      // Every block is claimed and fewer taken: the helper's are on their way.
+      decoded_.wait(lock, [&] { return !ready_.empty(); });
+    }
+    DecodedBlock block = std::move(ready_.front());
+    ready_.pop_front();
+    return block;
+  }
+
+ private:
+  std::optional<std::size_t> Claim() {
+    const std::size_t block = claimed_++;
+    if (block >= blocks_.size()) return std::nullopt;
+    return block;
+  }
+  DecodedBlock Decode(std::size_t block) const { return DecodeBlock(blocks_[block], window_); }
+  void Done(DecodedBlock block) {
+    {
+      const std::lock_guard lock(mutex_);
+      ready_.push_back(std::move(block));
+    }
+    decoded_.notify_one();
+  }
+
+  const std::vector<std::string>& blocks_;
+  const BlockWindow& window_;
+  std::atomic<std::size_t> claimed_ = 0;
+  std::size_t taken_ = 0;  // by the caller
+  std::mutex mutex_;
+  std::condition_variable decoded_;
+  std::deque<DecodedBlock> ready_;  // decoded by the helper, not yet taken
+  std::future<void> helper_;        // last: started once the rest is set up
+};
+
+// Calls `each` with the visits of the blocks, decoded on two threads and evaluated on this one.
 // The rows of visits that also have inbox events are added to `merged`.
 Result<void> EachVisitOfBlocks(const std::vector<std::string>& blocks, const BlockWindow& window,
                                ReadBudget& budget, std::vector<storage::RollupEvent>& merged,
                                const std::function<void(const Visit&)>& each) {
-  std::future<DecodedBlock> next;
-  if (!blocks.empty()) next = DecodeAside(blocks.front(), window);
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    DecodedBlock decoded = next.get();
-    if (i + 1 < blocks.size()) next = DecodeAside(blocks[i + 1], window);
-    if (!decoded) return decoded.error();  // `next` finishes before it is dropped
+  BlockDecoding decoding(blocks, window);
+  while (const std::optional<DecodedBlock> next = decoding.Next()) {
+    if (!*next) return next->error();
+    const BlockColumns& block = ***next;
     std::int64_t read = 0;
-    auto rows = EachVisitOfBlock(**decoded, window, [&](const Visit& visit) {
+    auto rows = EachVisitOfBlock(block, window, [&](const Visit& visit) {
       read += static_cast<std::int64_t>(visit.events.size());
       each(visit);
     });
