@@ -231,9 +231,49 @@ class Reader {
   std::vector<storage::RollupEvent> merged_;
 };
 
+bool IsCustomProperty(std::string_view key) {
+  return !key.starts_with("$") && !key.starts_with("__");  // Sightline's and the SDK's are not
+}
+
+// A quoted string at `at` with nothing to unescape or check (printable ASCII, no `"` or `\`),
+// `at` moved past it; none for anything else.
+std::optional<std::string_view> PlainString(std::string_view text, std::size_t& at) {
+  if (at >= text.size() || text[at] != '"') return std::nullopt;
+  const std::size_t start = ++at;
+  for (; at < text.size() && text[at] != '"'; ++at) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte < 0x20 || byte > 0x7e || byte == '\\') return std::nullopt;
+  }
+  if (at == text.size()) return std::nullopt;
+  return text.substr(start, at++ - start);
+}
+
+// The properties of tags that are an object of plain strings without spaces or a repeated key
+// (`{"plan":"pro","step":"2"}`, what the SDK sends), read without a JSON parser, exactly as the
+// parser reads them; none for any other text, left to the parser.
+std::optional<Properties> PlainProperties(std::string_view tags) {
+  if (tags == "{}") return Properties();
+  if (!tags.starts_with('{')) return std::nullopt;
+  Properties properties;
+  std::vector<std::string_view> keys;
+  for (std::size_t at = 1;;) {
+    const auto key = PlainString(tags, at);
+    if (!key || at >= tags.size() || tags[at++] != ':') return std::nullopt;
+    const auto value = PlainString(tags, at);
+    if (!value || at >= tags.size()) return std::nullopt;
+    if (std::find(keys.begin(), keys.end(), *key) != keys.end()) return std::nullopt;
+    keys.push_back(*key);
+    if (IsCustomProperty(*key)) properties.emplace_back(*key, *value);
+    const char next = tags[at++];
+    if (next == '}' && at == tags.size()) return properties;
+    if (next != ',') return std::nullopt;
+  }
+}
+
 }  // namespace
 
 Properties PropertiesOf(std::string_view tags) {
+  if (auto plain = PlainProperties(tags)) return std::move(*plain);
   Properties properties;
   if (tags.empty()) return properties;
   // Most tags are a few short members: parsed in a buffer on the stack, without the heap.
@@ -244,7 +284,7 @@ Properties PropertiesOf(std::string_view tags) {
   if (failed || !parsed.is_object()) return properties;
   properties.reserve(parsed.as_object().size());
   for (const auto& [key, value] : parsed.as_object()) {
-    if (key.starts_with("$") || key.starts_with("__")) continue;  // Sightline's and the SDK's
+    if (!IsCustomProperty(key)) continue;
     if (value.is_string()) {
       properties.emplace_back(std::string(key), std::string(value.as_string()));
     } else if (value.is_bool() || value.is_number()) {
