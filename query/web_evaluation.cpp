@@ -2,12 +2,12 @@
 
 #include "query/matching.h"
 #include "query/visitor_ids.h"
+#include "query/visitor_set.h"
 #include "reports/visit_rules.h"
 
 #include <algorithm>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace sightline::query {
 namespace {
@@ -212,7 +212,7 @@ bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
 struct Sums {
   std::vector<std::string> dimensions;
   std::optional<std::size_t> bucket;
-  std::unordered_set<std::uint32_t> visitors;  // VisitorIds
+  VisitorSet visitors;  // VisitorIds numbers
   std::uint64_t last_visit = 0;  // the serial of the last visit counted here (0: none)
   std::int64_t visits = 0, pageviews = 0, events = 0, bounces = 0, duration_ms = 0;
   std::int64_t timed_views = 0, view_ms = 0;
@@ -350,7 +350,7 @@ class Evaluation {
   void AddVisit(Sums& sums, const Visit& v, std::optional<std::uint32_t> visitor) const {
     if (sums.last_visit == visit_serial_) return;
     sums.last_visit = visit_serial_;
-    if (visitor) sums.visitors.insert(*visitor);
+    if (visitor) sums.visitors.Insert(*visitor);
     if (!v.in_visit) return;
     sums.visits += 1;
     sums.bounces += summary_.bounce ? 1 : 0;
