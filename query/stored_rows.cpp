@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <boost/json/parse.hpp>
 
@@ -94,11 +95,12 @@ class BlockDecoding {
  public:
   BlockDecoding(const std::vector<std::string>& blocks, const BlockWindow& window)
       : blocks_(blocks), window_(window), helper_(std::async(std::launch::async, [this] {
+          const HelperEnd end{*this};
           while (const auto block = Claim()) Done(Decode(*block));
         })) {}
   ~BlockDecoding() {
     claimed_ = blocks_.size();  // the helper claims no more
-    helper_.wait();
+    if (helper_.valid()) helper_.wait();
   }
 
   // The next block; none once every block has been taken.
@@ -110,8 +112,14 @@ class BlockDecoding {
       lock.unlock();
       if (const auto block = Claim()) return Decode(*block);
       lock.lock();
-      // Every block is claimed and fewer taken: the helper's are on their way.
-      decoded_.wait(lock, [&] { return !ready_.empty(); });
+      // Every block is claimed and fewer taken: the helper's are on their way, unless it threw
+      // (out of memory), which is then thrown here, as it would be without the helper.
+      decoded_.wait(lock, [&] { return !ready_.empty() || helper_ended_; });
+      if (ready_.empty()) {
+        lock.unlock();
+        helper_.get();
+        throw std::logic_error("block decoding: the helper ended with blocks undelivered");
+      }
     }
     DecodedBlock block = std::move(ready_.front());
     ready_.pop_front();
@@ -119,6 +127,18 @@ class BlockDecoding {
   }
 
  private:
+  // Tells the caller the helper has ended, however it ended.
+  struct HelperEnd {
+    BlockDecoding& decoding;
+    ~HelperEnd() {
+      {
+        const std::lock_guard lock(decoding.mutex_);
+        decoding.helper_ended_ = true;
+      }
+      decoding.decoded_.notify_one();
+    }
+  };
+
   std::optional<std::size_t> Claim() {
     const std::size_t block = claimed_++;
     if (block >= blocks_.size()) return std::nullopt;
@@ -140,7 +160,8 @@ class BlockDecoding {
   std::mutex mutex_;
   std::condition_variable decoded_;
   std::deque<DecodedBlock> ready_;  // decoded by the helper, not yet taken
-  std::future<void> helper_;        // last: started once the rest is set up
+  bool helper_ended_ = false;
+  std::future<void> helper_;  // last: started once the rest is set up
 };
 
 // Calls `each` with the visits of the blocks, decoded on two threads and evaluated on this one.
