@@ -37,7 +37,8 @@ class ReadBudget {
 };
 
 // `values`: the visit values to read (ValuesRead), the others left empty; custom properties
-// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix).
+// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix). A day's sealed
+// blocks are decoded on a second thread too; `each` is only ever called on the calling one.
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
                          reports::UtcWindow window, VisitValues values);
