@@ -152,7 +152,11 @@ class Reader {
  public:
   Reader(const BlockColumns& columns, const BlockWindow& window,
          const std::function<void(const Visit&)>& each)
-      : c_(columns), window_(window), each_(each) {}
+      : c_(columns), window_(window), each_(each) {
+    for (const ValueColumn& v : kValueColumns) {
+      if (Reads(window.values, v.value)) read_values_.push_back(&v);
+    }
+  }
 
   std::vector<storage::RollupEvent> Run() {
     const std::size_t rows = c_.at.size();
@@ -211,7 +215,7 @@ class Reader {
     visit_.in_visit = in_visit;
     visit_.visitor = {};
     visit_.events.clear();
-    for (const ValueColumn& v : kValueColumns) visit_.*v.member = c_.Value(v.column, r);
+    for (const ValueColumn* v : read_values_) visit_.*v->member = c_.Value(v->column, r);
   }
 
   void AddEvent(std::size_t r) {
@@ -227,6 +231,7 @@ class Reader {
   const BlockColumns& c_;
   const BlockWindow& window_;
   const std::function<void(const Visit&)>& each_;
+  std::vector<const ValueColumn*> read_values_;  // the others stay empty
   Visit visit_;
   std::vector<storage::RollupEvent> merged_;
 };
