@@ -1,8 +1,10 @@
 #include "query/block_visits.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 
 #include "core/json_util.h"
@@ -16,7 +18,7 @@ using core::Result;
 using storage::EventColumn;
 using storage::blocks::TextValues;
 
-// The text columns a visit reads, by their place in Columns::text.
+// The text columns a visit reads, by their place in BlockColumns::text.
 enum Text : std::size_t {
   kAnonymous, kUser, kDaily, kChannel, kSession, kEvent, kSource, kAcquisition, kPath, kReferrer,
   kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm, kUtmContent, kCountry, kRegion, kCity,
@@ -33,31 +35,83 @@ constexpr std::array<EventColumn, kTextCount> kTextColumns = {
     EventColumn::kBrowser,     EventColumn::kOs,           EventColumn::kDevice,
     EventColumn::kTags,        EventColumn::kId};
 
-struct Columns {
+// A visit value and the column it is read from.
+struct ValueColumn {
+  VisitValue value;
+  Text column;
+  std::string_view Visit::*member;
+};
+
+constexpr ValueColumn kValueColumns[] = {
+    {VisitValue::kSource, kSource, &Visit::source},
+    {VisitValue::kChannel, kAcquisition, &Visit::channel},
+    {VisitValue::kReferrer, kReferrer, &Visit::referrer},
+    {VisitValue::kUtmSource, kUtmSource, &Visit::utm_source},
+    {VisitValue::kUtmMedium, kUtmMedium, &Visit::utm_medium},
+    {VisitValue::kUtmCampaign, kUtmCampaign, &Visit::utm_campaign},
+    {VisitValue::kUtmContent, kUtmContent, &Visit::utm_content},
+    {VisitValue::kUtmTerm, kUtmTerm, &Visit::utm_term},
+    {VisitValue::kCountry, kCountry, &Visit::country},
+    {VisitValue::kRegion, kRegion, &Visit::region},
+    {VisitValue::kCity, kCity, &Visit::city},
+    {VisitValue::kDevice, kDevice, &Visit::device},
+    {VisitValue::kBrowser, kBrowser, &Visit::browser},
+    {VisitValue::kOs, kOs, &Visit::os},
+};
+
+// The text columns to decode for the window: what every visit reads, and what it asks for.
+std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
+  std::array<bool, kTextCount> read{};
+  for (const Text always : {kAnonymous, kUser, kDaily, kChannel, kSession, kEvent}) {
+    read[always] = true;
+  }
+  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(window.values, v.value);
+  read[kPath] = Reads(window.values, VisitValue::kPages);
+  read[kTags] = Reads(window.values, VisitValue::kProperties);
+  // Ids only to drop rows the inbox also returned.
+  read[kId] = window.inbox_ids && !window.inbox_ids->empty();
+  return read;
+}
+
+}  // namespace
+
+struct BlockColumns {
   std::vector<std::int64_t> flags, at;
-  std::array<TextValues, kTextCount> text;
-  std::vector<char> human;  // per row: counts for web analytics
+  std::array<TextValues, kTextCount> text;  // a column not read has no codes
+  std::vector<Properties> properties;       // by tags code, when the tags are read
+  std::vector<char> human;                  // per row: counts for web analytics
   std::string_view Value(Text column, std::size_t row) const {
+    if (text[column].codes.empty()) return "";
     return text[column].At(row).value_or("");
   }
 };
 
-Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWindow& window) {
-  Columns columns;
+namespace {
+
+bool HasNull(const TextValues& column) {
+  return std::find(column.codes.begin(), column.codes.end(), 0u) != column.codes.end();
+}
+
+Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const BlockWindow& window) {
+  BlockColumns columns;
   auto flags = reader.Integers(static_cast<storage::blocks::ColumnId>(EventColumn::kFlags));
   auto at = reader.Integers(static_cast<storage::blocks::ColumnId>(EventColumn::kOccurredAt));
   if (!flags) return flags.error();
   if (!at) return at.error();
   columns.flags = std::move(*flags);
   columns.at = std::move(*at);
-  // Ids only to drop rows the inbox also returned; tags only for custom properties.
-  const bool with_ids = window.inbox_ids && !window.inbox_ids->empty();
+  const std::array<bool, kTextCount> read = ColumnsRead(window);
   for (std::size_t i = 0; i < kTextCount; ++i) {
-    const bool skip = (i == kTags && !window.with_properties) || (i == kId && !with_ids);
-    auto values = skip ? reader.Text(0) : reader.Text(static_cast<storage::blocks::ColumnId>(
-                                              kTextColumns[i]));
+    // The user and daily ids only for rows without an anonymous id (VisitorOf).
+    const bool fallback_visitor = i == kUser || i == kDaily;
+    if (!read[i] || (fallback_visitor && !HasNull(columns.text[kAnonymous]))) continue;
+    auto values = reader.Text(static_cast<storage::blocks::ColumnId>(kTextColumns[i]));
     if (!values) return values.error();
     columns.text[i] = std::move(*values);
+  }
+  // Every distinct tags value is some row's.
+  for (const std::string_view tags : columns.text[kTags].values) {
+    columns.properties.push_back(PropertiesOf(tags));
   }
   columns.human.resize(reader.rows());
   for (std::size_t r = 0; r < reader.rows(); ++r) {
@@ -69,14 +123,14 @@ Result<Columns> Decode(const storage::blocks::BlockReader& reader, const BlockWi
 
 // The visitor as ListRollupEvents reads it: the anonymous id, else the user id, else the
 // daily id, else "".
-std::string_view VisitorOf(const Columns& c, std::size_t r) {
+std::string_view VisitorOf(const BlockColumns& c, std::size_t r) {
   for (const Text candidate : {kAnonymous, kUser, kDaily}) {
     if (const auto value = c.text[candidate].At(r)) return *value;
   }
   return "";
 }
 
-storage::RollupEvent RowOf(const Columns& c, std::size_t r) {
+storage::RollupEvent RowOf(const BlockColumns& c, std::size_t r) {
   storage::RollupEvent e;
   e.id = c.Value(kId, r);
   e.session_id = std::string(c.Value(kSession, r));
@@ -96,10 +150,13 @@ storage::RollupEvent RowOf(const Columns& c, std::size_t r) {
 // Reads the block's visits one at a time into one reused Visit.
 class Reader {
  public:
-  Reader(const Columns& columns, const BlockWindow& window,
+  Reader(const BlockColumns& columns, const BlockWindow& window,
          const std::function<void(const Visit&)>& each)
-      : c_(columns), window_(window), each_(each),
-        properties_(columns.text[kTags].values.size()) {}
+      : c_(columns), window_(window), each_(each) {
+    for (const ValueColumn& v : kValueColumns) {
+      if (Reads(window.values, v.value)) read_values_.push_back(&v);
+    }
+  }
 
   std::vector<storage::RollupEvent> Run() {
     const std::size_t rows = c_.at.size();
@@ -156,17 +213,9 @@ class Reader {
   // The visit's acquisition, place and device are its first event's.
   void Begin(std::size_t r, bool in_visit) {
     visit_.in_visit = in_visit;
-    visit_.visitor.clear();
+    visit_.visitor = {};
     visit_.events.clear();
-    std::string* fields[] = {&visit_.source,      &visit_.channel,    &visit_.referrer,
-                             &visit_.utm_source,  &visit_.utm_medium, &visit_.utm_campaign,
-                             &visit_.utm_term,    &visit_.utm_content, &visit_.country,
-                             &visit_.region,      &visit_.city,       &visit_.browser,
-                             &visit_.os,          &visit_.device};
-    const Text columns[] = {kSource,    kAcquisition, kReferrer, kUtmSource, kUtmMedium,
-                            kUtmCampaign, kUtmTerm,   kUtmContent, kCountry, kRegion,
-                            kCity,      kBrowser,     kOs,       kDevice};
-    for (std::size_t f = 0; f < std::size(fields); ++f) fields[f]->assign(c_.Value(columns[f], r));
+    for (const ValueColumn* v : read_values_) visit_.*v->member = c_.Value(v->column, r);
   }
 
   void AddEvent(std::size_t r) {
@@ -175,34 +224,72 @@ class Reader {
     event.name = c_.Value(kEvent, r);
     event.channel = c_.Value(kChannel, r);
     event.page = c_.Value(kPath, r);
-    if (window_.with_properties) event.properties = Properties(c_.text[kTags].codes[r]);
+    const TextValues& tags = c_.text[kTags];
+    if (!tags.codes.empty()) event.properties = c_.properties[tags.codes[r]];
   }
 
-  // Each distinct tags value parsed once.
-  const std::vector<std::pair<std::string, std::string>>& Properties(std::uint32_t code) {
-    auto& cached = properties_[code];
-    if (!cached) cached = PropertiesOf(c_.text[kTags].values[code]);
-    return *cached;
-  }
-
-  const Columns& c_;
+  const BlockColumns& c_;
   const BlockWindow& window_;
   const std::function<void(const Visit&)>& each_;
-  std::vector<std::optional<std::vector<std::pair<std::string, std::string>>>> properties_;
+  std::vector<const ValueColumn*> read_values_;  // the others stay empty
   Visit visit_;
   std::vector<storage::RollupEvent> merged_;
 };
 
+bool IsCustomProperty(std::string_view key) {
+  return !key.starts_with("$") && !key.starts_with("__");  // Sightline's and the SDK's are not
+}
+
+// A quoted string at `at` with nothing to unescape or check (printable ASCII, no `"` or `\`),
+// `at` moved past it; none for anything else.
+std::optional<std::string_view> PlainString(std::string_view text, std::size_t& at) {
+  if (at >= text.size() || text[at] != '"') return std::nullopt;
+  const std::size_t start = ++at;
+  for (; at < text.size() && text[at] != '"'; ++at) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte < 0x20 || byte > 0x7e || byte == '\\') return std::nullopt;
+  }
+  if (at == text.size()) return std::nullopt;
+  return text.substr(start, at++ - start);
+}
+
+// The properties of tags that are an object of plain strings without spaces or a repeated key
+// (`{"plan":"pro","step":"2"}`, what the SDK sends), read without a JSON parser, exactly as the
+// parser reads them; none for any other text, left to the parser.
+std::optional<Properties> PlainProperties(std::string_view tags) {
+  if (tags == "{}") return Properties();
+  if (!tags.starts_with('{')) return std::nullopt;
+  Properties properties;
+  std::vector<std::string_view> keys;
+  for (std::size_t at = 1;;) {
+    const auto key = PlainString(tags, at);
+    if (!key || at >= tags.size() || tags[at++] != ':') return std::nullopt;
+    const auto value = PlainString(tags, at);
+    if (!value || at >= tags.size()) return std::nullopt;
+    if (std::find(keys.begin(), keys.end(), *key) != keys.end()) return std::nullopt;
+    keys.push_back(*key);
+    if (IsCustomProperty(*key)) properties.emplace_back(*key, *value);
+    const char next = tags[at++];
+    if (next == '}' && at == tags.size()) return properties;
+    if (next != ',') return std::nullopt;
+  }
+}
+
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> PropertiesOf(std::string_view tags) {
-  std::vector<std::pair<std::string, std::string>> properties;
+Properties PropertiesOf(std::string_view tags) {
+  if (auto plain = PlainProperties(tags)) return std::move(*plain);
+  Properties properties;
   if (tags.empty()) return properties;
+  // Most tags are a few short members: parsed in a buffer on the stack, without the heap.
+  unsigned char buffer[4096];
+  boost::json::monotonic_resource memory(buffer, sizeof buffer);
   boost::system::error_code failed;
-  const boost::json::value parsed = boost::json::parse(tags, failed);
+  const boost::json::value parsed = boost::json::parse(tags, failed, &memory);
   if (failed || !parsed.is_object()) return properties;
+  properties.reserve(parsed.as_object().size());
   for (const auto& [key, value] : parsed.as_object()) {
-    if (key.starts_with("$") || key.starts_with("__")) continue;  // Sightline's and the SDK's
+    if (!IsCustomProperty(key)) continue;
     if (value.is_string()) {
       properties.emplace_back(std::string(key), std::string(value.as_string()));
     } else if (value.is_bool() || value.is_number()) {
@@ -212,14 +299,19 @@ std::vector<std::pair<std::string, std::string>> PropertiesOf(std::string_view t
   return properties;
 }
 
-Result<std::vector<storage::RollupEvent>> EachVisitOfBlock(
-    std::string_view block, const BlockWindow& window,
-    const std::function<void(const Visit&)>& each) {
+Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view block,
+                                                       const BlockWindow& window) {
   auto reader = storage::blocks::BlockReader::Open(block);
   if (!reader) return reader.error();
   auto columns = Decode(*reader, window);
   if (!columns) return columns.error();
-  return Reader(*columns, window, each).Run();
+  return std::make_shared<const BlockColumns>(std::move(*columns));
+}
+
+std::vector<storage::RollupEvent> EachVisitOfBlock(const BlockColumns& block,
+                                                   const BlockWindow& window,
+                                                   const std::function<void(const Visit&)>& each) {
+  return Reader(block, window, each).Run();
 }
 
 }  // namespace sightline::query

@@ -3,9 +3,16 @@
 #include "query/block_visits.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <future>
 #include <iterator>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <boost/json/parse.hpp>
 
@@ -20,49 +27,33 @@ namespace {
 using core::Error;
 using core::Result;
 
-VisitEvent EventOf(storage::RollupEvent& e, bool with_properties) {
-  VisitEvent event{e.occurred_at, std::move(e.event), std::move(e.event_channel),
-                   std::move(e.path), {}};
-  if (with_properties) event.properties = PropertiesOf(e.tags);
-  return event;
-}
-
-// A visit from its events sorted by time: its visitor is the first one named, its
-// acquisition, place and device its first event's (as the rollups read them).
-Visit VisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit, bool with_properties) {
+// Calls `each` with the visit of `events` sorted by time: its visitor is the first one named,
+// its acquisition, place and device its first event's (as the rollups read them). The visit's
+// views are into the events, which outlive the call.
+void EachVisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit,
+                 bool with_properties, const std::function<void(const Visit&)>& each) {
   std::sort(events.begin(), events.end(), [](const auto* a, const auto* b) {
     return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
   });
-  storage::RollupEvent& first = *events.front();
-  Visit visit;
-  visit.in_visit = in_visit;
+  const storage::RollupEvent& first = *events.front();
+  Visit visit{in_visit,         {},
+              first.source,     first.channel,      first.referrer,     first.utm_source,
+              first.utm_medium, first.utm_campaign, first.utm_content,  first.utm_term,
+              first.country,    first.region,       first.city,         first.device,
+              first.browser,    first.os,           {}};
   for (const auto* e : events) {
     if (!e->visitor.empty()) {
       visit.visitor = e->visitor;
       break;
     }
   }
-  visit.source = first.source;
-  visit.channel = first.channel;
-  visit.referrer = first.referrer;
-  visit.utm_source = first.utm_source;
-  visit.utm_medium = first.utm_medium;
-  visit.utm_campaign = first.utm_campaign;
-  visit.utm_content = first.utm_content;
-  visit.utm_term = first.utm_term;
-  visit.country = first.country;
-  visit.region = first.region;
-  visit.city = first.city;
-  visit.device = first.device;
-  visit.browser = first.browser;
-  visit.os = first.os;
-  for (auto* e : events) visit.events.push_back(EventOf(*e, with_properties));
-  return visit;
-}
-
-bool FilterNamesProperty(const Filter& filter) {
-  if (filter.condition()) return filter.dimension.starts_with(kPropertyPrefix);
-  return std::any_of(filter.children.begin(), filter.children.end(), FilterNamesProperty);
+  std::vector<Properties> properties(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const storage::RollupEvent& e = *events[i];
+    if (with_properties) properties[i] = PropertiesOf(e.tags);
+    visit.events.push_back({e.occurred_at, e.event, e.event_channel, e.path, properties[i]});
+  }
+  each(visit);
 }
 
 constexpr std::int64_t kRowsBetweenChecks = 4096;
@@ -95,13 +86,105 @@ Result<void> Evaluate(ReadBudget& budget, Items& items, const Each& each) {
   return {};
 }
 
-}  // namespace
+using DecodedBlock = Result<std::shared_ptr<const BlockColumns>>;
 
-bool NamesProperties(const QueryRequest& request) {
-  return std::any_of(request.dimensions.begin(), request.dimensions.end(),
-                     [](const std::string& name) { return name.starts_with(kPropertyPrefix); }) ||
-         std::any_of(request.filters.begin(), request.filters.end(), FilterNamesProperty);
+// A day's blocks decoded on two threads: a helper that only decodes, and the caller, which takes
+// whichever block is decoded next, and decodes one itself when none is; so both cores stay busy
+// whether decoding or evaluating a block costs more. Blocks come out in any order.
+class BlockDecoding {
+ public:
+  BlockDecoding(const std::vector<std::string>& blocks, const BlockWindow& window)
+      : blocks_(blocks), window_(window), helper_(std::async(std::launch::async, [this] {
+          const HelperEnd end{*this};
+          while (const auto block = Claim()) Done(Decode(*block));
+        })) {}
+  ~BlockDecoding() {
+    claimed_ = blocks_.size();  // the helper claims no more
+    if (helper_.valid()) helper_.wait();
+  }
+
+  // The next block; none once every block has been taken.
+  std::optional<DecodedBlock> Next() {
+    if (taken_ == blocks_.size()) return std::nullopt;
+    ++taken_;
+    std::unique_lock lock(mutex_);
+    if (ready_.empty()) {
+      lock.unlock();
+      if (const auto block = Claim()) return Decode(*block);
+      lock.lock();
+      // Every block is claimed and fewer taken: the helper's are on their way, unless it threw
+      // (out of memory), which is then thrown here, as it would be without the helper.
+      decoded_.wait(lock, [&] { return !ready_.empty() || helper_ended_; });
+      if (ready_.empty()) {
+        lock.unlock();
+        helper_.get();
+        throw std::logic_error("block decoding: the helper ended with blocks undelivered");
+      }
+    }
+    DecodedBlock block = std::move(ready_.front());
+    ready_.pop_front();
+    return block;
+  }
+
+ private:
+  // Tells the caller the helper has ended, however it ended.
+  struct HelperEnd {
+    BlockDecoding& decoding;
+    ~HelperEnd() {
+      {
+        const std::lock_guard lock(decoding.mutex_);
+        decoding.helper_ended_ = true;
+      }
+      decoding.decoded_.notify_one();
+    }
+  };
+
+  std::optional<std::size_t> Claim() {
+    const std::size_t block = claimed_++;
+    if (block >= blocks_.size()) return std::nullopt;
+    return block;
+  }
+  DecodedBlock Decode(std::size_t block) const { return DecodeBlock(blocks_[block], window_); }
+  void Done(DecodedBlock block) {
+    {
+      const std::lock_guard lock(mutex_);
+      ready_.push_back(std::move(block));
+    }
+    decoded_.notify_one();
+  }
+
+  const std::vector<std::string>& blocks_;
+  const BlockWindow& window_;
+  std::atomic<std::size_t> claimed_ = 0;
+  std::size_t taken_ = 0;  // by the caller
+  std::mutex mutex_;
+  std::condition_variable decoded_;
+  std::deque<DecodedBlock> ready_;  // decoded by the helper, not yet taken
+  bool helper_ended_ = false;
+  std::future<void> helper_;  // last: started once the rest is set up
+};
+
+// Calls `each` with the visits of the blocks, decoded on two threads and evaluated on this one.
+// The rows of visits that also have inbox events are added to `merged`.
+Result<void> EachVisitOfBlocks(const std::vector<std::string>& blocks, const BlockWindow& window,
+                               ReadBudget& budget, std::vector<storage::RollupEvent>& merged,
+                               const std::function<void(const Visit&)>& each) {
+  BlockDecoding decoding(blocks, window);
+  while (const std::optional<DecodedBlock> next = decoding.Next()) {
+    if (!*next) return next->error();
+    const BlockColumns& block = ***next;
+    std::int64_t read = 0;
+    auto rows = EachVisitOfBlock(block, window, [&](const Visit& visit) {
+      read += static_cast<std::int64_t>(visit.events.size());
+      each(visit);
+    });
+    std::move(rows.begin(), rows.end(), std::back_inserter(merged));
+    if (auto spent = budget.Spend(read); !spent) return spent;
+  }
+  return {};
 }
+
+}  // namespace
 
 ReadBudget::ReadBudget(const core::Clock& clock) : clock_(clock), started_(clock.NowMillis()) {}
 
@@ -117,9 +200,10 @@ Result<void> ReadBudget::Spend(std::int64_t rows) {
 
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, bool with_properties) {
+                         reports::UtcWindow window, VisitValues values) {
   return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
-          with_properties](const std::function<void(const Visit&)>& each) -> Result<void> {
+          values](const std::function<void(const Visit&)>& each) -> Result<void> {
+    const bool with_properties = Reads(values, VisitValue::kProperties);
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto rows = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
@@ -132,18 +216,10 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         inbox_ids.insert(e.id);
         if (e.session_id) inbox_sessions.insert(*e.session_id);
       }
-      const BlockWindow block_window{start, end, with_properties, &inbox_sessions, &inbox_ids};
+      const BlockWindow block_window{start, end, values, &inbox_sessions, &inbox_ids};
       std::vector<storage::RollupEvent> events = std::move(rows->inbox);
-      for (const std::string& block : rows->blocks) {
-        std::int64_t read = 0;
-        auto merged = EachVisitOfBlock(block, block_window, [&](const Visit& visit) {
-          read += static_cast<std::int64_t>(visit.events.size());
-          each(visit);
-        });
-        if (!merged) return merged.error();
-        std::move(merged->begin(), merged->end(), std::back_inserter(events));
-        if (auto spent = budget.Spend(read); !spent) return spent;
-      }
+      auto blocks = EachVisitOfBlocks(rows->blocks, block_window, budget, events, each);
+      if (!blocks) return blocks;
       if (auto spent = budget.Spend(static_cast<std::int64_t>(events.size())); !spent) {
         return spent;
       }
@@ -154,12 +230,12 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         else loose.push_back(&e);
       }
       auto visits = Evaluate(budget, sessions, [&](auto& session) {
-        each(VisitOf(session.second, true, with_properties));
+        EachVisitOf(session.second, true, with_properties, each);
       });
       if (!visits) return visits;
       return Evaluate(budget, loose, [&](storage::RollupEvent* e) {
         std::vector<storage::RollupEvent*> alone{e};
-        each(VisitOf(alone, false, with_properties));
+        EachVisitOf(alone, false, with_properties, each);
       });
     });
   };

@@ -36,11 +36,12 @@ class ReadBudget {
   std::int64_t read_ = 0;
 };
 
-// `with_properties`: read each event's custom properties (its tags not set by Sightline or
-// the SDK: no `$` or `__` prefix), which the query needs only when it names one.
+// `values`: the visit values to read (ValuesRead), the others left empty; custom properties
+// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix). A day's sealed
+// blocks are decoded on a second thread too; `each` is only ever called on the calling one.
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, bool with_properties);
+                         reports::UtcWindow window, VisitValues values);
 RequestSource StoredRequests(storage::Store& store, ReadBudget& budget, std::string project_id,
                              const reports::ReportingZone& zone, reports::DayRange days,
                              reports::UtcWindow window);
@@ -53,8 +54,5 @@ AnswerSource StoredAnswers(storage::Store& store, ReadBudget& budget, std::strin
 // The project's tracked brands.
 core::Result<std::vector<TrackedBrand>> StoredBrands(storage::Store& store,
                                                      const std::string& project_id);
-
-// Whether the request names a custom property (a dimension or a filter).
-bool NamesProperties(const QueryRequest& request);
 
 }  // namespace sightline::query

@@ -1,13 +1,13 @@
 #include "query/web_evaluation.h"
 
 #include "query/matching.h"
+#include "query/visitor_ids.h"
+#include "query/visitor_set.h"
 #include "reports/visit_rules.h"
 
 #include <algorithm>
 #include <map>
-#include <set>
-#include <unordered_set>
-
+#include <unordered_map>
 
 namespace sightline::query {
 namespace {
@@ -63,12 +63,16 @@ struct Summary {
   std::int64_t pageviews = 0;
   bool bounce = false;
   std::int64_t duration_ms = 0;
-  std::string entry_page, exit_page;
+  std::string_view entry_page, exit_page;
   std::vector<std::int64_t> view_ms;  // per event: its time on page, or -1 when not timed
 };
 
-Summary Summarize(const Visit& visit) {
-  Summary summary;
+// Fills `summary` (reused from visit to visit, so its vector keeps its memory).
+void Summarize(const Visit& visit, Summary& summary) {
+  summary.pageviews = 0;
+  summary.bounce = false;
+  summary.duration_ms = 0;
+  summary.entry_page = summary.exit_page = {};
   summary.view_ms.assign(visit.events.size(), -1);
   bool engaged = false;
   std::optional<std::size_t> previous_view;
@@ -77,24 +81,19 @@ Summary Summarize(const Visit& visit) {
     engaged = engaged || !reports::IsPassiveEvent(event.name);
     if (event.name != kPageviewEvent) continue;
     ++summary.pageviews;
-    if (!previous_view) summary.entry_page = event.page;
+    if (!previous_view && visit.in_visit) summary.entry_page = event.page;
     if (previous_view) {
       summary.view_ms[*previous_view] = event.at_ms - visit.events[*previous_view].at_ms;
     }
     previous_view = i;
   }
+  if (!visit.in_visit) return;  // no visit: no entry or exit page, no bounce, no duration
   if (previous_view) summary.exit_page = visit.events[*previous_view].page;
-  if (visit.in_visit) {
-    summary.bounce = reports::IsBounce(summary.pageviews, engaged);
-    summary.duration_ms = visit.events.back().at_ms - visit.events.front().at_ms;
-  } else {
-    summary.entry_page.clear();
-    summary.exit_page.clear();
-  }
-  return summary;
+  summary.bounce = reports::IsBounce(summary.pageviews, engaged);
+  summary.duration_ms = visit.events.back().at_ms - visit.events.front().at_ms;
 }
 
-const std::string& VisitValue(const Visit& v, const Summary& s, Field field) {
+std::string_view VisitFieldValue(const Visit& v, const Summary& s, Field field) {
   switch (field) {
     case Field::kEntryPage: return s.entry_page;
     case Field::kExitPage: return s.exit_page;
@@ -121,9 +120,9 @@ std::optional<std::string_view> EventValue(const VisitEvent& e, const FieldRef& 
   switch (ref.field) {
     case Field::kPage:
       if (e.name != kPageviewEvent) return std::nullopt;
-      return std::string_view(e.page);
-    case Field::kEventName: return std::string_view(e.name);
-    case Field::kEventChannel: return std::string_view(e.channel);
+      return e.page;
+    case Field::kEventName: return e.name;
+    case Field::kEventChannel: return e.channel;
     default:
       for (const auto& [key, value] : e.properties) {
         if (key == ref.property) return std::string_view(value);
@@ -187,7 +186,7 @@ bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
         return value && ValueMatches(f, *value);
       });
     } else {
-      positive = ValueMatches(f, VisitValue(v, s, c.field.field));
+      positive = ValueMatches(f, VisitFieldValue(v, s, c.field.field));
     }
     return IsNegative(f.op) ? !positive : positive;
   }
@@ -213,7 +212,8 @@ bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
 struct Sums {
   std::vector<std::string> dimensions;
   std::optional<std::size_t> bucket;
-  std::unordered_set<std::string> visitors;
+  VisitorSet visitors;  // VisitorIds numbers
+  std::uint64_t last_visit = 0;  // the serial of the last visit counted here (0: none)
   std::int64_t visits = 0, pageviews = 0, events = 0, bounces = 0, duration_ms = 0;
   std::int64_t timed_views = 0, view_ms = 0;
 };
@@ -232,6 +232,12 @@ MetricValue Metric(std::string_view name, const Sums& sums, std::size_t all_visi
   return Ratio(static_cast<double>(visitors), static_cast<std::int64_t>(all_visitors), 100);
 }
 
+// Appends a value to a row key, its length first, so that no two lists of values join alike.
+void AppendKeyValue(std::string& key, std::string_view value) {
+  const auto size = static_cast<std::uint32_t>(value.size());
+  key.append(reinterpret_cast<const char*>(&size), sizeof size).append(value);
+}
+
 class Evaluation {
  public:
   Evaluation(const QueryRequest& request, const TimeBuckets& buckets)
@@ -242,6 +248,7 @@ class Evaluation {
       auto field = Resolve(name);
       if (!field) return field.error();
       per_event_ = per_event_ || field->per_event();
+      time_ = time_ || field->field == Field::kTime;
       fields_.push_back(std::move(*field));
     }
     for (const Filter& filter : request_.filters) {
@@ -249,47 +256,56 @@ class Evaluation {
       if (!compiled) return compiled.error();
       filters_.push_back(std::move(*compiled));
     }
+    for (std::size_t i = 0; i < buckets_.windows.size(); ++i) {
+      labels_.push_back(i < buckets_.labels.size() ? buckets_.labels[i] : std::to_string(i));
+    }
     return {};
   }
 
   void Add(const Visit& visit) {
     if (visit.events.empty()) return;
-    const Summary summary = Summarize(visit);
+    Summarize(visit, summary_);
     for (const Compiled& filter : filters_) {
-      if (!Holds(filter, visit, summary)) return;
+      if (!Holds(filter, visit, summary_)) return;
     }
-    // A visit without a visitor id counts no visitor, as in the rollups.
-    if (!visit.visitor.empty()) all_visitors_.insert(visit.visitor);
+    // A visit without a visitor id counts no visitor, as in the rollups. Every kept visit's
+    // visitor is numbered here, so the numbers seen are the kept visits' visitors.
+    std::optional<std::uint32_t> visitor;
+    if (!visit.visitor.empty()) visitor = visitor_ids_.Of(visit.visitor);
     std::optional<std::size_t> bucket;
-    if (has_time()) {
+    if (time_) {
       bucket = BucketOf(buckets_, visit.events.front().at_ms);
       if (!bucket) return;
     }
+    ++visit_serial_;
     if (!per_event_) {
-      Sums& sums = Row(Key(visit, summary, nullptr, bucket), bucket);
-      AddVisit(sums, visit, summary);
-      for (std::size_t i = 0; i < visit.events.size(); ++i) AddEvent(sums, visit, summary, i);
+      Key(visit, nullptr, bucket);
+      Sums& sums = Row(bucket);
+      AddVisit(sums, visit, visitor);
+      for (std::size_t i = 0; i < visit.events.size(); ++i) AddEvent(sums, visit, i);
       return;
     }
-    std::set<Sums*> counted;  // a visit counts once in each of its rows
     for (std::size_t i = 0; i < visit.events.size(); ++i) {
-      auto key = Key(visit, summary, &visit.events[i], bucket);
-      if (!key) continue;
-      Sums& sums = Row(std::move(key), bucket);
-      if (counted.insert(&sums).second) AddVisit(sums, visit, summary);
-      AddEvent(sums, visit, summary, i);
+      if (!Key(visit, &visit.events[i], bucket)) continue;
+      Sums& sums = Row(bucket);
+      AddVisit(sums, visit, visitor);
+      AddEvent(sums, visit, i);
     }
   }
 
   QueryAnswer Finish() {
     // Without dimensions there is always the one row of totals, zero when nothing was kept.
-    if (fields_.empty() && rows_.empty()) Row(std::vector<std::string>(), std::nullopt);
+    if (fields_.empty() && rows_.empty()) {
+      key_.clear();
+      values_.clear();
+      Row(std::nullopt);
+    }
     std::vector<RankedRow> rows;
     rows.reserve(rows_.size());
     for (auto& [key, sums] : rows_) {
       RankedRow ranked{{std::move(sums.dimensions), {}}, sums.bucket};
       for (const std::string& metric : request_.metrics) {
-        ranked.row.metrics.push_back(Metric(metric, sums, all_visitors_.size()));
+        ranked.row.metrics.push_back(Metric(metric, sums, visitor_ids_.size()));
       }
       rows.push_back(std::move(ranked));
     }
@@ -297,56 +313,57 @@ class Evaluation {
   }
 
  private:
-  bool has_time() const {
-    return std::any_of(fields_.begin(), fields_.end(),
-                       [](const FieldRef& f) { return f.field == Field::kTime; });
-  }
-
-  // The row's dimension values for a visit, or for one of its events when a dimension is per
-  // event; none when the event has no value for one of them.
-  std::optional<std::vector<std::string>> Key(const Visit& v, const Summary& s,
-                                              const VisitEvent* event,
-                                              std::optional<std::size_t> bucket) const {
-    std::vector<std::string> values;
+  // Sets key_ and values_ to the row's dimension values for a visit, or for one of its events
+  // when a dimension is per event; false when the event has no value for one of them.
+  bool Key(const Visit& v, const VisitEvent* event, std::optional<std::size_t> bucket) {
+    key_.clear();
+    values_.clear();
     for (const FieldRef& field : fields_) {
+      std::string_view value;
       if (field.field == Field::kTime) {
-        values.push_back(*bucket < buckets_.labels.size() ? buckets_.labels[*bucket]
-                                                         : std::to_string(*bucket));
+        value = labels_[*bucket];
       } else if (field.per_event()) {
-        const auto value = EventValue(*event, field);
-        if (!value) return std::nullopt;
-        values.emplace_back(*value);
+        const auto event_value = EventValue(*event, field);
+        if (!event_value) return false;
+        value = *event_value;
       } else {
-        values.push_back(VisitValue(v, s, field.field));
+        value = VisitFieldValue(v, summary_, field.field);
       }
+      AppendKeyValue(key_, value);
+      values_.push_back(value);
     }
-    return values;
+    return true;
   }
 
-  Sums& Row(std::optional<std::vector<std::string>> key, std::optional<std::size_t> bucket) {
-    auto [it, added] = rows_.try_emplace(*key);
-    if (added) {
-      it->second.dimensions = std::move(*key);
+  // The row of key_, made with values_ when new.
+  Sums& Row(std::optional<std::size_t> bucket) {
+    auto it = rows_.find(key_);
+    if (it == rows_.end()) {
+      it = rows_.emplace(key_, Sums{}).first;
+      it->second.dimensions.assign(values_.begin(), values_.end());
       it->second.bucket = bucket;
     }
     return it->second;
   }
 
-  static void AddVisit(Sums& sums, const Visit& v, const Summary& s) {
-    if (!v.visitor.empty()) sums.visitors.insert(v.visitor);
+  // A visit counts once in each of its rows, however many of its events the row has.
+  void AddVisit(Sums& sums, const Visit& v, std::optional<std::uint32_t> visitor) const {
+    if (sums.last_visit == visit_serial_) return;
+    sums.last_visit = visit_serial_;
+    if (visitor) sums.visitors.Insert(*visitor);
     if (!v.in_visit) return;
     sums.visits += 1;
-    sums.bounces += s.bounce ? 1 : 0;
-    sums.duration_ms += s.duration_ms;
+    sums.bounces += summary_.bounce ? 1 : 0;
+    sums.duration_ms += summary_.duration_ms;
   }
 
-  static void AddEvent(Sums& sums, const Visit& v, const Summary& s, std::size_t i) {
+  void AddEvent(Sums& sums, const Visit& v, std::size_t i) const {
     sums.events += 1;
     if (v.events[i].name != kPageviewEvent) return;
     sums.pageviews += 1;
-    if (s.view_ms[i] >= 0) {
+    if (summary_.view_ms[i] >= 0) {
       sums.timed_views += 1;
-      sums.view_ms += s.view_ms[i];
+      sums.view_ms += summary_.view_ms[i];
     }
   }
 
@@ -354,12 +371,62 @@ class Evaluation {
   const TimeBuckets& buckets_;
   std::vector<FieldRef> fields_;
   bool per_event_ = false;
+  bool time_ = false;
   std::vector<Compiled> filters_;
-  std::map<std::vector<std::string>, Sums> rows_;
-  std::unordered_set<std::string> all_visitors_;
+  std::vector<std::string> labels_;  // a time row's value, by bucket
+  std::unordered_map<std::string, Sums> rows_;  // by key (AppendKeyValue)
+  VisitorIds visitor_ids_;
+  // The visit being added: its summary, its serial, and its row's key and values.
+  Summary summary_;
+  std::uint64_t visit_serial_ = 0;
+  std::string key_;
+  std::vector<std::string_view> values_;
 };
 
+// The visit value a field reads; none for the values always read.
+std::optional<VisitValue> ValueOf(Field field) {
+  switch (field) {
+    case Field::kPage:
+    case Field::kEntryPage:
+    case Field::kExitPage: return VisitValue::kPages;
+    case Field::kProperty: return VisitValue::kProperties;
+    case Field::kSource: return VisitValue::kSource;
+    case Field::kChannel: return VisitValue::kChannel;
+    case Field::kReferrer: return VisitValue::kReferrer;
+    case Field::kUtmSource: return VisitValue::kUtmSource;
+    case Field::kUtmMedium: return VisitValue::kUtmMedium;
+    case Field::kUtmCampaign: return VisitValue::kUtmCampaign;
+    case Field::kUtmContent: return VisitValue::kUtmContent;
+    case Field::kUtmTerm: return VisitValue::kUtmTerm;
+    case Field::kCountry: return VisitValue::kCountry;
+    case Field::kRegion: return VisitValue::kRegion;
+    case Field::kCity: return VisitValue::kCity;
+    case Field::kDevice: return VisitValue::kDevice;
+    case Field::kBrowser: return VisitValue::kBrowser;
+    case Field::kOs: return VisitValue::kOs;
+    default: return std::nullopt;  // event names and channels, time
+  }
+}
+
+void AddValueRead(std::string_view dimension, VisitValues& values) {
+  const auto field = Resolve(dimension);
+  if (!field) return;  // answered by AnswerWeb's own error
+  if (const auto value = ValueOf(field->field)) values.set(static_cast<std::size_t>(*value));
+}
+
+void AddValuesRead(const Filter& filter, VisitValues& values) {
+  if (filter.condition()) AddValueRead(filter.dimension, values);
+  for (const Filter& child : filter.children) AddValuesRead(child, values);
+}
+
 }  // namespace
+
+VisitValues ValuesRead(const QueryRequest& request) {
+  VisitValues values;
+  for (const std::string& dimension : request.dimensions) AddValueRead(dimension, values);
+  for (const Filter& filter : request.filters) AddValuesRead(filter, values);
+  return values;
+}
 
 Result<QueryAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
                             const TimeBuckets& buckets) {

@@ -1,7 +1,8 @@
 // The web dataset's answers, from visits: which visits a filter tree keeps, what each kept
 // visit contributes to each row of the dimensions asked, and every metric from those sums.
-// Pure: the visits come from a source (the store today, column blocks later), one at a time,
-// so memory grows with the rows of the answer, not with the visits read.
+// Pure: the visits come from a source (the store's inbox and column blocks), one at a time,
+// so memory grows with the rows of the answer and its distinct visitors, not with the visits
+// read. A source reads only the values the request needs (ValuesRead).
 //
 // What a filter means (docs/query.md, "Filters"): a condition on a visit dimension holds when
 // the visit's value (its first event's) matches; on an event dimension (page, event name,
@@ -11,10 +12,13 @@
 // the reports (docs/reports.md): a visit's figures belong to the period it started in.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,26 +28,47 @@
 
 namespace sightline::query {
 
-// One event of a visit, as the query reads it.
+// One event of a visit, as the query reads it. The views are valid while the source's `each`
+// call runs, no longer.
 struct VisitEvent {
   std::int64_t at_ms = 0;
-  std::string name;     // `screen_view` is a pageview
-  std::string channel;  // the tracked event's channel
-  std::string page;     // its path
-  std::vector<std::pair<std::string, std::string>> properties;  // custom properties, as text
+  std::string_view name;     // `screen_view` is a pageview
+  std::string_view channel;  // the tracked event's channel
+  std::string_view page;     // its path
+  std::span<const std::pair<std::string, std::string>> properties;  // custom properties, as text
 };
 
 // One visit, or one event outside every visit (`in_visit` false: it counts as an event, a
 // pageview if it is one, and a visitor, never as a visit). Its acquisition, place and device
-// are its first event's.
+// are its first event's. A source may leave empty the values a request does not read
+// (ValuesRead).
 struct Visit {
   bool in_visit = true;
-  std::string visitor;
-  std::string source, channel, referrer;
-  std::string utm_source, utm_medium, utm_campaign, utm_content, utm_term;
-  std::string country, region, city, device, browser, os;
+  std::string_view visitor;
+  std::string_view source, channel, referrer;
+  std::string_view utm_source, utm_medium, utm_campaign, utm_content, utm_term;
+  std::string_view country, region, city, device, browser, os;
   std::vector<VisitEvent> events;  // in time order, at least one
 };
+
+// The values of a visit a source may leave out, by what they are. The visitor, the in_visit
+// flag and each event's time, name and channel are always read.
+enum class VisitValue {
+  kSource, kChannel, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmContent, kUtmTerm,
+  kCountry, kRegion, kCity, kDevice, kBrowser, kOs,
+  kPages,       // each event's page, and so the entry and exit pages
+  kProperties,  // each event's custom properties
+  kCount
+};
+using VisitValues = std::bitset<static_cast<std::size_t>(VisitValue::kCount)>;
+inline bool Reads(const VisitValues& values, VisitValue value) {
+  return values.test(static_cast<std::size_t>(value));
+}
+// Every value: for readers of whole visits.
+inline VisitValues AllVisitValues() { return VisitValues().set(); }
+
+// The values AnswerWeb reads to answer `request` (its dimensions and filters).
+VisitValues ValuesRead(const QueryRequest& request);
 
 // Calls `each` with every visit that started in the window, in any order.
 using VisitSource = std::function<core::Result<void>(const std::function<void(const Visit&)>& each)>;

@@ -71,8 +71,10 @@ Result<json::value> RunGetPropertyKeys(OperationContext& context, const json::ob
   if (!period) return Error::Invalid("from", period.error().message());
   // The events `query` reads for the same window, with the same read budget.
   query::ReadBudget budget(context.clock);
+  const auto properties =
+      query::VisitValues().set(static_cast<std::size_t>(query::VisitValue::kProperties));
   auto keys = CountKeys(query::StoredVisits(context.store, budget, project.id, *zone,
-                                            period->days, period->window, true),
+                                            period->days, period->window, properties),
                         std::clamp<std::int64_t>(IntegerOr(args, "limit", kMaxKeys), 1, kMaxKeys));
   if (!keys) return keys.error();
   json::array out;

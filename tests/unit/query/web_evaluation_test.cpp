@@ -11,9 +11,11 @@ namespace {
 
 constexpr std::int64_t kSecond = 1000;
 
-VisitEvent View(std::int64_t seconds, std::string page) {
-  return {seconds * kSecond, "screen_view", "web", std::move(page), {}};
+VisitEvent View(std::int64_t seconds, std::string_view page) {
+  return {seconds * kSecond, "screen_view", "web", page, {}};
 }
+
+const std::vector<std::pair<std::string, std::string>> kProPlan = {{"plan", "pro"}};
 
 // A: v1 from Google in Germany on Chrome: /home, /pricing 10 s later, a signup (plan=pro) 30 s
 //    after that: 2 pageviews, 3 events, engaged (no bounce), 40 s, /home timed 10 s.
@@ -24,7 +26,7 @@ std::vector<Visit> Fixture() {
   Visit a{true, "v1", "Google", "Organic Search", "https://google.com/", "", "", "", "", "",
           "DE", "DE-BE", "Berlin", "Desktop", "Chrome", "Linux", {}};
   a.events = {View(0, "/home"), View(10, "/pricing"),
-              {40 * kSecond, "signup", "users", "/pricing", {{"plan", "pro"}}}};
+              {40 * kSecond, "signup", "users", "/pricing", kProPlan}};
   Visit b{true, "v2", "Direct", "Direct", "", "", "", "", "", "", "FR", "FR-IDF", "Paris",
           "Mobile", "Firefox", "Android", {View(100, "/home")}};
   Visit c{true, "v1", "Google", "Organic Search", "https://google.com/", "", "", "", "", "",
@@ -152,7 +154,7 @@ TEST(WebEvaluation, AVisitWithoutAVisitorIdCountsNoVisitor) {
   const VisitSource source = [](const std::function<void(const Visit&)>& each) -> core::Result<void> {
     for (Visit visit : Fixture()) each(visit);
     Visit anonymous = Fixture()[1];
-    anonymous.visitor.clear();
+    anonymous.visitor = {};
     each(anonymous);
     return {};
   };
@@ -205,6 +207,52 @@ TEST(WebEvaluation, VisitAndEventDimensionsTogether) {
     EXPECT_EQ(Int(row.metrics[0]), 1);
     EXPECT_EQ(Int(row.metrics[1]), 1);
   }
+}
+
+// Rows are told apart by their whole list of values, not by the values run together.
+TEST(WebEvaluation, RowsOfValuesThatJoinAlikeStayApart) {
+  const VisitSource source = [](const std::function<void(const Visit&)>& each) -> core::Result<void> {
+    Visit ab_c = Fixture()[1];
+    ab_c.country = "ab";
+    ab_c.region = "c";
+    Visit a_bc = ab_c;
+    a_bc.country = "a";
+    a_bc.region = "bc";
+    each(ab_c);
+    each(a_bc);
+    return {};
+  };
+  auto request = ParseQueryRequest(boost::json::parse(
+      R"({"metrics": ["visits"], "dimensions": ["visit:country", "visit:region"]})"));
+  ASSERT_TRUE(request);
+  auto answer = AnswerWeb(*request, source);
+  ASSERT_TRUE(answer);
+  ASSERT_EQ(answer->rows.size(), 2u);
+  EXPECT_EQ(answer->rows[0].dimensions, (std::vector<std::string>{"a", "bc"}));
+  EXPECT_EQ(answer->rows[1].dimensions, (std::vector<std::string>{"ab", "c"}));
+}
+
+TEST(WebEvaluation, ValuesReadAreTheDimensionsAndFiltersOnes) {
+  const auto values_read = [](std::string_view request_json) {
+    auto request = ParseQueryRequest(boost::json::parse(request_json));
+    EXPECT_TRUE(request) << request.error().message();
+    return ValuesRead(*request);
+  };
+  const auto only = [](std::initializer_list<VisitValue> values) {
+    VisitValues set;
+    for (const VisitValue value : values) set.set(static_cast<std::size_t>(value));
+    return set;
+  };
+  EXPECT_EQ(values_read(R"({"metrics": ["visitors"], "dimensions": ["time:day"]})"), only({}));
+  EXPECT_EQ(values_read(R"({"metrics": ["visitors"], "dimensions": ["visit:source"],
+                            "filters": [["not", ["is", "visit:country", ["DE"]]]]})"),
+            only({VisitValue::kSource, VisitValue::kCountry}));
+  EXPECT_EQ(values_read(R"({"metrics": ["visitors"], "dimensions": ["visit:exit_page"],
+                            "filters": [["has_done", ["is", "event:props:plan", ["pro"]]]]})"),
+            only({VisitValue::kPages, VisitValue::kProperties}));
+  EXPECT_EQ(values_read(R"({"metrics": ["visitors"], "dimensions": ["event:name"],
+                            "filters": [["contains", "event:page", ["/blog"]]]})"),
+            only({VisitValue::kPages}));
 }
 
 }  // namespace
