@@ -27,7 +27,7 @@ while (($#)); do
     --database-url) database_url="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
     --reuse) reuse="$2"; shift 2 ;;
-    *) sed -n '9,19p' "$0" >&2; exit 2 ;;
+    *) sed -n '9,18p' "$0" >&2; exit 2 ;;
   esac
 done
 bench=build/bench/query_bench
@@ -89,10 +89,13 @@ fi
 store_args=(--data "$data/store")
 [[ -n $database_url ]] && store_args=(--database-url "$database_url")
 if [[ ! -f $data/rows.tsv ]]; then
-  nice "$bench" "${store_args[@]}" --generate "$events" --tsv "$data/rows.tsv" --runs 0
+  nice "$bench" "${store_args[@]}" --generate "$events" --tsv "$data/rows.tsv.tmp" --runs 0
   # As a server would leave them: sealed into the compact store's blocks (--seal-after) and
   # the window's days rolled up (the first report does it), so the bytes count both.
   nice "$bench" "${store_args[@]}" --seal --build-rollups --runs 0
+  mv "$data/rows.tsv.tmp" "$data/rows.tsv"  # the set is complete: --reuse may take it
+elif [[ -n $reuse ]]; then
+  echo "reusing $data ($(wc -l <"$data/rows.tsv") events; --events ignored)"
 fi
 rows=$(wc -l <"$data/rows.tsv")
 
@@ -161,7 +164,7 @@ while read -r _ q ms; do sightline_ms[$q]=$ms; done < <(
 if [[ -n $database_url ]]; then
   sightline_bytes=$(psql "$database_url" -Atc "SELECT sum(pg_total_relation_size(c))
     FROM unnest(ARRAY['events', 'event_blocks', 'visit_starts', 'rollup_dirty', 'rollup_days',
-      'rollup_blocks', 'web_rollups', 'visit_blocks']) AS c")
+      'rollup_blocks', 'web_rollups', 'web_rollup_visitors', 'visit_blocks']) AS c")
 else
   sightline_bytes=$(du -sb "$data/store" | cut -f1)
 fi

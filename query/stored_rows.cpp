@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <stdexcept>
 
 #include <boost/json/parse.hpp>
@@ -96,10 +97,17 @@ class BlockDecoding {
   BlockDecoding(const std::vector<std::string>& blocks, const BlockWindow& window)
       : blocks_(blocks), window_(window), helper_(std::async(std::launch::async, [this] {
           const HelperEnd end{*this};
-          while (const auto block = Claim()) Done(Decode(*block));
+          while (const auto block = Claim()) {
+            if (!Done(Decode(*block))) return;
+          }
         })) {}
   ~BlockDecoding() {
     claimed_ = blocks_.size();  // the helper claims no more
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    room_.notify_one();
     if (helper_.valid()) helper_.wait();
   }
 
@@ -123,6 +131,8 @@ class BlockDecoding {
     }
     DecodedBlock block = std::move(ready_.front());
     ready_.pop_front();
+    lock.unlock();
+    room_.notify_one();
     return block;
   }
 
@@ -145,41 +155,73 @@ class BlockDecoding {
     return block;
   }
   DecodedBlock Decode(std::size_t block) const { return DecodeBlock(blocks_[block], window_); }
-  void Done(DecodedBlock block) {
+  // Hands a decoded block over once fewer than kAhead wait (a day's decoded columns are many
+  // times its stored blocks); false when the caller has stopped taking them.
+  bool Done(DecodedBlock block) {
     {
-      const std::lock_guard lock(mutex_);
+      std::unique_lock lock(mutex_);
+      room_.wait(lock, [&] { return ready_.size() < kAhead || stopping_; });
+      if (stopping_) return false;
       ready_.push_back(std::move(block));
     }
     decoded_.notify_one();
+    return true;
   }
+
+  static constexpr std::size_t kAhead = 2;
 
   const std::vector<std::string>& blocks_;
   const BlockWindow& window_;
   std::atomic<std::size_t> claimed_ = 0;
   std::size_t taken_ = 0;  // by the caller
   std::mutex mutex_;
-  std::condition_variable decoded_;
+  std::condition_variable decoded_;  // a block is ready, or the helper ended
+  std::condition_variable room_;     // fewer than kAhead are ready, or the caller stopped
   std::deque<DecodedBlock> ready_;  // decoded by the helper, not yet taken
   bool helper_ended_ = false;
+  bool stopping_ = false;
   std::future<void> helper_;  // last: started once the rest is set up
 };
 
 // Calls `each` with the visits of the blocks, decoded on two threads and evaluated on this one.
 // The rows of visits that also have inbox events are added to `merged`.
+// Evaluates one decoded block.
+Result<void> EvaluateBlock(const DecodedBlock& decoded, const BlockWindow& window,
+                           ReadBudget& budget, std::vector<storage::RollupEvent>& merged,
+                           const std::function<void(const Visit&)>& each) {
+  if (!decoded) return decoded.error();
+  std::int64_t read = 0;
+  auto rows = EachVisitOfBlock(**decoded, window, [&](const Visit& visit) {
+    read += static_cast<std::int64_t>(visit.events.size());
+    each(visit);
+  });
+  std::move(rows.begin(), rows.end(), std::back_inserter(merged));
+  return budget.Spend(read);
+}
+
 Result<void> EachVisitOfBlocks(const std::vector<std::string>& blocks, const BlockWindow& window,
                                ReadBudget& budget, std::vector<storage::RollupEvent>& merged,
                                const std::function<void(const Visit&)>& each) {
-  BlockDecoding decoding(blocks, window);
-  while (const std::optional<DecodedBlock> next = decoding.Next()) {
-    if (!*next) return next->error();
-    const BlockColumns& block = ***next;
-    std::int64_t read = 0;
-    auto rows = EachVisitOfBlock(block, window, [&](const Visit& visit) {
-      read += static_cast<std::int64_t>(visit.events.size());
-      each(visit);
-    });
-    std::move(rows.begin(), rows.end(), std::back_inserter(merged));
-    if (auto spent = budget.Spend(read); !spent) return spent;
+  std::optional<BlockDecoding> decoding;
+  // A second thread only when there is something to share, and none when none can start.
+  if (blocks.size() > 1) {
+    try {
+      decoding.emplace(blocks, window);
+    } catch (const std::system_error&) {
+      decoding.reset();
+    }
+  }
+  if (!decoding) {
+    for (const std::string& block : blocks) {
+      auto evaluated = EvaluateBlock(DecodeBlock(block, window), window, budget, merged, each);
+      if (!evaluated) return evaluated;
+    }
+    return {};
+  }
+  while (const std::optional<DecodedBlock> next = decoding->Next()) {
+    if (auto evaluated = EvaluateBlock(*next, window, budget, merged, each); !evaluated) {
+      return evaluated;
+    }
   }
   return {};
 }

@@ -15,23 +15,15 @@ using core::Result;
 using storage::WebDimension;
 using storage::WebVisitRow;
 
-// Visits are read a day at a time, so a long window never holds all its rows at once.
-constexpr std::int64_t kSliceMs = 86'400'000;
-
-// Hands `visit` every visit of `window` the filter keeps, with the values of `values_of`.
+// Hands `visit` every visit of `window` the filter keeps, with the values of `values_of`; the
+// store reads a day's block at a time, so memory holds one day whatever the window.
 template <class Visit>
 Result<void> ForEachVisit(storage::Transaction& tx, const std::string& project_id,
                           const ReportWindows& windows, UtcWindow window,
                           std::optional<WebDimension> values_of, Visit visit) {
-  for (std::int64_t start = window.start_ms; start < window.end_ms; start += kSliceMs) {
-    const storage::WebVisitQuery query{project_id, windows.zone, start,
-                                       std::min(start + kSliceMs, window.end_ms),
-                                       windows.filter, values_of};
-    auto rows = tx.reports().ListWebVisits(query);
-    if (!rows) return rows.error();
-    for (const WebVisitRow& row : *rows) visit(row);
-  }
-  return {};
+  const storage::WebVisitQuery query{project_id, windows.zone, window.start_ms, window.end_ms,
+                                     windows.filter, values_of};
+  return tx.reports().EachWebVisit(query, visit);
 }
 
 void AddVisitor(core::DistinctSketch& visitors, const WebVisitRow& visit) {

@@ -270,16 +270,18 @@ namespace {
 
 constexpr std::string_view kAiAssistants = "AI Assistants";
 
-// The visits (not loose events) from AI assistants that started in the window.
-Result<std::vector<WebVisitRow>> AssistantVisits(SqlSession& session, std::string_view project_id,
-                                                 std::string_view zone, std::int64_t start_ms,
-                                                 std::int64_t end_ms) {
-  constexpr VisitColumn kTexts[] = {VisitColumn::kChannel, VisitColumn::kEntryPage,
-                                    VisitColumn::kSource};
-  auto rows = internal::ReadVisits(session, project_id, zone, start_ms, end_ms, kTexts);
-  if (!rows) return rows.error();
-  std::erase_if(*rows, [](const WebVisitRow& v) { return !v.in_visit || v.channel != kAiAssistants; });
-  return rows;
+// Calls `each` with the visits (not loose events) from AI assistants that started in the
+// window, with their entry page and source.
+Result<void> EachAssistantVisit(SqlSession& session, std::string_view project_id,
+                                std::string_view zone, std::int64_t start_ms, std::int64_t end_ms,
+                                const std::function<void(const WebVisitRow&)>& each) {
+  constexpr VisitColumn kTexts[] = {VisitColumn::kEntryPage, VisitColumn::kSource};
+  const VisitSelection selection{start_ms, end_ms, VisitColumn::kChannel,
+                                 [](std::string_view channel) { return channel == kAiAssistants; }};
+  return internal::ReadVisits(session, project_id, zone, kTexts, selection,
+                              [&](const WebVisitRow& visit) {
+                                if (visit.in_visit) each(visit);
+                              });
 }
 
 }  // namespace
@@ -287,10 +289,10 @@ Result<std::vector<WebVisitRow>> AssistantVisits(SqlSession& session, std::strin
 Result<std::vector<AiAssistantVisits>> AiVisibilityRepository::AiAssistantVisitsOf(
     std::string_view project_id, std::string_view zone, std::int64_t start_ms,
     std::int64_t end_ms) {
-  auto rows = AssistantVisits(session_, project_id, zone, start_ms, end_ms);
-  if (!rows) return rows.error();
   std::map<std::pair<std::string, std::string>, std::int64_t> counts;  // (page, source)
-  for (WebVisitRow& v : *rows) ++counts[{std::move(v.entry_page), std::move(v.source)}];
+  auto read = EachAssistantVisit(session_, project_id, zone, start_ms, end_ms,
+                                 [&](const WebVisitRow& v) { ++counts[{v.entry_page, v.source}]; });
+  if (!read) return read.error();
   std::vector<AiAssistantVisits> visits;
   for (auto& [key, count] : counts) visits.push_back({key.first, key.second, count});
   return visits;
@@ -299,12 +301,12 @@ Result<std::vector<AiAssistantVisits>> AiVisibilityRepository::AiAssistantVisits
 Result<std::vector<AiQuarterCount>> AiVisibilityRepository::AiAssistantVisitQuarters(
     std::string_view project_id, std::string_view zone, std::int64_t start_ms,
     std::int64_t end_ms, std::string_view path) {
-  auto rows = AssistantVisits(session_, project_id, zone, start_ms, end_ms);
-  if (!rows) return rows.error();
   std::map<std::int64_t, std::int64_t> counts;
-  for (const WebVisitRow& v : *rows) {
+  auto read = EachAssistantVisit(session_, project_id, zone, start_ms, end_ms,
+                                 [&](const WebVisitRow& v) {
     if (path.empty() || v.entry_page == path) ++counts[v.started_at / kQuarterMs];
-  }
+  });
+  if (!read) return read.error();
   std::vector<AiQuarterCount> quarters;
   for (const auto& [quarter, count] : counts) quarters.push_back({quarter, count});
   return quarters;

@@ -10,6 +10,7 @@
 #include "storage/report_records.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -117,8 +118,10 @@ class ReportRepository {
   // day starting at `day_start`, as one block (storage/visit_blocks.h).
   core::Result<void> InsertWebVisits(std::string_view project_id, std::string_view zone,
                                      std::int64_t day_start, std::span<const WebVisitRow> rows);
-  // The visits that started in the window and pass the filter, by start time.
-  core::Result<std::vector<WebVisitRow>> ListWebVisits(const WebVisitQuery& query);
+  // Calls `each` with the visits that started in the window and pass the filter, a day's
+  // block at a time (in day order; any order within a day).
+  core::Result<void> EachWebVisit(const WebVisitQuery& query,
+                                  const std::function<void(const WebVisitRow&)>& each);
 
  private:
   core::Result<std::vector<RollupEvent>> ListInboxRollupEvents(std::string_view project_id,

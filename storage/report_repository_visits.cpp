@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+
 #include "storage/sql_helpers.h"
 #include "storage/visit_blocks.h"
 #include "storage/visit_lists.h"
@@ -22,35 +23,30 @@ bool IsList(WebDimension dimension) {
          dimension == WebDimension::kEventChannel;
 }
 
-// Whether the visit has the filter's value: equality, or for a list an item of that value.
-bool Passes(const WebVisitRow& visit, const WebFilter& filter) {
-  const std::string& value = TextOf(visit, ColumnOf(filter.dimension));
+// Whether a visit's value of the filter's column has the filter's value: equality, or for a
+// list an item of that value.
+bool Holds(std::string_view value, const WebFilter& filter) {
   if (!IsList(filter.dimension)) return value == filter.value;
-  return value.find(ItemMarker(filter.value)) != std::string::npos;
+  return value.find(ItemMarker(filter.value)) != std::string_view::npos;
 }
 
 }  // namespace
 
 namespace internal {
 
-Result<std::vector<WebVisitRow>> ReadVisits(SqlSession& session, std::string_view project_id,
-                                            std::string_view zone, std::int64_t start_ms,
-                                            std::int64_t end_ms,
-                                            std::span<const VisitColumn> texts) {
+Result<void> ReadVisits(SqlSession& session, std::string_view project_id, std::string_view zone,
+                        std::span<const VisitColumn> texts, const VisitSelection& selection,
+                        const std::function<void(const WebVisitRow&)>& each) {
   auto blocks = session.Query(
       "SELECT data FROM visit_blocks WHERE project_id = $1 AND zone = $2 AND day_start >= $3 "
       "AND day_start < $4 AND first_at < $4 AND last_at >= $5 ORDER BY day_start",
-      {std::string(project_id), std::string(zone), start_ms - kLongestDayMs, end_ms, start_ms});
+      {std::string(project_id), std::string(zone), selection.start_ms - kLongestDayMs,
+       selection.end_ms, selection.start_ms});
   if (!blocks) return blocks.error();
-  std::vector<WebVisitRow> visits;
   for (const SqlRow& block : *blocks) {
-    auto rows = DecodeVisits(block.Text(0), texts);
-    if (!rows) return rows.error();
-    for (WebVisitRow& row : *rows) {
-      if (row.started_at >= start_ms && row.started_at < end_ms) visits.push_back(std::move(row));
-    }
+    if (auto read = DecodeVisits(block.Text(0), texts, selection, each); !read) return read;
   }
-  return visits;
+  return {};
 }
 
 }  // namespace internal
@@ -60,28 +56,24 @@ Result<void> ReportRepository::InsertWebVisits(std::string_view project_id, std:
                                                std::span<const WebVisitRow> rows) {
   if (rows.empty()) return {};
   const auto [first, last] = std::ranges::minmax(rows, {}, &WebVisitRow::started_at);
-  return internal::ExecuteVoid(session_,
-                     "INSERT INTO visit_blocks (project_id, zone, day_start, row_count, first_at, "
-                     "last_at, data) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                     {std::string(project_id), std::string(zone), day_start,
-                      static_cast<std::int64_t>(rows.size()), first.started_at, last.started_at,
-                      SqlBlob{EncodeVisits(rows)}});
+  return internal::ExecuteVoid(
+      session_,
+      "INSERT INTO visit_blocks (project_id, zone, day_start, first_at, last_at, data) "
+      "VALUES ($1, $2, $3, $4, $5, $6)",
+      {std::string(project_id), std::string(zone), day_start, first.started_at, last.started_at,
+       SqlBlob{EncodeVisits(rows)}});
 }
 
-Result<std::vector<WebVisitRow>> ReportRepository::ListWebVisits(const WebVisitQuery& q) {
+Result<void> ReportRepository::EachWebVisit(const WebVisitQuery& q,
+                                            const std::function<void(const WebVisitRow&)>& each) {
   std::vector<VisitColumn> texts;
   if (q.values_of) texts.push_back(ColumnOf(*q.values_of));
-  if (q.filter) texts.push_back(ColumnOf(q.filter->dimension));
-  auto rows = internal::ReadVisits(session_, q.project_id, q.zone, q.start_ms, q.end_ms, texts);
-  if (!rows) return rows.error();
+  VisitSelection selection{q.start_ms, q.end_ms, std::nullopt, {}};
   if (q.filter) {
-    std::erase_if(*rows, [&](const WebVisitRow& visit) { return !Passes(visit, *q.filter); });
+    selection.column = ColumnOf(q.filter->dimension);
+    selection.keep = [&](std::string_view value) { return Holds(value, *q.filter); };
   }
-  // By start time; a day's visits (and loose events) in the order the rollups wrote them.
-  std::ranges::stable_sort(*rows, [](const WebVisitRow& a, const WebVisitRow& b) {
-    return a.started_at != b.started_at ? a.started_at < b.started_at : a.in_visit < b.in_visit;
-  });
-  return rows;
+  return internal::ReadVisits(session_, q.project_id, q.zone, texts, selection, each);
 }
 
 }  // namespace sightline::storage

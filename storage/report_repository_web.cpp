@@ -4,10 +4,13 @@
 #include "storage/report_repository.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
+#include "core/distinct_sketch.h"
 #include "storage/sql_helpers.h"
 #include "storage/web_rollup_codec.h"
 
@@ -41,62 +44,101 @@ std::string FromPeriods(Sql& sql, std::string_view table, const RollupRange& ran
          sql.Next(range.end_ms);
 }
 
-// The visitor table of one period ("" when its rows have no exact sketch).
-Result<std::vector<std::uint64_t>> VisitorTable(SqlSession& session, const RollupRange& range,
-                                                RollupSpan span, std::int64_t period_start) {
-  auto rows = session.Query(
-      "SELECT data FROM web_rollup_visitors WHERE project_id = $1 AND zone = $2 AND span = $3 "
-      "AND period_start = $4",
-      {range.project_id, range.zone, static_cast<std::int64_t>(span), period_start});
+// A period's visitor table with its stamp (the hash of its bytes), which each of the period's
+// blocks also carries: on PostgreSQL a report reads the blocks and the tables in separate
+// statements, so a day rolled up again in between would otherwise pair old positions with a
+// new table.
+struct StampedTable {
+  std::int64_t stamp = 0;
+  std::vector<std::uint64_t> hashes;
+};
+
+std::int64_t StampOf(std::string_view table_bytes) {
+  return table_bytes.empty() ? 0 : static_cast<std::int64_t>(core::StableHash64(table_bytes));
+}
+
+// The visitor tables of one span's periods, by period start.
+Result<std::map<std::int64_t, StampedTable>> VisitorTables(SqlSession& session,
+                                                           const RollupRange& range,
+                                                           const SpanPeriods& periods) {
+  Sql sql;
+  sql.text = "SELECT period_start, stamp, data " +
+             FromPeriods(sql, "web_rollup_visitors", range, periods);
+  auto rows = sql.Query(session);
   if (!rows) return rows.error();
-  if (rows->empty()) return std::vector<std::uint64_t>();
-  return DecodeVisitorTable(rows->front().Text(0));
+  std::map<std::int64_t, StampedTable> tables;
+  for (const SqlRow& row : *rows) {
+    auto hashes = DecodeVisitorTable(row.Text(2));
+    if (!hashes) return hashes.error();
+    tables.emplace(row.Int(0), StampedTable{row.Int(1), std::move(*hashes)});
+  }
+  return tables;
 }
 
 // What a read of the rollups asks for.
 struct RollupRead {
-  std::optional<std::int64_t> dimension;                // every dimension when none
-  std::optional<std::vector<std::string>> values;       // sorted; every value when none
+  std::optional<std::int64_t> dimension;           // every dimension when none
+  std::optional<std::vector<std::string>> values;  // sorted; every value when none
   bool with_visitors = false;
 };
+
+// The rows of one span's periods. `stale` is set when a block's visitor table changed since the
+// block was read (rolled up again in between): the read is then to be done again.
+Result<void> ReadSpan(SqlSession& session, const RollupRange& range, const SpanPeriods& periods,
+                      const RollupRead& read, std::vector<WebRollupRow>& out, bool& stale) {
+  Sql sql;
+  sql.text = "SELECT period_start, dimension, visitor_stamp, data " +
+             FromPeriods(sql, "web_rollups", range, periods);
+  if (read.dimension) sql.text += " AND dimension = " + sql.Next(*read.dimension);
+  sql.text += " ORDER BY period_start, dimension";
+  auto blocks = sql.Query(session);
+  if (!blocks) return blocks.error();
+  // The span's visitor tables, read in one statement when a row first needs one (rankings of
+  // large values read dense sketches only and never do).
+  std::optional<std::map<std::int64_t, StampedTable>> tables;
+  for (const SqlRow& block : *blocks) {
+    const std::int64_t period_start = block.Int(0), stamp = block.Int(2);
+    const VisitorTableSource table = [&]() -> Result<const std::vector<std::uint64_t>*> {
+      if (!tables) {
+        auto found = VisitorTables(session, range, periods);
+        if (!found) return found.error();
+        tables = std::move(*found);
+      }
+      const auto found = tables->find(period_start);
+      if (found == tables->end() || found->second.stamp != stamp) {
+        stale = true;
+        return core::Error::Internal("web rollups changed while read");
+      }
+      return &found->second.hashes;
+    };
+    auto rows = DecodeWebRollups(block.Text(3), read.with_visitors ? &table : nullptr,
+                                 read.values ? &*read.values : nullptr);
+    if (!rows) return rows.error();
+    for (WebRollupRow& row : *rows) {
+      row.span = periods.span;
+      row.dimension = block.Int(1);
+      row.period_start = period_start;
+      out.push_back(std::move(row));
+    }
+  }
+  return {};
+}
 
 // The range's rows, in period and dimension order, each period's rows in the order written.
 Result<std::vector<WebRollupRow>> ReadRollups(SqlSession& session, const RollupRange& range,
                                               const RollupRead& read) {
-  std::vector<WebRollupRow> out;
-  for (const SpanPeriods& periods : PeriodsOf(range)) {
-    Sql sql;
-    sql.text = "SELECT period_start, dimension, data " +
-               FromPeriods(sql, "web_rollups", range, periods);
-    if (read.dimension) sql.text += " AND dimension = " + sql.Next(*read.dimension);
-    sql.text += " ORDER BY period_start, dimension";
-    auto blocks = sql.Query(session);
-    if (!blocks) return blocks.error();
-    // Each period's visitor table, read when one of its rows first needs it.
-    std::map<std::int64_t, std::vector<std::uint64_t>> tables;
-    for (const SqlRow& block : *blocks) {
-      const std::int64_t period_start = block.Int(0);
-      const VisitorTableSource table = [&]() -> Result<const std::vector<std::uint64_t>*> {
-        auto found = tables.find(period_start);
-        if (found == tables.end()) {
-          auto read_table = VisitorTable(session, range, periods.span, period_start);
-          if (!read_table) return read_table.error();
-          found = tables.emplace(period_start, std::move(*read_table)).first;
-        }
-        return &found->second;
-      };
-      auto rows = DecodeWebRollups(block.Text(2), read.with_visitors ? &table : nullptr,
-                                   read.values ? &*read.values : nullptr);
-      if (!rows) return rows.error();
-      for (WebRollupRow& row : *rows) {
-        row.span = periods.span;
-        row.dimension = block.Int(1);
-        row.period_start = period_start;
-        out.push_back(std::move(row));
-      }
+  constexpr int kAttempts = 3;  // a day rolled up three times during one read is left an error
+  for (int attempt = 1;; ++attempt) {
+    std::vector<WebRollupRow> out;
+    bool stale = false;
+    Result<void> spans;
+    for (const SpanPeriods& periods : PeriodsOf(range)) {
+      spans = ReadSpan(session, range, periods, read, out, stale);
+      if (!spans) break;
     }
+    if (spans) return out;
+    if (!stale || attempt == kAttempts) return spans.error();
   }
-  return out;
 }
 
 RollupRead ReadOf(const WebRollupQuery& q, bool with_visitors) {
@@ -201,20 +243,22 @@ Result<void> ReportRepository::InsertWebRollups(std::string_view project_id,
     }
     auto table = VisitorTableOf(all);
     if (!table) return table.error();
+    std::string table_bytes = EncodeVisitorTable(*table);
+    const std::int64_t stamp = StampOf(table_bytes);
     if (!table->empty()) {
       auto inserted = internal::ExecuteVoid(
           session_,
-          "INSERT INTO web_rollup_visitors (project_id, zone, span, period_start, data) "
-          "VALUES ($1, $2, $3, $4, $5)",
-          {project, zone_name, span, period.second, SqlBlob{EncodeVisitorTable(*table)}});
+          "INSERT INTO web_rollup_visitors (project_id, zone, span, period_start, stamp, data) "
+          "VALUES ($1, $2, $3, $4, $5, $6)",
+          {project, zone_name, span, period.second, stamp, SqlBlob{std::move(table_bytes)}});
       if (!inserted) return inserted;
     }
     for (const auto& [dimension, of_dimension] : dimensions) {
       auto inserted = internal::ExecuteVoid(
           session_,
-          "INSERT INTO web_rollups (project_id, zone, span, period_start, dimension, data) "
-          "VALUES ($1, $2, $3, $4, $5, $6)",
-          {project, zone_name, span, period.second, dimension,
+          "INSERT INTO web_rollups (project_id, zone, span, period_start, dimension, "
+          "visitor_stamp, data) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+          {project, zone_name, span, period.second, dimension, stamp,
            SqlBlob{EncodeWebRollups(of_dimension, *table)}});
       if (!inserted) return inserted;
     }

@@ -1,5 +1,7 @@
 #include "storage/visit_blocks.h"
 
+#include <cstdlib>
+
 #include <utility>
 
 namespace sightline::storage {
@@ -35,7 +37,8 @@ auto& Field(Row& row, VisitColumn column) {
     case VisitColumn::kChannel: return row.channel;
     case VisitColumn::kEventNames: return row.event_names;
     case VisitColumn::kChannels: return row.channels;
-    default: return row.pages;
+    case VisitColumn::kPages: return row.pages;
+    default: std::abort();  // a figure column: no text field (a programming error)
   }
 }
 
@@ -86,39 +89,74 @@ std::string EncodeVisits(std::span<const WebVisitRow> rows) {
   return writer.Finish();
 }
 
-Result<std::vector<WebVisitRow>> DecodeVisits(std::string_view block,
-                                              std::span<const VisitColumn> texts) {
+namespace {
+
+// The rows of the block the selection keeps.
+Result<std::vector<std::size_t>> SelectedRows(const BlockReader& reader,
+                                              const std::vector<std::int64_t>& started_at,
+                                              const VisitSelection& selection) {
+  std::vector<std::size_t> rows;
+  for (std::size_t r = 0; r < started_at.size(); ++r) {
+    if (started_at[r] >= selection.start_ms && started_at[r] < selection.end_ms) rows.push_back(r);
+  }
+  if (!selection.column || rows.empty()) return rows;
+  auto values = reader.Text(Col(*selection.column));
+  if (!values) return values.error();
+  std::vector<std::int8_t> kept(values->values.size(), -1);  // per code: unknown, no, yes
+  std::erase_if(rows, [&](std::size_t r) {
+    const std::uint32_t code = values->codes[r];
+    if (kept[code] < 0) kept[code] = selection.keep(code == 0 ? "" : values->values[code]) ? 1 : 0;
+    return kept[code] == 0;
+  });
+  return rows;
+}
+
+}  // namespace
+
+Result<void> DecodeVisits(std::string_view block, std::span<const VisitColumn> texts,
+                          const VisitSelection& selection,
+                          const std::function<void(const WebVisitRow&)>& each) {
   auto reader = BlockReader::Open(block);
   if (!reader) return reader.error();
-  std::vector<WebVisitRow> rows(reader->rows());
-  using Member = std::int64_t WebVisitRow::*;
-  const std::pair<VisitColumn, Member> numbers[] = {
-      {VisitColumn::kStartedAt, &WebVisitRow::started_at},
-      {VisitColumn::kEvents, &WebVisitRow::events},
-      {VisitColumn::kPageviews, &WebVisitRow::pageviews},
-      {VisitColumn::kDurationMs, &WebVisitRow::duration_ms}};
-  for (const auto& [column, member] : numbers) {
-    auto values = reader->Integers(Col(column));
-    if (!values) return values.error();
-    for (std::size_t r = 0; r < rows.size(); ++r) rows[r].*member = (*values)[r];
+  if (reader->rows() > 0 && !reader->Has(Col(VisitColumn::kStartedAt))) {
+    return core::Error::Internal("visit block is damaged: no start times");
   }
-  for (VisitColumn column : {VisitColumn::kInVisit, VisitColumn::kBounce}) {
+  auto started_at = reader->Integers(Col(VisitColumn::kStartedAt));
+  if (!started_at) return started_at.error();
+  auto selected = SelectedRows(*reader, *started_at, selection);
+  if (!selected) return selected.error();
+  if (selected->empty()) return {};
+  constexpr VisitColumn kFigures[] = {VisitColumn::kEvents, VisitColumn::kPageviews,
+                                      VisitColumn::kDurationMs, VisitColumn::kInVisit,
+                                      VisitColumn::kBounce};
+  std::vector<std::vector<std::int64_t>> integers;
+  for (VisitColumn column : kFigures) {
     auto values = reader->Integers(Col(column));
     if (!values) return values.error();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      (column == VisitColumn::kInVisit ? rows[r].in_visit : rows[r].bounce) = (*values)[r] != 0;
-    }
+    integers.push_back(std::move(*values));
   }
   std::vector<VisitColumn> wanted(texts.begin(), texts.end());
   wanted.push_back(VisitColumn::kVisitor);
+  std::vector<blocks::TextValues> strings;
   for (VisitColumn column : wanted) {
     auto values = reader->Text(Col(column));
     if (!values) return values.error();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (const auto value = values->At(r)) Field(rows[r], column).assign(*value);
-    }
+    strings.push_back(std::move(*values));
   }
-  return rows;
+  WebVisitRow row;
+  for (const std::size_t r : *selected) {
+    row.started_at = (*started_at)[r];
+    row.events = integers[0][r];
+    row.pageviews = integers[1][r];
+    row.duration_ms = integers[2][r];
+    row.in_visit = integers[3][r] != 0;
+    row.bounce = integers[4][r] != 0;
+    for (std::size_t t = 0; t < wanted.size(); ++t) {
+      Field(row, wanted[t]).assign(strings[t].At(r).value_or(""));
+    }
+    each(row);
+  }
+  return {};
 }
 
 }  // namespace sightline::storage

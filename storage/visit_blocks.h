@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +20,8 @@
 
 namespace sightline::storage {
 
+// kSessionId is not written: no reader needs a visit's session (a visit block is read whole or
+// by value), and its ids would be a fifth of the block.
 enum class VisitColumn : blocks::ColumnId {
   kStartedAt = 1, kInVisit, kSessionId, kVisitor, kEvents, kPageviews, kBounce, kDurationMs,
   kEntryPage, kExitPage, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign, kUtmTerm,
@@ -25,9 +29,9 @@ enum class VisitColumn : blocks::ColumnId {
   kEventNames, kChannels,
 };
 
-// Every text column.
-inline constexpr std::array<VisitColumn, 21> kVisitTexts = {
-    VisitColumn::kSessionId, VisitColumn::kVisitor,     VisitColumn::kEntryPage,
+// Every text column written.
+inline constexpr std::array<VisitColumn, 20> kVisitTexts = {
+    VisitColumn::kVisitor,     VisitColumn::kEntryPage,
     VisitColumn::kExitPage,  VisitColumn::kReferrer,    VisitColumn::kUtmSource,
     VisitColumn::kUtmMedium, VisitColumn::kUtmCampaign, VisitColumn::kUtmTerm,
     VisitColumn::kUtmContent, VisitColumn::kCountry,    VisitColumn::kRegion,
@@ -38,10 +42,22 @@ inline constexpr std::array<VisitColumn, 21> kVisitTexts = {
 // The rows in the order given, every field.
 std::string EncodeVisits(std::span<const WebVisitRow> rows);
 
-// Every row of a block with the figures (started_at, in_visit, visitor, events, pageviews,
-// bounce, duration_ms) and the text fields of `texts`; the other text fields stay "".
-core::Result<std::vector<WebVisitRow>> DecodeVisits(std::string_view block,
-                                                    std::span<const VisitColumn> texts);
+// The rows a reader wants: those that started in [start_ms, end_ms) and, with a column, whose
+// value of it `keep` accepts (asked once per distinct value of a block, so a selective filter
+// costs a dictionary lookup per row and no decoding of the rows it drops).
+struct VisitSelection {
+  std::int64_t start_ms = 0;
+  std::int64_t end_ms = 0;
+  std::optional<VisitColumn> column;
+  std::function<bool(std::string_view)> keep;
+};
+
+// Calls `each` with the block's selected rows in block order, each with the figures
+// (started_at, in_visit, visitor, events, pageviews, bounce, duration_ms) and the text fields
+// of `texts`; the other text fields are "". The row is reused between calls.
+core::Result<void> DecodeVisits(std::string_view block, std::span<const VisitColumn> texts,
+                                const VisitSelection& selection,
+                                const std::function<void(const WebVisitRow&)>& each);
 
 // The text field of a row a text column fills (kSessionId … kChannels).
 std::string& TextOf(WebVisitRow& row, VisitColumn column);
@@ -54,12 +70,12 @@ class SqlSession;
 
 namespace internal {
 
-// The visit rows of the project's blocks in `zone` that started in [start_ms, end_ms), in
-// block order, decoded as DecodeVisits does (storage/report_repository_visits.cpp).
-core::Result<std::vector<WebVisitRow>> ReadVisits(SqlSession& session, std::string_view project_id,
-                                                  std::string_view zone, std::int64_t start_ms,
-                                                  std::int64_t end_ms,
-                                                  std::span<const VisitColumn> texts);
+// DecodeVisits over the project's blocks in `zone` that may hold a selected row, in day order
+// (storage/report_repository_visits.cpp). Memory holds one block's decoded columns at a time.
+core::Result<void> ReadVisits(SqlSession& session, std::string_view project_id,
+                              std::string_view zone, std::span<const VisitColumn> texts,
+                              const VisitSelection& selection,
+                              const std::function<void(const WebVisitRow&)>& each);
 
 }  // namespace internal
 

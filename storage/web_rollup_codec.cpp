@@ -67,6 +67,8 @@ void AppendVarint(std::string& out, std::uint64_t value) {
 Result<std::string> MembersOf(std::string_view sketch, std::span<const std::uint64_t> table) {
   auto hashes = ExactHashes(sketch);
   if (!hashes) return hashes.error();
+  // An empty sketch needs no table; repeated hashes cannot be positions that increase.
+  if (hashes->empty()) return Error::Internal("an empty sketch is kept as it is");
   std::string members;
   std::uint64_t previous = 0;
   auto from = table.begin();
@@ -77,6 +79,7 @@ Result<std::string> MembersOf(std::string_view sketch, std::span<const std::uint
       return Error::Internal("web rollup visitor table lacks a hash of its rows");
     }
     const auto position = static_cast<std::uint64_t>(from - table.begin());
+    if (i > 0 && position == previous) return Error::Internal("a sketch repeats a hash");
     AppendVarint(members, position - previous);
     previous = position;
   }
@@ -133,16 +136,19 @@ Result<void> DecodeSketches(const BlockReader& reader, const VisitorTableSource&
   const std::vector<std::uint64_t>* table = nullptr;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const std::size_t r = kept[i];
-    if ((*kinds)[r] != kExact) {
+    if ((*kinds)[r] == kSerialized) {
       rows[i].visitors = sketches->At(r).value_or("");
       continue;
+    }
+    if ((*kinds)[r] != kExact || !members->At(r)) {
+      return Error::Internal("web rollup is damaged: sketch kind");
     }
     if (table == nullptr) {
       auto found = visitors();
       if (!found) return found.error();
       table = *found;
     }
-    auto sketch = SketchOf(members->At(r).value_or(""), *table);
+    auto sketch = SketchOf(*members->At(r), *table);
     if (!sketch) return sketch.error();
     rows[i].visitors = std::move(*sketch);
   }
@@ -213,6 +219,10 @@ Result<std::vector<WebRollupRow>> DecodeWebRollups(std::string_view block,
                                                    const std::vector<std::string>* values) {
   auto reader = BlockReader::Open(block);
   if (!reader) return reader.error();
+  // Rows without their columns would read as defaults: refused before anything is allocated.
+  if (reader->rows() > 0 && !reader->Has(Col(RollupColumn::kValue))) {
+    return Error::Internal("web rollup is damaged: no values");
+  }
   auto texts = reader->Text(Col(RollupColumn::kValue));
   if (!texts) return texts.error();
   std::vector<std::size_t> kept;  // the block's rows asked for

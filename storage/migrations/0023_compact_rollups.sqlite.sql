@@ -13,17 +13,21 @@ CREATE TABLE web_rollups (
   span INTEGER NOT NULL,
   period_start BIGINT NOT NULL,
   dimension INTEGER NOT NULL,
+  visitor_stamp BIGINT NOT NULL,
   data BLOB NOT NULL,
   UNIQUE (project_id, zone, span, period_start, dimension)
 );
 
--- Per period, the sorted visitor hashes its rows' exact visitor sketches point into.
+-- Per period, the sorted visitor hashes its rows' exact visitor sketches point into; `stamp`
+-- (a hash of `data`) is also each of the period's web_rollups rows' `visitor_stamp`, so a
+-- reader notices a table rebuilt since it read the blocks.
 CREATE TABLE web_rollup_visitors (
   id INTEGER PRIMARY KEY,
   project_id TEXT NOT NULL,
   zone TEXT NOT NULL,
   span INTEGER NOT NULL,
   period_start BIGINT NOT NULL,
+  stamp BIGINT NOT NULL,
   data BLOB NOT NULL,
   UNIQUE (project_id, zone, span, period_start)
 );
@@ -36,7 +40,6 @@ CREATE TABLE visit_blocks (
   project_id TEXT NOT NULL,
   zone TEXT NOT NULL,
   day_start BIGINT NOT NULL,
-  row_count BIGINT NOT NULL,
   first_at BIGINT NOT NULL,
   last_at BIGINT NOT NULL,
   data BLOB NOT NULL,

@@ -504,6 +504,20 @@ TEST_P(WebAggregates, AnUpgradedStoreRollsItsDaysUpAgainFromTheEvents) {
   std::filesystem::remove_all(dir);
 }
 
+// On PostgreSQL a report reads a period's blocks and its visitor table in two statements; a
+// day rolled up again in between must be noticed (each block carries its table's stamp), never
+// read as positions into another table.
+TEST_P(WebAggregates, AVisitorTableChangedAfterItsBlocksWereReadIsNoticed) {
+  ASSERT_EQ(Breakdown(WebDimension::kCountry).size(), 3u);  // rolled up
+  ASSERT_TRUE(Ok(store().database().Transact(TxMode::kWrite, [](SqlSession& session) {
+    return session.ExecuteScript("UPDATE web_rollup_visitors SET stamp = stamp + 1");
+  })));
+  auto countries = reports::BreakDown(store(), "p-1", WebDimension::kCountry, TwoDays(), 10, 0);
+  EXPECT_FALSE(countries) << "a table whose stamp no block carries is not read";
+  auto pages = reports::PageDurations(store(), "p-1", TwoDays(), 10, 0);
+  EXPECT_TRUE(Ok(pages)) << "figures without visitors need no table";
+}
+
 class WebFilters : public WebAggregates {
  protected:
   std::string Summary(WebDimension dimension, std::string value) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
 #include <vector>
 
 #include "storage/visit_lists.h"
@@ -53,11 +55,23 @@ void ExpectSame(const WebVisitRow& a, const WebVisitRow& b) {
   }
 }
 
+// Every row of the block, decoded with `texts`.
+core::Result<std::vector<WebVisitRow>> Decoded(std::string_view block,
+                                               std::span<const VisitColumn> texts,
+                                               VisitSelection selection = {
+                                                   INT64_MIN, INT64_MAX, std::nullopt, {}}) {
+  std::vector<WebVisitRow> rows;
+  auto read = DecodeVisits(block, texts, selection,
+                           [&](const WebVisitRow& row) { rows.push_back(row); });
+  if (!read) return read.error();
+  return rows;
+}
+
 TEST(VisitBlocks, EveryFieldComesBack) {
   std::vector<WebVisitRow> rows;
   for (int i = 0; i < 300; ++i) rows.push_back(Visit(i));
   const std::string block = EncodeVisits(rows);
-  auto decoded = DecodeVisits(block, kVisitTexts);
+  auto decoded = Decoded(block, kVisitTexts);
   ASSERT_TRUE(decoded) << decoded.error().message();
   ASSERT_EQ(decoded->size(), rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) ExpectSame((*decoded)[i], rows[i]);
@@ -66,7 +80,7 @@ TEST(VisitBlocks, EveryFieldComesBack) {
 TEST(VisitBlocks, DecodesOnlyTheTextsAskedAndAlwaysTheFigures) {
   const std::vector<WebVisitRow> rows = {Visit(1), Visit(2)};
   constexpr VisitColumn kCountry[] = {VisitColumn::kCountry};
-  auto decoded = DecodeVisits(EncodeVisits(rows), kCountry);
+  auto decoded = Decoded(EncodeVisits(rows), kCountry);
   ASSERT_TRUE(decoded);
   EXPECT_EQ((*decoded)[0].country, "DE");
   EXPECT_EQ((*decoded)[1].country, "FR");
@@ -76,10 +90,35 @@ TEST(VisitBlocks, DecodesOnlyTheTextsAskedAndAlwaysTheFigures) {
   EXPECT_EQ((*decoded)[0].pages, "");
 }
 
+TEST(VisitBlocks, TheSelectionKeepsTheWindowAndTheValuesItAccepts) {
+  std::vector<WebVisitRow> rows;
+  for (int i = 0; i < 40; ++i) rows.push_back(Visit(i));
+  const std::string block = EncodeVisits(rows);
+  const std::int64_t start = rows[10].started_at, end = rows[30].started_at;
+  int asked = 0;
+  const VisitSelection german{start, end, VisitColumn::kCountry, [&](std::string_view country) {
+                                ++asked;
+                                return country == "DE";
+                              }};
+  auto decoded = Decoded(block, {}, german);
+  ASSERT_TRUE(decoded);
+  std::vector<std::int64_t> expected;
+  for (const WebVisitRow& row : rows) {
+    if (row.started_at >= start && row.started_at < end && row.country == "DE") {
+      expected.push_back(row.started_at);
+    }
+  }
+  std::vector<std::int64_t> got;
+  for (const WebVisitRow& row : *decoded) got.push_back(row.started_at);
+  EXPECT_EQ(got, expected);
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(asked, 2) << "once per distinct value, not per row";
+}
+
 TEST(VisitBlocks, DamagedBytesAreAnError) {
   std::string block = EncodeVisits(std::vector<WebVisitRow>{Visit(3)});
-  EXPECT_FALSE(DecodeVisits(block.substr(0, block.size() / 2), kVisitTexts));
-  EXPECT_FALSE(DecodeVisits("not a block", kVisitTexts));
+  EXPECT_FALSE(Decoded(block.substr(0, block.size() / 2), kVisitTexts));
+  EXPECT_FALSE(Decoded("not a block", kVisitTexts));
 }
 
 TEST(VisitBlocks, EveryDimensionHasItsColumn) {

@@ -127,6 +127,25 @@ TEST(WebRollupCodec, ReadsOnlyTheValuesAskedAndTheTableOnlyForExactSketches) {
   EXPECT_EQ((*figures)[0].visitors, "");
 }
 
+TEST(WebRollupCodec, EmptyAndRepeatingSketchesAreKeptAsTheyAre) {
+  // An empty exact sketch needs no table; one repeating a hash (no writer makes one) cannot be
+  // increasing positions: both are kept as bytes and come back unchanged.
+  std::string repeating("\x01\x02\x00\x00\x00", 5);
+  for (int i = 0; i < 2; ++i) repeating.append("\x07\x00\x00\x00\x00\x00\x00\x00", 8);
+  std::vector<WebRollupRow> rows = {Row("empty", std::string("\x01\x00\x00\x00\x00", 5), 0),
+                                    Row("repeating", repeating, 2)};
+  const auto pointers = Pointers(rows);
+  auto table = VisitorTableOf(pointers);
+  ASSERT_TRUE(table);
+  Table source{*table};
+  const VisitorTableSource visitors = source.Source();
+  auto decoded = DecodeWebRollups(EncodeWebRollups(pointers, *table), &visitors);
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ((*decoded)[0].visitors, rows[0].visitors);
+  EXPECT_EQ((*decoded)[1].visitors, rows[1].visitors);
+  EXPECT_EQ(source.reads, 0);
+}
+
 TEST(WebRollupCodec, DamagedBytesAreErrorsNeverCrashes) {
   const std::vector<WebRollupRow> rows = MixedRows();
   const auto pointers = Pointers(rows);
