@@ -12,6 +12,7 @@
 
 #include "core/distinct_sketch.h"
 #include "storage/sql_helpers.h"
+#include "storage/visitor_table_cache.h"
 #include "storage/web_rollup_codec.h"
 
 namespace sightline::storage {
@@ -19,6 +20,7 @@ namespace {
 
 using core::Result;
 using Sql = internal::SqlBuilder;
+using internal::SharedTable;
 
 // The periods of one span a range reads: the starts listed, or every start in [start, end).
 struct SpanPeriods {
@@ -44,33 +46,49 @@ std::string FromPeriods(Sql& sql, std::string_view table, const RollupRange& ran
          sql.Next(range.end_ms);
 }
 
-// A period's visitor table with its stamp (the hash of its bytes), which each of the period's
-// blocks also carries: on PostgreSQL a report reads the blocks and the tables in separate
+// A period's visitor table carries a stamp (the hash of its bytes), and so does each of the
+// period's blocks: on PostgreSQL a report reads the blocks and the tables in separate
 // statements, so a day rolled up again in between would otherwise pair old positions with a
-// new table.
-struct StampedTable {
-  std::int64_t stamp = 0;
-  std::vector<std::uint64_t> hashes;
-};
-
+// new table. The stamp also finds a table in the process's cache (storage/visitor_table_cache.h).
 std::int64_t StampOf(std::string_view table_bytes) {
   return table_bytes.empty() ? 0 : static_cast<std::int64_t>(core::StableHash64(table_bytes));
 }
 
-// The visitor tables of one span's periods, by period start.
-Result<std::map<std::int64_t, StampedTable>> VisitorTables(SqlSession& session,
-                                                           const RollupRange& range,
-                                                           const SpanPeriods& periods) {
+// The visitor tables of the periods of one span, by period start, as the blocks read name them
+// (`stamps`, period start → stamp): from the cache, the others read in one statement. A period
+// whose table has another stamp by now is left out.
+Result<std::map<std::int64_t, SharedTable>> VisitorTables(
+    SqlSession& session, const RollupRange& range, RollupSpan span,
+    const std::map<std::int64_t, std::int64_t>& stamps) {
+  auto& cache = internal::VisitorTableCache::Shared();
+  const auto key = [&](std::int64_t period_start, std::int64_t stamp) {
+    return internal::VisitorTableKey{range.project_id, range.zone,
+                                     static_cast<std::int64_t>(span), period_start, stamp};
+  };
+  std::map<std::int64_t, SharedTable> tables;
+  std::vector<std::int64_t> missing;
+  for (const auto& [period_start, stamp] : stamps) {
+    if (stamp == 0) continue;  // no exact sketch in the period
+    if (SharedTable table = cache.Find(key(period_start, stamp))) {
+      tables.emplace(period_start, std::move(table));
+    } else {
+      missing.push_back(period_start);
+    }
+  }
+  if (missing.empty()) return tables;
   Sql sql;
   sql.text = "SELECT period_start, stamp, data " +
-             FromPeriods(sql, "web_rollup_visitors", range, periods);
+             FromPeriods(sql, "web_rollup_visitors", range, SpanPeriods{span, missing});
   auto rows = sql.Query(session);
   if (!rows) return rows.error();
-  std::map<std::int64_t, StampedTable> tables;
   for (const SqlRow& row : *rows) {
+    const std::int64_t period_start = row.Int(0), stamp = row.Int(1);
+    if (stamps.at(period_start) != stamp) continue;
     auto hashes = DecodeVisitorTable(row.Text(2));
     if (!hashes) return hashes.error();
-    tables.emplace(row.Int(0), StampedTable{row.Int(1), std::move(*hashes)});
+    auto table = std::make_shared<const std::vector<std::uint64_t>>(std::move(*hashes));
+    cache.Keep(key(period_start, stamp), table);
+    tables.emplace(period_start, std::move(table));
   }
   return tables;
 }
@@ -93,23 +111,26 @@ Result<void> ReadSpan(SqlSession& session, const RollupRange& range, const SpanP
   sql.text += " ORDER BY period_start, dimension";
   auto blocks = sql.Query(session);
   if (!blocks) return blocks.error();
-  // The span's visitor tables, read in one statement when a row first needs one (rankings of
-  // large values read dense sketches only and never do).
-  std::optional<std::map<std::int64_t, StampedTable>> tables;
+  std::map<std::int64_t, std::int64_t> stamps;  // period start → its blocks' table stamp
+  for (const SqlRow& block : *blocks) stamps.emplace(block.Int(0), block.Int(2));
+  // The span's visitor tables, found when a row first needs one (rankings of large values read
+  // dense sketches only and never do).
+  std::optional<std::map<std::int64_t, SharedTable>> tables;
   for (const SqlRow& block : *blocks) {
-    const std::int64_t period_start = block.Int(0), stamp = block.Int(2);
+    const std::int64_t period_start = block.Int(0);
     const VisitorTableSource table = [&]() -> Result<const std::vector<std::uint64_t>*> {
       if (!tables) {
-        auto found = VisitorTables(session, range, periods);
+        auto found = VisitorTables(session, range, periods.span, stamps);
         if (!found) return found.error();
         tables = std::move(*found);
       }
       const auto found = tables->find(period_start);
-      if (found == tables->end() || found->second.stamp != stamp) {
+      // Another stamp among the period's blocks, or a table rebuilt since: read again.
+      if (found == tables->end() || stamps.at(period_start) != block.Int(2)) {
         stale = true;
         return core::Error::Internal("web rollups changed while read");
       }
-      return &found->second.hashes;
+      return found->second.get();
     };
     auto rows = DecodeWebRollups(block.Text(3), read.with_visitors ? &table : nullptr,
                                  read.values ? &*read.values : nullptr);
