@@ -194,7 +194,8 @@ struct PageDurationRow {
   std::int64_t duration_ms = 0;  // sum over the measured ones
 };
 
-// ---- Visits (visit_blocks, storage/visit_blocks.h): what a filtered web report reads (docs/reports.md, "Filters").
+// ---- Visits (visit_blocks, storage/visit_blocks.h): what a filtered web report reads
+// (docs/reports.md, "Filters").
 
 // One visit, or one event outside every visit (in_visit false: it counts as events, pageviews
 // and a visitor, never as a visit), with the local day rollups of the day it started.

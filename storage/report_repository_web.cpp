@@ -190,9 +190,10 @@ std::vector<std::pair<std::string, std::array<std::int64_t, N>>> PageOf(Sums<N> 
                                                                        std::int64_t offset) {
   std::vector<std::pair<std::string, std::array<std::int64_t, N>>> ranked(
       std::make_move_iterator(sums.begin()), std::make_move_iterator(sums.end()));
-  std::ranges::stable_sort(ranked, [](const auto& a, const auto& b) { return a.second[0] > b.second[0]; });
-  const auto first = std::min<std::size_t>(static_cast<std::size_t>(std::max<std::int64_t>(offset, 0)),
-                                           ranked.size());
+  std::ranges::stable_sort(ranked,
+                           [](const auto& a, const auto& b) { return a.second[0] > b.second[0]; });
+  const auto first = std::min<std::size_t>(
+      static_cast<std::size_t>(std::max<std::int64_t>(offset, 0)), ranked.size());
   const auto last = std::min<std::size_t>(
       first + static_cast<std::size_t>(std::max<std::int64_t>(limit, 0)), ranked.size());
   return {std::make_move_iterator(ranked.begin() + static_cast<std::ptrdiff_t>(first)),
