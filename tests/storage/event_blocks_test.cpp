@@ -250,26 +250,9 @@ TEST_P(EventBlocks, SealingChangesNothingAnyReaderReturns) {
 // A store the previous release made (schema 0021: every event in the inbox table) is upgraded
 // by the next start's migration and sealed by the same job, answering as before.
 TEST_P(EventBlocks, AStoreOfThePreviousReleaseIsSealedAfterItsUpgrade) {
-  const std::filesystem::path dir = MakeTempDir();
-  std::unique_ptr<Store> fresh;
-  Store* previous = &store();
-  if (GetParam() == Backend::kSqlite) {
-    StoreOptions options;
-    options.sqlite_path = (dir / "previous.db").string();
-    auto opened = OpenStore(options);
-    ASSERT_TRUE(Ok(opened));
-    fresh = std::move(*opened);
-    previous = fresh.get();
-  } else {
-    ASSERT_TRUE(Ok(ResetPostgresSchema(store())));
-  }
-  for (const Migration& migration : AllMigrations()) {
-    if (migration.version > 21) break;
-    ASSERT_TRUE(Ok(previous->database().Transact(TxMode::kWrite, [&](SqlSession& session) {
-      auto applied = ApplyIfPending(session, migration);
-      return applied ? Result<void>() : Result<void>(applied.error());
-    })));
-  }
+  PreviousReleaseStore previous_release(GetParam(), store(), 21);
+  ASSERT_TRUE(previous_release.ok());
+  Store* previous = &previous_release.store();
   std::vector<EventRecord> all = Traffic(5, "old");
   all.pop_back();  // p-1's only: the previous release's projects are not seeded here
   ASSERT_TRUE(Ok(previous->Write([&](Transaction& tx) { return tx.events().InsertEvents(all); })));
@@ -283,8 +266,6 @@ TEST_P(EventBlocks, AStoreOfThePreviousReleaseIsSealedAfterItsUpgrade) {
   ASSERT_TRUE(Ok(sealed));
   EXPECT_EQ(*sealed, all.size());
   EXPECT_EQ(AnswerOf(*previous), before);
-  fresh.reset();
-  std::filesystem::remove_all(dir);
 }
 
 // `query` reads sealed visits straight from the blocks' columns (query/block_visits.h): the

@@ -448,26 +448,9 @@ ReportWindows Filtered(ReportWindows windows, WebDimension dimension, std::strin
 // them, and the first report rolls its days up again from the events. Its stale rows here
 // (figures no event supports) must neither survive nor hide a day.
 TEST_P(WebAggregates, AnUpgradedStoreRollsItsDaysUpAgainFromTheEvents) {
-  const std::filesystem::path dir = MakeTempDir();
-  std::unique_ptr<Store> fresh;
-  Store* previous = &store();
-  if (GetParam() == Backend::kSqlite) {
-    StoreOptions options;
-    options.sqlite_path = (dir / "previous.db").string();
-    auto opened = OpenStore(options);
-    ASSERT_TRUE(Ok(opened));
-    fresh = std::move(*opened);
-    previous = fresh.get();
-  } else {
-    ASSERT_TRUE(Ok(ResetPostgresSchema(store())));
-  }
-  for (const Migration& migration : AllMigrations()) {
-    if (migration.version > 22) break;
-    ASSERT_TRUE(Ok(previous->database().Transact(TxMode::kWrite, [&](SqlSession& session) {
-      auto applied = ApplyIfPending(session, migration);
-      return applied ? Result<void>() : Result<void>(applied.error());
-    })));
-  }
+  PreviousReleaseStore previous_release(GetParam(), store(), 22);
+  ASSERT_TRUE(previous_release.ok());
+  Store* previous = &previous_release.store();
   const std::vector<EventRecord> events = {
       WebEvent("a1", kT0, "screen_view", "A", "s1", "/home", "NP"),
       WebEvent("b1", kT0 + kMinute, "screen_view", "B", "s2", "/docs", "DE")};
@@ -500,8 +483,6 @@ TEST_P(WebAggregates, AnUpgradedStoreRollsItsDaysUpAgainFromTheEvents) {
       *previous, "p-1", Filtered(TwoDays(), WebDimension::kCountry, "DE"));
   ASSERT_TRUE(Ok(german));
   EXPECT_EQ(german->current.visits, 1);
-  fresh.reset();
-  std::filesystem::remove_all(dir);
 }
 
 // On PostgreSQL a report reads a period's blocks and its visitor table in two statements; a

@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -312,6 +313,51 @@ inline Result<void> ResetPostgresSchema(Store& store) {
         "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;");
   });
 }
+
+// A store as a previous release left it: migrations up to `version` only. On SQLite a file of
+// its own in a temp dir (removed with it); on PostgreSQL `fixture_store`'s database, emptied
+// first (the fixture's own schema is gone until the test ends). Check ok() before use.
+class PreviousReleaseStore {
+ public:
+  PreviousReleaseStore(Backend backend, Store& fixture_store, int version) {
+    store_ = &fixture_store;
+    if (backend == Backend::kSqlite) {
+      dir_ = MakeTempDir();
+      StoreOptions options;
+      options.sqlite_path = (dir_ / "previous.db").string();
+      auto opened = OpenStore(options);
+      if (!opened) return;
+      own_ = std::move(*opened);
+      store_ = own_.get();
+    } else if (!ResetPostgresSchema(fixture_store)) {
+      return;
+    }
+    for (const Migration& migration : AllMigrations()) {
+      if (migration.version > version) break;
+      auto applied = store_->database().Transact(TxMode::kWrite, [&](SqlSession& session) {
+        auto done = ApplyIfPending(session, migration);
+        return done ? Result<void>() : Result<void>(done.error());
+      });
+      if (!applied) return;
+    }
+    ok_ = true;
+  }
+  ~PreviousReleaseStore() {
+    own_.reset();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  PreviousReleaseStore(const PreviousReleaseStore&) = delete;
+  PreviousReleaseStore& operator=(const PreviousReleaseStore&) = delete;
+
+  bool ok() const { return ok_; }
+  Store& store() { return *store_; }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<Store> own_;
+  Store* store_ = nullptr;
+  bool ok_ = false;
+};
 
 class StoreConformance : public testing::TestWithParam<Backend> {
  protected:
