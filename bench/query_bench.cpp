@@ -7,11 +7,13 @@
 // with ClickHouse's.
 //
 //   query_bench (--data DIR | --database-url URL) [--generate EVENTS] [--tsv FILE]
-//               [--runs N] [--answers DIR] [--seal] [--build-rollups] [--measure-blocks]
+//               [--runs N] [--answers DIR] [--only QUESTION] [--seal] [--build-rollups]
+//               [--measure-blocks]
 //
 // With --generate the store gets EVENTS tracked events of one 30-day window (2026-10-01 to
 // 2026-10-30 UTC), about 3 per visit, EVENTS/10 visitors (deterministic); without it, the rows
-// already there are used. Prints "time <question> <median ms>" per question. --measure-blocks
+// already there are used. Prints "time <question> <median ms>" per question (only QUESTION's,
+// `a` to `d`, with --only: for profiling one). --measure-blocks
 // instead writes the project's events as column blocks in memory (docs/storage.md) and prints
 // their size and decoding time (MeasureBlocks). --seal first seals every inbox event into the
 // store's blocks, as the server does after --seal-after (docs/storage.md); --build-rollups
@@ -320,7 +322,8 @@ core::Result<query::QueryAnswer> Ask(storage::Store& store, const core::Clock& c
   query::ReadBudget budget(clock);
   return query::AnswerWeb(*request,
                           query::StoredVisits(store, budget, kProject, zone, period->days,
-                                              period->window, query::ValuesRead(*request)),
+                                              period->window, query::ValuesRead(*request),
+                                              query::PropertyKeysRead(*request)),
                           *buckets);
 }
 
@@ -477,7 +480,7 @@ int main(int argc, char** argv) {
   storage::StoreOptions options;
   std::int64_t events = 0;
   int runs = 5;
-  std::string tsv, answers;
+  std::string tsv, answers, only;
   bool measure_blocks = false, seal = false, rollups = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -493,6 +496,8 @@ int main(int argc, char** argv) {
       runs = std::atoi(argv[++i]);
     else if (arg == "--answers" && i + 1 < argc)
       answers = argv[++i];
+    else if (arg == "--only" && i + 1 < argc)
+      only = argv[++i];
     else if (arg == "--measure-blocks")
       measure_blocks = true;
     else if (arg == "--seal")
@@ -502,7 +507,8 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: query_bench (--data DIR | --database-url URL) [--generate EVENTS] "
-                   "[--tsv FILE] [--runs N] [--answers DIR] [--seal] [--build-rollups] [--measure-blocks]\n");
+                   "[--tsv FILE] [--runs N] [--answers DIR] [--only QUESTION] [--seal] [--build-rollups] "
+                   "[--measure-blocks]\n");
       return 2;
     }
   }
@@ -521,6 +527,7 @@ int main(int argc, char** argv) {
   const core::SystemClock clock;
   const reports::ReportingZone zone = *reports::ReportingZone::Find("UTC");
   for (const Question& question : kQuestions) {
+    if (!only.empty() && only != question.name) continue;
     if (!TimeQuestion(store, clock, zone, question, runs, answers)) return 1;
   }
   return 0;

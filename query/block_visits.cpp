@@ -4,10 +4,6 @@
 #include <array>
 #include <optional>
 
-#include <boost/json/monotonic_resource.hpp>
-#include <boost/json/parse.hpp>
-
-#include "core/json_util.h"
 #include "storage/blocks/column_block.h"
 #include "storage/event_blocks.h"
 
@@ -78,7 +74,7 @@ std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
 struct BlockColumns {
   std::vector<std::int64_t> flags, at;
   std::array<TextValues, kTextCount> text;  // a column not read has no codes
-  std::vector<Properties> properties;       // by tags code, when the tags are read
+  PropertyTable properties;                 // by tags code, when the tags are read
   std::vector<char> human;                  // per row: counts for web analytics
   std::string_view Value(Text column, std::size_t row) const {
     if (text[column].codes.empty()) return "";
@@ -109,10 +105,9 @@ Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const Bl
     if (!values) return values.error();
     columns.text[i] = std::move(*values);
   }
-  // Every distinct tags value is some row's.
-  for (const std::string_view tags : columns.text[kTags].values) {
-    columns.properties.push_back(PropertiesOf(tags));
-  }
+  // Every distinct tags value is some row's; its entry is its code.
+  columns.properties = PropertyTable(window.property_keys);
+  for (const std::string_view tags : columns.text[kTags].values) columns.properties.Add(tags);
   columns.human.resize(reader.rows());
   for (std::size_t r = 0; r < reader.rows(); ++r) {
     columns.human[r] = !(columns.flags[r] & storage::kIsBotFlag) &&
@@ -236,68 +231,7 @@ class Reader {
   std::vector<storage::RollupEvent> merged_;
 };
 
-bool IsCustomProperty(std::string_view key) {
-  return !key.starts_with("$") && !key.starts_with("__");  // Sightline's and the SDK's are not
-}
-
-// A quoted string at `at` with nothing to unescape or check (printable ASCII, no `"` or `\`),
-// `at` moved past it; none for anything else.
-std::optional<std::string_view> PlainString(std::string_view text, std::size_t& at) {
-  if (at >= text.size() || text[at] != '"') return std::nullopt;
-  const std::size_t start = ++at;
-  for (; at < text.size() && text[at] != '"'; ++at) {
-    const auto byte = static_cast<unsigned char>(text[at]);
-    if (byte < 0x20 || byte > 0x7e || byte == '\\') return std::nullopt;
-  }
-  if (at == text.size()) return std::nullopt;
-  return text.substr(start, at++ - start);
-}
-
-// The properties of tags that are an object of plain strings without spaces or a repeated key
-// (`{"plan":"pro","step":"2"}`, what the SDK sends), read without a JSON parser, exactly as the
-// parser reads them; none for any other text, left to the parser.
-std::optional<Properties> PlainProperties(std::string_view tags) {
-  if (tags == "{}") return Properties();
-  if (!tags.starts_with('{')) return std::nullopt;
-  Properties properties;
-  std::vector<std::string_view> keys;
-  for (std::size_t at = 1;;) {
-    const auto key = PlainString(tags, at);
-    if (!key || at >= tags.size() || tags[at++] != ':') return std::nullopt;
-    const auto value = PlainString(tags, at);
-    if (!value || at >= tags.size()) return std::nullopt;
-    if (std::find(keys.begin(), keys.end(), *key) != keys.end()) return std::nullopt;
-    keys.push_back(*key);
-    if (IsCustomProperty(*key)) properties.emplace_back(*key, *value);
-    const char next = tags[at++];
-    if (next == '}' && at == tags.size()) return properties;
-    if (next != ',') return std::nullopt;
-  }
-}
-
 }  // namespace
-
-Properties PropertiesOf(std::string_view tags) {
-  if (auto plain = PlainProperties(tags)) return std::move(*plain);
-  Properties properties;
-  if (tags.empty()) return properties;
-  // Most tags are a few short members: parsed in a buffer on the stack, without the heap.
-  unsigned char buffer[4096];
-  boost::json::monotonic_resource memory(buffer, sizeof buffer);
-  boost::system::error_code failed;
-  const boost::json::value parsed = boost::json::parse(tags, failed, &memory);
-  if (failed || !parsed.is_object()) return properties;
-  properties.reserve(parsed.as_object().size());
-  for (const auto& [key, value] : parsed.as_object()) {
-    if (!IsCustomProperty(key)) continue;
-    if (value.is_string()) {
-      properties.emplace_back(std::string(key), std::string(value.as_string()));
-    } else if (value.is_bool() || value.is_number()) {
-      properties.emplace_back(std::string(key), core::ToJson(value));
-    }
-  }
-  return properties;
-}
 
 Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view block,
                                                        const BlockWindow& window) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <set>
 #include <string>
@@ -16,17 +17,17 @@
 #include <vector>
 
 #include "core/result.h"
+#include "query/custom_properties.h"
 #include "query/web_evaluation.h"
 #include "storage/report_records.h"
 
 namespace sightline::query {
 
-// An event's custom properties, as PropertiesOf reads them.
-using Properties = std::vector<std::pair<std::string, std::string>>;
-
 struct BlockWindow {
   std::int64_t start_ms = 0, end_ms = 0;  // visits that started in it, loose events in it
   VisitValues values;  // the values to read; the others are left empty, their columns unread
+  // The custom property keys read, when values has kProperties; every key when none.
+  std::optional<std::vector<std::string>> property_keys;
   // Sessions that also have events in the inbox, and the inbox's event ids: their rows are
   // handed back instead, for the caller to group with the inbox's.
   const std::set<std::string>* inbox_sessions = nullptr;
@@ -49,9 +50,5 @@ core::Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view b
 std::vector<storage::RollupEvent> EachVisitOfBlock(const BlockColumns& block,
                                                    const BlockWindow& window,
                                                    const std::function<void(const Visit&)>& each);
-
-// A custom property list from an event's tags (JSON): strings as they are, numbers and booleans
-// as JSON text; the tags of Sightline and the SDK (`$…`, `__…`) are no custom properties.
-Properties PropertiesOf(std::string_view tags);
 
 }  // namespace sightline::query

@@ -32,7 +32,9 @@ using core::Result;
 // its acquisition, place and device its first event's (as the rollups read them). The visit's
 // views are into the events, which outlive the call.
 void EachVisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit,
-                 bool with_properties, const std::function<void(const Visit&)>& each) {
+                 bool with_properties,
+                 const std::optional<std::vector<std::string>>& property_keys,
+                 const std::function<void(const Visit&)>& each) {
   std::sort(events.begin(), events.end(), [](const auto* a, const auto* b) {
     return a->occurred_at != b->occurred_at ? a->occurred_at < b->occurred_at : a->id < b->id;
   });
@@ -48,11 +50,15 @@ void EachVisitOf(std::vector<storage::RollupEvent*>& events, bool in_visit,
       break;
     }
   }
-  std::vector<Properties> properties(events.size());
+  // Entry i is event i's; views into the events' tags, which outlive the call.
+  PropertyTable properties(property_keys);
+  if (with_properties) {
+    for (const auto* e : events) properties.Add(e->tags);
+  }
   for (std::size_t i = 0; i < events.size(); ++i) {
     const storage::RollupEvent& e = *events[i];
-    if (with_properties) properties[i] = PropertiesOf(e.tags);
-    visit.events.push_back({e.occurred_at, e.event, e.event_channel, e.path, properties[i]});
+    visit.events.push_back({e.occurred_at, e.event, e.event_channel, e.path,
+                            with_properties ? properties[i] : std::span<const Property>()});
   }
   each(visit);
 }
@@ -242,9 +248,11 @@ Result<void> ReadBudget::Spend(std::int64_t rows) {
 
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, VisitValues values) {
-  return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
-          values](const std::function<void(const Visit&)>& each) -> Result<void> {
+                         reports::UtcWindow window, VisitValues values,
+                         std::optional<std::vector<std::string>> property_keys) {
+  return [&store, &budget, project_id = std::move(project_id), &zone, days, window, values,
+          property_keys = std::move(property_keys)](
+             const std::function<void(const Visit&)>& each) -> Result<void> {
     const bool with_properties = Reads(values, VisitValue::kProperties);
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto rows = store.Read([&](storage::Transaction& tx) {
@@ -258,7 +266,8 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         inbox_ids.insert(e.id);
         if (e.session_id) inbox_sessions.insert(*e.session_id);
       }
-      const BlockWindow block_window{start, end, values, &inbox_sessions, &inbox_ids};
+      const BlockWindow block_window{start, end, values, property_keys, &inbox_sessions,
+                                     &inbox_ids};
       std::vector<storage::RollupEvent> events = std::move(rows->inbox);
       auto blocks = EachVisitOfBlocks(rows->blocks, block_window, budget, events, each);
       if (!blocks) return blocks;
@@ -272,12 +281,12 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         else loose.push_back(&e);
       }
       auto visits = Evaluate(budget, sessions, [&](auto& session) {
-        EachVisitOf(session.second, true, with_properties, each);
+        EachVisitOf(session.second, true, with_properties, property_keys, each);
       });
       if (!visits) return visits;
       return Evaluate(budget, loose, [&](storage::RollupEvent* e) {
         std::vector<storage::RollupEvent*> alone{e};
-        EachVisitOf(alone, false, with_properties, each);
+        EachVisitOf(alone, false, with_properties, property_keys, each);
       });
     });
   };

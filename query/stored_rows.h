@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/clock.h"
 #include "query/ai_evaluation.h"
@@ -37,11 +39,13 @@ class ReadBudget {
 };
 
 // `values`: the visit values to read (ValuesRead), the others left empty; custom properties
-// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix). A day's sealed
+// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix), those of
+// `property_keys` (PropertyKeysRead) or, without it, all. A day's sealed
 // blocks are decoded on a second thread too; `each` is only ever called on the calling one.
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, VisitValues values);
+                         reports::UtcWindow window, VisitValues values,
+                         std::optional<std::vector<std::string>> property_keys = std::nullopt);
 RequestSource StoredRequests(storage::Store& store, ReadBudget& budget, std::string project_id,
                              const reports::ReportingZone& zone, reports::DayRange days,
                              reports::UtcWindow window);

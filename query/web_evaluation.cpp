@@ -419,7 +419,24 @@ void AddValuesRead(const Filter& filter, VisitValues& values) {
   for (const Filter& child : filter.children) AddValuesRead(child, values);
 }
 
+void AddPropertyKeysRead(std::string_view dimension, std::vector<std::string>& keys) {
+  const auto key = PropertyKeyOf(dimension);
+  if (key && std::find(keys.begin(), keys.end(), *key) == keys.end()) keys.emplace_back(*key);
+}
+
+void AddPropertyKeysRead(const Filter& filter, std::vector<std::string>& keys) {
+  if (filter.condition()) AddPropertyKeysRead(filter.dimension, keys);
+  for (const Filter& child : filter.children) AddPropertyKeysRead(child, keys);
+}
+
 }  // namespace
+
+std::vector<std::string> PropertyKeysRead(const QueryRequest& request) {
+  std::vector<std::string> keys;
+  for (const std::string& dimension : request.dimensions) AddPropertyKeysRead(dimension, keys);
+  for (const Filter& filter : request.filters) AddPropertyKeysRead(filter, keys);
+  return keys;
+}
 
 VisitValues ValuesRead(const QueryRequest& request) {
   VisitValues values;

@@ -24,6 +24,7 @@
 
 #include "core/result.h"
 #include "query/answer.h"
+#include "query/custom_properties.h"
 #include "query/query_request.h"
 
 namespace sightline::query {
@@ -35,7 +36,7 @@ struct VisitEvent {
   std::string_view name;     // `screen_view` is a pageview
   std::string_view channel;  // the tracked event's channel
   std::string_view page;     // its path
-  std::span<const std::pair<std::string, std::string>> properties;  // custom properties, as text
+  std::span<const Property> properties;  // its custom properties (those the request reads)
 };
 
 // One visit, or one event outside every visit (`in_visit` false: it counts as an event, a
@@ -69,6 +70,8 @@ inline VisitValues AllVisitValues() { return VisitValues().set(); }
 
 // The values AnswerWeb reads to answer `request` (its dimensions and filters).
 VisitValues ValuesRead(const QueryRequest& request);
+// The custom property keys it reads (`event:props:<key>` of its dimensions and filters).
+std::vector<std::string> PropertyKeysRead(const QueryRequest& request);
 
 // Calls `each` with every visit that started in the window, in any order.
 using VisitSource = std::function<core::Result<void>(const std::function<void(const Visit&)>& each)>;

@@ -43,10 +43,14 @@ struct KeyCount {
 // Every custom property key of the window's events with the number of events carrying it, most
 // used first (then by key), at most `limit`.
 Result<std::vector<KeyCount>> CountKeys(const query::VisitSource& visits, std::int64_t limit) {
-  std::map<std::string, std::int64_t> counts;
+  std::map<std::string, std::int64_t, std::less<>> counts;
   auto read = visits([&](const query::Visit& visit) {
     for (const query::VisitEvent& event : visit.events) {
-      for (const auto& property : event.properties) ++counts[property.first];
+      for (const query::Property& property : event.properties) {
+        auto it = counts.find(property.key);
+        if (it == counts.end()) it = counts.emplace(property.key, 0).first;
+        ++it->second;
+      }
     }
   });
   if (!read) return read.error();

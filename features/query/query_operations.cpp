@@ -206,7 +206,8 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
     }
     return query::AnswerWeb(asked,
                             query::StoredVisits(context.store, budget, project.id, *zone,
-                                                days, window, values),
+                                                days, window, values,
+                                                query::PropertyKeysRead(asked)),
                             at);
   };
   auto answer = evaluate(*request, period->days, period->window, *buckets);

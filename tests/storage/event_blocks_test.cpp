@@ -294,7 +294,9 @@ TEST_P(EventBlocks, QueryReadsTheVisitsTheRollupRowsHold) {
       for (const query::VisitEvent& e : v.events) {
         text += "|" + std::to_string(e.at_ms);
         for (const std::string_view value : {e.name, e.channel, e.page}) (text += ",") += value;
-        for (const auto& [key, value] : e.properties) text += "," + key + "=" + value;
+        for (const auto& [key, value] : e.properties) {
+          text.append(",").append(key).append("=").append(value);
+        }
       }
       visits.push_back(std::move(text));
     });

@@ -15,7 +15,7 @@ VisitEvent View(std::int64_t seconds, std::string_view page) {
   return {seconds * kSecond, "screen_view", "web", page, {}};
 }
 
-const std::vector<std::pair<std::string, std::string>> kProPlan = {{"plan", "pro"}};
+const std::vector<Property> kProPlan = {{"plan", "pro"}};
 
 // A: v1 from Google in Germany on Chrome: /home, /pricing 10 s later, a signup (plan=pro) 30 s
 //    after that: 2 pageviews, 3 events, engaged (no bounce), 40 s, /home timed 10 s.
