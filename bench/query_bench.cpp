@@ -322,8 +322,7 @@ core::Result<query::QueryAnswer> Ask(storage::Store& store, const core::Clock& c
   query::ReadBudget budget(clock);
   return query::AnswerWeb(*request,
                           query::StoredVisits(store, budget, kProject, zone, period->days,
-                                              period->window, query::ValuesRead(*request),
-                                              query::PropertyKeysRead(*request)),
+                                              period->window, query::ReadingOf(*request)),
                           *buckets);
 }
 

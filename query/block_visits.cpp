@@ -61,9 +61,9 @@ std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
   for (const Text always : {kAnonymous, kUser, kDaily, kChannel, kSession, kEvent}) {
     read[always] = true;
   }
-  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(window.values, v.value);
-  read[kPath] = Reads(window.values, VisitValue::kPages);
-  read[kTags] = Reads(window.values, VisitValue::kProperties);
+  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(window.reading.values, v.value);
+  read[kPath] = Reads(window.reading.values, VisitValue::kPages);
+  read[kTags] = Reads(window.reading.values, VisitValue::kProperties);
   // Ids only to drop rows the inbox also returned.
   read[kId] = window.inbox_ids && !window.inbox_ids->empty();
   return read;
@@ -106,7 +106,7 @@ Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const Bl
     columns.text[i] = std::move(*values);
   }
   // Every distinct tags value is some row's; its entry is its code.
-  columns.properties = PropertyTable(window.property_keys);
+  columns.properties = PropertyTable(window.reading.property_keys);
   for (const std::string_view tags : columns.text[kTags].values) columns.properties.Add(tags);
   columns.human.resize(reader.rows());
   for (std::size_t r = 0; r < reader.rows(); ++r) {
@@ -149,7 +149,15 @@ class Reader {
          const std::function<void(const Visit&)>& each)
       : c_(columns), window_(window), each_(each) {
     for (const ValueColumn& v : kValueColumns) {
-      if (Reads(window.values, v.value)) read_values_.push_back(&v);
+      if (Reads(window.reading.values, v.value)) read_values_.push_back(&v);
+    }
+    for (const VisitCondition& condition : window.reading.conditions) {
+      for (const ValueColumn& v : kValueColumns) {
+        if (v.value != condition.value || c_.text[v.column].codes.empty()) continue;
+        // The column's dictionary values are tested once each, when first met.
+        tests_.push_back({&condition, v.column,
+                          std::vector<Verdict>(c_.text[v.column].values.size(), kUntested)});
+      }
     }
   }
 
@@ -172,12 +180,15 @@ class Reader {
  private:
   bool InInbox(std::size_t r) const {
     return window_.inbox_ids && !window_.inbox_ids->empty() &&
-           window_.inbox_ids->contains(std::string(c_.Value(kId, r)));
+           window_.inbox_ids->contains(c_.Value(kId, r));
+  }
+  bool InInboxSessions(std::string_view session) const {
+    return window_.inbox_sessions && window_.inbox_sessions->contains(session);
   }
   bool InWindow(std::int64_t at) const { return at >= window_.start_ms && at < window_.end_ms; }
 
   void Loose(std::size_t r) {
-    if (!c_.human[r] || !InWindow(c_.at[r]) || InInbox(r)) return;
+    if (!c_.human[r] || !InWindow(c_.at[r]) || InInbox(r) || !Meets(r)) return;
     Begin(r, false);
     visit_.visitor = VisitorOf(c_, r);
     AddEvent(r);
@@ -188,14 +199,13 @@ class Reader {
     std::size_t first = from;
     while (first < to && !c_.human[first]) ++first;
     if (first == to) return;
-    const std::string_view id = c_.Value(kSession, from);
-    if (window_.inbox_sessions && window_.inbox_sessions->contains(std::string(id))) {
+    if (InInboxSessions(c_.Value(kSession, from))) {
       for (std::size_t r = first; r < to; ++r) {
         if (c_.human[r] && !InInbox(r)) merged_.push_back(RowOf(c_, r));
       }
       return;
     }
-    if (!InWindow(c_.at[first])) return;
+    if (!InWindow(c_.at[first]) || !Meets(first)) return;
     Begin(first, true);
     for (std::size_t r = first; r < to; ++r) {
       if (!c_.human[r]) continue;
@@ -203,6 +213,19 @@ class Reader {
       AddEvent(r);
     }
     each_(visit_);
+  }
+
+  // Whether the visit or loose event whose first row is `r` meets the window's conditions.
+  bool Meets(std::size_t r) {
+    for (Test& test : tests_) {
+      const std::uint32_t code = c_.text[test.column].codes[r];
+      Verdict& verdict = test.verdicts[code];
+      if (verdict == kUntested) {
+        verdict = test.condition->holds(c_.Value(test.column, r)) ? kHolds : kFails;
+      }
+      if (verdict == kFails) return false;
+    }
+    return true;
   }
 
   // The visit's acquisition, place and device are its first event's.
@@ -227,6 +250,13 @@ class Reader {
   const BlockWindow& window_;
   const std::function<void(const Visit&)>& each_;
   std::vector<const ValueColumn*> read_values_;  // the others stay empty
+  enum Verdict : std::uint8_t { kUntested, kHolds, kFails };
+  struct Test {
+    const VisitCondition* condition;
+    Text column;
+    std::vector<Verdict> verdicts;  // by the column's code
+  };
+  std::vector<Test> tests_;
   Visit visit_;
   std::vector<storage::RollupEvent> merged_;
 };

@@ -25,13 +25,13 @@ namespace sightline::query {
 
 struct BlockWindow {
   std::int64_t start_ms = 0, end_ms = 0;  // visits that started in it, loose events in it
-  VisitValues values;  // the values to read; the others are left empty, their columns unread
-  // The custom property keys read, when values has kProperties; every key when none.
-  std::optional<std::vector<std::string>> property_keys;
+  // The values to read (the others are left empty, their columns unread), and the conditions
+  // of the visits that may be skipped unread.
+  const VisitReading& reading;
   // Sessions that also have events in the inbox, and the inbox's event ids: their rows are
   // handed back instead, for the caller to group with the inbox's.
-  const std::set<std::string>* inbox_sessions = nullptr;
-  const std::set<std::string>* inbox_ids = nullptr;
+  const std::set<std::string, std::less<>>* inbox_sessions = nullptr;
+  const std::set<std::string, std::less<>>* inbox_ids = nullptr;
 };
 
 // A block's columns as a window reads them: the costly part of reading a block (decompressing

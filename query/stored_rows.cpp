@@ -248,12 +248,11 @@ Result<void> ReadBudget::Spend(std::int64_t rows) {
 
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, VisitValues values,
-                         std::optional<std::vector<std::string>> property_keys) {
-  return [&store, &budget, project_id = std::move(project_id), &zone, days, window, values,
-          property_keys = std::move(property_keys)](
+                         reports::UtcWindow window, VisitReading reading) {
+  return [&store, &budget, project_id = std::move(project_id), &zone, days, window,
+          reading = std::move(reading)](
              const std::function<void(const Visit&)>& each) -> Result<void> {
-    const bool with_properties = Reads(values, VisitValue::kProperties);
+    const bool with_properties = Reads(reading.values, VisitValue::kProperties);
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       auto rows = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
@@ -261,13 +260,12 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
       if (!rows) return rows.error();
       // The sealed visits straight from their blocks; those with events in the inbox too are
       // grouped with the inbox's rows below.
-      std::set<std::string> inbox_sessions, inbox_ids;
+      std::set<std::string, std::less<>> inbox_sessions, inbox_ids;
       for (const storage::RollupEvent& e : rows->inbox) {
         inbox_ids.insert(e.id);
         if (e.session_id) inbox_sessions.insert(*e.session_id);
       }
-      const BlockWindow block_window{start, end, values, property_keys, &inbox_sessions,
-                                     &inbox_ids};
+      const BlockWindow block_window{start, end, reading, &inbox_sessions, &inbox_ids};
       std::vector<storage::RollupEvent> events = std::move(rows->inbox);
       auto blocks = EachVisitOfBlocks(rows->blocks, block_window, budget, events, each);
       if (!blocks) return blocks;
@@ -281,12 +279,12 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
         else loose.push_back(&e);
       }
       auto visits = Evaluate(budget, sessions, [&](auto& session) {
-        EachVisitOf(session.second, true, with_properties, property_keys, each);
+        EachVisitOf(session.second, true, with_properties, reading.property_keys, each);
       });
       if (!visits) return visits;
       return Evaluate(budget, loose, [&](storage::RollupEvent* e) {
         std::vector<storage::RollupEvent*> alone{e};
-        EachVisitOf(alone, false, with_properties, property_keys, each);
+        EachVisitOf(alone, false, with_properties, reading.property_keys, each);
       });
     });
   };

@@ -38,14 +38,13 @@ class ReadBudget {
   std::int64_t read_ = 0;
 };
 
-// `values`: the visit values to read (ValuesRead), the others left empty; custom properties
-// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix), those of
-// `property_keys` (PropertyKeysRead) or, without it, all. A day's sealed
+// `reading`: the visit values to read (ReadingOf), the others left empty; custom properties
+// are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix), those of its
+// property keys or, without them, all. Visits that fail its conditions may be left out. A day's sealed
 // blocks are decoded on a second thread too; `each` is only ever called on the calling one.
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
-                         reports::UtcWindow window, VisitValues values,
-                         std::optional<std::vector<std::string>> property_keys = std::nullopt);
+                         reports::UtcWindow window, VisitReading reading);
 RequestSource StoredRequests(storage::Store& store, ReadBudget& budget, std::string project_id,
                              const reports::ReportingZone& zone, reports::DayRange days,
                              reports::UtcWindow window);

@@ -431,6 +431,30 @@ void AddPropertyKeysRead(const Filter& filter, std::vector<std::string>& keys) {
 
 }  // namespace
 
+std::vector<VisitCondition> VisitConditions(const QueryRequest& request) {
+  std::vector<VisitCondition> conditions;
+  for (const Filter& filter : request.filters) {
+    if (!filter.condition()) continue;
+    const auto field = Resolve(filter.dimension);
+    // Entry and exit pages are a visit's too, but known only once its events are read.
+    if (!field || field->per_event() || field->field == Field::kEntryPage ||
+        field->field == Field::kExitPage) {
+      continue;
+    }
+    const auto value = ValueOf(field->field);
+    if (!value) continue;
+    conditions.push_back({*value, [filter](std::string_view text) {
+                            const bool positive = ValueMatches(filter, text);
+                            return IsNegative(filter.op) ? !positive : positive;
+                          }});
+  }
+  return conditions;
+}
+
+VisitReading ReadingOf(const QueryRequest& request) {
+  return {ValuesRead(request), PropertyKeysRead(request), VisitConditions(request)};
+}
+
 std::vector<std::string> PropertyKeysRead(const QueryRequest& request) {
   std::vector<std::string> keys;
   for (const std::string& dimension : request.dimensions) AddPropertyKeysRead(dimension, keys);

@@ -73,6 +73,23 @@ VisitValues ValuesRead(const QueryRequest& request);
 // The custom property keys it reads (`event:props:<key>` of its dimensions and filters).
 std::vector<std::string> PropertyKeysRead(const QueryRequest& request);
 
+// A condition every visit AnswerWeb keeps meets, on one acquisition, place or device value (a
+// top-level filter on such a dimension): a source may skip the visits that fail it unread.
+struct VisitCondition {
+  VisitValue value;
+  std::function<bool(std::string_view)> holds;
+};
+std::vector<VisitCondition> VisitConditions(const QueryRequest& request);
+
+// What a source reads for a request, and what it may skip.
+struct VisitReading {
+  VisitValues values;  // the others are left empty
+  // The custom property keys read, when values has kProperties; every key when none.
+  std::optional<std::vector<std::string>> property_keys;
+  std::vector<VisitCondition> conditions;
+};
+VisitReading ReadingOf(const QueryRequest& request);
+
 // Calls `each` with every visit that started in the window, in any order.
 using VisitSource = std::function<core::Result<void>(const std::function<void(const Visit&)>& each)>;
 

@@ -75,10 +75,11 @@ Result<json::value> RunGetPropertyKeys(OperationContext& context, const json::ob
   if (!period) return Error::Invalid("from", period.error().message());
   // The events `query` reads for the same window, with the same read budget.
   query::ReadBudget budget(context.clock);
-  const auto properties =
-      query::VisitValues().set(static_cast<std::size_t>(query::VisitValue::kProperties));
+  // Every key of every event's properties, nothing else.
+  query::VisitReading every_key;
+  every_key.values.set(static_cast<std::size_t>(query::VisitValue::kProperties));
   auto keys = CountKeys(query::StoredVisits(context.store, budget, project.id, *zone,
-                                            period->days, period->window, properties),
+                                            period->days, period->window, std::move(every_key)),
                         std::clamp<std::int64_t>(IntegerOr(args, "limit", kMaxKeys), 1, kMaxKeys));
   if (!keys) return keys.error();
   json::array out;

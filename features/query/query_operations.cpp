@@ -186,7 +186,6 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
   if (!period) return period.error();
   auto buckets = query::BucketsOf(*request, *zone, period->days, period->window);
   if (!buckets) return buckets.error();
-  const query::VisitValues values = query::ValuesRead(*request);
   query::ReadBudget budget(context.clock);  // shared by the selection and the comparison
   // One dataset's answer over one window.
   const auto evaluate = [&](const query::QueryRequest& asked, reports::DayRange days,
@@ -206,8 +205,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
     }
     return query::AnswerWeb(asked,
                             query::StoredVisits(context.store, budget, project.id, *zone,
-                                                days, window, values,
-                                                query::PropertyKeysRead(asked)),
+                                                days, window, query::ReadingOf(asked)),
                             at);
   };
   auto answer = evaluate(*request, period->days, period->window, *buckets);

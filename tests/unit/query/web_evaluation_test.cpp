@@ -255,5 +255,26 @@ TEST(WebEvaluation, ValuesReadAreTheDimensionsAndFiltersOnes) {
             only({VisitValue::kPages}));
 }
 
+TEST(WebEvaluation, ReadingKeepsThePropertyKeysAndTheVisitConditionsOfTheFilters) {
+  auto request = ParseQueryRequest(boost::json::parse(R"({"metrics": ["visitors"],
+      "dimensions": ["event:props:plan"],
+      "filters": [["is", "visit:country", ["DE", "AT"]], ["is_not", "visit:device", ["Mobile"]],
+                  ["contains", "event:page", ["/blog"]], ["is", "visit:entry_page", ["/"]],
+                  ["not", ["is", "visit:browser", ["Safari"]]],
+                  ["has_done", ["is", "event:props:step", ["2"]]]]})"));
+  ASSERT_TRUE(request) << request.error().message();
+  const VisitReading reading = ReadingOf(*request);
+  EXPECT_EQ(reading.property_keys, (std::vector<std::string>{"plan", "step"}));
+  // Only conditions on a value the visit's first event has, at the top level: not the page
+  // (any event's), the entry page (known once the events are read) or what `not` holds.
+  ASSERT_EQ(reading.conditions.size(), 2u);
+  EXPECT_EQ(reading.conditions[0].value, VisitValue::kCountry);
+  EXPECT_TRUE(reading.conditions[0].holds("AT"));
+  EXPECT_FALSE(reading.conditions[0].holds("FR"));
+  EXPECT_EQ(reading.conditions[1].value, VisitValue::kDevice);
+  EXPECT_TRUE(reading.conditions[1].holds("Desktop"));
+  EXPECT_FALSE(reading.conditions[1].holds("Mobile"));
+}
+
 }  // namespace
 }  // namespace sightline::query
