@@ -3,6 +3,8 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <memory>
+#include <new>
 #include <stdexcept>
 
 namespace sightline::storage::blocks {
@@ -15,7 +17,7 @@ constexpr std::string_view kMagic = "SLB1";
 // Level 3 is zstd's default: compaction writes ~100 MB/s of columns with it on one core.
 constexpr int kCompressionLevel = 3;
 
-enum Kind : std::uint8_t { kText = 1, kInteger = 2, kUuid = 3 };
+enum Kind : std::uint8_t { kText = 1, kInteger = 2, kUuid = 3, kUuidDictionary = 4 };
 
 Error Damaged(std::string_view what) {
   return Error::Internal("stored block is damaged: " + std::string(what));
@@ -92,17 +94,18 @@ std::optional<std::string> PackUuid(std::string_view text) {
   return packed;
 }
 
-std::string UnpackUuid(std::string_view packed) {
+// Appends the canonical text of a packed UUID (16 bytes) to `text`.
+void AppendUuid(std::string& text, std::string_view packed) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(36);
+  char out[36];
+  std::size_t at = 0;
   for (std::size_t i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) text.push_back('-');
+    if (i == 4 || i == 6 || i == 8 || i == 10) out[at++] = '-';
     const auto byte = static_cast<std::uint8_t>(packed[i]);
-    text.push_back(kHex[byte >> 4]);
-    text.push_back(kHex[byte & 0xf]);
+    out[at++] = kHex[byte >> 4];
+    out[at++] = kHex[byte & 0xf];
   }
-  return text;
+  text.append(out, sizeof out);
 }
 
 // A text column with only non-null canonical UUIDs, each used once, as 16 bytes per row.
@@ -120,6 +123,31 @@ std::optional<std::string> UuidPayload(const std::vector<std::string_view>& valu
   return raw;
 }
 
+void PutCodes(std::string& raw, std::size_t distinct, const std::vector<std::uint32_t>& rows) {
+  const std::size_t width = distinct < 0xff ? 1 : distinct < 0xffff ? 2 : 4;
+  raw.push_back(static_cast<char>(width));
+  for (const std::uint32_t code : rows) {
+    for (std::size_t b = 0; b < width; ++b) raw.push_back(static_cast<char>(code >> (8 * b)));
+  }
+}
+
+// A dictionary of canonical UUIDs only (visitor and session ids: a block holds each a few
+// times), as 16 bytes each: less than half their text, and bytes zstd stores as they are,
+// which it unpacks several times faster than the text it would have to decode.
+std::optional<std::string> UuidDictionaryPayload(const std::vector<std::string_view>& values,
+                                                 const std::vector<std::uint32_t>& rows) {
+  if (values.empty()) return std::nullopt;
+  std::string raw;
+  PutVarint(raw, values.size());
+  for (const std::string_view value : values) {
+    auto packed = PackUuid(value);
+    if (!packed) return std::nullopt;
+    raw += *packed;
+  }
+  PutCodes(raw, values.size(), rows);
+  return raw;
+}
+
 std::string TextPayload(const std::vector<std::string_view>& values,
                         const std::vector<std::uint32_t>& rows) {
   std::string raw;
@@ -128,11 +156,7 @@ std::string TextPayload(const std::vector<std::string_view>& values,
     PutVarint(raw, value.size());
     raw += value;
   }
-  const std::size_t width = values.size() < 0xff ? 1 : values.size() < 0xffff ? 2 : 4;
-  raw.push_back(static_cast<char>(width));
-  for (const std::uint32_t code : rows) {
-    for (std::size_t b = 0; b < width; ++b) raw.push_back(static_cast<char>(code >> (8 * b)));
-  }
+  PutCodes(raw, values.size(), rows);
   return raw;
 }
 
@@ -175,6 +199,22 @@ bool DecodeCodes(std::string_view bytes, std::uint64_t count, std::vector<std::u
   return largest <= count;
 }
 
+// The codes after a dictionary of `count` values: the width byte, then a code per row.
+Result<void> DecodeCodesAfter(Cursor& cursor, std::uint64_t count, std::size_t rows,
+                              TextValues& text) {
+  const auto width_byte = cursor.Take(1);
+  const std::size_t width = width_byte ? static_cast<std::uint8_t>((*width_byte)[0]) : 0;
+  if (width != 1 && width != 2 && width != 4) return Damaged("code width");
+  const auto codes = cursor.Take(static_cast<std::uint64_t>(rows) * width);
+  if (!codes || cursor.left() != 0) return Damaged("codes");
+  text.codes.resize(rows);
+  const bool known = width == 1   ? DecodeCodes<1>(*codes, count, text.codes)
+                     : width == 2 ? DecodeCodes<2>(*codes, count, text.codes)
+                                  : DecodeCodes<4>(*codes, count, text.codes);
+  if (!known) return Damaged("code beyond the dictionary");
+  return {};
+}
+
 Result<TextValues> DecodeText(std::string_view raw, std::size_t rows) {
   TextValues text;
   Cursor cursor(raw);
@@ -193,16 +233,24 @@ Result<TextValues> DecodeText(std::string_view raw, std::size_t rows) {
     *text.arena += *bytes;
     text.values.push_back(std::string_view(*text.arena).substr(offset, bytes->size()));
   }
-  const auto width_byte = cursor.Take(1);
-  const std::size_t width = width_byte ? static_cast<std::uint8_t>((*width_byte)[0]) : 0;
-  if (width != 1 && width != 2 && width != 4) return Damaged("code width");
-  const auto codes = cursor.Take(static_cast<std::uint64_t>(rows) * width);
-  if (!codes || cursor.left() != 0) return Damaged("codes");
-  text.codes.resize(rows);
-  const bool known = width == 1   ? DecodeCodes<1>(*codes, *count, text.codes)
-                     : width == 2 ? DecodeCodes<2>(*codes, *count, text.codes)
-                                  : DecodeCodes<4>(*codes, *count, text.codes);
-  if (!known) return Damaged("code beyond the dictionary");
+  if (auto codes = DecodeCodesAfter(cursor, *count, rows, text); !codes) return codes.error();
+  return text;
+}
+
+Result<TextValues> DecodeUuidDictionary(std::string_view raw, std::size_t rows) {
+  TextValues text;
+  Cursor cursor(raw);
+  const auto count = cursor.Varint();
+  if (!count || *count > cursor.left() / 16) return Damaged("dictionary size");
+  const std::string_view packed = *cursor.Take(*count * 16);
+  text.arena->reserve(*count * 36);  // never moves: the views stay valid
+  text.values.reserve(*count + 1);
+  text.values.emplace_back();
+  for (std::uint64_t i = 0; i < *count; ++i) {
+    AppendUuid(*text.arena, packed.substr(i * 16, 16));
+    text.values.push_back(std::string_view(*text.arena).substr(i * 36, 36));
+  }
+  if (auto codes = DecodeCodesAfter(cursor, *count, rows, text); !codes) return codes.error();
   return text;
 }
 
@@ -210,7 +258,7 @@ Result<TextValues> DecodeUuids(std::string_view raw, std::size_t rows) {
   if (raw.size() != rows * 16) return Damaged("UUID column size");
   TextValues text;
   text.arena->reserve(rows * 36);
-  for (std::size_t r = 0; r < rows; ++r) *text.arena += UnpackUuid(raw.substr(r * 16, 16));
+  for (std::size_t r = 0; r < rows; ++r) AppendUuid(*text.arena, raw.substr(r * 16, 16));
   text.values.reserve(rows + 1);
   text.values.emplace_back();
   text.codes.resize(rows);
@@ -276,9 +324,17 @@ std::string BlockWriter::Finish() {
   };
   std::vector<Part> parts;
   for (const auto& [id, column] : texts_) {
-    auto uuids = UuidPayload(column.values, column.rows);
-    const std::string raw = uuids ? std::move(*uuids) : TextPayload(column.values, column.rows);
-    parts.push_back({id, uuids ? kUuid : kText, raw.size(), Compress(raw)});
+    Kind kind = kUuid;
+    auto raw = UuidPayload(column.values, column.rows);
+    if (!raw) {
+      kind = kUuidDictionary;
+      raw = UuidDictionaryPayload(column.values, column.rows);
+    }
+    if (!raw) {
+      kind = kText;
+      raw = TextPayload(column.values, column.rows);
+    }
+    parts.push_back({id, kind, raw->size(), Compress(*raw)});
   }
   for (const auto& [id, column] : integers_) {
     const std::string raw = IntegerPayload(column.rows);
@@ -324,7 +380,8 @@ Result<BlockReader> BlockReader::Open(std::string_view bytes) {
     entry.id = static_cast<ColumnId>(*id);
     entry.kind = static_cast<std::uint8_t>((*kind)[0]);
     entry.raw_size = static_cast<std::size_t>(*raw_size);
-    if (entry.kind != kText && entry.kind != kInteger && entry.kind != kUuid) {
+    if (entry.kind != kText && entry.kind != kInteger && entry.kind != kUuid &&
+        entry.kind != kUuidDictionary) {
       return Damaged("column kind");
     }
     if (reader.Find(entry.id)) return Damaged("column twice");
@@ -354,8 +411,13 @@ Result<std::string> BlockReader::Inflate(const Entry& entry) const {
       ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
   if (declared != entry.raw_size) return Damaged("column size");
   std::string raw(entry.raw_size, '\0');
-  const std::size_t size =
-      ZSTD_decompress(raw.data(), raw.size(), entry.payload.data(), entry.payload.size());
+  // One decompression context per thread, kept: ZSTD_decompress would make (allocate and
+  // initialise) one for every column of every block a query reads.
+  thread_local const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(
+      ZSTD_createDCtx(), &ZSTD_freeDCtx);
+  if (!context) throw std::bad_alloc();
+  const std::size_t size = ZSTD_decompressDCtx(context.get(), raw.data(), raw.size(),
+                                               entry.payload.data(), entry.payload.size());
   if (ZSTD_isError(size) || size != entry.raw_size) return Damaged("column compression");
   return raw;
 }
@@ -371,7 +433,11 @@ Result<TextValues> BlockReader::Text(ColumnId id) const {
   if (entry->kind == kInteger) return Damaged("integer column read as text");
   auto raw = Inflate(*entry);
   if (!raw) return raw.error();
-  return entry->kind == kUuid ? DecodeUuids(*raw, rows_) : DecodeText(*raw, rows_);
+  switch (entry->kind) {
+    case kUuid: return DecodeUuids(*raw, rows_);
+    case kUuidDictionary: return DecodeUuidDictionary(*raw, rows_);
+    default: return DecodeText(*raw, rows_);
+  }
 }
 
 Result<std::vector<std::int64_t>> BlockReader::Integers(ColumnId id) const {

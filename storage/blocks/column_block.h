@@ -7,7 +7,8 @@
 // grow without rewriting old blocks. Two kinds of column:
 //   text      nullable strings, dictionary-encoded: the distinct values once, then a code per
 //             row (1, 2 or 4 bytes wide as the dictionary needs; 0 is null). Values that are all
-//             canonical UUIDs are kept as 16 bytes each instead.
+//             canonical UUIDs are kept as 16 bytes each instead: without codes when each row
+//             has its own (event ids), else as a dictionary of them (visitor and session ids).
 //   integer   64-bit integers as zigzag varints of the difference from the previous row.
 //
 // Layout: "SLB1", varint rows, varint columns, then per column: varint id, kind byte, varint

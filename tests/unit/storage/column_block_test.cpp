@@ -106,6 +106,53 @@ TEST(ColumnBlock, UuidsTakeSixteenBytesAndOtherTextStaysExact) {
   EXPECT_EQ(reader->Text(1)->At(6), written[6]);
 }
 
+// Visitor and session ids: a UUID a few rows each, some rows without one. Kept as a dictionary
+// of 16-byte values with a code per row; a flipped byte is refused or reads in range.
+TEST(ColumnBlock, RepeatedUuidsAreADictionaryOfSixteenBytesEach) {
+  std::mt19937_64 random(11);
+  std::vector<std::string> uuids;
+  for (int i = 0; i < 300; ++i) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text;
+    for (int d = 0; d < 32; ++d) {
+      if (d == 8 || d == 12 || d == 16 || d == 20) text.push_back('-');
+      text.push_back(kHex[random() % 16]);
+    }
+    uuids.push_back(std::move(text));
+  }
+  BlockWriter writer, as_text;
+  std::vector<std::optional<std::string>> written;
+  for (int r = 0; r < 1000; ++r) {
+    written.push_back(r % 9 == 0 ? std::nullopt
+                                 : std::optional<std::string>(uuids[random() % uuids.size()]));
+    writer.AddText(1, written.back());
+    writer.EndRow();
+    // One value that is no UUID keeps the whole column as text.
+    as_text.AddText(1, r == 500 ? std::optional<std::string>("not-a-uuid") : written.back());
+    as_text.EndRow();
+  }
+  const std::string bytes = writer.Finish();
+  EXPECT_LT(bytes.size(), as_text.Finish().size());
+  auto reader = BlockReader::Open(bytes);
+  ASSERT_TRUE(reader);
+  auto text = reader->Text(1);
+  ASSERT_TRUE(text);
+  EXPECT_LE(text->values.size(), uuids.size() + 1);
+  for (int r = 0; r < 1000; ++r) {
+    EXPECT_EQ(text->At(r), written[r]) << r;
+  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
+    auto opened = BlockReader::Open(damaged);
+    if (!opened) continue;
+    if (auto column = opened->Text(1)) {
+      ASSERT_EQ(column->codes.size(), opened->rows());
+      for (auto code : column->codes) ASSERT_LT(code, column->values.size());
+    }
+  }
+}
+
 TEST(ColumnBlock, ManyDistinctValuesWidenTheCodes) {
   BlockWriter writer;
   for (int r = 0; r < 70'000; ++r) {
