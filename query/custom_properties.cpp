@@ -33,13 +33,29 @@ std::optional<std::string_view> PlainString(std::string_view text, std::size_t& 
 
 }  // namespace
 
+PropertyTable::PropertyTable(std::optional<std::vector<std::string>> keys)
+    : keys_(std::move(keys)) {
+  if (!keys_) return;
+  for (const std::string& key : *keys_) quoted_keys_.push_back('"' + key + '"');
+}
+
 std::size_t PropertyTable::Add(std::string_view tags) {
-  if (!AddPlain(tags)) {
+  // Most events carry none of the few keys a query reads: their tags are not read at all.
+  if (!CannotHoldAKeyKept(tags) && !AddPlain(tags)) {
     properties_.resize(starts_.back());  // what the plain reading added before it gave up
     AddParsed(tags);
   }
   starts_.push_back(static_cast<std::uint32_t>(properties_.size()));
   return size() - 1;
+}
+
+// True when no key kept can be among the tags' keys: none of them is written as it is, and
+// without a backslash none can be written otherwise (escaped).
+bool PropertyTable::CannotHoldAKeyKept(std::string_view tags) const {
+  if (!keys_ || tags.find('\\') != std::string_view::npos) return false;
+  return std::none_of(quoted_keys_.begin(), quoted_keys_.end(), [&](const std::string& quoted) {
+    return tags.find(quoted) != std::string_view::npos;
+  });
 }
 
 bool PropertyTable::Kept(std::string_view key) const {

@@ -25,8 +25,7 @@ struct Property {
 class PropertyTable {
  public:
   // `keys`: the keys kept; every key when none.
-  explicit PropertyTable(std::optional<std::vector<std::string>> keys = std::nullopt)
-      : keys_(std::move(keys)) {}
+  explicit PropertyTable(std::optional<std::vector<std::string>> keys = std::nullopt);
   // Moving keeps every view valid (the owned values do not move).
   PropertyTable(PropertyTable&&) = default;
   PropertyTable& operator=(PropertyTable&&) = default;
@@ -42,10 +41,12 @@ class PropertyTable {
 
  private:
   bool Kept(std::string_view key) const;
+  bool CannotHoldAKeyKept(std::string_view tags) const;
   bool AddPlain(std::string_view tags);
   void AddParsed(std::string_view tags);
 
   std::optional<std::vector<std::string>> keys_;
+  std::vector<std::string> quoted_keys_;  // `"key"` for each of keys_
   std::vector<Property> properties_;
   std::vector<std::uint32_t> starts_ = {0};  // where each entry starts, and the end
   std::deque<std::string> owned_;            // a deque: its strings never move

@@ -446,17 +446,23 @@ Result<std::vector<std::int64_t>> BlockReader::Integers(ColumnId id) const {
   if (entry->kind != kInteger) return Damaged("text column read as integers");
   auto raw = Inflate(*entry);
   if (!raw) return raw.error();
-  Cursor cursor(*raw);
-  std::vector<std::int64_t> values;
-  values.reserve(rows_);
+  // The hottest loop of a query's decoding: bytes read straight, each checked against the end.
+  const auto* in = reinterpret_cast<const std::uint8_t*>(raw->data());
+  const auto* const end = in + raw->size();
+  std::vector<std::int64_t> values(rows_);
   std::uint64_t previous = 0;
   for (std::size_t r = 0; r < rows_; ++r) {
-    const auto delta = cursor.Varint();
-    if (!delta) return Damaged("integer");
-    previous += static_cast<std::uint64_t>(UnZigZag(*delta));
-    values.push_back(static_cast<std::int64_t>(previous));
+    std::uint64_t delta = 0;
+    for (int shift = 0;; shift += 7) {
+      if (in == end || shift >= 64) return Damaged("integer");
+      const std::uint8_t byte = *in++;
+      delta |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    previous += static_cast<std::uint64_t>(UnZigZag(delta));
+    values[r] = static_cast<std::int64_t>(previous);
   }
-  if (cursor.left() != 0) return Damaged("bytes after the last integer");
+  if (in != end) return Damaged("bytes after the last integer");
   return values;
 }
 

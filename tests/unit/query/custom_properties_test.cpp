@@ -72,6 +72,17 @@ TEST(PropertyTable, EntriesInOrderWithTheKeysAsked) {
             (std::vector<Property>{{"step", "true"}}));
 }
 
+TEST(PropertyTable, TagsWithoutAKeyAskedAreSkippedUnlessTheKeyMayBeEscaped) {
+  PropertyTable step(std::vector<std::string>{"step"});
+  step.Add(R"({"plan":"pro","steps":"9"})");
+  step.Add(R"({"st\u0065p":"3"})");  // the key written with an escape: found by the parser
+  step.Add(R"({"plan":"step"})");       // `"step"` as a value: read, nothing kept
+  EXPECT_TRUE(step[0].empty());
+  ASSERT_EQ(step[1].size(), 1u);
+  EXPECT_EQ(step[1][0], (Property{"step", "3"}));
+  EXPECT_TRUE(step[2].empty());
+}
+
 TEST(PropertyTable, APlainReadingGivenUpLeavesNothingBehind) {
   // The plain reading takes `a` before it meets the repeated key, then leaves it to the parser.
   PropertyTable table;

@@ -18,7 +18,21 @@ TEST(VisitorIds, NumbersEachDistinctVisitorOnceInTheOrderSeen) {
   EXPECT_EQ(ids.size(), 3u);
 }
 
-TEST(VisitorIds, KeepsItsOwnCopyOfEachVisitor) {
+// SMHasher's verification of MurmurHash3_x64_128: keys 0, 0 1, 0 1 2, … of 0 to 255 bytes
+// hashed with seeds 256 down to 1, their hashes hashed with seed 0; the first four bytes.
+TEST(VisitorIds, TheHashIsMurmurHash3) {
+  std::string keys, hashes;
+  for (int i = 0; i < 256; ++i) {
+    const Hash128 hash = Murmur3Hash128(keys, static_cast<std::uint32_t>(256 - i));
+    for (const std::uint64_t half : {hash.low, hash.high}) {
+      for (int b = 0; b < 8; ++b) hashes.push_back(static_cast<char>(half >> (8 * b)));
+    }
+    keys.push_back(static_cast<char>(i));
+  }
+  EXPECT_EQ(static_cast<std::uint32_t>(Murmur3Hash128(hashes).low), 0x6384BA69u);
+}
+
+TEST(VisitorIds, KnowsAVisitorByItsBytesOnceItsStringIsGone) {
   VisitorIds ids;
   {
     std::string visitor(40, 'a');  // past the short-string buffer: its bytes are freed below
