@@ -61,9 +61,10 @@ std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
   for (const Text always : {kAnonymous, kUser, kDaily, kChannel, kSession, kEvent}) {
     read[always] = true;
   }
-  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(window.reading.values, v.value);
-  read[kPath] = Reads(window.reading.values, VisitValue::kPages);
-  read[kTags] = Reads(window.reading.values, VisitValue::kProperties);
+  const VisitValues& values = window.reading.values;
+  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(values, v.value);
+  read[kPath] = Reads(values, VisitValue::kPages);
+  read[kTags] = Reads(values, VisitValue::kProperties);
   // Ids only to drop rows the inbox also returned.
   read[kId] = window.inbox_ids && !window.inbox_ids->empty();
   return read;

@@ -40,8 +40,9 @@ class ReadBudget {
 
 // `reading`: the visit values to read (ReadingOf), the others left empty; custom properties
 // are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix), those of its
-// property keys or, without them, all. Visits that fail its conditions may be left out. A day's sealed
-// blocks are decoded on a second thread too; `each` is only ever called on the calling one.
+// property keys or, without them, all. Visits that fail its conditions may be left out. A
+// day's sealed blocks are decoded on a second thread too; `each` is only ever called on the
+// calling one.
 VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string project_id,
                          const reports::ReportingZone& zone, reports::DayRange days,
                          reports::UtcWindow window, VisitReading reading);
