@@ -214,11 +214,15 @@ namespace internal {
 Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
                                                   const std::string& project_id,
                                                   std::int64_t from_hour, std::int64_t to_hour) {
-  return FindAll<std::string>(
-      session,
+  auto rows = session.Query(
       "SELECT data FROM event_blocks WHERE project_id = $1 AND hour >= $2 AND hour <= $3 "
       "ORDER BY hour",
-      {project_id, from_hour, to_hour}, [](const SqlRow& r) { return r.Text(0); });
+      {project_id, from_hour, to_hour});
+  if (!rows) return rows.error();
+  std::vector<std::string> blocks;
+  blocks.reserve(rows->size());
+  for (SqlRow& row : *rows) blocks.push_back(row.TakeText(0));
+  return blocks;
 }
 
 Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,

@@ -47,6 +47,16 @@ std::string SqlRow::Text(std::size_t i) const {
   return {};
 }
 
+std::string SqlRow::TakeText(std::size_t i) {
+  SqlValue& v = values_.at(i);
+  std::string taken;
+  if (auto p = std::get_if<std::string>(&v)) taken = std::move(*p);
+  else if (auto p = std::get_if<SqlBlob>(&v)) taken = std::move(p->bytes);
+  else return Text(i);
+  v = std::string();
+  return taken;
+}
+
 std::optional<std::string> SqlRow::OptText(std::size_t i) const {
   if (IsNull(i)) return std::nullopt;
   return Text(i);

@@ -41,6 +41,9 @@ class SqlRow {
   std::int64_t Int(std::size_t i) const;
   double Double(std::size_t i) const;
   std::string Text(std::size_t i) const;
+  // Text(i) without a copy: the value moves out, and the row reads "" there afterwards (for
+  // blocks, megabytes a query).
+  std::string TakeText(std::size_t i);
   std::optional<std::string> OptText(std::size_t i) const;
   std::optional<std::int64_t> OptInt(std::size_t i) const;
   bool Bool(std::size_t i) const { return Int(i) != 0; }
