@@ -109,10 +109,16 @@ Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const Bl
   // Every distinct tags value is some row's; its entry is its code.
   columns.properties = PropertyTable(window.reading.property_keys);
   for (const std::string_view tags : columns.text[kTags].values) columns.properties.Add(tags);
+  // Sightline's own channel found once in the dictionary, then compared by code.
+  const TextValues& channel = columns.text[kChannel];
+  // (Code 0 is null; a block without the channel there has no code that matches.)
+  const auto analytics_code = static_cast<std::uint32_t>(
+      std::find(channel.values.begin(), channel.values.end(), "__analytics") -
+      channel.values.begin());
   columns.human.resize(reader.rows());
   for (std::size_t r = 0; r < reader.rows(); ++r) {
-    columns.human[r] = !(columns.flags[r] & storage::kIsBotFlag) &&
-                       columns.Value(kChannel, r) != "__analytics";
+    columns.human[r] =
+        !(columns.flags[r] & storage::kIsBotFlag) && channel.codes[r] != analytics_code;
   }
   return columns;
 }
