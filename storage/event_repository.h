@@ -75,7 +75,9 @@ class EventRepository {
   // Seals up to `limit` of the project's inbox events received before `received_before` (the
   // earliest first) into its blocks, moving a visit whose start moved to another hour, and
   // returns how many it sealed. Locks the project's sealing first (event_seals), so concurrent
-  // sealers of one project run one after the other; run it in a write transaction.
+  // sealers of one project run one after the other; run it in a write transaction. The call
+  // that finds fewer than `limit` events (the inbox drained) also forgets the starts of the
+  // visits sealed whole that started a week before `now`.
   core::Result<std::size_t> SealEvents(std::string_view project_id,
                                        std::int64_t received_before, std::size_t limit,
                                        std::int64_t now);

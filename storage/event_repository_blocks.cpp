@@ -336,10 +336,16 @@ Result<std::size_t> EventRepository::SealEvents(std::string_view project_id,
       {project, received_before, static_cast<std::int64_t>(limit)}, MapEvent);
   if (!inbox) return inbox.error();
   if (inbox->empty()) return std::size_t{0};
+  const bool drained = inbox->size() < limit;
   auto sealed = Sealing(session_, project).Run(std::move(*inbox));
   if (!sealed) return sealed.error();
-  if (auto forgotten = ForgetOldVisits(session_, project, now); !forgotten) {
-    return forgotten.error();
+  // Once the inbox is drained, not after every batch: forgetting reads every old visit start
+  // not yet sealed, so a backlog of millions sealed batch by batch (a store upgraded from the
+  // previous release) would read them all again each time, quadratic in the backlog.
+  if (drained) {
+    if (auto forgotten = ForgetOldVisits(session_, project, now); !forgotten) {
+      return forgotten.error();
+    }
   }
   return sealed;
 }

@@ -426,6 +426,46 @@ TEST_P(EventBlocks, ASealedVisitIsForgottenAWeekAfterItStarted) {
   EXPECT_EQ(window(2), (std::vector<std::string>{"a-2"}));
 }
 
+// Forgetting reads every old visit start not yet sealed, so it runs once the inbox is drained,
+// not after each batch of a backlog (which made sealing a large backlog quadratic): until then
+// a visit sealed in an early batch is still known to its late events.
+TEST_P(EventBlocks, VisitsAreForgottenOnlyOnceTheInboxIsDrained) {
+  SeedProject();
+  const auto event = [](std::string id, std::string session, std::int64_t at) {
+    EventRecord e = FullEvent(std::move(id), "p-1", at);
+    e.session_id = std::move(session);
+    e.is_bot = false;
+    e.event = "screen_view";
+    e.received_at = at;
+    return e;
+  };
+  const std::int64_t later = kT0 + 7 * 24 * kHour + kHour;  // both visits a week old
+  Insert({event("a-1", "old", kT0), event("c-1", "other", kT0 + kHour)});
+  const auto seal = [&](std::size_t limit) {
+    return WriteOk([&](Transaction& tx) {
+      return tx.events().SealEvents("p-1", kNever, limit, later);
+    });
+  };
+  ASSERT_EQ(seal(1), 1u);  // a-1 only: c-1 is still in the inbox
+  Insert({event("a-2", "old", kT0 + 2 * kHour)});
+  const auto hour_ids = [&](std::int64_t hour) {
+    std::vector<std::string> ids;
+    for (const RollupEvent& r : ReadOk([&](Transaction& tx) {
+           return tx.reports().ListRollupEvents("p-1", kT0 + hour * kHour,
+                                                kT0 + (hour + 1) * kHour);
+         })) {
+      ids.push_back(r.id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  EXPECT_EQ(hour_ids(0), (std::vector<std::string>{"a-1", "a-2"})) << "still one visit";
+  ASSERT_EQ(seal(100), 2u);  // drained: the visits sealed whole are forgotten now
+  Insert({event("a-3", "old", kT0 + 3 * kHour)});
+  EXPECT_EQ(hour_ids(0), (std::vector<std::string>{"a-1", "a-2"}));
+  EXPECT_EQ(hour_ids(3), (std::vector<std::string>{"a-3"})) << "a visit of its own";
+}
+
 TEST_P(EventBlocks, SealersOfOneProjectNeverSealAnEventTwiceOrLoseOne) {
   SeedProject();
   const auto events = Traffic(3, "c");
