@@ -335,9 +335,9 @@ Result<std::size_t> EventRepository::SealEvents(std::string_view project_id,
              "LIMIT $3"),
       {project, received_before, static_cast<std::int64_t>(limit)}, MapEvent);
   if (!inbox) return inbox.error();
-  if (inbox->empty()) return std::size_t{0};
   const bool drained = inbox->size() < limit;
-  auto sealed = Sealing(session_, project).Run(std::move(*inbox));
+  auto sealed = inbox->empty() ? Result<std::size_t>(std::size_t{0})
+                               : Sealing(session_, project).Run(std::move(*inbox));
   if (!sealed) return sealed.error();
   // Once the inbox is drained, not after every batch: forgetting reads every old visit start
   // not yet sealed, so a backlog of millions sealed batch by batch (a store upgraded from the
