@@ -241,7 +241,8 @@ Result<TextValues> DecodeUuidDictionary(std::string_view raw, std::size_t rows) 
   TextValues text;
   Cursor cursor(raw);
   const auto count = cursor.Varint();
-  if (!count || *count > cursor.left() / 16) return Damaged("dictionary size");
+  // No more values than rows (every value is some row's): the text stays within 36 bytes a row.
+  if (!count || *count > rows || *count > cursor.left() / 16) return Damaged("dictionary size");
   const std::string_view packed = *cursor.Take(*count * 16);
   text.arena->reserve(*count * 36);  // never moves: the views stay valid
   text.values.reserve(*count + 1);
