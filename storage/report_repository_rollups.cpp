@@ -302,6 +302,10 @@ Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::s
                      {project, zone_name, start_ms, end_ms});
 }
 
+// An inbox with at most this many events of a project from a window's start on is read by
+// scanning them (ListInboxRollupEvents).
+constexpr std::int64_t kInboxScanRows = 20'000;
+
 // The inbox's part of ListRollupEvents: every event of the visits that started in the
 // window, wherever they happened, and the window's events that belong to no visit.
 Result<std::vector<RollupEvent>> ReportRepository::ListInboxRollupEvents(
@@ -332,17 +336,26 @@ Result<std::vector<RollupEvent>> ReportRepository::ListInboxRollupEvents(
     if (with_tags) e.tags = r.Text(i++);
     return e;
   };
-  // Driven by the inbox's events (CROSS JOIN fixes SQLite's join order): the inbox holds the
-  // last minutes, while visit_starts remembers a week of sealed visits, and probing the inbox
-  // once per remembered visit of the window cost seconds at 10M events. A visit's events all
-  // happened at or after its start, so only the inbox's events from the window's start on.
-  auto visits = FindAll<RollupEvent>(
-      session_,
-      columns +
-          "CROSS JOIN visit_starts v WHERE events.project_id = $1 AND occurred_at >= $2 AND "
-          "v.project_id = events.project_id AND v.session_id = events.session_id AND "
-          "v.started_at >= $2 AND v.started_at < $3 " + std::string(kHuman),
-      {std::string(project_id), start_ms, end_ms}, map);
+  // Which side drives the join. The inbox holds the last minutes, while visit_starts remembers
+  // a week of sealed visits: probing the inbox once per visit start of the window cost seconds
+  // a query at 10M events, so a small inbox is read by its own events from the window's start
+  // on (a visit's events all happened at or after its start; CROSS JOIN fixes SQLite's order).
+  // A large one (a backlog being sealed, as after an upgrade) would be read again for every
+  // day of a window that way, so it is probed by the window's visit starts instead.
+  auto recent = session_.Query(
+      "SELECT COUNT(*) FROM (SELECT 1 FROM events WHERE project_id = $1 AND occurred_at >= $2 "
+      "LIMIT $3) AS recent",
+      {std::string(project_id), start_ms, kInboxScanRows + 1});
+  if (!recent) return recent.error();
+  const bool small = recent->empty() || recent->front().Int(0) <= kInboxScanRows;
+  const std::string visits_of_window =
+      small ? "CROSS JOIN visit_starts v WHERE events.project_id = $1 AND occurred_at >= $2 AND "
+              "v.project_id = events.project_id AND v.session_id = events.session_id AND "
+              "v.started_at >= $2 AND v.started_at < $3 "
+            : "WHERE project_id = $1 AND events.session_id IN (SELECT session_id FROM "
+              "visit_starts WHERE project_id = $1 AND started_at >= $2 AND started_at < $3) ";
+  auto visits = FindAll<RollupEvent>(session_, columns + visits_of_window + std::string(kHuman),
+                                     {std::string(project_id), start_ms, end_ms}, map);
   if (!visits) return visits.error();
   auto loose = FindAll<RollupEvent>(
       session_,

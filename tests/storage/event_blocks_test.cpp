@@ -466,6 +466,52 @@ TEST_P(EventBlocks, VisitsAreForgottenOnlyOnceTheInboxIsDrained) {
   EXPECT_EQ(hour_ids(3), (std::vector<std::string>{"a-3"})) << "a visit of its own";
 }
 
+// The inbox's part of a window is read by scanning its events when few follow the window's
+// start, and by the window's visit starts when many do (a backlog, as after an upgrade): both
+// ways read the same events.
+TEST_P(EventBlocks, ALargeInboxIsReadByTheWindowsVisitStarts) {
+  SeedProject();
+  std::vector<EventRecord> events;
+  for (int i = 0; i < 20'100; ++i) {  // more than the 20,000 scanned, from hour 10 on
+    EventRecord e = SparseEvent("backlog-" + std::to_string(i), "p-1",
+                                kT0 + 10 * kHour + i * (38 * kHour / 20'100));
+    e.session_id = "s-" + std::to_string(i / 2);  // visits of two events
+    e.is_bot = false;
+    e.event = "screen_view";
+    events.push_back(std::move(e));
+  }
+  Insert(events);
+  const auto ids_of = [&](std::int64_t from_hour, std::int64_t to_hour) {
+    std::vector<std::string> ids;
+    for (const RollupEvent& r : ReadOk([&](Transaction& tx) {
+           return tx.reports().ListRollupEvents("p-1", kT0 + from_hour * kHour,
+                                                kT0 + to_hour * kHour);
+         })) {
+      ids.push_back(r.id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  // The events of the visits whose first event is in the hours.
+  const auto expected = [&](std::int64_t from_hour, std::int64_t to_hour) {
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < events.size(); i += 2) {
+      if (events[i].occurred_at < kT0 + from_hour * kHour ||
+          events[i].occurred_at >= kT0 + to_hour * kHour) {
+        continue;
+      }
+      ids.push_back(events[i].id);
+      if (i + 1 < events.size()) ids.push_back(events[i + 1].id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  const auto large = ids_of(10, 12);  // 20,100 events from its start on: by the visit starts
+  EXPECT_GT(large.size(), 500u);
+  EXPECT_EQ(large, expected(10, 12));
+  EXPECT_EQ(ids_of(46, 48), expected(46, 48));  // a few hundred from its start: by scanning
+}
+
 TEST_P(EventBlocks, SealersOfOneProjectNeverSealAnEventTwiceOrLoseOne) {
   SeedProject();
   const auto events = Traffic(3, "c");
