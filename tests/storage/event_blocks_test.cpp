@@ -68,6 +68,30 @@ class EventBlocks : public StoreConformance {
     ASSERT_TRUE(Ok(Write([&](Transaction& tx) { return tx.events().InsertEvents(events); })));
   }
 
+  // A human pageview of p-1 in `session`, received at `received` (at `at` when not given).
+  static EventRecord View(std::string id, std::string session, std::int64_t at,
+                          std::optional<std::int64_t> received = std::nullopt) {
+    EventRecord e = FullEvent(std::move(id), "p-1", at);
+    e.session_id = std::move(session);
+    e.is_bot = false;
+    e.event = "screen_view";
+    e.received_at = received.value_or(at);
+    return e;
+  }
+
+  // The ids ListRollupEvents returns for p-1's hours [from_hour, to_hour) after kT0, sorted.
+  std::vector<std::string> RollupIds(std::int64_t from_hour, std::int64_t to_hour) {
+    std::vector<std::string> ids;
+    for (const RollupEvent& r : ReadOk([&](Transaction& tx) {
+           return tx.reports().ListRollupEvents("p-1", kT0 + from_hour * kHour,
+                                                kT0 + to_hour * kHour);
+         })) {
+      ids.push_back(r.id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+
   std::size_t Seal(const std::string& project, std::int64_t received_before,
                    std::size_t limit = 100'000) {
     return WriteOk([&](Transaction& tx) {
@@ -387,37 +411,20 @@ TEST_P(EventBlocks, AVisitThatNowStartsInAnotherHourMovesWhole) {
 // event of it counts as a visit of its own; a visit with an event still in the inbox is kept.
 TEST_P(EventBlocks, ASealedVisitIsForgottenAWeekAfterItStarted) {
   SeedProject();
-  const auto event = [](std::string id, std::string session, std::int64_t at, std::int64_t received) {
-    EventRecord e = FullEvent(std::move(id), "p-1", at);
-    e.session_id = std::move(session);
-    e.is_bot = false;
-    e.event = "screen_view";
-    e.received_at = received;
-    return e;
-  };
   const std::int64_t week = 7 * 24 * kHour;
-  Insert({event("a-1", "old", kT0, kT0), event("b-1", "kept", kT0, kT0),
-          event("b-2", "kept", kT0 + 60'000, kT0 + week + 2 * kHour)});
+  Insert({View("a-1", "old", kT0), View("b-1", "kept", kT0),
+          View("b-2", "kept", kT0 + 60'000, kT0 + week + 2 * kHour)});
   // A week and a day later, everything received until then is sealed: "kept" has an event
   // received later, still in the inbox.
   ASSERT_EQ(WriteOk([&](Transaction& tx) {
               return tx.events().SealEvents("p-1", kT0 + week, 100, kT0 + week + kHour);
             }),
             2u);
-  const auto window = [&](std::int64_t from_hour) {
-    auto rows = ReadOk([&](Transaction& tx) {
-      return tx.reports().ListRollupEvents("p-1", kT0 + from_hour * kHour,
-                                           kT0 + (from_hour + 1) * kHour);
-    });
-    std::vector<std::string> ids;
-    for (const RollupEvent& r : rows) ids.push_back(r.id);
-    std::sort(ids.begin(), ids.end());
-    return ids;
-  };
+  const auto window = [&](std::int64_t hour) { return RollupIds(hour, hour + 1); };
   EXPECT_EQ(window(0), (std::vector<std::string>{"a-1", "b-1", "b-2"}));
   // Late events of both visits, two hours after they started.
-  Insert({event("a-2", "old", kT0 + 2 * kHour, kT0 + week + 3 * kHour),
-          event("b-3", "kept", kT0 + 2 * kHour, kT0 + week + 3 * kHour)});
+  Insert({View("a-2", "old", kT0 + 2 * kHour, kT0 + week + 3 * kHour),
+          View("b-3", "kept", kT0 + 2 * kHour, kT0 + week + 3 * kHour)});
   EXPECT_EQ(window(0), (std::vector<std::string>{"a-1", "b-1", "b-2", "b-3"}))
       << "the kept visit has all its events; the forgotten one not its late event";
   EXPECT_EQ(window(2), (std::vector<std::string>{"a-2"})) << "a visit of its own";
@@ -431,37 +438,19 @@ TEST_P(EventBlocks, ASealedVisitIsForgottenAWeekAfterItStarted) {
 // a visit sealed in an early batch is still known to its late events.
 TEST_P(EventBlocks, VisitsAreForgottenOnlyOnceTheInboxIsDrained) {
   SeedProject();
-  const auto event = [](std::string id, std::string session, std::int64_t at) {
-    EventRecord e = FullEvent(std::move(id), "p-1", at);
-    e.session_id = std::move(session);
-    e.is_bot = false;
-    e.event = "screen_view";
-    e.received_at = at;
-    return e;
-  };
   const std::int64_t later = kT0 + 7 * 24 * kHour + kHour;  // both visits a week old
-  Insert({event("a-1", "old", kT0), event("c-1", "other", kT0 + kHour)});
+  Insert({View("a-1", "old", kT0), View("c-1", "other", kT0 + kHour)});
   const auto seal = [&](std::size_t limit) {
     return WriteOk([&](Transaction& tx) {
       return tx.events().SealEvents("p-1", kNever, limit, later);
     });
   };
   ASSERT_EQ(seal(1), 1u);  // a-1 only: c-1 is still in the inbox
-  Insert({event("a-2", "old", kT0 + 2 * kHour)});
-  const auto hour_ids = [&](std::int64_t hour) {
-    std::vector<std::string> ids;
-    for (const RollupEvent& r : ReadOk([&](Transaction& tx) {
-           return tx.reports().ListRollupEvents("p-1", kT0 + hour * kHour,
-                                                kT0 + (hour + 1) * kHour);
-         })) {
-      ids.push_back(r.id);
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
-  };
+  Insert({View("a-2", "old", kT0 + 2 * kHour)});
+  const auto hour_ids = [&](std::int64_t hour) { return RollupIds(hour, hour + 1); };
   EXPECT_EQ(hour_ids(0), (std::vector<std::string>{"a-1", "a-2"})) << "still one visit";
   ASSERT_EQ(seal(100), 2u);  // drained: the visits sealed whole are forgotten now
-  Insert({event("a-3", "old", kT0 + 3 * kHour)});
+  Insert({View("a-3", "old", kT0 + 3 * kHour)});
   EXPECT_EQ(hour_ids(0), (std::vector<std::string>{"a-1", "a-2"}));
   EXPECT_EQ(hour_ids(3), (std::vector<std::string>{"a-3"})) << "a visit of its own";
 }
@@ -481,17 +470,6 @@ TEST_P(EventBlocks, ALargeInboxIsReadByTheWindowsVisitStarts) {
     events.push_back(std::move(e));
   }
   Insert(events);
-  const auto ids_of = [&](std::int64_t from_hour, std::int64_t to_hour) {
-    std::vector<std::string> ids;
-    for (const RollupEvent& r : ReadOk([&](Transaction& tx) {
-           return tx.reports().ListRollupEvents("p-1", kT0 + from_hour * kHour,
-                                                kT0 + to_hour * kHour);
-         })) {
-      ids.push_back(r.id);
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
-  };
   // The events of the visits whose first event is in the hours.
   const auto expected = [&](std::int64_t from_hour, std::int64_t to_hour) {
     std::vector<std::string> ids;
@@ -506,10 +484,10 @@ TEST_P(EventBlocks, ALargeInboxIsReadByTheWindowsVisitStarts) {
     std::sort(ids.begin(), ids.end());
     return ids;
   };
-  const auto large = ids_of(10, 12);  // 20,100 events from its start on: by the visit starts
+  const auto large = RollupIds(10, 12);  // 20,100 events from its start on: by the visit starts
   EXPECT_GT(large.size(), 500u);
   EXPECT_EQ(large, expected(10, 12));
-  EXPECT_EQ(ids_of(46, 48), expected(46, 48));  // a few hundred from its start: by scanning
+  EXPECT_EQ(RollupIds(46, 48), expected(46, 48));  // a few hundred from its start: by scanning
 }
 
 TEST_P(EventBlocks, SealersOfOneProjectNeverSealAnEventTwiceOrLoseOne) {

@@ -10,6 +10,24 @@
 namespace sightline::storage::blocks {
 namespace {
 
+// Flipping any one byte of `bytes` either is refused somewhere or still reads every row of
+// text column 1 and integer column 2, every code within its dictionary.
+void ExpectEachFlippedByteRefusedOrRead(const std::string& bytes) {
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
+    auto reader = BlockReader::Open(damaged);
+    if (!reader) continue;
+    if (auto text = reader->Text(1)) {
+      ASSERT_EQ(text->codes.size(), reader->rows());
+      for (auto code : text->codes) ASSERT_LT(code, text->values.size());
+    }
+    if (auto integers = reader->Integers(2)) {
+      ASSERT_EQ(integers->size(), reader->rows());
+    }
+  }
+}
+
 TEST(ColumnBlock, TextAndIntegerColumnsComeBackAsWritten) {
   BlockWriter writer;
   const std::vector<std::optional<std::string>> texts = {"/pricing", std::nullopt, "", "/pricing",
@@ -141,16 +159,7 @@ TEST(ColumnBlock, RepeatedUuidsAreADictionaryOfSixteenBytesEach) {
   for (int r = 0; r < 1000; ++r) {
     EXPECT_EQ(text->At(r), written[r]) << r;
   }
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    std::string damaged = bytes;
-    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
-    auto opened = BlockReader::Open(damaged);
-    if (!opened) continue;
-    if (auto column = opened->Text(1)) {
-      ASSERT_EQ(column->codes.size(), opened->rows());
-      for (auto code : column->codes) ASSERT_LT(code, column->values.size());
-    }
-  }
+  ExpectEachFlippedByteRefusedOrRead(bytes);
 }
 
 TEST(ColumnBlock, ManyDistinctValuesWidenTheCodes) {
@@ -181,20 +190,7 @@ TEST(ColumnBlock, DamagedBytesAreRefusedNeverTrusted) {
   EXPECT_FALSE(BlockReader::Open(std::string_view("SLB1")));
   EXPECT_FALSE(BlockReader::Open(std::string_view(bytes).substr(0, bytes.size() - 1)));
   EXPECT_FALSE(BlockReader::Open(longer));
-  // Flipping any one byte either is refused somewhere or still reads every row.
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    std::string damaged = bytes;
-    damaged[i] = static_cast<char>(damaged[i] ^ 0x5a);
-    auto reader = BlockReader::Open(damaged);
-    if (!reader) continue;
-    if (auto text = reader->Text(1)) {
-      ASSERT_EQ(text->codes.size(), reader->rows());
-      for (auto code : text->codes) ASSERT_LT(code, text->values.size());
-    }
-    if (auto integers = reader->Integers(2)) {
-      ASSERT_EQ(integers->size(), reader->rows());
-    }
-  }
+  ExpectEachFlippedByteRefusedOrRead(bytes);
 }
 
 TEST(ColumnBlock, AnEmptyBlockHasNoRows) {
