@@ -108,11 +108,4 @@ void PropertyTable::AddParsed(std::string_view tags) {
   }
 }
 
-std::vector<std::pair<std::string, std::string>> PropertiesOf(std::string_view tags) {
-  PropertyTable table;
-  std::vector<std::pair<std::string, std::string>> properties;
-  for (const Property& p : table[table.Add(tags)]) properties.emplace_back(p.key, p.value);
-  return properties;
-}
-
 }  // namespace sightline::query

@@ -12,7 +12,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace sightline::query {
@@ -52,8 +51,5 @@ class PropertyTable {
   std::deque<std::string> owned_;            // a deque: its strings never move
   std::vector<std::string_view> seen_;       // the keys of the tags being read
 };
-
-// Every custom property of `tags`, as owned strings (for tests and one-off readers).
-std::vector<std::pair<std::string, std::string>> PropertiesOf(std::string_view tags);
 
 }  // namespace sightline::query

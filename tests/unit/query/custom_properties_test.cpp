@@ -9,6 +9,14 @@ namespace {
 
 using Properties = std::vector<std::pair<std::string, std::string>>;
 
+// Every custom property of `tags`, as owned strings.
+Properties PropertiesOf(std::string_view tags) {
+  PropertyTable table;
+  Properties properties;
+  for (const Property& p : table[table.Add(tags)]) properties.emplace_back(p.key, p.value);
+  return properties;
+}
+
 TEST(PropertiesOf, PlainStringObjectsAsTheParserReadsThem) {
   EXPECT_EQ(PropertiesOf(""), Properties());
   EXPECT_EQ(PropertiesOf("{}"), Properties());
