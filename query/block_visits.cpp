@@ -81,6 +81,12 @@ struct BlockColumns {
     if (text[column].codes.empty()) return "";
     return text[column].At(row).value_or("");
   }
+  // The value as text, also of a column read as UUIDs' bytes (visitor and session ids).
+  std::string TextValue(Text column, std::size_t row) const {
+    const std::string_view value = Value(column, row);
+    if (!text[column].packed_uuids || value.empty()) return std::string(value);
+    return storage::blocks::UuidText(value);
+  }
 };
 
 namespace {
@@ -102,7 +108,11 @@ Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const Bl
     // The user and daily ids only for rows without an anonymous id (VisitorOf).
     const bool fallback_visitor = i == kUser || i == kDaily;
     if (!read[i] || (fallback_visitor && !HasNull(columns.text[kAnonymous]))) continue;
-    auto values = reader.Text(static_cast<storage::blocks::ColumnId>(kTextColumns[i]));
+    // Ids only told apart (or grouped by code) come as their bytes: no text to format.
+    const bool ids = i == kAnonymous || i == kUser || i == kDaily || i == kSession;
+    auto values = reader.Text(static_cast<storage::blocks::ColumnId>(kTextColumns[i]),
+                              ids ? storage::blocks::UuidForm::kPacked
+                                  : storage::blocks::UuidForm::kText);
     if (!values) return values.error();
     columns.text[i] = std::move(*values);
   }
@@ -123,20 +133,27 @@ Result<BlockColumns> Decode(const storage::blocks::BlockReader& reader, const Bl
   return columns;
 }
 
-// The visitor as ListRollupEvents reads it: the anonymous id, else the user id, else the
-// daily id, else "".
-std::string_view VisitorOf(const BlockColumns& c, std::size_t r) {
+// The column of the visitor as ListRollupEvents reads it: the anonymous id, else the user id,
+// else the daily id; none without any.
+std::optional<Text> VisitorColumnOf(const BlockColumns& c, std::size_t r) {
   for (const Text candidate : {kAnonymous, kUser, kDaily}) {
-    if (const auto value = c.text[candidate].At(r)) return *value;
+    if (!c.text[candidate].codes.empty() && c.text[candidate].codes[r] != 0) return candidate;
   }
-  return "";
+  return std::nullopt;
+}
+
+// Sets the visit's visitor (as its bytes when its column holds UUIDs).
+void SetVisitor(const BlockColumns& c, std::size_t r, Visit& visit) {
+  const std::optional<Text> column = VisitorColumnOf(c, r);
+  visit.visitor = column ? c.Value(*column, r) : std::string_view();
+  visit.visitor_packed = column && c.text[*column].packed_uuids;
 }
 
 storage::RollupEvent RowOf(const BlockColumns& c, std::size_t r) {
   storage::RollupEvent e;
   e.id = c.Value(kId, r);
-  e.session_id = std::string(c.Value(kSession, r));
-  e.visitor = VisitorOf(c, r);
+  e.session_id = c.TextValue(kSession, r);
+  if (const std::optional<Text> column = VisitorColumnOf(c, r)) e.visitor = c.TextValue(*column, r);
   e.occurred_at = c.at[r];
   e.event = c.Value(kEvent, r);
   e.event_channel = c.Value(kChannel, r);
@@ -189,15 +206,16 @@ class Reader {
     return window_.inbox_ids && !window_.inbox_ids->empty() &&
            window_.inbox_ids->contains(c_.Value(kId, r));
   }
-  bool InInboxSessions(std::string_view session) const {
-    return window_.inbox_sessions && window_.inbox_sessions->contains(session);
+  bool InInboxSessions(std::size_t r) const {
+    return window_.inbox_sessions && !window_.inbox_sessions->empty() &&
+           window_.inbox_sessions->contains(c_.TextValue(kSession, r));
   }
   bool InWindow(std::int64_t at) const { return at >= window_.start_ms && at < window_.end_ms; }
 
   void Loose(std::size_t r) {
     if (!c_.human[r] || !InWindow(c_.at[r]) || InInbox(r) || !Meets(r)) return;
     Begin(r, false);
-    visit_.visitor = VisitorOf(c_, r);
+    SetVisitor(c_, r, visit_);
     AddEvent(r);
     each_(visit_);
   }
@@ -206,7 +224,7 @@ class Reader {
     std::size_t first = from;
     while (first < to && !c_.human[first]) ++first;
     if (first == to) return;
-    if (InInboxSessions(c_.Value(kSession, from))) {
+    if (InInboxSessions(from)) {
       for (std::size_t r = first; r < to; ++r) {
         if (c_.human[r] && !InInbox(r)) merged_.push_back(RowOf(c_, r));
       }
@@ -216,7 +234,7 @@ class Reader {
     Begin(first, true);
     for (std::size_t r = first; r < to; ++r) {
       if (!c_.human[r]) continue;
-      if (visit_.visitor.empty()) visit_.visitor = VisitorOf(c_, r);
+      if (visit_.visitor.empty()) SetVisitor(c_, r, visit_);
       AddEvent(r);
     }
     each_(visit_);
@@ -239,6 +257,7 @@ class Reader {
   void Begin(std::size_t r, bool in_visit) {
     visit_.in_visit = in_visit;
     visit_.visitor = {};
+    visit_.visitor_packed = false;
     visit_.events.clear();
     for (const ValueColumn* v : read_values_) visit_.*v->member = c_.Value(v->column, r);
   }

@@ -1,6 +1,7 @@
 #include "query/stored_rows.h"
 
 #include "query/block_visits.h"
+#include "query/visit_rows.h"
 
 #include <algorithm>
 #include <atomic>
@@ -253,7 +254,27 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
           reading = std::move(reading)](
              const std::function<void(const Visit&)>& each) -> Result<void> {
     const bool with_properties = Reads(reading.values, VisitValue::kProperties);
+    // The days whose visit rows stand for their events (query/visit_rows.h), read first.
+    std::set<std::int64_t> current_days;
+    if (reading.figures_suffice) {
+      auto current = CurrentVisitDays(store, project_id, zone, days);
+      if (!current) return current.error();
+      current_days = std::move(*current);
+    }
+    const auto is_current = [&](std::int64_t start) {
+      return current_days.contains(zone.StartOfDay(zone.DayOf(start)));
+    };
+    std::vector<VisitWindow> from_rows;
+    auto listed = ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) {
+      if (is_current(start)) from_rows.push_back({start, end});
+      return Result<void>();
+    });
+    if (!listed) return listed;
+    const auto spend = [&](std::int64_t rows) { return budget.Spend(rows); };
+    auto rows_read = EachVisitOfRows(store, project_id, zone.name(), from_rows, reading, spend, each);
+    if (!rows_read) return rows_read;
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
+      if (is_current(start)) return {};
       auto rows = store.Read([&](storage::Transaction& tx) {
         return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
       });

@@ -38,7 +38,9 @@ class ReadBudget {
   std::int64_t read_ = 0;
 };
 
-// `reading`: the visit values to read (ReadingOf), the others left empty; custom properties
+// `reading`: the visit values to read (ReadingOf), the others left empty; with
+// figures_suffice, the days whose visit rows are current are read from those, as figures
+// (query/visit_rows.h), the others from their events. Custom properties
 // are the events' tags not set by Sightline or the SDK (no `$` or `__` prefix), those of its
 // property keys or, without them, all. Visits that fail its conditions may be left out. A
 // day's sealed blocks are decoded on a second thread too; `each` is only ever called on the

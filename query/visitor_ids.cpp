@@ -57,9 +57,49 @@ Hash128 Murmur3Hash128(std::string_view bytes, std::uint32_t seed) {
   return {h1, h2};
 }
 
+namespace {
+
+// Text ids and packed UUIDs are hashed with different seeds, so that a 16-byte text id can
+// never stand for a UUID's bytes.
+constexpr std::uint32_t kPackedSeed = 0x5eed;
+
+int LowerHexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// The 16 bytes of a canonical lowercase UUID's text (the texts column blocks pack), or false.
+bool PackUuid(std::string_view text, char (&packed)[16]) {
+  if (text.size() != 36) return false;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < 36;) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (text[i++] != '-') return false;
+      continue;
+    }
+    const int high = LowerHexDigit(text[i]), low = LowerHexDigit(text[i + 1]);
+    if (high < 0 || low < 0) return false;
+    packed[out++] = static_cast<char>(high << 4 | low);
+    i += 2;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::uint32_t VisitorIds::Of(std::string_view visitor) {
+  char packed[16];
+  if (PackUuid(visitor, packed)) return OfPackedUuid(std::string_view(packed, sizeof packed));
+  return OfHash(Murmur3Hash128(visitor));
+}
+
+std::uint32_t VisitorIds::OfPackedUuid(std::string_view bytes) {
+  return OfHash(Murmur3Hash128(bytes, kPackedSeed));
+}
+
+std::uint32_t VisitorIds::OfHash(const Hash128& hash) {
   if (2 * (size_ + 1) > slots_.size()) Grow();
-  const Hash128 hash = Murmur3Hash128(visitor);
   const auto high = static_cast<std::uint32_t>(hash.high);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t i = hash.low & mask;; i = (i + 1) & mask) {
@@ -73,7 +113,7 @@ std::uint32_t VisitorIds::Of(std::string_view visitor) {
 }
 
 void VisitorIds::Grow() {
-  std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()));
+  decltype(slots_) old(std::max<std::size_t>(1024, 2 * slots_.size()));
   old.swap(slots_);
   const std::size_t mask = slots_.size() - 1;
   for (const Slot& slot : old) {

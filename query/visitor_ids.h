@@ -13,12 +13,24 @@
 #include <string_view>
 #include <vector>
 
+#include "core/huge_pages.h"
+
 namespace sightline::query {
+
+// MurmurHash3 x64 128 of `bytes`: its two 64-bit halves (h1, h2). Exposed for its test.
+struct Hash128 {
+  std::uint64_t low, high;
+};
+Hash128 Murmur3Hash128(std::string_view bytes, std::uint32_t seed = 0);
 
 class VisitorIds {
  public:
   // The visitor's number: 0 for the first visitor seen, 1 for the next, and so on.
   std::uint32_t Of(std::string_view visitor);
+  // The same for a visitor id that is a canonical UUID (lowercase, with dashes) given as its
+  // 16 bytes, as column blocks keep such ids (storage/blocks/column_block.h): it is the same
+  // visitor as its text given to Of, so a query may read both forms.
+  std::uint32_t OfPackedUuid(std::string_view bytes);
   // How many distinct visitors have been seen.
   std::size_t size() const { return size_; }
 
@@ -29,16 +41,11 @@ class VisitorIds {
     std::uint32_t high = 0;
     std::uint32_t number = 0;  // the visitor's number + 1; 0: empty
   };
+  std::uint32_t OfHash(const Hash128& hash);
   void Grow();
 
-  std::vector<Slot> slots_;  // a power of two
+  std::vector<Slot, core::HugePageAllocator<Slot>> slots_;  // a power of two
   std::size_t size_ = 0;
 };
-
-// MurmurHash3 x64 128 of `bytes`: its two 64-bit halves (h1, h2). Exposed for its test.
-struct Hash128 {
-  std::uint64_t low, high;
-};
-Hash128 Murmur3Hash128(std::string_view bytes, std::uint32_t seed = 0);
 
 }  // namespace sightline::query

@@ -93,6 +93,16 @@ void Summarize(const Visit& visit, Summary& summary) {
   summary.duration_ms = visit.events.back().at_ms - visit.events.front().at_ms;
 }
 
+// The same from a visit's figures (the rollups' rows keep those of a loose event as Summarize
+// leaves them: no entry or exit page, no bounce, no duration).
+void Summarize(const VisitFigures& figures, Summary& summary) {
+  summary.pageviews = figures.pageviews;
+  summary.bounce = figures.bounce;
+  summary.duration_ms = figures.duration_ms;
+  summary.entry_page = figures.entry_page;
+  summary.exit_page = figures.exit_page;
+}
+
 std::string_view VisitFieldValue(const Visit& v, const Summary& s, Field field) {
   switch (field) {
     case Field::kEntryPage: return s.entry_page;
@@ -129,6 +139,23 @@ std::optional<std::string_view> EventValue(const VisitEvent& e, const FieldRef& 
       }
       return std::nullopt;
   }
+}
+
+// A page's value of a per-event field: its path for `event:page` (FiguresSuffice allows no
+// other per-event field).
+std::optional<std::string_view> EventValue(const VisitPage& page, const FieldRef& ref) {
+  if (ref.field != Field::kPage) return std::nullopt;
+  return page.path;
+}
+
+// Whether one of the visit's events (or pages) has a value of the field that matches.
+bool AnyEventMatches(const Filter& f, const FieldRef& field, const Visit& v) {
+  const auto matches = [&](const auto& event) {
+    const auto value = EventValue(event, field);
+    return value && ValueMatches(f, *value);
+  };
+  if (v.figures != nullptr) return std::ranges::any_of(v.figures->pages, matches);
+  return std::ranges::any_of(v.events, matches);
 }
 
 // A filter with each dimension resolved once, and the same shape as the request's.
@@ -181,10 +208,7 @@ bool Holds(const Compiled& c, const Visit& v, const Summary& s) {
   if (f.condition()) {
     bool positive = false;
     if (c.field.per_event()) {
-      positive = std::any_of(v.events.begin(), v.events.end(), [&](const VisitEvent& e) {
-        const auto value = EventValue(e, c.field);
-        return value && ValueMatches(f, *value);
-      });
+      positive = AnyEventMatches(f, c.field, v);
     } else {
       positive = ValueMatches(f, VisitFieldValue(v, s, c.field.field));
     }
@@ -263,23 +287,38 @@ class Evaluation {
   }
 
   void Add(const Visit& visit) {
-    if (visit.events.empty()) return;
-    Summarize(visit, summary_);
+    if (visit.figures != nullptr) {
+      Summarize(*visit.figures, summary_);
+    } else if (!visit.events.empty()) {
+      Summarize(visit, summary_);
+    } else {
+      return;
+    }
     for (const Compiled& filter : filters_) {
       if (!Holds(filter, visit, summary_)) return;
     }
     // A visit without a visitor id counts no visitor, as in the rollups. Every kept visit's
     // visitor is numbered here, so the numbers seen are the kept visits' visitors.
     std::optional<std::uint32_t> visitor;
-    if (!visit.visitor.empty()) visitor = visitor_ids_.Of(visit.visitor);
+    if (visit.visitor_packed) {
+      visitor = visitor_ids_.OfPackedUuid(visit.visitor);
+    } else if (!visit.visitor.empty()) {
+      visitor = visitor_ids_.Of(visit.visitor);
+    }
     std::optional<std::size_t> bucket;
     if (time_) {
-      bucket = BucketOf(buckets_, visit.events.front().at_ms);
+      const std::int64_t started =
+          visit.figures != nullptr ? visit.figures->started_at : visit.events.front().at_ms;
+      bucket = BucketOf(buckets_, started);
       if (!bucket) return;
     }
     ++visit_serial_;
+    if (visit.figures != nullptr) {
+      AddFigures(visit, *visit.figures, visitor, bucket);
+      return;
+    }
     if (!per_event_) {
-      Key(visit, nullptr, bucket);
+      Key(visit, kNoEvent, bucket);
       Sums& sums = Row(bucket);
       AddVisit(sums, visit, visitor);
       for (std::size_t i = 0; i < visit.events.size(); ++i) AddEvent(sums, visit, i);
@@ -313,9 +352,39 @@ class Evaluation {
   }
 
  private:
+  // A visit's figures, in one row, or in a row per page when a dimension is per event (the
+  // event path's rows: a page's events are its views, all pageviews).
+  void AddFigures(const Visit& v, const VisitFigures& figures,
+                  std::optional<std::uint32_t> visitor, std::optional<std::size_t> bucket) {
+    if (!per_event_) {
+      Key(v, kNoEvent, bucket);
+      Sums& sums = Row(bucket);
+      AddVisit(sums, v, visitor);
+      sums.events += figures.events;
+      sums.pageviews += figures.pageviews;
+      for (const VisitPage& page : figures.pages) {
+        sums.timed_views += page.timed_views;
+        sums.view_ms += page.view_ms;
+      }
+      return;
+    }
+    for (const VisitPage& page : figures.pages) {
+      if (!Key(v, &page, bucket)) continue;
+      Sums& sums = Row(bucket);
+      AddVisit(sums, v, visitor);
+      sums.events += page.views;
+      sums.pageviews += page.views;
+      sums.timed_views += page.timed_views;
+      sums.view_ms += page.view_ms;
+    }
+  }
+
   // Sets key_ and values_ to the row's dimension values for a visit, or for one of its events
-  // when a dimension is per event; false when the event has no value for one of them.
-  bool Key(const Visit& v, const VisitEvent* event, std::optional<std::size_t> bucket) {
+  // (or pages) when a dimension is per event; false when the event has no value for one of
+  // them. `kNoEvent` when no dimension is per event.
+  static constexpr const VisitEvent* kNoEvent = nullptr;
+  template <class Event>
+  bool Key(const Visit& v, const Event* event, std::optional<std::size_t> bucket) {
     key_.clear();
     values_.clear();
     for (const FieldRef& field : fields_) {
@@ -451,8 +520,42 @@ std::vector<VisitCondition> VisitConditions(const QueryRequest& request) {
   return conditions;
 }
 
+namespace {
+
+// Whether a visit's figures hold the field: its own values, the time, its pages.
+bool FiguresHold(std::string_view dimension) {
+  const auto field = Resolve(dimension);
+  return field && (!field->per_event() || field->field == Field::kPage);
+}
+
+bool FiguresHold(const Filter& filter) {
+  // has_done asks for one event meeting the whole inner filter: a page list cannot say.
+  if (filter.op == FilterOp::kHasDone || filter.op == FilterOp::kHasNotDone) return false;
+  if (filter.condition() && !FiguresHold(filter.dimension)) return false;
+  return std::ranges::all_of(filter.children,
+                             [](const Filter& child) { return FiguresHold(child); });
+}
+
+}  // namespace
+
+bool FiguresSuffice(const QueryRequest& request) {
+  return std::ranges::all_of(request.dimensions,
+                             [](const std::string& d) { return FiguresHold(d); }) &&
+         std::ranges::all_of(request.filters, [](const Filter& f) { return FiguresHold(f); });
+}
+
 VisitReading ReadingOf(const QueryRequest& request) {
-  return {ValuesRead(request), PropertyKeysRead(request), VisitConditions(request)};
+  VisitReading reading{ValuesRead(request), PropertyKeysRead(request), VisitConditions(request),
+                       FiguresSuffice(request)};
+  // From figures, a visit's timed views are those of its pages.
+  if (reading.figures_suffice && std::ranges::find(request.metrics, "time_on_page") !=
+                                     request.metrics.end()) {
+    reading.values.set(static_cast<std::size_t>(VisitValue::kPages));
+  }
+  reading.counts_read = !std::ranges::all_of(request.metrics, [](const std::string& metric) {
+    return metric == "visitors" || metric == "visits" || metric == "percentage";
+  });
+  return reading;
 }
 
 std::vector<std::string> PropertyKeysRead(const QueryRequest& request) {

@@ -39,6 +39,25 @@ struct VisitEvent {
   std::span<const Property> properties;  // its custom properties (those the request reads)
 };
 
+// A page of a visit known by its figures: its views, and how many of them were timed (followed
+// by another pageview of the visit) and for how long in all.
+struct VisitPage {
+  std::string_view path;
+  std::int64_t views = 0, timed_views = 0, view_ms = 0;
+};
+
+// A visit as the rollups keep it (a visit row, storage/visit_blocks.h): its figures, counted
+// with the rules Summarize applies to its events (reports/rollups.cpp, VisitRowOf), and its
+// pages. A source may hand visits this way, without their events, to a request whose answer
+// needs nothing else (VisitReading::figures_suffice).
+struct VisitFigures {
+  std::int64_t started_at = 0;
+  std::int64_t events = 0, pageviews = 0, duration_ms = 0;
+  bool bounce = false;
+  std::string_view entry_page, exit_page;
+  std::span<const VisitPage> pages;  // in any order, each path once
+};
+
 // One visit, or one event outside every visit (`in_visit` false: it counts as an event, a
 // pageview if it is one, and a visitor, never as a visit). Its acquisition, place and device
 // are its first event's. A source may leave empty the values a request does not read
@@ -49,7 +68,10 @@ struct Visit {
   std::string_view source, channel, referrer;
   std::string_view utm_source, utm_medium, utm_campaign, utm_content, utm_term;
   std::string_view country, region, city, device, browser, os;
-  std::vector<VisitEvent> events;  // in time order, at least one
+  std::vector<VisitEvent> events;  // in time order, at least one; none with `figures`
+  const VisitFigures* figures = nullptr;  // set: the visit is known by these, not its events
+  // `visitor` is a canonical UUID's 16 bytes, not its text (VisitorIds::OfPackedUuid).
+  bool visitor_packed = false;
 };
 
 // The values of a visit a source may leave out, by what they are. The visitor, the in_visit
@@ -81,13 +103,24 @@ struct VisitCondition {
 };
 std::vector<VisitCondition> VisitConditions(const QueryRequest& request);
 
+// Whether AnswerWeb can answer `request` from visits' figures (VisitFigures): its dimensions
+// and filters read a visit's own values, the time and pages only (no event name, channel or
+// custom property, no has_done), whatever its metrics.
+bool FiguresSuffice(const QueryRequest& request);
+
 // What a source reads for a request, and what it may skip.
 struct VisitReading {
   VisitValues values;  // the others are left empty
   // The custom property keys read, when values has kProperties; every key when none.
   std::optional<std::vector<std::string>> property_keys;
   std::vector<VisitCondition> conditions;
+  // The source may hand visits with figures instead of events (FiguresSuffice).
+  bool figures_suffice = false;
+  // Figures: whether the metrics need a visit's counts (events, pageviews, bounce, duration,
+  // timed views) beyond its visitor and whether it is a visit; without, they may be left 0.
+  bool counts_read = true;
 };
+// (With figures_suffice, time_on_page reads the pages: a visit's figures time them.)
 VisitReading ReadingOf(const QueryRequest& request);
 
 // Calls `each` with every visit that started in the window, in any order.

@@ -276,8 +276,10 @@ Result<void> EachAssistantVisit(SqlSession& session, std::string_view project_id
                                 std::string_view zone, std::int64_t start_ms, std::int64_t end_ms,
                                 const std::function<void(const WebVisitRow&)>& each) {
   constexpr VisitColumn kTexts[] = {VisitColumn::kEntryPage, VisitColumn::kSource};
-  const VisitSelection selection{start_ms, end_ms, VisitColumn::kChannel,
-                                 [](std::string_view channel) { return channel == kAiAssistants; }};
+  const VisitSelection selection{
+      start_ms, end_ms,
+      {{VisitColumn::kChannel,
+        [](std::string_view channel) { return channel == kAiAssistants; }}}};
   return internal::ReadVisits(session, project_id, zone, kTexts, selection,
                               [&](const WebVisitRow& visit) {
                                 if (visit.in_visit) each(visit);

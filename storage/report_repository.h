@@ -122,6 +122,12 @@ class ReportRepository {
   // block at a time (in day order; any order within a day).
   core::Result<void> EachWebVisit(const WebVisitQuery& query,
                                   const std::function<void(const WebVisitRow&)>& each);
+  // The blocks that may hold visits that started in the window, for a reader that decodes
+  // them itself (`query`), in day order.
+  core::Result<std::vector<std::string>> ReadVisitBlocks(std::string_view project_id,
+                                                         std::string_view zone,
+                                                         std::int64_t start_ms,
+                                                         std::int64_t end_ms);
 
  private:
   core::Result<std::vector<RollupEvent>> ListInboxRollupEvents(std::string_view project_id,

@@ -18,6 +18,11 @@ using core::Result;
 // blocks of the days that began at most this long before it.
 constexpr std::int64_t kLongestDayMs = 25 * 3'600'000;
 
+// The blocks that may hold visits that started in [$5, $4): $3 is $5 - kLongestDayMs.
+constexpr const char* kBlocksOfWindow =
+    "SELECT data FROM visit_blocks WHERE project_id = $1 AND zone = $2 AND day_start >= $3 "
+    "AND day_start < $4 AND first_at < $4 AND last_at >= $5 ORDER BY day_start";
+
 bool IsList(WebDimension dimension) {
   return dimension == WebDimension::kPage || dimension == WebDimension::kEvent ||
          dimension == WebDimension::kEventChannel;
@@ -37,11 +42,9 @@ namespace internal {
 Result<void> ReadVisits(SqlSession& session, std::string_view project_id, std::string_view zone,
                         std::span<const VisitColumn> texts, const VisitSelection& selection,
                         const std::function<void(const WebVisitRow&)>& each) {
-  auto blocks = session.Query(
-      "SELECT data FROM visit_blocks WHERE project_id = $1 AND zone = $2 AND day_start >= $3 "
-      "AND day_start < $4 AND first_at < $4 AND last_at >= $5 ORDER BY day_start",
-      {std::string(project_id), std::string(zone), selection.start_ms - kLongestDayMs,
-       selection.end_ms, selection.start_ms});
+  auto blocks = session.Query(kBlocksOfWindow, {std::string(project_id), std::string(zone),
+                                                selection.start_ms - kLongestDayMs,
+                                                selection.end_ms, selection.start_ms});
   if (!blocks) return blocks.error();
   for (const SqlRow& block : *blocks) {
     if (auto read = DecodeVisits(block.Text(0), texts, selection, each); !read) return read;
@@ -68,12 +71,26 @@ Result<void> ReportRepository::EachWebVisit(const WebVisitQuery& q,
                                             const std::function<void(const WebVisitRow&)>& each) {
   std::vector<VisitColumn> texts;
   if (q.values_of) texts.push_back(ColumnOf(*q.values_of));
-  VisitSelection selection{q.start_ms, q.end_ms, std::nullopt, {}};
+  VisitSelection selection{q.start_ms, q.end_ms, {}};
   if (q.filter) {
-    selection.column = ColumnOf(q.filter->dimension);
-    selection.keep = [&](std::string_view value) { return Holds(value, *q.filter); };
+    selection.conditions.push_back({ColumnOf(q.filter->dimension), [&](std::string_view value) {
+                                      return Holds(value, *q.filter);
+                                    }});
   }
   return internal::ReadVisits(session_, q.project_id, q.zone, texts, selection, each);
+}
+
+Result<std::vector<std::string>> ReportRepository::ReadVisitBlocks(std::string_view project_id,
+                                                                 std::string_view zone,
+                                                                 std::int64_t start_ms,
+                                                                 std::int64_t end_ms) {
+  auto rows = session_.Query(kBlocksOfWindow, {std::string(project_id), std::string(zone),
+                                               start_ms - kLongestDayMs, end_ms, start_ms});
+  if (!rows) return rows.error();
+  std::vector<std::string> blocks;
+  blocks.reserve(rows->size());
+  for (SqlRow& row : *rows) blocks.push_back(row.TakeText(0));
+  return blocks;
 }
 
 }  // namespace sightline::storage

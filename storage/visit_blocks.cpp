@@ -99,15 +99,19 @@ Result<std::vector<std::size_t>> SelectedRows(const BlockReader& reader,
   for (std::size_t r = 0; r < started_at.size(); ++r) {
     if (started_at[r] >= selection.start_ms && started_at[r] < selection.end_ms) rows.push_back(r);
   }
-  if (!selection.column || rows.empty()) return rows;
-  auto values = reader.Text(Col(*selection.column));
-  if (!values) return values.error();
-  std::vector<std::int8_t> kept(values->values.size(), -1);  // per code: unknown, no, yes
-  std::erase_if(rows, [&](std::size_t r) {
-    const std::uint32_t code = values->codes[r];
-    if (kept[code] < 0) kept[code] = selection.keep(code == 0 ? "" : values->values[code]) ? 1 : 0;
-    return kept[code] == 0;
-  });
+  for (const VisitCondition& condition : selection.conditions) {
+    if (rows.empty()) break;
+    auto values = reader.Text(Col(condition.column));
+    if (!values) return values.error();
+    std::vector<std::int8_t> kept(values->values.size(), -1);  // per code: unknown, no, yes
+    std::erase_if(rows, [&](std::size_t r) {
+      const std::uint32_t code = values->codes[r];
+      if (kept[code] < 0) {
+        kept[code] = condition.keep(code == 0 ? "" : values->values[code]) ? 1 : 0;
+      }
+      return kept[code] == 0;
+    });
+  }
   return rows;
 }
 

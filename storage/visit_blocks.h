@@ -42,14 +42,17 @@ inline constexpr std::array<VisitColumn, 20> kVisitTexts = {
 // The rows in the order given, every field.
 std::string EncodeVisits(std::span<const WebVisitRow> rows);
 
-// The rows a reader wants: those that started in [start_ms, end_ms) and, with a column, whose
-// value of it `keep` accepts (asked once per distinct value of a block, so a selective filter
-// costs a dictionary lookup per row and no decoding of the rows it drops).
+// The rows a reader wants: those that started in [start_ms, end_ms) and meet every condition:
+// a column whose value `keep` accepts (asked once per distinct value of a block, so a selective
+// filter costs a dictionary lookup per row and no decoding of the rows it drops).
+struct VisitCondition {
+  VisitColumn column;
+  std::function<bool(std::string_view)> keep;
+};
 struct VisitSelection {
   std::int64_t start_ms = 0;
   std::int64_t end_ms = 0;
-  std::optional<VisitColumn> column;
-  std::function<bool(std::string_view)> keep;
+  std::vector<VisitCondition> conditions;
 };
 
 // Calls `each` with the block's selected rows in block order, each with the figures

@@ -97,13 +97,14 @@ std::optional<std::string> PackUuid(std::string_view text) {
 // Appends the canonical text of a packed UUID (16 bytes) to `text`.
 void AppendUuid(std::string& text, std::string_view packed) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // Where each byte's two digits go: the dashes sit at 8, 13, 18 and 23.
+  static constexpr std::uint8_t kAt[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
   char out[36];
-  std::size_t at = 0;
+  out[8] = out[13] = out[18] = out[23] = '-';
   for (std::size_t i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out[at++] = '-';
     const auto byte = static_cast<std::uint8_t>(packed[i]);
-    out[at++] = kHex[byte >> 4];
-    out[at++] = kHex[byte & 0xf];
+    out[kAt[i]] = kHex[byte >> 4];
+    out[kAt[i] + 1] = kHex[byte & 0xf];
   }
   text.append(out, sizeof out);
 }
@@ -237,40 +238,52 @@ Result<TextValues> DecodeText(std::string_view raw, std::size_t rows) {
   return text;
 }
 
-Result<TextValues> DecodeUuidDictionary(std::string_view raw, std::size_t rows) {
+// Puts `count` packed UUIDs into the values: their text, or (packed) their bytes as they are.
+void AddUuids(std::string_view packed, std::uint64_t count, UuidForm form, TextValues& text) {
+  text.values.reserve(count + 1);
+  text.values.emplace_back();
+  if (form == UuidForm::kPacked) {
+    text.packed_uuids = true;
+    text.arena->assign(packed);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      text.values.push_back(std::string_view(*text.arena).substr(i * 16, 16));
+    }
+    return;
+  }
+  text.arena->reserve(count * 36);  // never moves: the views stay valid
+  for (std::uint64_t i = 0; i < count; ++i) {
+    AppendUuid(*text.arena, packed.substr(i * 16, 16));
+    text.values.push_back(std::string_view(*text.arena).substr(i * 36, 36));
+  }
+}
+
+Result<TextValues> DecodeUuidDictionary(std::string_view raw, std::size_t rows, UuidForm form) {
   TextValues text;
   Cursor cursor(raw);
   const auto count = cursor.Varint();
   // No more values than rows (every value is some row's): the text stays within 36 bytes a row.
   if (!count || *count > rows || *count > cursor.left() / 16) return Damaged("dictionary size");
-  const std::string_view packed = *cursor.Take(*count * 16);
-  text.arena->reserve(*count * 36);  // never moves: the views stay valid
-  text.values.reserve(*count + 1);
-  text.values.emplace_back();
-  for (std::uint64_t i = 0; i < *count; ++i) {
-    AppendUuid(*text.arena, packed.substr(i * 16, 16));
-    text.values.push_back(std::string_view(*text.arena).substr(i * 36, 36));
-  }
+  AddUuids(*cursor.Take(*count * 16), *count, form, text);
   if (auto codes = DecodeCodesAfter(cursor, *count, rows, text); !codes) return codes.error();
   return text;
 }
 
-Result<TextValues> DecodeUuids(std::string_view raw, std::size_t rows) {
+Result<TextValues> DecodeUuids(std::string_view raw, std::size_t rows, UuidForm form) {
   if (raw.size() != rows * 16) return Damaged("UUID column size");
   TextValues text;
-  text.arena->reserve(rows * 36);
-  for (std::size_t r = 0; r < rows; ++r) AppendUuid(*text.arena, raw.substr(r * 16, 16));
-  text.values.reserve(rows + 1);
-  text.values.emplace_back();
+  AddUuids(raw, rows, form, text);
   text.codes.resize(rows);
-  for (std::size_t r = 0; r < rows; ++r) {
-    text.values.push_back(std::string_view(*text.arena).substr(r * 36, 36));
-    text.codes[r] = static_cast<std::uint32_t>(r + 1);
-  }
+  for (std::size_t r = 0; r < rows; ++r) text.codes[r] = static_cast<std::uint32_t>(r + 1);
   return text;
 }
 
 }  // namespace
+
+std::string UuidText(std::string_view packed) {
+  std::string text;
+  AppendUuid(text, packed);
+  return text;
+}
 
 // ---- Writing -----------------------------------------------------------------------------------
 
@@ -423,7 +436,7 @@ Result<std::string> BlockReader::Inflate(const Entry& entry) const {
   return raw;
 }
 
-Result<TextValues> BlockReader::Text(ColumnId id) const {
+Result<TextValues> BlockReader::Text(ColumnId id, UuidForm form) const {
   const Entry* entry = Find(id);
   if (!entry) {
     TextValues nulls;
@@ -435,8 +448,8 @@ Result<TextValues> BlockReader::Text(ColumnId id) const {
   auto raw = Inflate(*entry);
   if (!raw) return raw.error();
   switch (entry->kind) {
-    case kUuid: return DecodeUuids(*raw, rows_);
-    case kUuidDictionary: return DecodeUuidDictionary(*raw, rows_);
+    case kUuid: return DecodeUuids(*raw, rows_, form);
+    case kUuidDictionary: return DecodeUuidDictionary(*raw, rows_, form);
     default: return DecodeText(*raw, rows_);
   }
 }

@@ -61,6 +61,13 @@ class BlockWriter {
   std::unordered_map<ColumnId, IntegerColumn> integers_;
 };
 
+// How a reader wants a column of canonical UUIDs: as their text, or as their 16 bytes each
+// (which saves formatting them when the reader only tells them apart).
+enum class UuidForm { kText, kPacked };
+
+// The canonical text (lowercase, with dashes) of a UUID's 16 bytes.
+std::string UuidText(std::string_view packed);
+
 // One text column decoded: the dictionary and a code per row (0: null).
 struct TextValues {
   // The dictionary's bytes, on the heap so that moving keeps the views valid (a short
@@ -68,6 +75,9 @@ struct TextValues {
   std::unique_ptr<std::string> arena = std::make_unique<std::string>();
   std::vector<std::string_view> values;   // [0] is unused (null); views into `arena`
   std::vector<std::uint32_t> codes;       // per row
+  // The values are UUIDs' 16 bytes each, not their text (asked with UuidForm::kPacked, of a
+  // column kept as UUIDs).
+  bool packed_uuids = false;
 
   std::optional<std::string_view> At(std::size_t row) const {
     const std::uint32_t code = codes[row];
@@ -87,8 +97,9 @@ class BlockReader {
 
   std::size_t rows() const { return rows_; }
   bool Has(ColumnId id) const;
-  // A text column (all null when the block lacks it); an error for an integer column.
-  core::Result<TextValues> Text(ColumnId id) const;
+  // A text column (all null when the block lacks it); an error for an integer column. With
+  // UuidForm::kPacked, a column kept as UUIDs comes as their bytes (TextValues::packed_uuids).
+  core::Result<TextValues> Text(ColumnId id, UuidForm form = UuidForm::kText) const;
   // An integer column (all 0 when the block lacks it); an error for a text column.
   core::Result<std::vector<std::int64_t>> Integers(ColumnId id) const;
 

@@ -42,6 +42,24 @@ TEST(VisitorIds, KnowsAVisitorByItsBytesOnceItsStringIsGone) {
   EXPECT_EQ(ids.Of(std::string(40, 'b')), 1u);
 }
 
+// A UUID's text and its 16 bytes (as column blocks keep it) are one visitor; a text of 16
+// bytes is not a UUID's bytes, nor is a UUID's text in upper case (blocks keep that as text).
+TEST(VisitorIds, AUuidIsOneVisitorAsTextAndAsItsBytes) {
+  VisitorIds ids;
+  const std::string text = "0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b";
+  const std::string bytes = "\x01\x90\xa3\xb4\x5c\x6d\x7e\x8f\x9a\x0b\x1c\x2d\x3e\x4f\x5a\x6b";
+  ASSERT_EQ(bytes.size(), 16u);
+  EXPECT_EQ(ids.Of(text), 0u);
+  EXPECT_EQ(ids.OfPackedUuid(bytes), 0u);
+  EXPECT_EQ(ids.Of(bytes), 1u) << "16 bytes of text are another visitor";
+  EXPECT_EQ(ids.Of("0190A3B4-5C6D-7E8F-9A0B-1C2D3E4F5A6B"), 2u);
+  EXPECT_EQ(ids.Of("0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6"), 3u);   // one digit short
+  EXPECT_EQ(ids.Of("0190a3b4x5c6d-7e8f-9a0b-1c2d3e4f5a6b"), 4u);  // no dash
+  EXPECT_EQ(ids.OfPackedUuid(std::string(16, '\0')), 5u);
+  EXPECT_EQ(ids.Of("00000000-0000-0000-0000-000000000000"), 5u);
+  EXPECT_EQ(ids.size(), 6u);
+}
+
 // Past the table's first size, and the empty visitor (events without an id are numbered by
 // no caller, but the table must not mistake it for an empty slot).
 TEST(VisitorIds, StaysExactAsTheTableGrows) {

@@ -162,6 +162,52 @@ TEST(ColumnBlock, RepeatedUuidsAreADictionaryOfSixteenBytesEach) {
   ExpectEachFlippedByteRefusedOrRead(bytes);
 }
 
+// A reader that only tells ids apart takes them as their bytes: the same rows, 16 bytes each
+// (the text's hex digits), for a dictionary and for a column of distinct ids; a column that is
+// not kept as UUIDs comes as text whatever the reader asks.
+TEST(ColumnBlock, UuidsComeAsTheirBytesWhenAskedSo) {
+  const auto bytes_of = [](std::string_view text) {
+    std::string bytes;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '-') continue;
+      bytes.push_back(static_cast<char>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
+      ++i;
+    }
+    return bytes;
+  };
+  const std::vector<std::string> ids = {"0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b",
+                                        "ffffffff-0000-4000-8000-00000000abcd",
+                                        "00000000-0000-0000-0000-000000000000"};
+  BlockWriter writer;
+  for (int r = 0; r < 9; ++r) {
+    writer.AddText(1, r % 4 == 3 ? std::nullopt : std::optional<std::string>(ids[r % 3]));
+    writer.AddText(2, ids[r % 3].substr(0, 35) + std::to_string(r));  // distinct UUIDs
+    writer.AddText(3, "not-a-uuid-" + std::to_string(r % 2));
+    writer.EndRow();
+  }
+  const std::string block = writer.Finish();
+  auto reader = BlockReader::Open(block);
+  ASSERT_TRUE(reader);
+  auto text = reader->Text(1);
+  auto packed = reader->Text(1, UuidForm::kPacked);
+  auto distinct = reader->Text(2);
+  auto distinct_packed = reader->Text(2, UuidForm::kPacked);
+  auto other = reader->Text(3, UuidForm::kPacked);
+  ASSERT_TRUE(text && packed && distinct && distinct_packed && other);
+  EXPECT_FALSE(text->packed_uuids);
+  EXPECT_TRUE(packed->packed_uuids);
+  EXPECT_TRUE(distinct_packed->packed_uuids);
+  EXPECT_FALSE(other->packed_uuids);
+  for (int r = 0; r < 9; ++r) {
+    ASSERT_EQ(packed->At(r).has_value(), text->At(r).has_value()) << r;
+    if (text->At(r)) {
+      EXPECT_EQ(*packed->At(r), bytes_of(*text->At(r))) << r;
+    }
+    EXPECT_EQ(*distinct_packed->At(r), bytes_of(*distinct->At(r))) << r;
+    EXPECT_EQ(*other->At(r), "not-a-uuid-" + std::to_string(r % 2));
+  }
+}
+
 TEST(ColumnBlock, ManyDistinctValuesWidenTheCodes) {
   BlockWriter writer;
   for (int r = 0; r < 70'000; ++r) {

@@ -59,7 +59,7 @@ void ExpectSame(const WebVisitRow& a, const WebVisitRow& b) {
 core::Result<std::vector<WebVisitRow>> Decoded(std::string_view block,
                                                std::span<const VisitColumn> texts,
                                                VisitSelection selection = {
-                                                   INT64_MIN, INT64_MAX, std::nullopt, {}}) {
+                                                   INT64_MIN, INT64_MAX, {}}) {
   std::vector<WebVisitRow> rows;
   auto read = DecodeVisits(block, texts, selection,
                            [&](const WebVisitRow& row) { rows.push_back(row); });
@@ -96,10 +96,11 @@ TEST(VisitBlocks, TheSelectionKeepsTheWindowAndTheValuesItAccepts) {
   const std::string block = EncodeVisits(rows);
   const std::int64_t start = rows[10].started_at, end = rows[30].started_at;
   int asked = 0;
-  const VisitSelection german{start, end, VisitColumn::kCountry, [&](std::string_view country) {
-                                ++asked;
-                                return country == "DE";
-                              }};
+  const VisitSelection german{start, end,
+                              {{VisitColumn::kCountry, [&](std::string_view country) {
+                                  ++asked;
+                                  return country == "DE";
+                                }}}};
   auto decoded = Decoded(block, {}, german);
   ASSERT_TRUE(decoded);
   std::vector<std::int64_t> expected;
@@ -113,6 +114,26 @@ TEST(VisitBlocks, TheSelectionKeepsTheWindowAndTheValuesItAccepts) {
   EXPECT_EQ(got, expected);
   EXPECT_FALSE(expected.empty());
   EXPECT_EQ(asked, 2) << "once per distinct value, not per row";
+}
+
+TEST(VisitBlocks, RowsMeetEveryCondition) {
+  std::vector<WebVisitRow> rows;
+  for (int i = 0; i < 40; ++i) rows.push_back(Visit(i));
+  const std::string block = EncodeVisits(rows);
+  const VisitSelection selection{
+      INT64_MIN, INT64_MAX,
+      {{VisitColumn::kCountry, [](std::string_view country) { return country == "DE"; }},
+       {VisitColumn::kEntryPage, [](std::string_view page) { return page != "/in/1"; }}}};
+  auto decoded = Decoded(block, kVisitTexts, selection);
+  ASSERT_TRUE(decoded);
+  std::size_t expected = 0;
+  for (const WebVisitRow& row : rows) expected += row.country == "DE" && row.entry_page != "/in/1";
+  EXPECT_EQ(decoded->size(), expected);
+  EXPECT_GT(expected, 0u);
+  for (const WebVisitRow& row : *decoded) {
+    EXPECT_EQ(row.country, "DE");
+    EXPECT_NE(row.entry_page, "/in/1");
+  }
 }
 
 TEST(VisitBlocks, DamagedBytesAreAnError) {
