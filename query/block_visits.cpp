@@ -55,17 +55,21 @@ constexpr ValueColumn kValueColumns[] = {
     {VisitValue::kOs, kOs, &Visit::os},
 };
 
-// The text columns to decode for the window: what every visit reads, and what it asks for.
-std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
+// The text columns to decode for a reading: what every visit reads, and what it asks for.
+std::array<bool, kTextCount> ColumnsRead(const VisitReading& reading) {
   std::array<bool, kTextCount> read{};
   for (const Text always : {kAnonymous, kUser, kDaily, kChannel, kSession, kEvent}) {
     read[always] = true;
   }
-  const VisitValues& values = window.reading.values;
-  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(values, v.value);
-  read[kPath] = Reads(values, VisitValue::kPages);
-  read[kTags] = Reads(values, VisitValue::kProperties);
-  // Ids only to drop rows the inbox also returned.
+  for (const ValueColumn& v : kValueColumns) read[v.column] = Reads(reading.values, v.value);
+  read[kPath] = Reads(reading.values, VisitValue::kPages);
+  read[kTags] = Reads(reading.values, VisitValue::kProperties);
+  return read;
+}
+
+// The same for a window: the ids too when the inbox holds some (to drop the rows it returned).
+std::array<bool, kTextCount> ColumnsRead(const BlockWindow& window) {
+  std::array<bool, kTextCount> read = ColumnsRead(window.reading);
   read[kId] = window.inbox_ids && !window.inbox_ids->empty();
   return read;
 }
@@ -288,6 +292,17 @@ class Reader {
 };
 
 }  // namespace
+
+std::vector<storage::blocks::ColumnId> BlockColumnsRead(const VisitReading& reading) {
+  std::vector<storage::blocks::ColumnId> ids = {
+      static_cast<storage::blocks::ColumnId>(EventColumn::kFlags),
+      static_cast<storage::blocks::ColumnId>(EventColumn::kOccurredAt)};
+  const std::array<bool, kTextCount> read = ColumnsRead(reading);
+  for (std::size_t i = 0; i < kTextCount; ++i) {
+    if (read[i]) ids.push_back(static_cast<storage::blocks::ColumnId>(kTextColumns[i]));
+  }
+  return ids;
+}
 
 Result<std::shared_ptr<const BlockColumns>> DecodeBlock(std::string_view block,
                                                        const BlockWindow& window) {

@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "query/custom_properties.h"
 #include "query/web_evaluation.h"
+#include "storage/blocks/column_block.h"
 #include "storage/report_records.h"
 
 namespace sightline::query {
@@ -33,6 +34,10 @@ struct BlockWindow {
   const std::set<std::string, std::less<>>* inbox_sessions = nullptr;
   const std::set<std::string, std::less<>>* inbox_ids = nullptr;
 };
+
+// The columns DecodeBlock decodes for a reading (and the events' ids, when the window has
+// inbox rows), for a store to fetch only those.
+std::vector<storage::blocks::ColumnId> BlockColumnsRead(const VisitReading& reading);
 
 // A block's columns as a window reads them: the costly part of reading a block (decompressing
 // and decoding the columns, parsing each distinct tags value), which needs nothing but the

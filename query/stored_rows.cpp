@@ -271,12 +271,13 @@ VisitSource StoredVisits(storage::Store& store, ReadBudget& budget, std::string 
     });
     if (!listed) return listed;
     const auto spend = [&](std::int64_t rows) { return budget.Spend(rows); };
+    const std::vector<storage::blocks::ColumnId> columns = BlockColumnsRead(reading);
     auto rows_read = EachVisitOfRows(store, project_id, zone.name(), from_rows, reading, spend, each);
     if (!rows_read) return rows_read;
     return ForEachDay(zone, days, window, [&](std::int64_t start, std::int64_t end) -> Result<void> {
       if (is_current(start)) return {};
       auto rows = store.Read([&](storage::Transaction& tx) {
-        return tx.reports().ReadWebWindow(project_id, start, end, with_properties);
+        return tx.reports().ReadWebWindow(project_id, start, end, with_properties, &columns);
       });
       if (!rows) return rows.error();
       // The sealed visits straight from their blocks; those with events in the inbox too are

@@ -63,35 +63,56 @@ struct RowColumns {
 // A day's blocks, decoded.
 using DayColumns = std::vector<RowColumns>;
 
+// The columns a reading decodes, and where each goes.
+struct Wanted {
+  std::vector<std::pair<VisitColumn, std::vector<std::int64_t>*>> integers;
+  std::vector<std::pair<VisitColumn, TextValues*>> texts;
+};
+
+Wanted WantedColumns(const VisitReading& reading, RowColumns& c) {
+  Wanted wanted;
+  wanted.integers = {{VisitColumn::kStartedAt, &c.started_at}, {VisitColumn::kInVisit, &c.in_visit}};
+  if (reading.counts_read) {
+    wanted.integers.insert(wanted.integers.end(), {{VisitColumn::kEvents, &c.events},
+                                                   {VisitColumn::kPageviews, &c.pageviews},
+                                                   {VisitColumn::kBounce, &c.bounce},
+                                                   {VisitColumn::kDurationMs, &c.duration_ms}});
+  }
+  wanted.texts = {{VisitColumn::kVisitor, &c.visitor}};
+  for (std::size_t v = 0; v < kValueCount; ++v) {
+    if (Reads(reading.values, kValueColumns[v].value)) {
+      wanted.texts.emplace_back(kValueColumns[v].column, &c.values[v]);
+    }
+  }
+  if (Reads(reading.values, VisitValue::kPages)) {
+    if (reading.entry_page_read) wanted.texts.emplace_back(VisitColumn::kEntryPage, &c.entry_page);
+    if (reading.exit_page_read) wanted.texts.emplace_back(VisitColumn::kExitPage, &c.exit_page);
+    if (reading.page_list_read) wanted.texts.emplace_back(VisitColumn::kPages, &c.pages);
+  }
+  return wanted;
+}
+
+// The ids of the columns WantedColumns decodes, for the store to fetch only those.
+std::vector<storage::blocks::ColumnId> WantedIds(const VisitReading& reading) {
+  RowColumns scratch;
+  const Wanted wanted = WantedColumns(reading, scratch);
+  std::vector<storage::blocks::ColumnId> ids;
+  for (const auto& [column, into] : wanted.integers) ids.push_back(Col(column));
+  for (const auto& [column, into] : wanted.texts) ids.push_back(Col(column));
+  return ids;
+}
+
 Result<RowColumns> Decode(std::string_view block, const VisitReading& reading) {
   auto reader = BlockReader::Open(block);
   if (!reader) return reader.error();
   RowColumns c;
-  std::vector<std::pair<VisitColumn, std::vector<std::int64_t>*>> integers = {
-      {VisitColumn::kStartedAt, &c.started_at}, {VisitColumn::kInVisit, &c.in_visit}};
-  if (reading.counts_read) {
-    integers.insert(integers.end(), {{VisitColumn::kEvents, &c.events},
-                                     {VisitColumn::kPageviews, &c.pageviews},
-                                     {VisitColumn::kBounce, &c.bounce},
-                                     {VisitColumn::kDurationMs, &c.duration_ms}});
-  }
-  for (const auto& [column, into] : integers) {
+  const Wanted wanted = WantedColumns(reading, c);
+  for (const auto& [column, into] : wanted.integers) {
     auto values = reader->Integers(Col(column));
     if (!values) return values.error();
     *into = std::move(*values);
   }
-  std::vector<std::pair<VisitColumn, TextValues*>> texts = {{VisitColumn::kVisitor, &c.visitor}};
-  for (std::size_t v = 0; v < kValueCount; ++v) {
-    if (Reads(reading.values, kValueColumns[v].value)) {
-      texts.emplace_back(kValueColumns[v].column, &c.values[v]);
-    }
-  }
-  if (Reads(reading.values, VisitValue::kPages)) {
-    texts.insert(texts.end(), {{VisitColumn::kEntryPage, &c.entry_page},
-                               {VisitColumn::kExitPage, &c.exit_page},
-                               {VisitColumn::kPages, &c.pages}});
-  }
-  for (const auto& [column, into] : texts) {
+  for (const auto& [column, into] : wanted.texts) {
     auto values = reader->Text(Col(column), UuidForm::kPacked);
     if (!values) return values.error();
     *into = std::move(*values);
@@ -102,8 +123,10 @@ Result<RowColumns> Decode(std::string_view block, const VisitReading& reading) {
 Result<DayColumns> ReadDay(storage::Store& store, const std::string& project_id,
                            const std::string& zone, VisitWindow window,
                            const VisitReading& reading) {
+  const std::vector<storage::blocks::ColumnId> columns = WantedIds(reading);
   auto blocks = store.Read([&](storage::Transaction& tx) {
-    return tx.reports().ReadVisitBlocks(project_id, zone, window.start_ms, window.end_ms);
+    return tx.reports().ReadVisitBlocks(project_id, zone, window.start_ms, window.end_ms,
+                                        &columns);
   });
   if (!blocks) return blocks.error();
   DayColumns day;

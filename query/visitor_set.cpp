@@ -1,12 +1,18 @@
 #include "query/visitor_set.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace sightline::query {
 namespace {
 
-// About what a hash set spends on an element (its node and its share of the buckets), in bits.
-constexpr std::size_t kSparseBitsPerVisitor = 32 * 8;
+// No visitor has this number (VisitorIds numbers stay far below it).
+constexpr std::uint32_t kFree = std::numeric_limits<std::uint32_t>::max();
+
+// Where a number's probe starts: its bits spread by a multiplication (numbers come in order).
+std::size_t Home(std::uint32_t visitor, std::size_t mask) {
+  return static_cast<std::size_t>((visitor * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
 
 }  // namespace
 
@@ -15,13 +21,40 @@ void VisitorSet::Insert(std::uint32_t visitor) {
     SetBit(visitor);
     return;
   }
-  if (!sparse_.insert(visitor).second) return;
-  ++size_;
+  if (2 * (size_ + 1) > sparse_.size()) GrowSparse();
+  AddSparse(visitor);
   largest_ = std::max(largest_, visitor);
-  if (sparse_.size() * kSparseBitsPerVisitor < std::size_t{largest_} + 1) return;
+  // The bitmap up to the largest number would take no more bits than the table does.
+  if (sparse_.size() * 32 >= std::size_t{largest_} + 1) MakeDense();
+}
+
+void VisitorSet::AddSparse(std::uint32_t visitor) {
+  const std::size_t mask = sparse_.size() - 1;
+  for (std::size_t i = Home(visitor, mask);; i = (i + 1) & mask) {
+    if (sparse_[i] == visitor) return;
+    if (sparse_[i] == kFree) {
+      sparse_[i] = visitor;
+      ++size_;
+      return;
+    }
+  }
+}
+
+void VisitorSet::GrowSparse() {
+  std::vector<std::uint32_t> old(std::max<std::size_t>(8, 2 * sparse_.size()), kFree);
+  old.swap(sparse_);
+  size_ = 0;
+  for (const std::uint32_t visitor : old) {
+    if (visitor != kFree) AddSparse(visitor);
+  }
+}
+
+void VisitorSet::MakeDense() {
   dense_ = true;
   size_ = 0;
-  for (const std::uint32_t inserted : sparse_) SetBit(inserted);
+  for (const std::uint32_t visitor : sparse_) {
+    if (visitor != kFree) SetBit(visitor);
+  }
   sparse_ = {};
 }
 

@@ -522,6 +522,13 @@ std::vector<VisitCondition> VisitConditions(const QueryRequest& request) {
 
 namespace {
 
+// Whether the filter or one inside it is a condition on `dimension`.
+bool Names(const Filter& filter, std::string_view dimension) {
+  if (filter.condition() && filter.dimension == dimension) return true;
+  return std::ranges::any_of(filter.children,
+                             [&](const Filter& child) { return Names(child, dimension); });
+}
+
 // Whether a visit's figures hold the field: its own values, the time, its pages.
 bool FiguresHold(std::string_view dimension) {
   const auto field = Resolve(dimension);
@@ -555,6 +562,16 @@ VisitReading ReadingOf(const QueryRequest& request) {
   reading.counts_read = !std::ranges::all_of(request.metrics, [](const std::string& metric) {
     return metric == "visitors" || metric == "visits" || metric == "percentage";
   });
+  const auto named = [&](std::string_view dimension) {
+    return std::ranges::find(request.dimensions, dimension) != request.dimensions.end() ||
+           std::ranges::any_of(request.filters,
+                               [&](const Filter& f) { return Names(f, dimension); });
+  };
+  reading.entry_page_read = named("visit:entry_page");
+  reading.exit_page_read = named("visit:exit_page");
+  reading.page_list_read =
+      named("event:page") || std::ranges::find(request.metrics, "time_on_page") !=
+                                 request.metrics.end();
   return reading;
 }
 

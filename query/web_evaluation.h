@@ -119,6 +119,8 @@ struct VisitReading {
   // Figures: whether the metrics need a visit's counts (events, pageviews, bounce, duration,
   // timed views) beyond its visitor and whether it is a visit; without, they may be left 0.
   bool counts_read = true;
+  // Figures, with kPages: which of a visit's pages are read (the others may be left empty).
+  bool entry_page_read = true, exit_page_read = true, page_list_read = true;
 };
 // (With figures_suffice, time_on_page reads the pages: a visit's figures time them.)
 VisitReading ReadingOf(const QueryRequest& request);

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "storage/block_reads.h"
 #include "storage/event_blocks.h"
 #include "storage/event_repository.h"
 #include "storage/event_rows.h"
@@ -213,16 +214,12 @@ namespace internal {
 
 Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
                                                   const std::string& project_id,
-                                                  std::int64_t from_hour, std::int64_t to_hour) {
-  auto rows = session.Query(
-      "SELECT data FROM event_blocks WHERE project_id = $1 AND hour >= $2 AND hour <= $3 "
-      "ORDER BY hour",
-      {project_id, from_hour, to_hour});
-  if (!rows) return rows.error();
-  std::vector<std::string> blocks;
-  blocks.reserve(rows->size());
-  for (SqlRow& row : *rows) blocks.push_back(row.TakeText(0));
-  return blocks;
+                                                  std::int64_t from_hour, std::int64_t to_hour,
+                                                  const std::vector<blocks::ColumnId>* columns) {
+  return ReadBlocks(session,
+                    {"event_blocks", "project_id = $1 AND hour >= $2 AND hour <= $3",
+                     {project_id, from_hour, to_hour}, "hour"},
+                    columns);
 }
 
 Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,

@@ -2,6 +2,8 @@
 // internal header of this folder: the repository files and the sealing share it).
 #pragma once
 
+#include "storage/blocks/column_block.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,11 +31,10 @@ std::vector<SqlValue> EventParams(const EventRecord& event);
 EventRecord MapEvent(const SqlRow& row);
 
 // The stored blocks of the project's UTC hours (since 1970) `from_hour` to `to_hour`, both
-// included, in hour order.
-core::Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
-                                                         const std::string& project_id,
-                                                         std::int64_t from_hour,
-                                                         std::int64_t to_hour);
+// included, in hour order; with `columns`, only those of their columns (storage/block_reads.h).
+core::Result<std::vector<std::string>> ReadBlocksOfHours(
+    SqlSession& session, const std::string& project_id, std::int64_t from_hour,
+    std::int64_t to_hour, const std::vector<blocks::ColumnId>* columns = nullptr);
 // The sealed events of the project's blocks of UTC hours (since 1970) `from_hour` to `to_hour`,
 // both included: all the events of the visits that started in those hours, and the events
 // outside every visit that happened in them (storage/event_repository_blocks.cpp).

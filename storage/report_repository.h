@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "storage/blocks/column_block.h"
 #include "storage/event_records.h"
 #include "storage/report_records.h"
 
@@ -60,9 +61,12 @@ class ReportRepository {
   // The same rows for a reader that decodes the blocks itself (`query`): the inbox's rows as
   // ListRollupEvents reads them, and the stored blocks of the window's hours
   // (storage/event_blocks.h; docs/storage.md). A block row may also be among the inbox rows
-  // (a sealing that committed in between): a reader drops it by its id.
-  core::Result<WebWindowRows> ReadWebWindow(std::string_view project_id, std::int64_t start_ms,
-                                            std::int64_t end_ms, bool with_tags);
+  // (a sealing that committed in between): a reader drops it by its id. With `columns`, the
+  // blocks may hold only those columns (storage/block_reads.h), and the ids when the inbox
+  // has rows.
+  core::Result<WebWindowRows> ReadWebWindow(
+      std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms, bool with_tags,
+      const std::vector<blocks::ColumnId>* columns = nullptr);
   // The crawler requests of the window as a query reads them: when, host, path, country and
   // the classification (bot name, vendor, category, actor type, AI flag); other fields empty.
   core::Result<std::vector<BotRequestRecord>> ListBotRequests(std::string_view project_id,
@@ -124,10 +128,10 @@ class ReportRepository {
                                   const std::function<void(const WebVisitRow&)>& each);
   // The blocks that may hold visits that started in the window, for a reader that decodes
   // them itself (`query`), in day order.
-  core::Result<std::vector<std::string>> ReadVisitBlocks(std::string_view project_id,
-                                                         std::string_view zone,
-                                                         std::int64_t start_ms,
-                                                         std::int64_t end_ms);
+  // With `columns`, the blocks may hold only those columns (storage/block_reads.h).
+  core::Result<std::vector<std::string>> ReadVisitBlocks(
+      std::string_view project_id, std::string_view zone, std::int64_t start_ms,
+      std::int64_t end_ms, const std::vector<blocks::ColumnId>* columns = nullptr);
 
  private:
   core::Result<std::vector<RollupEvent>> ListInboxRollupEvents(std::string_view project_id,

@@ -7,6 +7,7 @@
 
 #include "storage/report_repository.h"
 
+#include "storage/event_blocks.h"
 #include "storage/event_records.h"
 #include "storage/event_rows.h"
 #include "storage/rollup_marks.h"
@@ -384,15 +385,20 @@ Result<std::vector<RollupEvent>> ReportRepository::ListRollupEvents(std::string_
   return visits;
 }
 
-Result<WebWindowRows> ReportRepository::ReadWebWindow(std::string_view project_id,
-                                                      std::int64_t start_ms, std::int64_t end_ms,
-                                                      bool with_tags) {
+Result<WebWindowRows> ReportRepository::ReadWebWindow(
+    std::string_view project_id, std::int64_t start_ms, std::int64_t end_ms, bool with_tags,
+    const std::vector<blocks::ColumnId>* columns) {
   WebWindowRows rows;
   auto inbox = ListInboxRollupEvents(project_id, start_ms, end_ms, with_tags);
   if (!inbox) return inbox.error();
   rows.inbox = std::move(*inbox);
+  std::vector<blocks::ColumnId> read;
+  if (columns != nullptr) {
+    read = *columns;
+    if (!rows.inbox.empty()) read.push_back(static_cast<blocks::ColumnId>(EventColumn::kId));
+  }
   auto blocks = ReadBlocksOfHours(session_, std::string(project_id), HourOf(start_ms),
-                                  HourOf(end_ms - 1));
+                                  HourOf(end_ms - 1), columns != nullptr ? &read : nullptr);
   if (!blocks) return blocks.error();
   rows.blocks = std::move(*blocks);
   return rows;

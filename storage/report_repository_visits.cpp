@@ -5,6 +5,7 @@
 #include <algorithm>
 
 
+#include "storage/block_reads.h"
 #include "storage/sql_helpers.h"
 #include "storage/visit_blocks.h"
 #include "storage/visit_lists.h"
@@ -19,9 +20,9 @@ using core::Result;
 constexpr std::int64_t kLongestDayMs = 25 * 3'600'000;
 
 // The blocks that may hold visits that started in [$5, $4): $3 is $5 - kLongestDayMs.
-constexpr const char* kBlocksOfWindow =
-    "SELECT data FROM visit_blocks WHERE project_id = $1 AND zone = $2 AND day_start >= $3 "
-    "AND day_start < $4 AND first_at < $4 AND last_at >= $5 ORDER BY day_start";
+constexpr const char* kBlocksOfWindowWhere =
+    "project_id = $1 AND zone = $2 AND day_start >= $3 AND day_start < $4 AND first_at < $4 "
+    "AND last_at >= $5";
 
 bool IsList(WebDimension dimension) {
   return dimension == WebDimension::kPage || dimension == WebDimension::kEvent ||
@@ -42,12 +43,14 @@ namespace internal {
 Result<void> ReadVisits(SqlSession& session, std::string_view project_id, std::string_view zone,
                         std::span<const VisitColumn> texts, const VisitSelection& selection,
                         const std::function<void(const WebVisitRow&)>& each) {
-  auto blocks = session.Query(kBlocksOfWindow, {std::string(project_id), std::string(zone),
-                                                selection.start_ms - kLongestDayMs,
-                                                selection.end_ms, selection.start_ms});
+  auto blocks = ReadBlocks(session, {"visit_blocks", kBlocksOfWindowWhere,
+                                     {std::string(project_id), std::string(zone),
+                                      selection.start_ms - kLongestDayMs, selection.end_ms,
+                                      selection.start_ms},
+                                     "day_start"});
   if (!blocks) return blocks.error();
-  for (const SqlRow& block : *blocks) {
-    if (auto read = DecodeVisits(block.Text(0), texts, selection, each); !read) return read;
+  for (const std::string& block : *blocks) {
+    if (auto read = DecodeVisits(block, texts, selection, each); !read) return read;
   }
   return {};
 }
@@ -80,17 +83,15 @@ Result<void> ReportRepository::EachWebVisit(const WebVisitQuery& q,
   return internal::ReadVisits(session_, q.project_id, q.zone, texts, selection, each);
 }
 
-Result<std::vector<std::string>> ReportRepository::ReadVisitBlocks(std::string_view project_id,
-                                                                 std::string_view zone,
-                                                                 std::int64_t start_ms,
-                                                                 std::int64_t end_ms) {
-  auto rows = session_.Query(kBlocksOfWindow, {std::string(project_id), std::string(zone),
-                                               start_ms - kLongestDayMs, end_ms, start_ms});
-  if (!rows) return rows.error();
-  std::vector<std::string> blocks;
-  blocks.reserve(rows->size());
-  for (SqlRow& row : *rows) blocks.push_back(row.TakeText(0));
-  return blocks;
+Result<std::vector<std::string>> ReportRepository::ReadVisitBlocks(
+    std::string_view project_id, std::string_view zone, std::int64_t start_ms,
+    std::int64_t end_ms, const std::vector<blocks::ColumnId>* columns) {
+  return internal::ReadBlocks(session_,
+                              {"visit_blocks", kBlocksOfWindowWhere,
+                               {std::string(project_id), std::string(zone),
+                                start_ms - kLongestDayMs, end_ms, start_ms},
+                               "day_start"},
+                              columns);
 }
 
 }  // namespace sightline::storage

@@ -411,6 +411,70 @@ Result<BlockReader> BlockReader::Open(std::string_view bytes) {
   return reader;
 }
 
+// ---- Reading a part ----------------------------------------------------------------------------
+
+Result<std::optional<PartialBlock>> PartialBlock::Plan(std::string_view head,
+                                                       const std::vector<ColumnId>& columns) {
+  if (head.size() < kMagic.size()) return std::optional<PartialBlock>();
+  if (!head.starts_with(kMagic)) return Damaged("no block header");
+  Cursor cursor(head.substr(kMagic.size()));
+  const auto rows = cursor.Varint();
+  const auto count = cursor.Varint();
+  if (!rows || !count) return std::optional<PartialBlock>();
+  if (*rows > kMaxBlockRows || *count > 0xffff) return Damaged("header");
+  struct Part {
+    std::uint64_t id, raw_size, compressed_size;
+    std::uint8_t kind;
+  };
+  std::vector<Part> parts;
+  for (std::uint64_t i = 0; i < *count; ++i) {
+    const auto id = cursor.Varint();
+    const auto kind = cursor.Take(1);
+    const auto raw_size = cursor.Varint();
+    const auto compressed_size = cursor.Varint();
+    if (!compressed_size) return std::optional<PartialBlock>();  // the head ends here
+    parts.push_back({*id, *raw_size, *compressed_size, static_cast<std::uint8_t>((*kind)[0])});
+  }
+  PartialBlock plan;
+  std::string directory;
+  std::uint64_t kept = 0;
+  std::size_t offset = head.size() - cursor.left();  // where the first payload starts
+  bool in_run = false;
+  for (const Part& part : parts) {
+    const bool wanted =
+        std::find(columns.begin(), columns.end(), static_cast<ColumnId>(part.id)) != columns.end();
+    if (wanted) {
+      ++kept;
+      PutVarint(directory, part.id);
+      directory.push_back(static_cast<char>(part.kind));
+      PutVarint(directory, part.raw_size);
+      PutVarint(directory, part.compressed_size);
+      if (in_run) {
+        plan.ranges_.back().second += part.compressed_size;
+      } else {
+        plan.ranges_.emplace_back(offset, part.compressed_size);
+      }
+    }
+    in_run = wanted;
+    offset += part.compressed_size;
+  }
+  plan.header_ = std::string(kMagic);
+  PutVarint(plan.header_, *rows);
+  PutVarint(plan.header_, kept);
+  plan.header_ += directory;
+  return std::optional<PartialBlock>(std::move(plan));
+}
+
+Result<std::string> PartialBlock::Assemble(const std::vector<std::string>& parts) const {
+  if (parts.size() != ranges_.size()) return Damaged("parts of a block");
+  std::string block = header_;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].size() != ranges_[i].second) return Damaged("part of a block");
+    block += parts[i];
+  }
+  return block;
+}
+
 const BlockReader::Entry* BlockReader::Find(ColumnId id) const {
   for (const Entry& entry : entries_) {
     if (entry.id == id) return &entry;

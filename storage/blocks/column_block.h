@@ -117,6 +117,32 @@ class BlockReader {
   std::vector<Entry> entries_;
 };
 
+// Some columns of a stored block, fetched without its other bytes by a store that can read a
+// part of a value (PostgreSQL: `substring` of an uncompressed TOASTed bytea reads only the
+// chunks it covers). Planned from the block's first bytes, which hold its directory; the parts
+// fetched make a block of those columns alone, which reads as the whole block does for them.
+class PartialBlock {
+ public:
+  // The bytes to fetch first: enough for the directory of a block of about 100 columns.
+  static constexpr std::size_t kHeadBytes = 1024;
+
+  // The plan for `columns` (those the block has) from the block's first bytes; nullopt when
+  // they end inside its directory (fetch it whole); VAL_007 when they are no block's.
+  static core::Result<std::optional<PartialBlock>> Plan(std::string_view head,
+                                                        const std::vector<ColumnId>& columns);
+
+  // The byte ranges to fetch, as {offset from the block's start, size}, in order: one per run
+  // of adjacent wanted payloads.
+  const std::vector<std::pair<std::size_t, std::size_t>>& ranges() const { return ranges_; }
+  // The block of the wanted columns, from the ranges' bytes in order; VAL_007 when a part is
+  // not the size planned.
+  core::Result<std::string> Assemble(const std::vector<std::string>& parts) const;
+
+ private:
+  std::string header_;  // the smaller block's header and directory
+  std::vector<std::pair<std::size_t, std::size_t>> ranges_;
+};
+
 // The most rows one block holds, and the most bytes one decoded column may take: both bound
 // what a damaged or hostile block can make a reader allocate.
 inline constexpr std::size_t kMaxBlockRows = 4'000'000;

@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "query/stored_rows.h"
+#include "storage/event_blocks.h"
 #include "storage/migrations.h"
 #include "store_fixture.h"
 
@@ -513,6 +514,59 @@ TEST_P(EventBlocks, SealersOfOneProjectNeverSealAnEventTwiceOrLoseOne) {
   for (const EventRecord& e : all) ids.insert(e.id);
   EXPECT_EQ(all.size(), events.size() - 1);
   EXPECT_EQ(ids.size(), all.size()) << "an event sealed twice";
+}
+
+// A reader that names its columns gets blocks that read them as the whole blocks do; on
+// PostgreSQL those blocks hold nothing else (storage/block_reads.h), and the events' ids come
+// along only when the inbox holds rows of the window.
+TEST_P(EventBlocks, ABlocksColumnsReadAloneAreThoseOfTheWholeBlock) {
+  SeedTwoProjects();
+  std::vector<EventRecord> events;
+  for (int i = 0; i < 400; ++i) {
+    EventRecord e = View("c-" + std::to_string(i), "c-s" + std::to_string(i % 40),
+                         kT0 + i * 5'000);
+    e.path = "/page/" + std::to_string(i % 37);
+    e.tags_json = R"({"n":)" + std::to_string(i) + "}";
+    events.push_back(std::move(e));
+  }
+  Insert(events);
+  Seal("p-1", kNever);
+  using blocks::ColumnId;
+  const std::vector<ColumnId> wanted = {static_cast<ColumnId>(EventColumn::kOccurredAt),
+                                        static_cast<ColumnId>(EventColumn::kPath),
+                                        static_cast<ColumnId>(EventColumn::kTags)};
+  const auto read = [&](const std::vector<ColumnId>* columns) {
+    return ReadOk([&](Transaction& tx) {
+      return tx.reports().ReadWebWindow("p-1", kT0, kT0 + kHour, true, columns);
+    });
+  };
+  const auto compare = [&](const WebWindowRows& whole, const WebWindowRows& part,
+                           bool ids_expected) {
+    ASSERT_EQ(whole.blocks.size(), 1u);
+    ASSERT_EQ(part.blocks.size(), 1u);
+    auto all = blocks::BlockReader::Open(whole.blocks[0]);
+    auto some = blocks::BlockReader::Open(part.blocks[0]);
+    ASSERT_TRUE(all && some);
+    EXPECT_EQ(*some->Integers(wanted[0]), *all->Integers(wanted[0]));
+    for (ColumnId id : {wanted[1], wanted[2]}) {
+      for (std::size_t r = 0; r < all->rows(); ++r) {
+        EXPECT_EQ(some->Text(id)->At(r), all->Text(id)->At(r));
+      }
+    }
+    const auto id_column = static_cast<ColumnId>(EventColumn::kId);
+    if (GetParam() == Backend::kPostgres) {
+      EXPECT_LT(part.blocks[0].size(), whole.blocks[0].size());
+      EXPECT_FALSE(some->Has(static_cast<ColumnId>(EventColumn::kUserAgent)));
+      EXPECT_EQ(some->Has(id_column), ids_expected);
+    } else {
+      EXPECT_EQ(part.blocks[0], whole.blocks[0]);
+    }
+    if (ids_expected) EXPECT_EQ(some->Text(id_column)->At(7), all->Text(id_column)->At(7));
+  };
+  compare(read(nullptr), read(&wanted), false);
+  // An event of the window still in the inbox: the ids are needed to tell its rows apart.
+  Insert({View("c-late", "c-s1", kT0 + 10)});
+  compare(read(nullptr), read(&wanted), true);
 }
 
 TEST_P(EventBlocks, DeletingAProjectDeletesItsBlocks) {

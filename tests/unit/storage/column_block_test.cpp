@@ -208,6 +208,60 @@ TEST(ColumnBlock, UuidsComeAsTheirBytesWhenAskedSo) {
   }
 }
 
+// A store fetching some columns of a block: the plan from its first bytes names the byte
+// ranges of the wanted payloads (adjacent ones as one range), and the parts make a block that
+// reads those columns as the whole block does, and lacks the others.
+TEST(ColumnBlock, SomeColumnsReadFromTheirPartsAlone) {
+  BlockWriter writer;
+  for (int r = 0; r < 500; ++r) {
+    for (ColumnId id = 1; id <= 6; ++id) {
+      if (id % 2) {
+        writer.AddText(id, "value-" + std::to_string(r % (id * 7)));
+      } else {
+        writer.AddInteger(id, r * id);
+      }
+    }
+    writer.EndRow();
+  }
+  const std::string block = writer.Finish();
+  const std::vector<ColumnId> wanted = {2, 3, 5, 9};  // 9: not in the block
+  auto planned = PartialBlock::Plan(block.substr(0, PartialBlock::kHeadBytes), wanted);
+  ASSERT_TRUE(planned);
+  ASSERT_TRUE(planned->has_value());
+  const PartialBlock& plan = **planned;
+  ASSERT_EQ(plan.ranges().size(), 2u) << "2 and 3 adjacent, then 5";
+  std::vector<std::string> parts;
+  std::size_t fetched = 0;
+  for (const auto& [offset, size] : plan.ranges()) {
+    parts.push_back(block.substr(offset, size));
+    fetched += size;
+  }
+  EXPECT_LT(fetched, block.size() - 40);  // columns 1, 4 and 6 and the directory not fetched
+  auto assembled = plan.Assemble(parts);
+  ASSERT_TRUE(assembled);
+  auto whole = BlockReader::Open(block);
+  auto part = BlockReader::Open(*assembled);
+  ASSERT_TRUE(whole && part);
+  EXPECT_EQ(part->rows(), 500u);
+  EXPECT_EQ(*part->Integers(2), *whole->Integers(2));
+  for (ColumnId id : {3, 5}) {
+    auto from_part = part->Text(id);
+    auto from_whole = whole->Text(id);
+    ASSERT_TRUE(from_part && from_whole);
+    for (std::size_t r = 0; r < 500; ++r) EXPECT_EQ(from_part->At(r), from_whole->At(r));
+  }
+  EXPECT_FALSE(part->Has(1));
+  EXPECT_FALSE(part->Has(4));
+  // A head that ends inside the directory: no plan (the block is fetched whole); parts of
+  // another size than planned: refused.
+  auto short_head = PartialBlock::Plan(block.substr(0, 12), wanted);
+  ASSERT_TRUE(short_head);
+  EXPECT_FALSE(short_head->has_value());
+  parts.back().pop_back();
+  EXPECT_FALSE(plan.Assemble(parts));
+  EXPECT_FALSE(PartialBlock::Plan("not a block at all", wanted));
+}
+
 TEST(ColumnBlock, ManyDistinctValuesWidenTheCodes) {
   BlockWriter writer;
   for (int r = 0; r < 70'000; ++r) {
