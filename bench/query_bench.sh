@@ -190,8 +190,8 @@ for q in a b c d; do
       grep -c '^[<>]' || true)
     agree="DIFFER: $differing lines"
   fi
-  printf '| %-52s | %12s | %13s | %17s | %s |\n' "${names[$q]}" "${sightline_ms[$q]}" \
-    "${clickhouse_ms[$q]}" "$(echo "scale=1; ${sightline_ms[$q]} / ${clickhouse_ms[$q]}" | bc)" \
+  printf '| %-52s | %12s | %13s | %17.2f | %s |\n' "${names[$q]}" "${sightline_ms[$q]}" \
+    "${clickhouse_ms[$q]}" "$(echo "${sightline_ms[$q]} / ${clickhouse_ms[$q]}" | bc -l)" \
     "$agree"
 done
 printf 'bytes per stored event: Sightline %.0f, ClickHouse %.1f\n' \
