@@ -221,11 +221,12 @@ Result<std::unique_ptr<SqliteConnection>> Connect(const std::string& path) {
   // NORMAL is durable in WAL mode against process crashes (kill -9); a power cut may lose
   // the last transactions, which is the documented SQLite trade-off. Incremental auto-vacuum
   // (which takes effect only in a new database) lets the event sealing give back the pages
-  // its inbox rows leave (docs/storage.md). Reads through a memory map (up to 1 GiB of the
-  // file) skip the kernel's copy of each page: queries read hundreds of megabytes of blocks.
+  // its inbox rows leave (docs/storage.md). Reads through a memory map (up to 2 GiB of the
+  // file, the most Debian's SQLite maps) skip the kernel's copy of each page: queries read
+  // hundreds of megabytes of blocks.
   auto pragmas = connection->ExecuteScript(
       "PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-      "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824;");
+      "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112;");
   if (!pragmas) return pragmas.error();
   return connection;
 }
