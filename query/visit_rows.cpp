@@ -1,15 +1,16 @@
 #include "query/visit_rows.h"
 
 #include <array>
-#include <charconv>
 #include <future>
 #include <optional>
 #include <string_view>
 #include <system_error>
 
+#include "reports/rollups.h"
 #include "storage/blocks/column_block.h"
 #include "storage/report_repository.h"
 #include "storage/visit_blocks.h"
+#include "storage/visit_lists.h"
 
 namespace sightline::query {
 namespace {
@@ -19,8 +20,6 @@ using storage::VisitColumn;
 using storage::blocks::BlockReader;
 using storage::blocks::TextValues;
 using storage::blocks::UuidForm;
-
-constexpr std::int64_t kHourMs = 3'600'000;
 
 constexpr storage::blocks::ColumnId Col(VisitColumn column) {
   return static_cast<storage::blocks::ColumnId>(column);
@@ -138,24 +137,14 @@ Result<DayColumns> ReadDay(storage::Store& store, const std::string& project_id,
   return day;
 }
 
-// Reads a page list (storage/visit_lists.h: "\x1e" path, then "\x1f" and a count for views,
-// timed views and view ms) into `pages`, reused from row to row. The paths are views into
-// `list`; a count that is missing reads 0.
-void ReadPages(std::string_view list, std::vector<VisitPage>& pages) {
+// A visit's pages from its page list (storage/visit_lists.h: views, timed views, view ms),
+// into `pages`; `items` and `pages` are reused from row to row, the paths views into `list`.
+void ReadPages(std::string_view list, std::vector<storage::VisitListView>& items,
+               std::vector<VisitPage>& pages) {
+  storage::ReadVisitList(list, items);
   pages.clear();
-  while (!list.empty() && list.front() == '\x1e') {
-    list.remove_prefix(1);
-    const std::size_t end = list.find('\x1e');
-    const std::string_view item = list.substr(0, end);
-    list = end == std::string_view::npos ? std::string_view{} : list.substr(end);
-    std::size_t at = item.find('\x1f');
-    VisitPage& page = pages.emplace_back();
-    page.path = item.substr(0, at);
-    for (std::int64_t* count : {&page.views, &page.timed_views, &page.view_ms}) {
-      if (at == std::string_view::npos) break;
-      std::from_chars(item.data() + at + 1, item.data() + item.size(), *count);
-      at = item.find('\x1f', at + 1);
-    }
+  for (const storage::VisitListView& item : items) {
+    pages.push_back({item.value, item.counts[0], item.counts[1], item.counts[2]});
   }
 }
 
@@ -225,7 +214,7 @@ class RowReader {
       figures_.bounce = c_.bounce[r] != 0;
     }
     if (with_pages_) {
-      ReadPages(ValueAt(c_.pages, r), pages_);
+      ReadPages(ValueAt(c_.pages, r), items_, pages_);
       figures_.entry_page = ValueAt(c_.entry_page, r);
       figures_.exit_page = ValueAt(c_.exit_page, r);
       figures_.pages = pages_;
@@ -248,6 +237,7 @@ class RowReader {
   std::vector<Test> tests_;
   Visit visit_;
   VisitFigures figures_;
+  std::vector<storage::VisitListView> items_;
   std::vector<VisitPage> pages_;
 };
 
@@ -282,9 +272,9 @@ Result<std::set<std::int64_t>> CurrentVisitDays(storage::Store& store,
     if (!marks) return marks.error();
     for (const storage::RollupMark& mark : *marks) {
       if (mark.source != storage::RollupSource::kWeb) continue;
-      // The local days the hour touches (two when the zone's days start inside the hour).
-      current.erase(zone.StartOfDay(zone.DayOf(mark.hour * kHourMs)));
-      current.erase(zone.StartOfDay(zone.DayOf(mark.hour * kHourMs + kHourMs - 1)));
+      const auto [first, last] = reports::DaysOfMarkedHour(zone, mark.hour);
+      current.erase(zone.StartOfDay(first));
+      current.erase(zone.StartOfDay(last));
     }
     return current;
   });

@@ -500,6 +500,10 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
   return day.Rows();
 }
 
+std::pair<LocalDay, LocalDay> DaysOfMarkedHour(const ReportingZone& zone, std::int64_t hour) {
+  return {zone.DayOf(hour * kHourMs), zone.DayOf(hour * kHourMs + kHourMs - 1)};
+}
+
 Result<void> RefreshForReport(storage::Store& store, const std::string& project_id,
                               const ReportWindows& windows) {
   auto zone = ReportingZone::Find(windows.zone);
@@ -578,9 +582,9 @@ Result<void> RefreshRollups(storage::Store& store, const std::string& project_id
 
   std::set<LocalDay> work = known->unbuilt;
   for (const storage::RollupMark& mark : known->marks) {
-    // The local days the hour touches (two when the zone's days start inside the hour).
-    work.insert(zone.DayOf(mark.hour * kHourMs));
-    work.insert(zone.DayOf(mark.hour * kHourMs + kHourMs - 1));
+    const auto [first, last] = DaysOfMarkedHour(zone, mark.hour);
+    work.insert(first);
+    work.insert(last);
   }
   if (work.empty()) return {};
   if (known->other_zones) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -16,6 +17,10 @@
 #include "storage/store.h"
 
 namespace sightline::reports {
+
+// The local days of `zone` a changed UTC hour (a rollup mark's, hours since 1970) touches: the
+// same day twice, or two days when the zone's days start inside the hour.
+std::pair<LocalDay, LocalDay> DaysOfMarkedHour(const ReportingZone& zone, std::int64_t hour);
 
 // Rolls up the days of `ranges` never rolled up in `zone` and, with `marked_days`, every day
 // whose rows changed since it was (all of them when `ranges` is empty).

@@ -29,28 +29,36 @@ std::string EncodeVisitList(const std::vector<VisitListItem>& items) {
 }
 
 std::vector<VisitListItem> DecodeVisitList(std::string_view list) {
+  std::vector<VisitListView> views;
+  ReadVisitList(list, views);
   std::vector<VisitListItem> items;
+  items.reserve(views.size());
+  for (const VisitListView& view : views) {
+    items.push_back({std::string(view.value),
+                     {view.counts.begin(), view.counts.begin() + view.count_size}});
+  }
+  return items;
+}
+
+void ReadVisitList(std::string_view list, std::vector<VisitListView>& items) {
+  items.clear();
   while (!list.empty() && list.front() == kItem) {
     list.remove_prefix(1);
     const std::size_t end = list.find(kItem);
-    std::string_view item = list.substr(0, end);
+    const std::string_view item = list.substr(0, end);
     list = end == std::string_view::npos ? std::string_view{} : list.substr(end);
-    VisitListItem decoded;
-    const std::size_t first_count = item.find(kCount);
-    decoded.value = std::string(item.substr(0, first_count));
-    item = first_count == std::string_view::npos ? std::string_view{} : item.substr(first_count);
-    while (!item.empty()) {
-      item.remove_prefix(1);  // the separator
-      std::int64_t count = 0;
-      const auto [next, error] = std::from_chars(item.data(), item.data() + item.size(), count);
-      decoded.counts.push_back(error == std::errc{} ? count : 0);
-      item.remove_prefix(static_cast<std::size_t>(next - item.data()));
-      const std::size_t skip = item.find(kCount);
-      item = skip == std::string_view::npos ? std::string_view{} : item.substr(skip);
+    VisitListView& view = items.emplace_back();
+    std::size_t at = item.find(kCount);
+    view.value = item.substr(0, at);
+    for (; at != std::string_view::npos && view.count_size < VisitListView::kMaxCounts;
+         at = item.find(kCount, at + 1)) {
+      std::int64_t& count = view.counts[view.count_size++];
+      if (std::from_chars(item.data() + at + 1, item.data() + item.size(), count).ec !=
+          std::errc{}) {
+        count = 0;
+      }
     }
-    items.push_back(std::move(decoded));
   }
-  return items;
 }
 
 std::string ItemMarker(std::string_view value) {

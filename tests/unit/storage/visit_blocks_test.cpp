@@ -136,6 +136,31 @@ TEST(VisitBlocks, RowsMeetEveryCondition) {
   }
 }
 
+// A reader of many lists takes views into each, its vector reused; a count that is missing or
+// unreadable reads 0, and DecodeVisitList gives the same items as owned strings.
+TEST(VisitBlocks, ListsReadAsViews) {
+  const std::string pages = EncodeVisitList({{"/a", {2, 1, 3'000}}, {"/b", {1, 0, 0}}});
+  std::vector<VisitListView> items;
+  ReadVisitList(pages, items);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].value, "/a");
+  EXPECT_EQ(items[0].count_size, 3u);
+  EXPECT_EQ(items[0].counts, (std::array<std::int64_t, 3>{2, 1, 3'000}));
+  EXPECT_EQ(items[1].value, "/b");
+  ReadVisitList("\x1e/c\x1f" "7\x1e/d\x1f" "x\x1e/e", items);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0].counts[0], 7);
+  EXPECT_EQ(items[1].count_size, 1u);
+  EXPECT_EQ(items[1].counts[0], 0);
+  EXPECT_EQ(items[2].value, "/e");
+  EXPECT_EQ(items[2].count_size, 0u);
+  const std::vector<VisitListItem> decoded = DecodeVisitList(pages);
+  ASSERT_EQ(decoded.size(), 2u);
+  EXPECT_EQ(decoded[0].value, "/a");
+  EXPECT_EQ(decoded[0].counts, (std::vector<std::int64_t>{2, 1, 3'000}));
+  EXPECT_EQ(decoded[1].counts, (std::vector<std::int64_t>{1, 0, 0}));
+}
+
 TEST(VisitBlocks, DamagedBytesAreAnError) {
   std::string block = EncodeVisits(std::vector<WebVisitRow>{Visit(3)});
   EXPECT_FALSE(Decoded(block.substr(0, block.size() / 2), kVisitTexts));
