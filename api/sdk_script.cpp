@@ -65,6 +65,9 @@ void AddSdkScript(const SdkScript* script, StaticAssetTable& table) {
   table.folders.push_back({"/sdk/v1/", ".js", std::string(kSdkScriptPath),
                            script ? "No such script version; use /api/sdk/v1/script.js."
                                   : "The tracking script was not built on this server."});
+  if (const EmbeddedAsset* module = FindEmbeddedAsset(kSdkModulePath)) {
+    table.assets.push_back({std::string(kSdkModulePath), *module, "public, max-age=3600", {}, true});
+  }
   if (!script) return;
   const EmbeddedAsset bytes{.path = kSdkScriptPath,
                             .content_type = "text/javascript; charset=utf-8",

@@ -25,6 +25,9 @@ struct SdkScript {
 
 // Under /api, as every path of the API.
 inline constexpr std::string_view kSdkScriptPath = "/sdk/v1/script.js";
+// The same SDK as an ES module (`import { createSightline } from ".../sightline.esm.js"`), for
+// pages that load modules; always the build's own (docs/sdk.md).
+inline constexpr std::string_view kSdkModulePath = "/sdk/v1/sightline.esm.js";
 
 // The script compiled into the binary; SYS_002 when the build embedded none.
 core::Result<SdkScript> EmbeddedSdkScript();

@@ -106,4 +106,36 @@ bool IsLoopbackHost(std::string_view host) {
   return dots == 3 && host.starts_with("127.");
 }
 
+std::string HostOfUrl(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  std::string_view rest = url.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
+    rest = rest.substr(at + 1);
+  }
+  if (rest.starts_with('[')) {
+    rest = rest.substr(0, rest.find(']') + 1);  // an IPv6 literal keeps its brackets
+  } else {
+    rest = rest.substr(0, rest.find(':'));
+  }
+  std::string host = ToLowerAscii(rest);
+  while (host.ends_with('.')) host.pop_back();
+  return host;
+}
+
+bool IsWithinDomains(std::string_view host, std::span<const std::string> domains) {
+  if (domains.empty() || host.empty()) return false;
+  const std::string site = SiteHost(host);
+  for (const std::string& domain : domains) {
+    const std::string own = SiteHost(domain);
+    if (own.empty()) continue;
+    if (site == own) return true;
+    if (site.size() > own.size() && site.ends_with(own) && site[site.size() - own.size() - 1] == '.') {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace sightline::core

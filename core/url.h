@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,5 +36,13 @@ std::string NormalizeHost(std::string_view host);
 std::string SiteHost(std::string_view host);
 // "localhost", "127.0.0.1" (any 127/8 address) or "[::1]".
 bool IsLoopbackHost(std::string_view host);
+// The host of an absolute URL, lowercased, without userinfo, port and trailing dots
+// ("https://User@Sub.Example.com:8443/x" → "sub.example.com"), or of an Android app referrer
+// ("android-app://com.google.android.gm" → the package); "" otherwise. Looser than SplitUrl:
+// it reads what browsers send as a referrer, not what a client registers.
+std::string HostOfUrl(std::string_view url);
+// Whether `host` is one of `domains` or below one (blog.example.com is within example.com),
+// each compared as SiteHost: a project's own domains (its `domains` setting).
+bool IsWithinDomains(std::string_view host, std::span<const std::string> domains);
 
 }  // namespace sightline::core

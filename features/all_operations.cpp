@@ -68,6 +68,7 @@ std::span<const OperationSpec> AllOperations() {
       kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
+      kWebRealtime,
       // The one query over every dataset.
       kQuery, kQueryV2, kGetPropertyKeys,
       // AI visibility: configuration, runs and answers, reports.

@@ -3,6 +3,7 @@
 #include "core/crypto.h"
 
 #include <algorithm>
+#include <utility>
 #include <cctype>
 
 namespace sightline::identity {
@@ -22,6 +23,23 @@ std::string_view PrefixOf(storage::KeyKind kind) {
 NewKeySecret GenerateKey(storage::KeyKind kind) {
   std::string secret = std::string(PrefixOf(kind)) + core::RandomBase62(kRandomLength);
   NewKeySecret key{secret, HashKey(secret), DisplayPrefix(secret)};
+  return key;
+}
+
+storage::ApiKeyRecord NewKeyRecord(const storage::ProjectRecord& project, storage::KeyKind kind,
+                                   const NewKeySecret& secret, std::string name,
+                                   std::optional<std::string> created_by, std::int64_t now) {
+  storage::ApiKeyRecord key;
+  key.id = core::NewUuidV4();
+  key.organization_id = project.organization_id;
+  key.project_id = project.id;
+  key.kind = kind;
+  key.name = std::move(name);
+  key.secret_hash = secret.hash;
+  key.display_prefix = secret.display_prefix;
+  key.created_by = std::move(created_by);
+  key.created_at = now;
+  if (kind == storage::KeyKind::kSdk) key.public_key = secret.secret;
   return key;
 }
 

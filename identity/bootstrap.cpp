@@ -93,16 +93,8 @@ Result<std::string> IssueKey(Transaction& tx, const storage::ProjectRecord& proj
                              storage::KeyKind kind, const std::string& user_id,
                              std::int64_t now) {
   NewKeySecret secret = GenerateKey(kind);
-  storage::ApiKeyRecord key;
-  key.id = core::NewUuidV4();
-  key.organization_id = project.organization_id;
-  key.project_id = project.id;
-  key.kind = kind;
-  key.name = std::string(kBootstrapKeyName);
-  key.secret_hash = secret.hash;
-  key.display_prefix = secret.display_prefix;
-  key.created_by = user_id;
-  key.created_at = now;
+  const storage::ApiKeyRecord key =
+      NewKeyRecord(project, kind, secret, std::string(kBootstrapKeyName), user_id, now);
   auto inserted = tx.accounts().InsertApiKey(key);
   if (!inserted) return inserted.error();
   return secret.secret;

@@ -4,6 +4,7 @@
 #include "core/crypto.h"
 #include "core/json_util.h"
 #include "core/text.h"
+#include "core/url.h"
 #include "ingest/attribution.h"
 #include "ingest/traffic_sources.h"
 
@@ -138,8 +139,8 @@ storage::EventRecord Enrich(const TrackedEvent& event, const RequestSignals& sig
   row.utm_term = attribution.utm_term;
   row.utm_content = attribution.utm_content;
   const TrafficSource origin = ClassifyTrafficSource(
-      row.referrer.value_or(""), HostOfUrl(page), row.utm_source.value_or(""),
-      row.utm_medium.value_or(""), row.utm_campaign.value_or(""));
+      row.referrer.value_or(""), core::HostOfUrl(page), row.utm_source.value_or(""),
+      row.utm_medium.value_or(""), row.utm_campaign.value_or(""), project.domains);
   row.traffic_source = origin.source;
   row.traffic_channel = origin.channel;
   return row;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "core/url.h"
 
 namespace sightline::ingest {
 namespace {
@@ -204,7 +205,7 @@ const KnownSource* FindByUtmSource(std::string_view utm_source) {
     if (std::ranges::find(aliases, wanted) != aliases.end()) return &known;
   }
   if (wanted.find('.') == std::string::npos) return nullptr;
-  const std::string host = HostOfUrl("https://" + wanted);
+  const std::string host = core::HostOfUrl("https://" + wanted);
   const auto slash = wanted.find('/');
   return FindByHost(host, slash == std::string::npos ? "/" : wanted.substr(slash));
 }
@@ -232,10 +233,13 @@ std::string_view PathOfUrl(std::string_view url) {
 }
 
 // Referrers that say nothing about where a visitor came from: the site itself (internal
-// navigation, or a visit resumed after 30 minutes) and local development hosts.
-bool IsInternal(std::string_view host, std::string_view page_host) {
+// navigation, or a visit resumed after 30 minutes: the page's host, or one of the project's own
+// domains) and local development hosts.
+bool IsInternal(std::string_view host, std::string_view page_host,
+                std::span<const std::string> own_domains) {
   if (host.empty() || host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
   if (host.ends_with(".localhost")) return true;
+  if (core::IsWithinDomains(host, own_domains)) return true;
   return !page_host.empty() && WithoutWww(host) == WithoutWww(core::ToLowerAscii(page_host));
 }
 
@@ -322,29 +326,16 @@ std::string ChannelOf(const Signals& s) {
 
 }  // namespace
 
-std::string HostOfUrl(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return {};
-  std::string_view rest = url.substr(scheme + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
-    rest = rest.substr(at + 1);
-  }
-  if (!rest.starts_with('[')) rest = rest.substr(0, rest.find(':'));
-  std::string host = core::ToLowerAscii(rest);
-  while (host.ends_with('.')) host.pop_back();
-  return host;
-}
-
 TrafficSource ClassifyTrafficSource(std::string_view referrer_url, std::string_view page_host,
                                     std::string_view utm_source, std::string_view utm_medium,
-                                    std::string_view utm_campaign) {
+                                    std::string_view utm_campaign,
+                                    std::span<const std::string> own_domains) {
   Signals s;
   s.source = core::ToLowerAscii(core::TrimSpaces(utm_source));
   s.medium = core::ToLowerAscii(core::TrimSpaces(utm_medium));
   s.campaign = core::ToLowerAscii(core::TrimSpaces(utm_campaign));
-  const std::string host = HostOfUrl(core::TrimSpaces(referrer_url));
-  s.has_referrer = !IsInternal(host, page_host);
+  const std::string host = core::HostOfUrl(core::TrimSpaces(referrer_url));
+  s.has_referrer = !IsInternal(host, page_host, own_domains);
   s.direct = !s.has_referrer && s.source.empty() && s.medium.empty() && s.campaign.empty();
 
   TrafficSource out;

@@ -6,6 +6,7 @@
 // over a compiled table; thread-safe.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,19 +18,16 @@ struct TrafficSource {
 };
 
 // `referrer_url`: the full referrer (may be empty). `page_host`: the tracked page's host; a
-// referrer on the same host (ignoring "www.") is internal navigation, hence Direct, as
-// Plausible treats it. `utm_*`: the page URL's parameters, may be empty. `utm_source` names
+// referrer on the same host (ignoring "www."), or within one of the project's `own_domains`,
+// is internal navigation, hence Direct, as Plausible treats it. `utm_*`: the page URL's parameters, may be empty. `utm_source` names
 // the source when present, even over the referrer (`utm_source=chatgpt.com` → ChatGPT).
 TrafficSource ClassifyTrafficSource(std::string_view referrer_url, std::string_view page_host,
                                     std::string_view utm_source, std::string_view utm_medium,
-                                    std::string_view utm_campaign);
+                                    std::string_view utm_campaign,
+                                    std::span<const std::string> own_domains = {});
 
 // Whether `channel` is the AI assistants channel (what the AI-visibility loop counts as a
 // visit arriving from an assistant).
 bool IsAiAssistantChannel(std::string_view channel);
-
-// The host of an absolute URL ("https://Sub.Example.com:8443/x" → "sub.example.com"), or of an
-// Android app referrer ("android-app://com.google.android.gm" → the package); "" otherwise.
-std::string HostOfUrl(std::string_view url);
 
 }  // namespace sightline::ingest

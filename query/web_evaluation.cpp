@@ -20,8 +20,8 @@ using reports::kPageviewEvent;
 // What a dimension name reads.
 enum class Field {
   kPage, kEventName, kEventChannel, kProperty,  // per event
-  kEntryPage, kExitPage, kSource, kChannel, kReferrer, kUtmSource, kUtmMedium, kUtmCampaign,
-  kUtmContent, kUtmTerm, kCountry, kRegion, kCity, kDevice, kBrowser, kOs,  // per visit
+  kEntryPage, kExitPage, kSource, kChannel, kReferrer, kReferrerUrl, kUtmSource, kUtmMedium,
+  kUtmCampaign, kUtmContent, kUtmTerm, kCountry, kRegion, kCity, kDevice, kBrowser, kOs,  // per visit
   kTime,
 };
 
@@ -37,6 +37,7 @@ const std::map<std::string_view, Field>& FieldsByName() {
       {"event:channel", Field::kEventChannel}, {"visit:entry_page", Field::kEntryPage},
       {"visit:exit_page", Field::kExitPage}, {"visit:source", Field::kSource},
       {"visit:channel", Field::kChannel}, {"visit:referrer", Field::kReferrer},
+      {"visit:referrer_url", Field::kReferrerUrl},
       {"visit:utm_source", Field::kUtmSource}, {"visit:utm_medium", Field::kUtmMedium},
       {"visit:utm_campaign", Field::kUtmCampaign}, {"visit:utm_content", Field::kUtmContent},
       {"visit:utm_term", Field::kUtmTerm}, {"visit:country", Field::kCountry},
@@ -65,6 +66,10 @@ struct Summary {
   std::int64_t duration_ms = 0;
   std::string_view entry_page, exit_page;
   std::vector<std::int64_t> view_ms;  // per event: its time on page, or -1 when not timed
+  // When the request reads them: the visit's ReferrerDomain, and its referrer URL when that
+  // names a domain (else "").
+  std::string referrer;
+  std::string_view referrer_url;
 };
 
 // Fills `summary` (reused from visit to visit, so its vector keeps its memory).
@@ -109,7 +114,8 @@ std::string_view VisitFieldValue(const Visit& v, const Summary& s, Field field) 
     case Field::kExitPage: return s.exit_page;
     case Field::kSource: return v.source;
     case Field::kChannel: return v.channel;
-    case Field::kReferrer: return v.referrer;
+    case Field::kReferrer: return s.referrer;
+    case Field::kReferrerUrl: return s.referrer_url;
     case Field::kUtmSource: return v.utm_source;
     case Field::kUtmMedium: return v.utm_medium;
     case Field::kUtmCampaign: return v.utm_campaign;
@@ -264,8 +270,10 @@ void AppendKeyValue(std::string& key, std::string_view value) {
 
 class Evaluation {
  public:
-  Evaluation(const QueryRequest& request, const TimeBuckets& buckets)
-      : request_(request), buckets_(buckets) {}
+  Evaluation(const QueryRequest& request, const TimeBuckets& buckets,
+             std::span<const std::string> own_domains)
+      : request_(request), buckets_(buckets), own_domains_(own_domains),
+        referrer_read_(Reads(ValuesRead(request), VisitValue::kReferrer)) {}
 
   Result<void> Prepare() {
     for (const std::string& name : request_.dimensions) {
@@ -294,6 +302,7 @@ class Evaluation {
     } else {
       return;
     }
+    if (referrer_read_) ReadReferrer(visit);
     for (const Compiled& filter : filters_) {
       if (!Holds(filter, visit, summary_)) return;
     }
@@ -352,6 +361,17 @@ class Evaluation {
   }
 
  private:
+  // The visit rows keep a visit's ReferrerDomain (reports/rollups.cpp); events, its referrer.
+  void ReadReferrer(const Visit& visit) {
+    if (visit.figures != nullptr) {
+      summary_.referrer.assign(visit.referrer);
+      summary_.referrer_url = {};
+      return;
+    }
+    summary_.referrer = reports::ReferrerDomain(visit.referrer, visit.channel, own_domains_);
+    summary_.referrer_url = summary_.referrer.empty() ? std::string_view() : visit.referrer;
+  }
+
   // A visit's figures, in one row, or in a row per page when a dimension is per event (the
   // event path's rows: a page's events are its views, all pageviews).
   void AddFigures(const Visit& v, const VisitFigures& figures,
@@ -438,6 +458,8 @@ class Evaluation {
 
   const QueryRequest& request_;
   const TimeBuckets& buckets_;
+  const std::span<const std::string> own_domains_;
+  const bool referrer_read_;
   std::vector<FieldRef> fields_;
   bool per_event_ = false;
   bool time_ = false;
@@ -461,7 +483,8 @@ std::optional<VisitValue> ValueOf(Field field) {
     case Field::kProperty: return VisitValue::kProperties;
     case Field::kSource: return VisitValue::kSource;
     case Field::kChannel: return VisitValue::kChannel;
-    case Field::kReferrer: return VisitValue::kReferrer;
+    case Field::kReferrer:
+    case Field::kReferrerUrl: return VisitValue::kReferrer;
     case Field::kUtmSource: return VisitValue::kUtmSource;
     case Field::kUtmMedium: return VisitValue::kUtmMedium;
     case Field::kUtmCampaign: return VisitValue::kUtmCampaign;
@@ -480,7 +503,11 @@ std::optional<VisitValue> ValueOf(Field field) {
 void AddValueRead(std::string_view dimension, VisitValues& values) {
   const auto field = Resolve(dimension);
   if (!field) return;  // answered by AnswerWeb's own error
-  if (const auto value = ValueOf(field->field)) values.set(static_cast<std::size_t>(*value));
+  const auto value = ValueOf(field->field);
+  if (!value) return;
+  values.set(static_cast<std::size_t>(*value));
+  // A visit's referrer is read with its channel (ReferrerDomain).
+  if (*value == VisitValue::kReferrer) values.set(static_cast<std::size_t>(VisitValue::kChannel));
 }
 
 void AddValuesRead(const Filter& filter, VisitValues& values) {
@@ -511,7 +538,8 @@ std::vector<VisitCondition> VisitConditions(const QueryRequest& request) {
       continue;
     }
     const auto value = ValueOf(field->field);
-    if (!value) continue;
+    // A referrer condition is on the visit's ReferrerDomain, not the value a source reads.
+    if (!value || *value == VisitValue::kReferrer) continue;
     conditions.push_back({*value, [filter](std::string_view text) {
                             const bool positive = ValueMatches(filter, text);
                             return IsNegative(filter.op) ? !positive : positive;
@@ -529,10 +557,12 @@ bool Names(const Filter& filter, std::string_view dimension) {
                              [&](const Filter& child) { return Names(child, dimension); });
 }
 
-// Whether a visit's figures hold the field: its own values, the time, its pages.
+// Whether a visit's figures hold the field: its own values (but its referrer's URL: a visit row
+// keeps the domain), the time, its pages.
 bool FiguresHold(std::string_view dimension) {
   const auto field = Resolve(dimension);
-  return field && (!field->per_event() || field->field == Field::kPage);
+  if (!field || field->field == Field::kReferrerUrl) return false;
+  return !field->per_event() || field->field == Field::kPage;
 }
 
 bool FiguresHold(const Filter& filter) {
@@ -590,11 +620,11 @@ VisitValues ValuesRead(const QueryRequest& request) {
 }
 
 Result<QueryAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
-                            const TimeBuckets& buckets) {
+                            const TimeBuckets& buckets, std::span<const std::string> own_domains) {
   if (request.dataset != Dataset::kWeb) {
     return Error::Internal("query: AnswerWeb asked for another dataset");
   }
-  Evaluation evaluation(request, buckets);
+  Evaluation evaluation(request, buckets, own_domains);
   if (auto prepared = evaluation.Prepare(); !prepared) return prepared.error();
   if (auto read = visits([&](const Visit& visit) { evaluation.Add(visit); }); !read) {
     return read.error();

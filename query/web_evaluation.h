@@ -60,7 +60,8 @@ struct VisitFigures {
 
 // One visit, or one event outside every visit (`in_visit` false: it counts as an event, a
 // pageview if it is one, and a visitor, never as a visit). Its acquisition, place and device
-// are its first event's. A source may leave empty the values a request does not read
+// are its first event's; its referrer is that event's URL, or with `figures` the visit row's
+// ReferrerDomain (reports/visit_rules.h). A source may leave empty the values a request does not read
 // (ValuesRead).
 struct Visit {
   bool in_visit = true;
@@ -130,8 +131,10 @@ using VisitSource = std::function<core::Result<void>(const std::function<void(co
 
 // `buckets` are the request's time buckets when it has a time dimension: a row's time value is
 // the label of the bucket its visit started in; visits starting in no bucket are left out.
+// `own_domains`: the project's, for its visits' referrers (reports::ReferrerDomain).
 // The request must be of the web dataset and checked by ParseQueryRequest.
 core::Result<QueryAnswer> AnswerWeb(const QueryRequest& request, const VisitSource& visits,
-                                  const TimeBuckets& buckets = {});
+                                  const TimeBuckets& buckets = {},
+                                  std::span<const std::string> own_domains = {});
 
 }  // namespace sightline::query

@@ -9,6 +9,7 @@
 
 #include "core/distinct_sketch.h"
 #include "reports/visit_rules.h"
+#include "storage/account_repository.h"
 #include "storage/report_repository.h"
 #include "storage/visit_lists.h"
 
@@ -32,27 +33,26 @@ struct Cell {
   core::DistinctSketch visitors;
 };
 
-// Events that show no engagement beyond viewing; any other event makes a visit not a bounce.
-
-// The value an event has for a dimension counted per event (not entry/exit pages). Source and
-// channel are the visit's: those of `origin`, its first event (GA4's session source).
+// The value an event has for a dimension counted per event (not entry/exit pages): the event's
+// own name and channel; for every other dimension the visit's, those of `origin`, its first
+// event (GA4's session dimensions), and `referrer`, the visit's ReferrerDomain.
 const std::string& ValueOf(const RollupEvent& e, const RollupEvent& origin,
-                           WebDimension dimension) {
+                           const std::string& referrer, WebDimension dimension) {
   switch (dimension) {
     case WebDimension::kSource: return origin.source;
     case WebDimension::kChannel: return origin.channel;
-    case WebDimension::kReferrer: return e.referrer;
-    case WebDimension::kUtmSource: return e.utm_source;
-    case WebDimension::kUtmMedium: return e.utm_medium;
-    case WebDimension::kUtmCampaign: return e.utm_campaign;
-    case WebDimension::kUtmTerm: return e.utm_term;
-    case WebDimension::kUtmContent: return e.utm_content;
-    case WebDimension::kCountry: return e.country;
-    case WebDimension::kRegion: return e.region;
-    case WebDimension::kCity: return e.city;
-    case WebDimension::kBrowser: return e.browser;
-    case WebDimension::kOs: return e.os;
-    case WebDimension::kDevice: return e.device;
+    case WebDimension::kReferrer: return referrer;
+    case WebDimension::kUtmSource: return origin.utm_source;
+    case WebDimension::kUtmMedium: return origin.utm_medium;
+    case WebDimension::kUtmCampaign: return origin.utm_campaign;
+    case WebDimension::kUtmTerm: return origin.utm_term;
+    case WebDimension::kUtmContent: return origin.utm_content;
+    case WebDimension::kCountry: return origin.country;
+    case WebDimension::kRegion: return origin.region;
+    case WebDimension::kCity: return origin.city;
+    case WebDimension::kBrowser: return origin.browser;
+    case WebDimension::kOs: return origin.os;
+    case WebDimension::kDevice: return origin.device;
     case WebDimension::kEventChannel: return e.event_channel;
     case WebDimension::kEvent: return e.event;
     default: return e.path;
@@ -69,8 +69,9 @@ constexpr WebDimension kPerEventDimensions[] = {
 
 class DayRollup {
  public:
-  DayRollup(const std::vector<UtcWindow>& hours, bool hourly_values)
-      : hours_(hours), hourly_values_(hourly_values) {
+  DayRollup(const std::vector<UtcWindow>& hours, bool hourly_values,
+            std::span<const std::string> own_domains)
+      : hours_(hours), hourly_values_(hourly_values), own_domains_(own_domains) {
     for (const UtcWindow& hour : hours_) {
       Cell cell;
       cell.row.span = RollupSpan::kHour;
@@ -83,6 +84,7 @@ class DayRollup {
   void AddVisit(const std::vector<const RollupEvent*>& visit) {
     const std::size_t hour = HourIndex(visit.front()->occurred_at);
     if (hour == kOutside) return;  // started on another day: rolled up there
+    referrer_ = ReferrerDomain(visit.front()->referrer, visit.front()->channel, own_domains_);
     for (const RollupEvent* e : visit) AddEvent(*e, *visit.front(), hour);
     const RollupEvent* entry = nullptr;
     const RollupEvent* previous_view = nullptr;
@@ -117,7 +119,9 @@ class DayRollup {
   // Counts an event that belongs to no visit, where it happened.
   void AddLooseEvent(const RollupEvent& e) {
     const std::size_t hour = HourIndex(e.occurred_at);
-    if (hour != kOutside) AddEvent(e, e, hour);
+    if (hour == kOutside) return;
+    referrer_ = ReferrerDomain(e.referrer, e.channel, own_domains_);
+    AddEvent(e, e, hour);
   }
 
   std::vector<WebRollupRow> Rows() {
@@ -177,7 +181,7 @@ class DayRollup {
     ForEachSlot(hour, [&](std::size_t slot) {
       if (is_view) CountView(CellFor(slot, WebDimension::kPage, e.path), e);
       for (WebDimension dimension : kPerEventDimensions) {
-        Count(CellFor(slot, dimension, ValueOf(e, origin, dimension)), e, is_view);
+        Count(CellFor(slot, dimension, ValueOf(e, origin, referrer_, dimension)), e, is_view);
       }
     });
   }
@@ -189,6 +193,8 @@ class DayRollup {
 
   const std::vector<UtcWindow>& hours_;
   const bool hourly_values_;
+  const std::span<const std::string> own_domains_;
+  std::string referrer_;  // the ReferrerDomain of the visit (or loose event) being added
   Cell day_totals_;
   std::vector<Cell> hour_totals_;
   std::map<std::pair<std::size_t, std::int64_t>, std::unordered_map<std::string, Cell>>
@@ -210,13 +216,14 @@ void CountItem(std::vector<storage::VisitListItem>& items, const std::string& va
 }
 
 // A visit's row, from its events sorted by time (the same figures AddVisit counts).
-storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
+storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit,
+                                std::span<const std::string> own_domains) {
   const RollupEvent& first = *visit.front();
   storage::WebVisitRow row{first.occurred_at, true, first.session_id.value_or(first.id)};
   for (const RollupEvent* e : visit) {
     if (row.visitor.empty()) row.visitor = e->visitor;
   }
-  row.referrer = first.referrer;
+  row.referrer = ReferrerDomain(first.referrer, first.channel, own_domains);
   row.utm_source = first.utm_source;
   row.utm_medium = first.utm_medium;
   row.utm_campaign = first.utm_campaign;
@@ -257,8 +264,8 @@ storage::WebVisitRow VisitRowOf(const std::vector<const RollupEvent*>& visit) {
 }
 
 // An event outside every visit: events, pageviews and a visitor, never a visit.
-storage::WebVisitRow LooseRowOf(const RollupEvent& e) {
-  storage::WebVisitRow row = VisitRowOf({&e});
+storage::WebVisitRow LooseRowOf(const RollupEvent& e, std::span<const std::string> own_domains) {
+  storage::WebVisitRow row = VisitRowOf({&e}, own_domains);
   row.in_visit = false;
   row.bounce = false;
   row.entry_page.clear();
@@ -453,8 +460,10 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
     }
     auto events = tx.reports().ListRollupEvents(project_id, window.start_ms, window.end_ms);
     if (!events) return events.error();
+    auto domains = OwnDomains(tx, project_id);
+    if (!domains) return domains.error();
     std::vector<storage::WebVisitRow> visits;
-    const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours, false, &visits);
+    const std::vector<WebRollupRow> rows = RollUpWebDay(*events, hours, *domains, false, &visits);
     auto inserted = tx.reports().InsertWebRollups(project_id, zone.name(), rows);
     if (!inserted) return inserted;
     inserted = tx.reports().InsertWebVisits(project_id, zone.name(), window.start_ms, visits);
@@ -468,9 +477,11 @@ Result<void> RollUpDay(storage::Store& store, const std::string& project_id,
 }  // namespace
 
 std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
-                                       const std::vector<UtcWindow>& hours, bool hourly_values,
+                                       const std::vector<UtcWindow>& hours,
+                                       std::span<const std::string> own_domains,
+                                       bool hourly_values,
                                        std::vector<storage::WebVisitRow>* visit_rows) {
-  DayRollup day(hours, hourly_values);
+  DayRollup day(hours, hourly_values, own_domains);
   const auto on_the_day = [&](std::int64_t at) {
     return at >= hours.front().start_ms && at < hours.back().end_ms;
   };
@@ -481,7 +492,7 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
     } else {
       day.AddLooseEvent(e);
       if (visit_rows != nullptr && on_the_day(e.occurred_at)) {
-        visit_rows->push_back(LooseRowOf(e));
+        visit_rows->push_back(LooseRowOf(e, own_domains));
       }
     }
   }
@@ -494,10 +505,17 @@ std::vector<WebRollupRow> RollUpWebDay(const std::vector<RollupEvent>& events,
     });
     day.AddVisit(*visit);
     if (visit_rows != nullptr && on_the_day(visit->front()->occurred_at)) {
-      visit_rows->push_back(VisitRowOf(*visit));
+      visit_rows->push_back(VisitRowOf(*visit, own_domains));
     }
   }
   return day.Rows();
+}
+
+Result<std::vector<std::string>> OwnDomains(storage::Transaction& tx,
+                                           const std::string& project_id) {
+  auto project = tx.accounts().FindProject(project_id);
+  if (!project) return project.error();
+  return *project ? (*project)->domains : std::vector<std::string>{};
 }
 
 std::pair<LocalDay, LocalDay> DaysOfMarkedHour(const ReportingZone& zone, std::int64_t hour) {

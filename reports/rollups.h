@@ -6,6 +6,7 @@
 // so reports are exact and current. The server also does this in the background.
 #pragma once
 
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,15 +41,20 @@ core::Result<storage::RollupRange> RangeOf(storage::Transaction& tx,
                                            const std::string& project_id,
                                            const ReportingZone& zone, DayRange days);
 
+// The project's own domains, which the rollups count referrers with (ReferrerDomain).
+core::Result<std::vector<std::string>> OwnDomains(storage::Transaction& tx,
+                                                  const std::string& project_id);
+
 // The web rollup rows of one local day: the day's and each hour's totals, and the day's rows
 // per dimension value, from the events ListRollupEvents returned for the day. Every figure of a
 // visit goes to the day and hour it started in; events outside every visit go where they
 // happened. With `hourly_values`, each hour's rows per dimension value too (not stored: the
 // hourly series of a dimension computes them when asked). With `visits`, also a row per visit
 // that started on the day and per event of the day outside every visit (what filtered reports
-// read).
+// read). `own_domains`: the project's (ReferrerDomain, reports/visit_rules.h).
 std::vector<storage::WebRollupRow> RollUpWebDay(
     const std::vector<storage::RollupEvent>& events, const std::vector<UtcWindow>& hours,
-    bool hourly_values = false, std::vector<storage::WebVisitRow>* visits = nullptr);
+    std::span<const std::string> own_domains, bool hourly_values = false,
+    std::vector<storage::WebVisitRow>* visits = nullptr);
 
 }  // namespace sightline::reports

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace sightline::reports {
@@ -17,5 +19,13 @@ inline bool IsPassiveEvent(std::string_view name) {
 }
 
 inline bool IsBounce(std::int64_t pageviews, bool engaged) { return pageviews <= 1 && !engaged; }
+
+// A visit's referrer as the reports and `query` count it (docs/reports.md, "Referrers"), from
+// its first event's referrer URL and channel: the referrer's host without "www." — or "" when
+// the visit came from no other site: no referrer, the site itself (channel Direct: ingestion
+// found the referrer on the page's own host or a local one) or within `own_domains` (the
+// project's `domains` setting).
+std::string ReferrerDomain(std::string_view referrer, std::string_view channel,
+                           std::span<const std::string> own_domains);
 
 }  // namespace sightline::reports

@@ -214,13 +214,15 @@ Result<std::vector<WebRollupRow>> ValueRows(storage::Transaction& tx,
     query.values = keys;
     return tx.reports().WebRollupRows(query);
   }
+  auto domains = OwnDomains(tx, project_id);
+  if (!domains) return domains.error();
   std::vector<WebRollupRow> rows;
   for (LocalDay day = range.first; day <= range.last; ++day) {
     const std::vector<UtcWindow> hours = zone.Buckets({day, day}, Interval::kHour);
     auto events =
         tx.reports().ListRollupEvents(project_id, hours.front().start_ms, hours.back().end_ms);
     if (!events) return events.error();
-    for (WebRollupRow& row : RollUpWebDay(*events, hours, /*hourly_values=*/true)) {
+    for (WebRollupRow& row : RollUpWebDay(*events, hours, *domains, /*hourly_values=*/true)) {
       if (row.span == RollupSpan::kHour &&
           row.dimension == static_cast<std::int64_t>(dimension)) {
         rows.push_back(std::move(row));

@@ -48,6 +48,9 @@ struct ProjectRecord {
   bool ip_logging = false;
   std::int64_t created_at = 0;
   std::int64_t updated_at = 0;
+  // The site's own domains (example.com covers its subdomains): a referrer within them is the
+  // site itself, not a source (docs/reports.md, "Referrers").
+  std::vector<std::string> domains;
 };
 
 enum class KeyKind { kSdk, kPrivate };
@@ -59,11 +62,15 @@ struct ApiKeyRecord {
   std::string project_id;
   KeyKind kind = KeyKind::kSdk;
   std::string name;
-  std::string secret_hash;     // SHA-256 hex of the whole key; the key itself is never stored
+  std::string secret_hash;     // SHA-256 hex of the whole key; a private key is never stored
   std::string display_prefix;  // e.g. "sk_service_AbC1" so people can tell keys apart
   std::optional<std::string> created_by;  // user id
   std::int64_t created_at = 0;
   std::optional<std::int64_t> revoked_at;
+  // An SDK key itself: public by design (it sits in every tracked page and can only send
+  // events), so it is kept to be shown and copied again. None for private keys and for SDK
+  // keys made before it was kept.
+  std::optional<std::string> public_key;
 };
 
 // A member of an organization: the user and their role.

@@ -2,6 +2,7 @@
 
 #include "storage/sql_helpers.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace sightline::storage {
@@ -26,15 +27,32 @@ OrganizationRecord MapOrg(const SqlRow& r) { return MapOrgAt(r, 0); }
 
 constexpr std::string_view kProjectColumns =
     "id, organization_id, name, reporting_timezone, bot_detection, event_storage, ip_logging, "
-    "created_at, updated_at";
+    "created_at, updated_at, domains";
+// A project's domains are stored one per line (a domain holds no line break).
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    const std::size_t end = std::min(text.find('\n', from), text.size());
+    if (end > from) lines.push_back(text.substr(from, end - from));
+    from = end + 1;
+  }
+  return lines;
+}
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) (text += line) += '\n';
+  return text;
+}
 ProjectRecord MapProject(const SqlRow& r, std::size_t o = 0) {
-  return {r.Text(o + 0), r.Text(o + 1), r.Text(o + 2), r.Text(o + 3), r.Bool(o + 4),
-          r.Bool(o + 5), r.Bool(o + 6), r.Int(o + 7),  r.Int(o + 8)};
+  return {r.Text(o + 0),  r.Text(o + 1), r.Text(o + 2), r.Text(o + 3),
+          r.Bool(o + 4),  r.Bool(o + 5), r.Bool(o + 6), r.Int(o + 7),
+          r.Int(o + 8),   SplitLines(r.Text(o + 9))};
 }
 
 constexpr std::string_view kKeyColumns =
     "id, organization_id, project_id, kind, name, secret_hash, display_prefix, created_by, "
-    "created_at, revoked_at";
+    "created_at, revoked_at, public_key";
 ApiKeyRecord MapKey(const SqlRow& r, std::size_t offset = 0) {
   const std::size_t o = offset;
   ApiKeyRecord key;
@@ -48,6 +66,7 @@ ApiKeyRecord MapKey(const SqlRow& r, std::size_t offset = 0) {
   key.created_by = r.OptText(o + 7);
   key.created_at = r.Int(o + 8);
   key.revoked_at = r.OptInt(o + 9);
+  key.public_key = r.OptText(o + 10);
   return key;
 }
 
@@ -269,7 +288,8 @@ Result<void> AccountRepository::InsertProject(const ProjectRecord& p) {
   static const std::string sql = InsertStatement("projects", kProjectColumns);
   return ExecuteVoid(session_, sql,
                      {p.id, p.organization_id, p.name, p.reporting_timezone, Flag(p.bot_detection),
-                      Flag(p.event_storage), Flag(p.ip_logging), p.created_at, p.updated_at});
+                      Flag(p.event_storage), Flag(p.ip_logging), p.created_at, p.updated_at,
+                      JoinLines(p.domains)});
 }
 
 Result<std::vector<ProjectRecord>> AccountRepository::ListProjects(
@@ -320,9 +340,9 @@ Result<bool> AccountRepository::UpdateProject(const ProjectRecord& p) {
   return ExecuteChanged(
       session_,
       "UPDATE projects SET name = $2, reporting_timezone = $3, bot_detection = $4, "
-      "event_storage = $5, ip_logging = $6, updated_at = $7 WHERE id = $1",
+      "event_storage = $5, ip_logging = $6, updated_at = $7, domains = $8 WHERE id = $1",
       {p.id, p.name, p.reporting_timezone, Flag(p.bot_detection), Flag(p.event_storage),
-       Flag(p.ip_logging), p.updated_at});
+       Flag(p.ip_logging), p.updated_at, JoinLines(p.domains)});
 }
 
 Result<std::optional<ProjectRecord>> AccountRepository::FindProjectByName(
@@ -342,7 +362,7 @@ Result<void> AccountRepository::InsertApiKey(const ApiKeyRecord& k) {
   return ExecuteVoid(session_, sql,
                      {k.id, k.organization_id, k.project_id, std::string(KeyKindName(k.kind)),
                       k.name, k.secret_hash, k.display_prefix, Nullable(k.created_by), k.created_at,
-                      Nullable(k.revoked_at)});
+                      Nullable(k.revoked_at), Nullable(k.public_key)});
 }
 
 Result<std::optional<ApiKeyRecord>> AccountRepository::FindApiKeyByHash(

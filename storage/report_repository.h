@@ -47,6 +47,10 @@ class ReportRepository {
   core::Result<bool> HasRollupsOfOtherZones(std::string_view project_id, std::string_view zone);
   core::Result<void> DeleteRollupsOfOtherZones(std::string_view project_id,
                                                std::string_view zone);
+  // Marks every day and block of the project's rollups, in every zone, never rolled up: the
+  // next report rolls its days up again (a setting they are computed with changed). Their rows
+  // stay until then.
+  core::Result<void> ForgetRollups(std::string_view project_id);
   // Day and hour rows of the window (for web rows, with the visits that started in it).
   core::Result<void> DeleteRollups(std::string_view project_id, std::string_view zone,
                                    RollupSource source, std::int64_t start_ms,

@@ -275,6 +275,15 @@ Result<void> ReportRepository::DeleteRollupsOfOtherZones(std::string_view projec
   return {};
 }
 
+Result<void> ReportRepository::ForgetRollups(std::string_view project_id) {
+  for (std::string_view table : {"rollup_days", "rollup_blocks"}) {
+    auto done = ExecuteVoid(session_, "DELETE FROM " + std::string(table) + " WHERE project_id = $1",
+                            {std::string(project_id)});
+    if (!done) return done;
+  }
+  return {};
+}
+
 Result<void> ReportRepository::DeleteRollups(std::string_view project_id, std::string_view zone,
                                        RollupSource source, std::int64_t start_ms,
                                        std::int64_t end_ms) {

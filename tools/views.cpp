@@ -98,6 +98,8 @@ json::object KeyView(const storage::ApiKeyRecord& key) {
                    {"createdAt", core::FormatRfc3339(key.created_at)}};
   PutOptional(out, "createdBy", key.created_by);
   PutTime(out, "revokedAt", key.revoked_at);
+  // An SDK key is public (it is in every tracked page); a private key is shown once, at creation.
+  if (key.kind == storage::KeyKind::kSdk) PutOptional(out, "key", key.public_key);
   return out;
 }
 

@@ -1,6 +1,5 @@
 #include "features/projects/key_operations.h"
 
-#include "core/crypto.h"
 #include "identity/api_keys.h"
 #include "storage/account_repository.h"
 #include "tools/audit_log.h"
@@ -23,16 +22,9 @@ std::string_view KindName(KeyKind kind) {
 template <KeyKind kKind>
 Result<json::value> RunCreateKey(OperationContext& context, const json::object& args) {
   const identity::NewKeySecret secret = identity::GenerateKey(kKind);
-  storage::ApiKeyRecord key;
-  key.id = core::NewUuidV4();
-  key.organization_id = context.project->organization_id;
-  key.project_id = context.project->id;
-  key.kind = kKind;
-  key.name = OptionalString(args, "name").value_or("");
-  key.secret_hash = secret.hash;
-  key.display_prefix = secret.display_prefix;
-  key.created_by = context.principal.user_id;
-  key.created_at = context.clock.NowMillis();
+  const storage::ApiKeyRecord key = identity::NewKeyRecord(
+      *context.project, kKind, secret, OptionalString(args, "name").value_or(""),
+      context.principal.user_id, context.clock.NowMillis());
   AuditEntry audit{std::string(KindName(kKind)) + ".create", std::string(KindName(kKind)), key.id,
                    {{"name", key.name}, {"displayPrefix", key.display_prefix}}, {}};
   auto created = AuditedWrite(context, audit, [&](storage::Transaction& tx) {

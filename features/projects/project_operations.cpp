@@ -1,7 +1,9 @@
 #include "features/projects/project_operations.h"
 
 #include "core/timezone.h"
+#include "core/url.h"
 #include "storage/account_repository.h"
+#include "storage/report_repository.h"
 #include "tools/audit_log.h"
 #include "tools/operation_helpers.h"
 #include "tools/paging.h"
@@ -18,6 +20,31 @@ constexpr CredentialKind kAnyAccount = CredentialKind::kUserSession | Credential
 
 Result<json::value> RunGetProject(OperationContext& context, const json::object&) {
   return json::value(ProjectToJson(*context.project, context.organization));
+}
+
+// The `domains` setting as stored: each a host name (a URL's host is taken, "www." and case
+// dropped), once. VAL_001 names the first that is none.
+Result<std::vector<std::string>> ReadDomains(const json::array& list) {
+  std::vector<std::string> domains;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string text(list[i].as_string());
+    const std::string host = text.find("://") == std::string::npos ? text : core::HostOfUrl(text);
+    std::string domain = core::SiteHost(host);
+    const bool name = !domain.empty() && domain.find_first_not_of(
+                                             "abcdefghijklmnopqrstuvwxyz0123456789.-") ==
+                                             std::string::npos &&
+                      !domain.starts_with('.') && !domain.starts_with('-') &&
+                      domain.find("..") == std::string::npos;
+    if (!name) {
+      core::Error error = core::Error::Invalid(
+          "domains/" + std::to_string(i),
+          "Each of 'domains' must be a domain name such as 'example.com'.");
+      error.mutable_details()["value"] = text;
+      return error;
+    }
+    if (std::ranges::find(domains, domain) == domains.end()) domains.push_back(std::move(domain));
+  }
+  return domains;
 }
 
 // Applies the settings present in `args` to `project`; VAL_003 for an unknown time zone.
@@ -38,6 +65,11 @@ Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& pro
   if (auto on = args.if_contains("botDetection")) project.bot_detection = on->as_bool();
   if (auto on = args.if_contains("eventStorage")) project.event_storage = on->as_bool();
   if (auto on = args.if_contains("ipLogging")) project.ip_logging = on->as_bool();
+  if (auto domains = args.if_contains("domains")) {
+    auto read = ReadDomains(domains->as_array());
+    if (!read) return read.error();
+    project.domains = std::move(*read);
+  }
   return {};
 }
 
@@ -46,7 +78,7 @@ Result<void> ApplySettings(const json::object& args, storage::ProjectRecord& pro
 json::object Changes(const json::object& args) {
   json::object changes;
   for (std::string_view field :
-       {"name", "reportingTimezone", "botDetection", "eventStorage", "ipLogging"}) {
+       {"name", "reportingTimezone", "botDetection", "eventStorage", "ipLogging", "domains"}) {
     if (const json::value* value = args.if_contains(field)) changes[field] = *value;
   }
   return changes;
@@ -80,6 +112,10 @@ Result<json::value> RunUpdateProject(OperationContext& context, const json::obje
   AuditEntry audit{"project.update", "project", project.id, Changes(args), {}};
   auto written = AuditedWrite(context, audit, [&](storage::Transaction& tx) -> Result<bool> {
     if (auto free = RefuseTakenName(tx, project); !free) return free.error();
+    if (project.domains != context.project->domains) {
+      // The rollups count referrers with the domains: roll them up again.
+      if (auto forgot = tx.reports().ForgetRollups(project.id); !forgot) return forgot.error();
+    }
     return NameConflictAsTaken(tx.accounts().UpdateProject(project), project.name);
   });
   if (!written) return written.error();
@@ -148,6 +184,9 @@ json::object ProjectToJson(const storage::ProjectRecord& project,
   out["botDetection"] = project.bot_detection;
   out["eventStorage"] = project.event_storage;
   out["ipLogging"] = project.ip_logging;
+  json::array domains;
+  for (const std::string& domain : project.domains) domains.emplace_back(domain);
+  out["domains"] = std::move(domains);
   out["createdAt"] = core::FormatRfc3339(project.created_at);
   out["updatedAt"] = core::FormatRfc3339(project.updated_at);
   return out;
@@ -170,9 +209,9 @@ const OperationSpec kUpdateProject{
     .name = "update_project",
     .summary = "Update a project's name or settings",
     .description =
-        "Changes the project's name, reporting time zone and its bot-detection, event-storage "
-        "and IP-logging switches. Only the fields sent change. Changing the reporting time zone "
-        "restates past daily figures; no data is lost.",
+        "Changes the project's name, reporting time zone, own domains and its bot-detection, "
+        "event-storage and IP-logging switches. Only the fields sent change. Changing the "
+        "reporting time zone or the domains restates past figures; no data is lost.",
     .tag = "Projects",
     .method = core::HttpMethod::kPatch,
     .path = "/{orgSlug}/projects/{projectId}",

@@ -206,7 +206,7 @@ Result<json::value> Answer(OperationContext& context, const storage::ProjectReco
     return query::AnswerWeb(asked,
                             query::StoredVisits(context.store, budget, project.id, *zone,
                                                 days, window, query::ReadingOf(asked)),
-                            at);
+                            at, project.domains);
   };
   auto answer = evaluate(*request, period->days, period->window, *buckets);
   if (!answer) return answer.error();
@@ -266,11 +266,12 @@ std::string HostName(std::string text) {
   return text.starts_with("www.") ? text.substr(4) : text;
 }
 
-// Plausible's site: the key's project by its id, or by the host of one of its sites (site
-// audit's, docs/site-audit.md).
+// Plausible's site: the key's project by its id, one of its own domains, or the host of one
+// of its sites (site audit's, docs/site-audit.md).
 Result<void> CheckSite(OperationContext& context, const storage::ProjectRecord& project,
                        const std::string& site_id) {
   if (site_id == project.id) return {};
+  if (std::ranges::find(project.domains, HostName(site_id)) != project.domains.end()) return {};
   auto sites = context.store.Read(
       [&](storage::Transaction& tx) { return tx.site_audit().ListAuditSites(project.id); });
   if (!sites) return sites.error();
@@ -278,7 +279,8 @@ Result<void> CheckSite(OperationContext& context, const storage::ProjectRecord& 
     if (HostName(site.origin) == HostName(site_id)) return {};
   }
   return Error::Invalid("site_id", "`site_id` is not this key's project: give its id (" +
-                                       project.id + ") or the host of one of its sites.");
+                                       project.id + "), one of its domains or the host of one "
+                                       "of its sites.");
 }
 
 Result<json::value> RunQueryV2(OperationContext& context, const json::object& args) {

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/clock.h"
+#include "reports/realtime.h"
 #include "reports/web_reports.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
@@ -258,6 +260,35 @@ Result<json::value> RunDimensionTimeline(OperationContext& context, const json::
   return out;
 }
 
+json::array RealtimeValuesJson(const std::vector<reports::RealtimeValue>& values) {
+  json::array out;
+  for (const reports::RealtimeValue& v : values) {
+    out.push_back(json::object{{"value", v.value.empty() ? json::value(nullptr) : json::value(v.value)},
+                               {"visitors", v.visitors}});
+  }
+  return out;
+}
+
+Result<json::value> RunRealtime(OperationContext& context, const json::object&) {
+  auto realtime =
+      reports::ReadRealtime(context.store, context.project->id, context.clock.NowMillis());
+  if (!realtime) return realtime.error();
+  json::array minutes;
+  for (const reports::RealtimeMinute& minute : realtime->minutes) {
+    minutes.push_back(json::object{{"start", core::FormatRfc3339(minute.start_ms)},
+                                   {"visitors", minute.visitors},
+                                   {"pageviews", minute.pageviews}});
+  }
+  return json::value(json::object{{"now", core::FormatRfc3339(realtime->now_ms)},
+                                  {"visitorsNow", realtime->visitors_now},
+                                  {"visitors", realtime->visitors},
+                                  {"pageviews", realtime->pageviews},
+                                  {"minutes", std::move(minutes)},
+                                  {"pages", RealtimeValuesJson(realtime->pages)},
+                                  {"sources", RealtimeValuesJson(realtime->sources)},
+                                  {"complete", realtime->complete}});
+}
+
 }  // namespace
 
 const OperationSpec kWebAnalytics{
@@ -337,6 +368,25 @@ const OperationSpec kDimensionTimeline{
     .effect = Effect::kReadOnly,
     .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
     .run = RunDimensionTimeline,
+};
+
+const OperationSpec kWebRealtime{
+    .name = "get_web_realtime",
+    .summary = "Who is on the site now",
+    .description = "The distinct visitors of the last 5 minutes (`visitorsNow`), and over the "
+                   "last 30: visitors, pageviews, a per-minute series (`minutes`, oldest first, "
+                   "the last one the current minute) and the top pages and sources by "
+                   "visitors. Read from the events as they arrive, not from the rollups: bots "
+                   "and the `__analytics` channel left out. `complete` is false when the half "
+                   "hour had more events than are read (50,000): the figures are then those of "
+                   "its latest events.",
+    .tag = "Web analytics",
+    .method = core::HttpMethod::kGet,
+    .path = "/web-analytics/realtime",
+    .permission = identity::Permission::kAnalyticsView,
+    .effect = Effect::kReadOnly,
+    .credentials = CredentialKind::kUserSession | CredentialKind::kPrivateApiKey,
+    .run = RunRealtime,
 };
 
 }  // namespace sightline::tools

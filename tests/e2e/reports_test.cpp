@@ -772,7 +772,7 @@ TEST_P(WebQuery, PropertyKeysOfAPeriodMostUsedFirst) {
 }
 
 // Where visits came from (source, channel), and events without ids counted by their daily id.
-class WebSources : public WebReports {
+class WebSources : public WebQuery {
  protected:
   // One request of the SDK's batch endpoint from a browser with this User-Agent.
   void Send(const std::string& user_agent, const std::vector<std::string>& events) {
@@ -850,6 +850,80 @@ TEST_P(WebSources, SourcesChannelsAndVisitorsWithoutIds) {
   const json::object series =
       Report("/web-analytics/dimension/timeline?dimension=channel&value=AI%20Assistants");
   EXPECT_EQ(series.at("series").at(0).at("total").as_int64(), 2);
+}
+
+// A referrer belongs to the visit, as a domain, and only another site is one (docs/reports.md,
+// "Referrers"): the reports, their filter and `query` agree, with the channel breakdown too.
+TEST_P(WebSources, ReferrersAreTheDomainsOfOtherSitesThatStartedVisits) {
+  constexpr char kV5[] = "00000000-0000-4000-8000-000000000005";
+  Send(kFirefox, {View(kV1, "/", "https://www.News.YCombinator.com/item?id=1"),
+                  View(kV1, "/pricing", "https://site.test/"),  // internal: not a referrer
+                  View(kV2, "/", "https://www.site.test/old"),  // a resumed visit: the site
+                  View(kV3, "/", "https://blog.site-group.test/post"),
+                  View(kV4, "/?utm_source=newsletter&utm_medium=email", ""),
+                  View(kV5, "/docs", "https://news.ycombinator.com/newest")});
+  using Map = std::map<std::string, std::int64_t>;
+  EXPECT_EQ(Counts("dimension=referrer"),
+            (Map{{"news.ycombinator.com", 2}, {"blog.site-group.test", 1}, {"(none)", 2}}));
+
+  // The blog is the project's own: once its domain is set, it is no referrer (and the days
+  // are rolled up again for it).
+  const Response set = api().Call("PATCH", creds_.ProjectPath(), creds_.private_api_key,
+                                  R"({"domains":["https://Site-Group.test/"]})");
+  ASSERT_EQ(set.status, 200) << set.body;
+  EXPECT_EQ(json::serialize(set.Json().at("domains")), R"(["site-group.test"])");
+  EXPECT_EQ(Counts("dimension=referrer"), (Map{{"news.ycombinator.com", 2}, {"(none)", 3}}));
+  const Response bad = api().Call("PATCH", creds_.ProjectPath(), creds_.private_api_key,
+                                  R"({"domains":["site.test","not a domain"]})");
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(bad.Json().at("error").at("details").at("field").as_string(), "domains/1");
+
+  // Every Direct visit has no referrer; the referrer breakdown of `query` is the report's.
+  const json::object crossed = Query(
+      R"({"metrics":["visitors"],"date_range":"day","dimensions":["visit:channel","visit:referrer"]})");
+  EXPECT_EQ(Rows(crossed),
+            R"(["Organic Social","news.ycombinator.com"]:[2],["Direct",""]:[1],)"
+            R"(["Email",""]:[1],["Referral",""]:[1])");
+  const json::object by_referrer = Query(
+      R"({"metrics":["visitors"],"date_range":"day","dimensions":["visit:referrer"]})");
+  EXPECT_EQ(Rows(by_referrer), R"([""]:[3],["news.ycombinator.com"]:[2])");
+
+  // Filtered to one domain: its visits, and its full URLs on drill-down.
+  const json::object from_hn = Report("/web-analytics?filter=referrer%3Anews.ycombinator.com");
+  EXPECT_EQ(Metric(from_hn, "visitors").at("value").as_int64(), 2);
+  EXPECT_EQ(Metric(from_hn, "pageviews").at("value").as_int64(), 3);
+  const json::object urls = Query(
+      R"({"metrics":["visitors"],"date_range":"day","dimensions":["visit:referrer_url"],)"
+      R"("filters":[["is","visit:referrer",["news.ycombinator.com"]]],"order_by":[["visit:referrer_url","asc"]]})");
+  EXPECT_EQ(Rows(urls), R"(["https://news.ycombinator.com/newest"]:[1],)"
+                        R"(["https://www.News.YCombinator.com/item?id=1"]:[1])");
+}
+
+// Who is on the site now: read from the events as they arrive (inbox and blocks), not the
+// rollups.
+TEST_P(WebSources, RealtimeCountsWhoIsOnTheSiteNow) {
+  Send(kFirefox, {View(kV1, "/", "https://www.google.com/"), View(kV1, "/pricing", "https://site.test/"),
+                  View(kV2, "/pricing", "")});
+  const json::object now = Report("/web-analytics/realtime");
+  EXPECT_EQ(now.at("visitorsNow").as_int64(), 2);
+  EXPECT_EQ(now.at("visitors").as_int64(), 2);
+  EXPECT_EQ(now.at("pageviews").as_int64(), 3);
+  EXPECT_TRUE(now.at("complete").as_bool());
+  ASSERT_EQ(now.at("minutes").as_array().size(), 30u);
+  std::int64_t views = 0;
+  for (const json::value& minute : now.at("minutes").as_array()) {
+    views += minute.at("pageviews").as_int64();
+  }
+  EXPECT_EQ(views, 3);
+  EXPECT_EQ(json::serialize(now.at("pages")),
+            R"([{"value":"/pricing","visitors":2},{"value":"/","visitors":1}])");
+  EXPECT_EQ(json::serialize(now.at("sources")),
+            R"([{"value":"Direct","visitors":1},{"value":"Google","visitors":1}])");
+  // Another project sees none of it.
+  const Credentials other = Bootstrap(GetParam(), Unique("realtime"), "Elsewhere");
+  const Response foreign = api().Call("GET", "/web-analytics/realtime", other.private_api_key);
+  ASSERT_EQ(foreign.status, 200) << foreign.body;
+  EXPECT_EQ(foreign.Json().at("visitorsNow").as_int64(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, WebSources, ::testing::ValuesIn(AvailableBackends()),

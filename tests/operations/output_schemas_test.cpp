@@ -362,6 +362,8 @@ const std::vector<Step>& Steps() {
          return json::object{{"projectId", s.project}, {"dimension", "top_page"}};
        }},
       {"get_page_durations", Caller::kPrivateKey, None},
+      {"get_web_realtime", Caller::kMcpGrant,
+       [](Scenario& s) { return json::object{{"projectId", s.project}}; }},
       {"get_web_dimension_timeline", Caller::kPrivateKey,
        [](Scenario&) {
          return json::object{{"dimension", "utm_source"}};

@@ -2,12 +2,14 @@
 // two cards stack two filters (both in the URL), every card shows the hand-counted figures of
 // the visits both keep, a chip's operator is edited, a chip removed, a custom-property filter
 // added through the key and value suggestions, the URL reloaded to the same state; one filter
-// asked of `query` shows the reports' figures for it; axe-core finds nothing in the bar and the
-// editor; no console errors.
+// asked of `query` shows the reports' figures for it; referrers are the domains of other sites
+// and one domain drills down to its URLs; axe-core finds nothing in the bar and the editor; no
+// console errors.
 // Run (from tests/interop): node --test dashboard/filters.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { start, screenshot } from './harness.mjs';
@@ -17,7 +19,8 @@ let page;
 const minute = 60_000;
 
 // Six visits, one visitor each, an hour to two hours ago (inside "Last 7 days" whatever the time
-// of day): [referrer, pages, the signup's plan or none].
+// of day): [referrer, pages, the signup's plan or none]. A visit's later pages have the page
+// before as their referrer, as browsers send it: the site itself, never a referrer.
 const visits = [
   ['https://www.google.com/', ['/', '/pricing'], 'pro'], // A
   ['https://www.google.com/', ['/docs'], null], // B
@@ -34,7 +37,8 @@ async function seed() {
     const anonymous = randomUUID();
     const at = start + index * 10 * minute;
     pages.forEach((path, step) => events.push({ event: 'screen_view', channel: 'web', anonymous_id: anonymous,
-      timestamp: at + step * minute, tags: { $url: `https://shop.example${path}`, $referrer: step === 0 ? referrer : '' } }));
+      timestamp: at + step * minute,
+      tags: { $url: `https://shop.example${path}`, $referrer: step === 0 ? referrer : `https://shop.example${pages[step - 1]}` } }));
     if (plan) {
       events.push({ event: 'signup', channel: 'growth', anonymous_id: anonymous, timestamp: at + 5 * minute,
         tags: { $url: `https://shop.example${pages.at(-1)}`, plan } });
@@ -221,6 +225,61 @@ test('one filter asked of query shows the reports\' figures for it', async () =>
   await viewReady();
   await page.getByRole('button', { name: `Edit filter: Source is ${google}` }).waitFor();
   assert.deepEqual(await page.locator('[data-metric]').evaluateAll((items) => items.map((item) => `${item.dataset.metric}=${item.textContent}`)), cards[0]);
+  assert.deepEqual(page.problems, []);
+});
+
+test('referrers are the domains of other sites; one domain drills down to its URLs', async () => {
+  await page.goto(projectUrl('?period=7d&sources=referrer'));
+  await viewReady();
+  assert.deepEqual((await tableRows('Referrer by visitors')).sort(), ['Direct / none=2', 'google.com=3', 'news.ycombinator.com=1']);
+  await resetReady();
+  await page.getByRole('table', { name: 'Referrer by visitors' }).getByRole('button', { name: 'google.com', exact: true }).click();
+  await page.waitForURL(() => filtersInUrl().length === 1);
+  assert.deepEqual(filtersInUrl(), ['is,visit:referrer,google.com']);
+  await viewReady();
+  await expectFigures({ visitors: 3, visits: 3, pageviews: 5, events: 7 }, 'referred by google.com: A, B, E');
+  assert.deepEqual(await tableRows('Referrer URL by visitors'), ['https://www.google.com/=3']);
+  // The URLs are the drill-down's end: not filters.
+  assert.equal(await page.getByRole('table', { name: 'Referrer URL by visitors' }).getByRole('button').count(), 0);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a card\'s Details lists every value, sorted, searched and paged, with its CSV; the view exports as a zip', async () => {
+  await page.goto(projectUrl('?period=7d'));
+  await viewReady();
+  await page.getByRole('button', { name: 'Details: Pages, Top pages' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pages: Top pages' });
+  const rows = async (expected) => {
+    const read = () => dialog.locator('tbody tr').evaluateAll((all) => all.map((row) => [...row.children].map((cell) => cell.textContent.trim()).join('|')));
+    await page.waitForFunction(() => document.querySelector('dialog[open] .details-table[aria-busy="false"]')).catch(() => {});
+    for (let tries = 0; tries < 50 && JSON.stringify(await read()) !== JSON.stringify(expected); tries += 1) await new Promise((done) => setTimeout(done, 100));
+    return read();
+  };
+  // Pageviews, then visitors: every page of the six visits.
+  assert.deepEqual(await rows(['/pricing|4|4', '/|3|3', '/docs|2|2']), ['/pricing|4|4', '/|3|3', '/docs|2|2']);
+  assert.equal(await dialog.getByRole('navigation', { name: 'Pages' }).locator('[aria-live]').textContent(), '1–3 of 3');
+  await dialog.getByRole('button', { name: 'Page', exact: true }).click();
+  assert.deepEqual(await rows(['/|3|3', '/docs|2|2', '/pricing|4|4']), ['/|3|3', '/docs|2|2', '/pricing|4|4']);
+  assert.equal(await dialog.getByRole('columnheader', { name: /Page/ }).first().getAttribute('aria-sort'), 'ascending');
+  await dialog.getByRole('searchbox').fill('doc');
+  assert.deepEqual(await rows(['/docs|2|2']), ['/docs|2|2']);
+  const [csv] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download CSV' }).click()]);
+  assert.equal(readFileSync(await csv.path(), 'utf8'), '\ufeffPage,Pageviews,Visitors\r\n/docs,2,2\r\n');
+  await screenshot(page, 'details-dialog');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  assert.match(zip.suggestedFilename(), /^shop-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.zip$/);
+  const listing = execFileSync('python3', ['-c', `import zipfile, sys
+z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
+print(' '.join(sorted(z.namelist())))
+print(z.read('summary.csv').decode('utf-8-sig').splitlines()[1])
+print(z.read('source.csv').decode('utf-8-sig').splitlines()[0])`, await zip.path()], { encoding: 'utf8' }).split('\n');
+  assert.equal(listing[0].split(' ').length, 22, listing[0]);
+  assert.ok(listing[0].includes('timeline.csv') && listing[0].includes('referrer.csv') && listing[0].includes('durations.csv'), listing[0]);
+  // visitors, visits, pageviews, views per visit, bounce rate, visit duration, events
+  assert.match(listing[1], /^6,6,9,1\.5,/);
+  assert.equal(listing[2], 'Source,Visitors');
   assert.deepEqual(page.problems, []);
 });
 

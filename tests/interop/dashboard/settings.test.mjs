@@ -1,10 +1,12 @@
 // Settings in Chromium against the real server: a private API key created with a one-time
 // display (it works over REST) and revoked with a confirmation (then it does not); a member
-// invited from the members page (the link accepts); the reporting timezone changed; the setup
-// page turning live when the first event arrives; usage, audit log, a phone-sized screen and the
+// invited from the members page (the link accepts); the reporting timezone changed; a project
+// without data saying so on its reports, with snippets that work when pasted into a page, and
+// turning live when the first event arrives; usage, audit log, a phone-sized screen and the
 // dark theme. A screenshot of every page goes to $SIGHTLINE_SCREENSHOT_DIR.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { start, screenshot } from './harness.mjs';
 
 let ctx;
@@ -52,18 +54,21 @@ test('a private API key is created with a one-time display and revoked with a co
   assert.deepEqual(page.problems, []);
 });
 
-test('the reporting timezone and a switch are changed and saved', async () => {
+test('the reporting timezone, the own domains and a switch are changed and saved', async () => {
   await page.goto(projectUrl('settings'));
   await page.getByLabel('Reporting timezone').selectOption('Europe/Berlin');
+  await page.getByLabel('Own domains, one per line').fill('shop.example\nhttps://www.Blog.example/');
   await page.getByRole('switch', { name: 'IP logging' }).check();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByRole('status').filter({ hasText: 'Project settings saved.' }).waitFor();
   const project = await ctx.api('GET', `/${ctx.orgSlug}/projects/${ctx.projectId}`, { token: ownerToken });
   assert.equal(project.body.reportingTimezone, 'Europe/Berlin');
   assert.equal(project.body.ipLogging, true);
+  assert.deepEqual(project.body.domains, ['shop.example', 'blog.example']);
   // A reload shows the saved values.
   await page.reload();
   assert.equal(await page.getByLabel('Reporting timezone').inputValue(), 'Europe/Berlin');
+  assert.equal(await page.getByLabel('Own domains, one per line').inputValue(), 'shop.example\nblog.example');
   await screenshot(page, 'settings');
 });
 
@@ -104,24 +109,64 @@ test('the audit log lists what was done', async () => {
   await screenshot(page, 'audit-log');
 });
 
-test('the setup page shows the snippet and turns live when the first event arrives', async () => {
-  await page.goto(projectUrl('setup'));
-  await page.getByRole('heading', { name: 'Waiting for the first event' }).waitFor();
-  await page.getByRole('button', { name: 'Create a new SDK key for this snippet' }).click();
-  await page.getByText('A new SDK key is in the snippet.').waitFor();
-  const snippet = await page.getByLabel('Tracking snippet', { exact: true }).textContent();
-  const sdkKey = /sdkKey: "([^"]+)"/.exec(snippet)?.[1];
-  assert.match(sdkKey, /^pk_/);
-  assert.ok(snippet.includes(`${ctx.base}/api/sdk/v1/script.js`));
-  await screenshot(page, 'setup');
-  const sent = await fetch(`${ctx.base}/api/sdk/v1/logs`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', 'x-sdk-key': sdkKey },
-    body: JSON.stringify({ event: 'Signed up', channel: 'onboarding' }),
+const desktopChrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+test('a project without data says so on its reports; each snippet, pasted into a page, sends a pageview', async () => {
+  await page.goto(projectUrl('web'));
+  const waiting = page.getByRole('heading', { name: 'Waiting for the first event' });
+  await waiting.waitFor();
+  // SDK keys are public: the snippets carry the whole key (the bootstrap's), ready to paste.
+  await page.getByLabel('Tracking snippet', { exact: true }).filter({ hasText: ctx.boot.sdkKey }).waitFor();
+  const script = await page.getByLabel('Tracking snippet', { exact: true }).textContent();
+  assert.equal(/sdkKey: "([^"]+)"/.exec(script)?.[1], ctx.boot.sdkKey);
+  assert.ok(script.includes(`${ctx.base}/api/sdk/v1/script.js`));
+  const module = await page.getByLabel('Module snippet', { exact: true }).textContent();
+  assert.ok(module.includes(`import { createSightline } from "${ctx.base}/api/sdk/v1/sightline.esm.js"`), module);
+  await screenshot(page, 'web-waiting-for-data');
+
+  // Each snippet in the <head> of a page of another site (another origin, on loopback).
+  const site = createServer((request, response) => {
+    const code = request.url === '/from-module' ? module : script;
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><title>A site</title>${code}</head><body><p>Hello</p></body></html>`);
   });
-  assert.equal(sent.status, 202);
+  await new Promise((done) => site.listen(0, '127.0.0.1', done));
+  try {
+    for (const path of ['/from-script', '/from-module']) {
+      // A desktop Chrome's User-Agent: headless Chromium's own names itself and is counted as a bot.
+      const visitor = await ctx.newPage({ userAgent: desktopChrome });
+      await visitor.goto(`http://127.0.0.1:${site.address().port}${path}`);
+      const arrived = async () => {
+        const pages = await ctx.api('GET', `/web-analytics/breakdown?dimension=top_page&projectId=${ctx.projectId}`,
+          { headers: { Authorization: `Bearer ${ctx.boot.privateApiKey}` } });
+        return (pages.body.rows ?? []).some((row) => row.value === path);
+      };
+      for (let tries = 0; !(await arrived()); tries += 1) {
+        assert.ok(tries < 50, `no pageview of ${path} arrived`);
+        await new Promise((done) => setTimeout(done, 200));
+      }
+      assert.deepEqual(visitor.problems, [], path);
+      await visitor.close();
+    }
+  } finally {
+    site.close();
+  }
+  // The report turned live by itself.
+  await waiting.waitFor({ state: 'detached', timeout: 15_000 });
+  await page.getByRole('table', { name: 'Page by pageviews' }).getByRole('button', { name: '/from-module', exact: true }).waitFor();
+  // Two visitors now: the report's header says so, and the Live page shows the last 30 minutes.
+  await page.goto(projectUrl('web'));
+  await page.locator('.visitors-now [data-realtime="visitorsNow"]').filter({ hasText: /^2$/ }).waitFor();
+  await page.getByRole('link', { name: /2 visitors now/ }).click();
+  await page.getByRole('heading', { name: 'Last 30 minutes' }).waitFor();
+  await page.locator('.realtime [data-realtime="visitorsNow"]').filter({ hasText: /^2$/ }).waitFor();
+  assert.equal(await page.getByRole('table', { name: 'Pages of the last 30 minutes' }).locator('tbody tr').count(), 2);
+  await screenshot(page, 'live-realtime');
+  await page.goto(projectUrl('setup'));
   await page.getByRole('heading', { name: 'Live' }).waitFor({ timeout: 15_000 });
-  await page.getByRole('status').filter({ hasText: 'Signed up' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'screen_view' }).waitFor();
   await screenshot(page, 'setup-live');
+  assert.deepEqual(page.problems, []);
 });
 
 test('usage, a phone-sized screen and the dark theme', async () => {

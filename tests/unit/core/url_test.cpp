@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace sightline::core {
 namespace {
 
@@ -35,6 +38,28 @@ TEST(SiteHost, IsTheNormalizedHostWithoutWww) {
   EXPECT_EQ(SiteHost("example.com"), "example.com");
   EXPECT_EQ(SiteHost("www2.example.com"), "www2.example.com");
   EXPECT_EQ(SiteHost("shop.www.example.com"), "shop.www.example.com");
+}
+
+TEST(HostOfUrl, ReadsWhatBrowsersSendAsReferrers) {
+  EXPECT_EQ(HostOfUrl("https://User@Sub.Example.com:8443/x?y#z"), "sub.example.com");
+  EXPECT_EQ(HostOfUrl("https://example.com./"), "example.com");
+  EXPECT_EQ(HostOfUrl("https://[::1]:80/"), "[::1]");
+  EXPECT_EQ(HostOfUrl("android-app://com.google.android.gm/"), "com.google.android.gm");
+  EXPECT_EQ(HostOfUrl("example.com/no-scheme"), "");
+}
+
+TEST(IsWithinDomains, TheDomainsAndWhatIsBelowThem) {
+  const std::vector<std::string> own = {"Example.com", "www.docs.example.org", ""};
+  EXPECT_TRUE(IsWithinDomains("example.com", own));
+  EXPECT_TRUE(IsWithinDomains("www.example.com", own));
+  EXPECT_TRUE(IsWithinDomains("blog.example.com", own));
+  EXPECT_TRUE(IsWithinDomains("docs.example.org", own));
+  EXPECT_TRUE(IsWithinDomains("a.docs.example.org", own));
+  EXPECT_FALSE(IsWithinDomains("example.org", own)) << "a parent is not within";
+  EXPECT_FALSE(IsWithinDomains("notexample.com", own));
+  EXPECT_FALSE(IsWithinDomains("example.com.evil.net", own));
+  EXPECT_FALSE(IsWithinDomains("", own));
+  EXPECT_FALSE(IsWithinDomains("example.com", {}));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/url.h"
+
 #include <string>
 #include <vector>
 
@@ -88,6 +90,26 @@ TEST(TrafficSources, SameSiteNeedsThePageHost) {
             "Direct");
 }
 
+TEST(TrafficSources, TheProjectsOwnDomainsAreInternal) {
+  const std::vector<std::string> own = {"example.com", "www.shop.example.org"};
+  // From the blog to the shop: the same site as far as the project is concerned.
+  EXPECT_EQ(ClassifyTrafficSource("https://blog.example.com/a", "app.example.com", "", "", "",
+                                  own).channel,
+            "Direct");
+  EXPECT_EQ(ClassifyTrafficSource("https://shop.example.org/", "example.com", "", "", "", own)
+                .channel,
+            "Direct");
+  // A host that only ends like an own domain is someone else's.
+  EXPECT_EQ(ClassifyTrafficSource("https://notexample.com/", "example.com", "", "", "", own)
+                .channel,
+            "Referral");
+  // Campaign parameters still name the source.
+  EXPECT_EQ(ClassifyTrafficSource("https://blog.example.com/", "example.com", "newsletter",
+                                  "email", "", own)
+                .channel,
+            "Email");
+}
+
 TEST(TrafficSources, AiAssistantChannel) {
   EXPECT_TRUE(IsAiAssistantChannel("AI Assistants"));
   EXPECT_FALSE(IsAiAssistantChannel("Organic Search"));
@@ -96,9 +118,9 @@ TEST(TrafficSources, AiAssistantChannel) {
 }
 
 TEST(TrafficSources, HostOfUrl) {
-  EXPECT_EQ(HostOfUrl("https://User@Sub.Example.com:8443/x?y#z"), "sub.example.com");
-  EXPECT_EQ(HostOfUrl("android-app://com.google.android.gm/"), "com.google.android.gm");
-  EXPECT_EQ(HostOfUrl("not a url"), "");
+  EXPECT_EQ(core::HostOfUrl("https://User@Sub.Example.com:8443/x?y#z"), "sub.example.com");
+  EXPECT_EQ(core::HostOfUrl("android-app://com.google.android.gm/"), "com.google.android.gm");
+  EXPECT_EQ(core::HostOfUrl("not a url"), "");
 }
 
 }  // namespace

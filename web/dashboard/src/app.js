@@ -14,7 +14,6 @@ import { invalidate, useOperation } from './data.js';
 import { OrganizationContext, ProjectContext, UserContext, useOrganization, useProject, useProjects, useUser } from './context.js';
 import { currentLocation, navigate, onLinkClick, Redirect, RouteProvider, useRoute } from './router.js';
 import { currentUser, getAccessToken, hasSession, lastProject, onSessionChange, rememberProject, setCurrentUser, signOut } from './session.js';
-import { LoginPage } from './auth/login.js';
 import { storedTheme, setTheme } from './ui/theme.js';
 
 const reservedFirstSegments = new Set(['api', 'assets', 'login', 'account', 'invite', 'cli', '.well-known']);
@@ -39,8 +38,8 @@ function lazy(load, exportName) {
   };
 }
 
-const WebAnalyticsPage = lazy(() => import('./reports/index.js'), 'WebAnalyticsPage');
-const CrawlerAnalyticsPage = lazy(() => import('./reports/index.js'), 'CrawlerAnalyticsPage');
+const WebAnalyticsPage = lazy(() => import('./reports/web.js'), 'WebAnalyticsPage');
+const CrawlerAnalyticsPage = lazy(() => import('./reports/crawlers.js'), 'CrawlerAnalyticsPage');
 const AiVisibilityPage = lazy(() => import('./ai-visibility/index.js'), 'AiVisibilityPage');
 const SiteAuditPage = lazy(() => import('./site-audit/index.js'), 'SiteAuditPage');
 const LivePage = lazy(() => import('./live/index.js'), 'LivePage');
@@ -53,6 +52,8 @@ const AuditLogPage = lazy(() => import('./settings/audit-log.js'), 'AuditLogPage
 const AccountPage = lazy(() => import('./account/index.js'), 'AccountPage');
 const InvitePage = lazy(() => import('./auth/invite.js'), 'InvitePage');
 const CliLoginPage = lazy(() => import('./cli/index.js'), 'CliLoginPage');
+// Signed-in users, whose first view is a report, never load the sign-in page's code.
+const LoginPage = lazy(() => import('./auth/login.js'), 'LoginPage');
 
 const projectViews = {
   web: { label: 'Web analytics', page: WebAnalyticsPage },

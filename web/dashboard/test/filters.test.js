@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addValueFilter, decodeFilter, dimensionLabel, encodeFilter, filtersFromSearch, filtersPatch, legacyFilter, needsQuery,
-  propertyKey, removeFilter, removeValueFilter, replaceFilter, reportFilterFor, takesValue } from '../src/reports/filters.js';
+  propertyKey, referrerDrill, removeFilter, removeValueFilter, replaceFilter, reportFilterFor, takesValue } from '../src/reports/filters.js';
 import { breakdownFromQuery, breakdownQuery, comparisonDaysOf, durationsQuery, suggestionsQuery, summaryFromQuery,
   summaryQuery, timelineFromQuery, timelineQuery } from '../src/reports/filter-queries.js';
 
@@ -166,4 +166,17 @@ test('a breakdown answer becomes report rows, "" as the none row', () => {
   assert.deepEqual(rows[0], { value: '/docs', count: 5, visitors: 2, previousCount: 1, absoluteChange: 4, percentageChange: 400 });
   assert.equal(rows[1].value, null);
   assert.equal(rows[1].percentageChange, null);
+});
+
+test('one referrer domain drills down to its URLs', () => {
+  const drill = [{ op: 'is', dimension: 'visit:referrer', values: ['google.com'] }];
+  assert.equal(referrerDrill(drill), 'google.com');
+  assert.equal(referrerDrill([{ op: 'is', dimension: 'visit:referrer', values: ['a.com', 'b.com'] }]), null);
+  assert.equal(referrerDrill([{ op: 'is', dimension: 'visit:referrer', values: [''] }]), null);
+  assert.equal(referrerDrill([{ op: 'is_not', dimension: 'visit:referrer', values: ['a.com'] }]), null);
+  assert.equal(referrerDrill([]), null);
+  const request = breakdownQuery(scope, params, drill, 'referrer_url', 10);
+  assert.deepEqual(request.dimensions, ['visit:referrer_url']);
+  assert.deepEqual(request.metrics, ['visitors']);
+  assert.deepEqual(request.filters, [['is', 'visit:referrer', ['google.com']]]);
 });

@@ -1,5 +1,7 @@
 // A ranked list as a table: each row's name over a bar proportional to its value, the value,
-// and with a comparison the previous period's value and the change. Rows can be activated
+// and with a comparison the change (the previous value and the absolute change in its tooltip
+// and its accessible text; as columns of their own only when asked), so the name gets most of
+// the width. Rows can be activated
 // (a button in the name cell, so keyboard users get it too) to filter the view by that value.
 import { html } from '../ui/html.js';
 import { formatNumber } from '../format.js';
@@ -16,6 +18,7 @@ import { Change } from './change.js';
  *  extraColumns  [{ key, label }] more numeric columns after the value (rendered from row.extra)
  *  format        formats value and previous (default formatNumber)
  *  showComparison, inverse (lower is better), points (change in percentage points)
+ *  showPrevious  the previous value as a column, and the absolute change under the percentage
  *  onSelect(row) makes the names buttons (not for a row with selectable: false); selectedKey,
  *                or isSelected(row), marks the active ones (aria-pressed)
  *  renderName(row) the text (or node) for a name; default row.name, or "(none)" for null
@@ -26,11 +29,18 @@ export function signed(value, format) {
   return `${value > 0 ? '+' : '-'}${format(Math.abs(value))}`;
 }
 
+/** The change cell's tooltip: "Previous: 1,204 (−12)". */
+function changeTitle(row, previousText, format) {
+  const absolute = row.absoluteChange === null || row.absoluteChange === undefined ? '' : ` (${signed(row.absoluteChange, format)})`;
+  return `Previous: ${previousText}${absolute}`;
+}
+
 export function BarList({ caption, showCaption = false, nameLabel = 'Name', valueLabel = 'Value', rows, extraColumns = [],
-  format = formatNumber, showComparison = true, inverse = false, points = false, onSelect, selectedKey, isSelected,
+  format = formatNumber, showComparison = true, showPrevious = false, inverse = false, points = false, onSelect, selectedKey, isSelected,
   renderName, empty = 'No data for this period.' }) {
   const max = rows.reduce((top, row) => Math.max(top, row.value ?? 0), 0) || 1;
-  const columnCount = 2 + extraColumns.length + (showComparison ? 2 : 0);
+  const withPrevious = showComparison && showPrevious;
+  const columnCount = 2 + extraColumns.length + (showComparison ? 1 : 0) + (withPrevious ? 1 : 0);
   const nameOf = (row) => (renderName ? renderName(row) : row.name ?? html`<span class="muted">(none)</span>`);
   // The numeric columns' count sets the table's narrowest width (charts.css).
   return html`<div class="table-wrap bar-list" role="region" aria-label=${caption} tabindex="0">
@@ -40,7 +50,8 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
         <th scope="col">${nameLabel}</th>
         <th scope="col" class="num">${valueLabel}</th>
         ${extraColumns.map((column) => html`<th scope="col" class="num">${column.label}</th>`)}
-        ${showComparison && html`<th scope="col" class="num col-previous">Previous</th><th scope="col" class="num col-change">Change</th>`}
+        ${withPrevious && html`<th scope="col" class="num col-previous">Previous</th>`}
+        ${showComparison && html`<th scope="col" class="num col-change">Change</th>`}
       </tr></thead>
       <tbody>
         ${rows.length === 0 && html`<tr><td colspan=${columnCount} class="empty">${empty}</td></tr>`}
@@ -58,9 +69,10 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
             </th>
             <td class="num" data-label=${valueLabel}>${row.value === null || row.value === undefined ? '—' : format(row.value)}</td>
             ${extraColumns.map((column) => html`<td class="num" data-label=${column.label}>${row.extra?.[column.key] ?? '—'}</td>`)}
-            ${showComparison && html`<td class="num col-previous" data-label="Previous">${previousText}</td>
-              <td class="num" data-label="Change"><${Change} value=${row.change} inverse=${inverse} points=${points} previousText=${previousText} />
-                ${row.absoluteChange !== null && row.absoluteChange !== undefined
+            ${withPrevious && html`<td class="num col-previous" data-label="Previous">${previousText}</td>`}
+            ${showComparison && html`<td class="num" data-label="Change" title=${changeTitle(row, previousText, format)}>
+              <${Change} value=${row.change} inverse=${inverse} points=${points} previousText=${previousText} />
+                ${withPrevious && row.absoluteChange !== null && row.absoluteChange !== undefined
                   && html`<span class="change-absolute">${signed(row.absoluteChange, format)}</span>`}</td>`}
           </tr>`;
         })}

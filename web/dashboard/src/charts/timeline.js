@@ -1,12 +1,15 @@
 // A time series chart (uPlot) with the comparison period drawn dashed over the same x positions:
 // bucket i of the previous window sits under bucket i of the selection, so "the same day last
-// week" lines up. Colours come from the theme's CSS custom properties and are re-read when the
-// theme changes. The canvas is hidden from screen readers; a visually hidden table gives them
-// the same numbers.
+// week" lines up. A bucket still in progress is drawn as a dotted piece labelled "incomplete",
+// and buckets still to come are not drawn (periods.js), so today never looks like a collapse.
+// Counts get whole-number ticks; the axes are sized to their labels. Colours come from the
+// theme's CSS custom properties and are re-read when the theme changes. The canvas is hidden
+// from screen readers; a visually hidden table gives them the same numbers.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { html } from '../ui/html.js';
 import { formatDate, formatNumber } from '../format.js';
+import { bucketStates, splitAtNow } from './periods.js';
 
 const palette = ['--chart-1', '--chart-3', '--chart-4', '--chart-5', '--chart-6', '--chart-2'];
 
@@ -35,7 +38,7 @@ export function bucketLabel(bucket, interval, { long = false } = {}) {
  * under the chart says the same, further from the pointer). Built with textContent: vendor
  * names come from user agents.
  */
-function showTip(u, { currentLines, labelOf, previousLabelOf }) {
+function showTip(u, { currentLines, labelOf, previousLabelOf, hidden }) {
   let tip = u.over.querySelector('.timeline-tip');
   if (!tip) {
     tip = document.createElement('div');
@@ -46,7 +49,7 @@ function showTip(u, { currentLines, labelOf, previousLabelOf }) {
   if (idx === null || idx === undefined || left < 0) { tip.hidden = true; return; }
   const rows = [];
   u.series.forEach((line, index) => {
-    if (index === 0 || !line.show) return;
+    if (index === 0 || !line.show || hidden(index, idx)) return;
     const value = u.data[index][idx];
     if (value === null || value === undefined) return;
     rows.push([line.stroke(u, index), line.label, line.value(u, value), index > currentLines]);
@@ -78,6 +81,12 @@ function showTip(u, { currentLines, labelOf, previousLabelOf }) {
   tip.style.transform = `translate(${Math.max(0, x)}px, ${Math.max(0, top - tip.offsetHeight / 2)}px)`;
 }
 
+// Tick steps for counts: 1, 2, 5, 10, 20, 50, … (uPlot picks the smallest that fits).
+const wholeSteps = Array.from({ length: 13 }, (_, power) => [1, 2, 5].map((step) => step * 10 ** power)).flat();
+const allWhole = (lines) => lines.every((line) => line.data.every((value) => value === null || value === undefined || Number.isInteger(value)));
+// Pixels an axis label of this text takes (the chart's 12 px system font).
+const labelWidth = (text) => Math.ceil(String(text).length * 7.2);
+
 /** Re-renders when the theme changes (the toggle sets data-theme; the system can switch too). */
 function useThemeVersion() {
   const [version, setVersion] = useState(0);
@@ -100,8 +109,10 @@ function useThemeVersion() {
  *  previous   null, or { buckets, series: [{ label, data }] } drawn dashed (same order as series)
  *  format     formats a y value (default formatNumber)
  *  height     plot height in px (default 240)
+ *  timeZone   the reporting timezone, which says which day is today (default the browser's)
  */
-export function Timeline({ label, buckets, series, previous = null, interval = 'day', format = formatNumber, height = 240 }) {
+export function Timeline({ label, buckets, series, previous = null, interval = 'day', format = formatNumber, height = 240, timeZone }) {
+  const states = bucketStates(buckets, interval, { timeZone });
   const holder = useRef(null);
   const theme = useThemeVersion();
   useEffect(() => {
@@ -114,34 +125,50 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
     const muted = cssVar('--text-muted', '#505a6b');
     const grid = cssVar('--border', '#d5d9e1');
     const colour = (index) => cssVar(palette[index % palette.length], '#2d5bd7');
+    const split = series.map((line) => splitAtNow(line.data, states));
     const lines = series.map((line, index) => ({
       label: line.label, stroke: colour(index), width: 2, points: { show: length <= 1 }, spanGaps: false,
       value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
     }));
+    // The bucket in progress: the same colour, dotted, named so in the legend and the tooltip.
+    const partialLines = series.flatMap((line, index) => (split[index].hasPartial ? [{
+      label: `${line.label} (incomplete)`, stroke: colour(index), width: 2, dash: [2, 4], points: { show: true, size: 5 },
+      value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
+    }] : []));
     const previousLines = (previous?.series ?? []).map((line, index) => ({
       label: line.label, stroke: colour(index), width: 1.5, dash: [6, 4], alpha: 0.75, points: { show: length <= 1 },
       value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
     }));
-    const data = [xs, ...series.map((line) => pad(line.data)), ...(previous?.series ?? []).map((line) => pad(line.data))];
+    const data = [xs, ...split.map((line) => pad(line.complete)),
+      ...split.filter((line) => line.hasPartial).map((line) => pad(line.partial)),
+      ...(previous?.series ?? []).map((line) => pad(line.data))];
     const tickLabel = (index) => bucketLabel(buckets[index] ?? previous?.buckets?.[index], interval);
+    const whole = allWhole([...series, ...(previous?.series ?? [])]);
+    // The first and last x labels are centred on the plot's edges: room for half of each.
+    const edge = Math.ceil(labelWidth(tickLabel(0)) / 2);
     const options = {
       width: Math.max(element.clientWidth, 200),
       height,
-      scales: { x: { time: false }, y: { range: (_, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      padding: [8, Math.max(12, Math.ceil(labelWidth(tickLabel(length - 1)) / 2)), null, null],
+      scales: { x: { time: false }, y: { range: (_, min, max) => [0, max > 0 ? (whole ? Math.max(1, Math.ceil(max * 1.1)) : max * 1.1) : 1] } },
       series: [
         { label: interval === 'hour' ? 'Hour' : 'Period', value: (_, index) => (index === null ? '—' : bucketLabel(buckets[index], interval, { long: true }) || '—') },
-        ...lines, ...previousLines,
+        ...lines, ...partialLines, ...previousLines,
       ],
       axes: [
         { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid },
           values: (_, splits) => splits.map((split) => (Number.isInteger(split) ? tickLabel(split) : '')) },
-        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 60,
+        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid },
+          ...(whole ? { incrs: wholeSteps } : {}),
+          size: (_, values) => Math.max(edge, 16 + Math.max(0, ...(values ?? []).map(labelWidth))),
           values: (_, splits) => splits.map((split) => format(split)) },
       ],
       legend: { show: true, live: true },
       cursor: { points: { size: 6 } },
       hooks: { setCursor: [(u) => showTip(u, {
-        currentLines: series.length,
+        currentLines: series.length + partialLines.length,
+        // An incomplete line repeats the complete one's last value: shown in its own bucket only.
+        hidden: (line, index) => line > series.length && line <= series.length + partialLines.length && states[index] !== 'partial',
         labelOf: (index) => bucketLabel(buckets[index], interval, { long: true }),
         previousLabelOf: (index) => bucketLabel(previous?.buckets?.[index], interval, { long: true }),
       })] },
@@ -152,7 +179,7 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
     resize.observe(element);
     return () => { resize.disconnect(); plot.destroy(); };
-  }, [buckets, series, previous, interval, format, height, theme]);
+  }, [buckets, series, previous, interval, format, height, theme, states.join()]);
 
   const tableRows = buckets.length <= 400 ? buckets : [];
   return html`<figure class="timeline">
@@ -163,8 +190,8 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
         ${series.map((line) => html`<th scope="col">${line.label}</th>`)}
         ${(previous?.series ?? []).map((line) => html`<th scope="col">${line.label}</th>`)}</tr></thead>
       <tbody>${tableRows.map((bucket, index) => html`<tr>
-        <th scope="row">${bucketLabel(bucket, interval, { long: true })}</th>
-        ${series.map((line) => html`<td>${format(line.data[index] ?? null)}</td>`)}
+        <th scope="row">${bucketLabel(bucket, interval, { long: true })}${states[index] === 'partial' ? ' (incomplete)' : ''}</th>
+        ${series.map((line) => html`<td>${states[index] === 'future' ? '—' : format(line.data[index] ?? null)}</td>`)}
         ${(previous?.series ?? []).map((line) => html`<td>${format(line.data[index] ?? null)}</td>`)}
       </tr>`)}</tbody>
     </table></div>`}

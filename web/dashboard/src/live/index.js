@@ -1,11 +1,15 @@
-// The Live view: the project's events as they arrive, newest first, and the notifications that
-// events sent with `notify: true` raise, announced politely to screen readers and, when the user
+// The Live view: who is on the site now (get_web_realtime, refreshed every 15 s: the visitors of
+// the last 5 minutes, the last 30 minutes minute by minute, their pages and sources), the project's
+// events as they arrive, newest first, and the notifications that events sent with
+// `notify: true` raise, announced politely to screen readers and, when the user
 // asked for it with a click, as desktop notifications. Pausing closes the stream; resuming
 // catches up (the stream resumes after the last notification seen).
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Button, ErrorNotice, Loading, PageHeader, Section, useTitle } from '../ui/index.js';
-import { formatDate } from '../format.js';
+import { formatDate, formatNumber } from '../format.js';
+import { api } from '../api.js';
+import { BarList } from '../charts/bar-list.js';
 import { useLiveFeed } from './feed.js';
 import { useOrganization, useProject } from '../context.js';
 
@@ -75,6 +79,7 @@ export function LivePage() {
         <//>`}
     <//>
     <${ErrorNotice} error=${feed.error} />
+    <${RealtimeSection} projectId=${project.id} />
     <div class="live-grid">
       <${Section} title="Events" description="The newest first; new ones appear on top.">
         ${feed.loading ? html`<${Loading} label="Loading events…" />` : html`
@@ -92,6 +97,40 @@ export function LivePage() {
       <//>
     </div>
   </div>`;
+}
+
+const realtimeRefreshMs = 15_000;
+
+/** The last 30 minutes: visitors now, a bar per minute, and the top pages and sources. */
+function RealtimeSection({ projectId }) {
+  const [state, setState] = useState({ data: null, error: null });
+  useEffect(() => {
+    let stopped = false;
+    let timer = 0;
+    const load = () => api.call('get_web_realtime', { projectId }).then(
+      (data) => { if (!stopped) setState({ data, error: null }); },
+      (error) => { if (!stopped) setState((previous) => ({ ...previous, error })); },
+    ).finally(() => { if (!stopped) timer = setTimeout(load, realtimeRefreshMs); });
+    load();
+    return () => { stopped = true; clearTimeout(timer); };
+  }, [projectId]);
+  const { data, error } = state;
+  const most = Math.max(1, ...(data?.minutes ?? []).map((minute) => minute.visitors));
+  const values = (rows) => rows.map((row) => ({ key: row.value ?? '', name: row.value, value: row.visitors }));
+  return html`<${Section} title="Last 30 minutes" description="Visitors with an event in the last 5 minutes count as on the site now. Refreshed every 15 seconds.">
+    <${ErrorNotice} error=${error} />
+    ${!data ? html`<${Loading} label="Loading the last 30 minutes…" />` : html`<div class="realtime">
+      <p class="realtime-now"><strong data-realtime="visitorsNow">${formatNumber(data.visitorsNow)}</strong> ${data.visitorsNow === 1 ? 'visitor' : 'visitors'} now${' · '}${formatNumber(data.visitors)} visitors and ${formatNumber(data.pageviews)} pageviews in the last 30 minutes${data.complete ? '' : ' (the latest 50,000 events)'}</p>
+      <figure class="realtime-minutes" aria-label="Visitors per minute, the last 30 minutes">
+        ${data.minutes.map((minute) => html`<span class="realtime-bar" style=${{ height: `${(minute.visitors / most) * 100}%` }}
+          title=${`${formatDate(minute.start, { hour: '2-digit', minute: '2-digit' })}: ${formatNumber(minute.visitors)} visitors, ${formatNumber(minute.pageviews)} pageviews`}></span>`)}
+      </figure>
+      <div class="report-grid">
+        <${BarList} caption="Pages of the last 30 minutes" nameLabel="Page" valueLabel="Visitors" rows=${values(data.pages)} showComparison=${false} empty="No pageviews in the last 30 minutes." />
+        <${BarList} caption="Sources of the last 30 minutes" nameLabel="Source" valueLabel="Visitors" rows=${values(data.sources)} showComparison=${false} empty="No visitors in the last 30 minutes." />
+      </div>
+    </div>`}
+  <//>`;
 }
 
 function EventList({ events }) {

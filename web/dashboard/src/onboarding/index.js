@@ -1,7 +1,8 @@
 // /{org}/{project}/setup: getting the first data in. Three ways, each with copyable code: the
 // tracking script (web analytics; an SDK key), server-side forwarding and log drains (crawler
 // analytics; a private API key). The page polls list_events (limit 1) and get_usage and turns
-// "live" as soon as the project's first event arrives.
+// "live" as soon as the project's first event arrives. The report pages show the same status
+// and snippet (WaitingForData) until then.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html, Button, Section, PageHeader, Notice, ErrorNotice, CodeBlock, OneTimeSecret, useAction } from '../ui/index.js';
 import { api, seg } from '../api.js';
@@ -10,6 +11,20 @@ import { useOrganization, useProject, useProjectScope } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 
 const pollMs = 3000;
+
+/** The setup snippets of a project, with its SDK key and this server's address filled in. */
+export function snippets(sdkKey, origin) {
+  return {
+    script: `<script>
+  window.SightlineConfig = { sdkKey: "${sdkKey}", baseUrl: "${origin}/api" };
+</script>
+<script async src="${origin}/api/sdk/v1/script.js"></script>`,
+    module: `<script type="module">
+  import { createSightline } from "${origin}/api/sdk/v1/sightline.esm.js";
+  window.sightline = createSightline({ sdkKey: "${sdkKey}", baseUrl: "${origin}/api" });
+</script>`,
+  };
+}
 
 export function SetupPage() {
   const org = useOrganization();
@@ -23,8 +38,21 @@ export function SetupPage() {
   </div>`;
 }
 
+/**
+ * A report page of a project that has no data yet: the status, which turns live by itself,
+ * and the tracking snippet. `onLive` runs once the first event has arrived.
+ */
+export function WaitingForData({ scope, onLive }) {
+  const org = useOrganization();
+  return html`<div class="stack waiting-for-data">
+    <${LiveStatus} scope=${scope} onLive=${onLive}
+      onOpenReports=${() => navigate(`/${seg(org.slug)}/${seg(scope.projectId)}/setup`)} openLabel="All the ways to send data" />
+    <${TrackingScript} scope=${scope} />
+  </div>`;
+}
+
 /** Waits for the first event; announces it politely when it comes. */
-function LiveStatus({ scope, onOpenReports }) {
+function LiveStatus({ scope, onOpenReports, onLive, openLabel = 'Open web analytics' }) {
   const [state, setState] = useState({ live: false, event: null, total: 0, error: null });
   useEffect(() => {
     let stopped = false;
@@ -38,8 +66,10 @@ function LiveStatus({ scope, onOpenReports }) {
         const total = (usage.months ?? []).reduce((sum, month) => sum + month.humanEvents + month.botEvents, 0);
         const event = events.events?.[0] ?? null;
         if (stopped) return;
-        setState({ live: Boolean(event) || total > 0, event, total, error: null });
-        if (!event && total === 0) timer = setTimeout(check, pollMs);
+        const live = Boolean(event) || total > 0;
+        setState({ live, event, total, error: null });
+        if (live) onLive?.();
+        else timer = setTimeout(check, pollMs);
       } catch (error) {
         if (stopped) return;
         setState((previous) => ({ ...previous, error }));
@@ -56,7 +86,8 @@ function LiveStatus({ scope, onOpenReports }) {
       ${state.live
         ? html`<p>Sightline is receiving data${state.event ? html`: the latest event is <strong>${state.event.event}</strong> in <strong>${state.event.channel}</strong>, ${formatDate(state.event.receivedAt)}` : html` (${formatNumber(state.total)} events this month)`}.</p>
           <${Button} kind="primary" onClick=${onOpenReports}>Open web analytics<//>`
-        : html`<p class="muted">Add one of the snippets below to your site. This page updates by itself when the first event arrives.</p>`}
+        : html`<p class="muted">Add one of the snippets below to your site. This page updates by itself when the first event arrives.</p>
+          ${onLive && html`<${Button} onClick=${onOpenReports}>${openLabel}<//>`}`}
     </div>
     <${ErrorNotice} error=${state.error} />
   </section>`;
@@ -71,8 +102,8 @@ function TrackingScript({ scope }) {
     const sdkKey = await api.call('create_sdk_key', { ...scope, name: 'Tracking script' });
     setKey(sdkKey.key);
   });
-  // A project without an SDK key gets one at once; with keys, the list has only their prefixes
-  // (the key itself is shown once, when created), so the user can make a new one for the snippet.
+  // A project without a usable SDK key gets one at once. SDK keys are public, so the list gives
+  // them whole; only keys made by an earlier release are known by their prefix alone.
   useEffect(() => {
     api.call('list_sdk_keys', scope).then((body) => {
       const active = body.keys.filter((item) => !item.revokedAt);
@@ -82,18 +113,18 @@ function TrackingScript({ scope }) {
   }, [scope.orgSlug, scope.projectId]);
 
   const origin = location.origin;
-  const shownKey = key ?? (existing?.[0] ? `${existing[0].displayPrefix}…` : 'pk_service_…');
-  const snippet = `<script>
-  window.SightlineConfig = { sdkKey: "${shownKey}", baseUrl: "${origin}/api" };
-</script>
-<script async src="${origin}/api/sdk/v1/script.js"></script>`;
+  const whole = key ?? existing?.find((item) => item.key)?.key;
+  const shownKey = whole ?? (existing?.[0] ? `${existing[0].displayPrefix}…` : 'pk_service_…');
+  const code = snippets(shownKey, origin);
   return html`<${Section} title="Web analytics: the tracking script" description="Paste this into the <head> of every page. It records page views, visits, referrers, UTM parameters, outbound links and your own events; no cookies.">
     <${ErrorNotice} error=${loadError ?? create.error} />
-    ${!key && existing?.length > 0 && html`<${Notice} kind="info">This project already has an SDK key (${existing.map((item) => `${item.displayPrefix}…`).join(', ')}). Its full value is shown only when it is created: use the key you saved, or create a new one for this snippet.<//>`}
-    <${CodeBlock} code=${snippet} label="Tracking snippet" />
-    ${!key && existing?.length > 0 && html`<div><${Button} busy=${create.busy} onClick=${create.run}>Create a new SDK key for this snippet<//></div>`}
+    ${!whole && existing?.length > 0 && html`<${Notice} kind="info">This project's SDK key (${existing.map((item) => `${item.displayPrefix}…`).join(', ')}) was made by an earlier release, which kept only its prefix: use the key you saved, or create a new one for this snippet.<//>`}
+    <${CodeBlock} code=${code.script} label="Tracking snippet" />
+    ${!whole && existing?.length > 0 && html`<div><${Button} busy=${create.busy} onClick=${create.run}>Create a new SDK key for this snippet<//></div>`}
     ${key && html`<${Notice} kind="success">A new SDK key is in the snippet. SDK keys are public: they can only send events.<//>`}
-    <p class="small muted">Bundlers: <code>npm install @sightline/browser</code> and <code>new Sightline({ sdkKey, baseUrl: "${origin}/api" })</code>. See the SDK documentation for custom events and identified users.</p>
+    <h3>Or as an ES module</h3>
+    <p class="small muted">For pages that load modules: the same tracking, and <code>sightline.track(…)</code> for your own events. See the SDK documentation for custom events and identified users.</p>
+    <${CodeBlock} code=${code.module} label="Module snippet" />
   <//>`;
 }
 

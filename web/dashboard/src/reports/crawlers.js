@@ -3,9 +3,9 @@
 // compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType and vendor.
 import { useMemo } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { operation, useOperations } from '../data.js';
+import { invalidate, operation, useOperations } from '../data.js';
 import { setQuery, useRoute } from '../router.js';
-import { useProject } from '../context.js';
+import { useProject, useProjectScope } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
 import { formatNumber } from '../format.js';
 import { MetricCards } from '../charts/metric-cards.js';
@@ -14,7 +14,7 @@ import { BarList } from '../charts/bar-list.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewReady } from './view-ready.js';
-import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
+import { FirstRun, LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 export const actorTypes = [
   { value: 'verified_bot', label: 'Verified', description: 'the request came from the operator’s published IP ranges or a valid signature' },
@@ -40,6 +40,7 @@ export function crawlerFilters(query) {
 
 export function CrawlerAnalyticsPage() {
   const project = useProject();
+  const scope = useProjectScope();
   const { query } = useRoute();
   useTitle(`Crawlers · ${project.name}`);
   const timeZone = project.reportingTimezone || 'UTC';
@@ -71,6 +72,7 @@ export function CrawlerAnalyticsPage() {
 
   return html`<div class="report">
     <${PageHeader} title="Crawler analytics" />
+    <${FirstRun} scope=${scope} onLive=${() => invalidate('get_bot_timeline', 'get_top_bots', 'get_bot_countries', 'get_bot_top_paths', 'get_bot_categories')} />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
     <${RequestError} error=${sharedError} />
     <div class="crawler-filters" role="group" aria-label="Filters">
@@ -94,7 +96,7 @@ export function CrawlerAnalyticsPage() {
     <${SplitCards} results=${results} showComparison=${compared} />
     <section class="card" aria-labelledby="crawler-timeline-heading">
       <div class="card-head"><h2 id="crawler-timeline-heading">Requests by vendor</h2></div>
-      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${VendorTimeline} data=${data} showComparison=${compared} comparedName=${comparisonName(comparison.mode)} />`}<//>
+      <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${VendorTimeline} data=${data} showComparison=${compared} comparedName=${comparisonName(comparison.mode)} timeZone=${timeZone} />`}<//>
     </section>
     <section class="card" aria-labelledby="bots-heading">
       <div class="card-head"><h2 id="bots-heading">Crawlers</h2></div>
@@ -145,13 +147,13 @@ export function percentChange(current, previous) {
   return Math.round(((current - previous) / previous) * 10_000) / 100;
 }
 
-function VendorTimeline({ data, showComparison, comparedName }) {
+function VendorTimeline({ data, showComparison, comparedName, timeZone }) {
   const series = useMemo(() => data.series.map((line) => ({ label: line.vendor ?? 'Unknown', data: line.data })), [data]);
   const previous = useMemo(() => (showComparison && data.comparisonSeries
     ? { buckets: data.comparisonBuckets, series: data.comparisonSeries.map((line) => ({ label: `${line.vendor ?? 'Unknown'} (${comparedName})`, data: line.data })) }
     : null), [data, showComparison, comparedName]);
   if (series.length === 0) return html`<p class="muted">No crawler requests in this period.</p>`;
-  return html`<${Timeline} label=${`Crawler requests by vendor and ${data.interval}`} buckets=${data.buckets} series=${series} previous=${previous} interval=${data.interval} />`;
+  return html`<${Timeline} label=${`Crawler requests by vendor and ${data.interval}`} buckets=${data.buckets} series=${series} previous=${previous} interval=${data.interval} timeZone=${timeZone} />`;
 }
 
 function BotList({ data, showComparison, vendor, onSelectVendor }) {

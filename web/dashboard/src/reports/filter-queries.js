@@ -58,11 +58,47 @@ export function breakdownMetrics(reportDimension) {
   return ['visitors'];
 }
 
-/** A breakdown tab's request: its top `limit` values by its count. */
+/**
+ * A breakdown tab's request: its top `limit` values by its count. `referrer_url` (the drill-down
+ * of one referrer domain, filters.js referrerDrill) is `query`'s visit:referrer_url.
+ */
 export function breakdownQuery(scope, params, filters, reportDimension, limit) {
   const metrics = breakdownMetrics(reportDimension);
-  return { ...baseQuery(scope, params, filters), metrics, dimensions: [queryDimensionOf(reportDimension)],
+  const dimension = reportDimension === 'referrer_url' ? 'visit:referrer_url' : queryDimensionOf(reportDimension);
+  return { ...baseQuery(scope, params, filters), metrics, dimensions: [dimension],
     order_by: [[metrics[0], 'desc']], pagination: { limit } };
+}
+
+export const detailsPageSize = 50;
+// A Details list reads at most this many values (`query`'s largest page).
+export const detailsLimit = 10_000;
+
+/** What a tab's Details list: its `query` dimension and metrics (time on page for durations). */
+export function detailsShape(reportDimension) {
+  if (reportDimension === 'durations') return { dimension: 'event:page', metrics: ['pageviews', 'time_on_page'] };
+  const dimension = reportDimension === 'referrer_url' ? 'visit:referrer_url' : queryDimensionOf(reportDimension);
+  return { dimension, metrics: breakdownMetrics(reportDimension) };
+}
+
+/**
+ * A tab's Details list: the view's period and filters, and the search as one more `contains`
+ * filter (case-insensitive) on the listed dimension, sorted by `sort` (default its count,
+ * descending). On an event dimension that filter keeps the visits with a matching value, and
+ * their other values too: detailsMatching keeps the values that match.
+ */
+export function detailsQuery({ scope, params, filters, dimension, search = '', sort, limit = detailsLimit }) {
+  const shape = detailsShape(dimension);
+  const text = search.trim();
+  const order = sort ?? { key: shape.metrics[0], direction: 'desc' };
+  const searched = text ? [['contains', shape.dimension, [text], { case_sensitive: false }]] : [];
+  return { ...scope, date_range: [params.from, params.to], filters: [...queryFilters(filters), ...searched], metrics: shape.metrics,
+    dimensions: [shape.dimension], order_by: [[order.key, order.direction]], pagination: { limit, offset: 0 }, include: { total_rows: true } };
+}
+
+/** The rows of a Details answer whose value holds the search (any case). */
+export function detailsMatching(results, search = '') {
+  const text = search.trim().toLowerCase();
+  return text ? results.filter((row) => row.dimensions[0].toLowerCase().includes(text)) : results;
 }
 
 /** The time-on-page tab's request: the most viewed pages with their mean time on page. */

@@ -186,5 +186,14 @@ export function reportFilterFor(filters) {
   return `${report}:${filter.values[0]}`;
 }
 
+/**
+ * The referrer domain the view drills into (one `is` filter on visit:referrer with one domain),
+ * else null: the Referrers tab then lists that domain's full referrer URLs.
+ */
+export function referrerDrill(filters) {
+  const filter = filters.find((item) => item.dimension === 'visit:referrer' && item.op === 'is');
+  return filter && filter.values.length === 1 && filter.values[0] !== '' ? filter.values[0] : null;
+}
+
 /** Whether the view must ask `query`: filters the reports' single `filter` cannot express. */
 export const needsQuery = (filters) => filters.length > 0 && reportFilterFor(filters) === null;

@@ -1,9 +1,11 @@
 // Building blocks of the report pages: tabbed cards, request states (loading, ApiError with its
-// code), and the world map, loaded only when a countries section scrolls into view.
+// code), the world map, loaded only when a countries section scrolls into view, and the
+// first-run panel of a project without data.
 import { useEffect, useRef, useState, useId } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Loading } from '../ui/index.js';
 import { loadWorldMap } from '../charts/index.js';
+import { api } from '../api.js';
 
 /** An API error as the user sees it: the message and the error code to quote to support. */
 export function RequestError({ error }) {
@@ -108,4 +110,27 @@ export function countryName(code) {
   } catch {
     return code;
   }
+}
+
+/**
+ * A project that never received an event says so above its report, with the tracking snippet
+ * (onboarding's WaitingForData, loaded only then), and turns live by itself: the panel goes and
+ * `onLive` asks the report again. Nothing shows while unknown, or to a member who cannot read
+ * the events feed.
+ */
+export function FirstRun({ scope, onLive }) {
+  const [module, setModule] = useState(null);
+  const [waiting, setWaiting] = useState(false);
+  useEffect(() => {
+    let stopped = false;
+    setWaiting(false);
+    api.call('list_events', { ...scope, limit: 1 }).then((body) => {
+      if (stopped || (body.events ?? []).length > 0) return;
+      setWaiting(true);
+      import('../onboarding/index.js').then((loaded) => { if (!stopped) setModule(loaded); }, () => {});
+    }, () => {});
+    return () => { stopped = true; };
+  }, [scope.orgSlug, scope.projectId]);
+  if (!waiting || !module) return null;
+  return html`<${module.WaitingForData} scope=${scope} onLive=${() => { setWaiting(false); onLive(); }} />`;
 }

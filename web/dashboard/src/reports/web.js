@@ -6,7 +6,7 @@
 // start together (useOperations).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { operation, useOperations } from '../data.js';
+import { invalidate, operation, useOperations } from '../data.js';
 import { setQuery, useRoute } from '../router.js';
 import { useProject, useProjectScope } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
@@ -17,9 +17,9 @@ import { BarList } from '../charts/bar-list.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewReady } from './view-ready.js';
-import { LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
-import { addValueFilter, filtersFromSearch, filtersPatch, needsQuery, queryDimensionOf, removeValueFilter, reportDimensionOf, reportFilterFor,
-  takesValue } from './filters.js';
+import { FirstRun, LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
+import { addValueFilter, filtersFromSearch, filtersPatch, needsQuery, queryDimensionOf, referrerDrill, removeValueFilter, reportDimensionOf,
+  reportFilterFor, takesValue } from './filters.js';
 
 const formatDecimal = (value) => formatNumber(value, { maximumFractionDigits: 2 });
 const formatRate = (value) => formatPercent(value / 100);
@@ -68,6 +68,15 @@ export const breakdownGroups = [
   ] },
 ];
 
+/**
+ * The events the SDK and the tracking script send by themselves (docs/sdk.md): the Events tab
+ * lists the project's own events first and these apart, so a signup is not buried under clicks.
+ */
+export const automaticEvents = new Set(['screen_view', 'session_start', 'click', 'outbound_link', 'scroll_depth', 'element_visible']);
+// The Events tab asks for this many rows, to show ten of each kind.
+const eventRows = 50;
+const tabLimit = (dimension) => (dimension === 'country' ? 50 : dimension === 'event' ? eventRows : 10);
+
 /** What a breakdown's count means, per dimension (docs/metrics.md). */
 export function countLabel(dimension) {
   if (dimension === 'top_page') return 'Pageviews';
@@ -76,7 +85,8 @@ export function countLabel(dimension) {
   return 'Visitors';
 }
 
-const dimensionNames = Object.fromEntries(breakdownGroups.flatMap((group) => group.tabs.map((tab) => [tab.value, tab.name])));
+const dimensionNames = { ...Object.fromEntries(breakdownGroups.flatMap((group) => group.tabs.map((tab) => [tab.value, tab.name]))),
+  referrer_url: 'Referrer URL' };
 
 /**
  * A breakdown card's tab, in the URL as ?<group>=<dimension> (pages=entry_page). Without it, the
@@ -94,6 +104,17 @@ export function activeTab(group, query, filters = []) {
 const displayValue = (dimension, value) => (dimension === 'country' ? countryName(value) : value);
 
 const loadFilterQueries = () => import('./filter-queries.js');
+const loadViewActions = () => import('./view-actions.js');
+
+/**
+ * The view's actions (view-actions.js: the Details buttons, Export CSV, "N visitors now"),
+ * imported right after the first render so they stay out of the first view's budget.
+ */
+function useViewActions() {
+  const [module, setModule] = useState(null);
+  useEffect(() => { loadViewActions().then(setModule, () => {}); }, []);
+  return module;
+}
 const loadFilterBar = () => import('./filter-bar.js');
 
 /**
@@ -127,7 +148,7 @@ function reportRequests(params, interval, tabs) {
     const dimension = tabs[group.key];
     requests[group.key] = dimension === 'durations'
       ? operation('get_page_durations', { ...params, limit: 10 })
-      : operation('get_web_breakdown', { ...params, dimension, limit: dimension === 'country' ? 50 : 10 });
+      : operation('get_web_breakdown', { ...params, dimension, limit: tabLimit(dimension) });
   }
   return requests;
 }
@@ -144,9 +165,26 @@ function queryRequests(q, scope, params, filters, interval, tabs) {
     const dimension = tabs[group.key];
     requests[group.key] = dimension === 'durations'
       ? ask(q.durationsQuery(scope, params, filters, 10), q.durationsFromQuery)
-      : ask(q.breakdownQuery(scope, params, filters, dimension, dimension === 'country' ? 50 : 10), (answer) => q.breakdownFromQuery(answer, dimension));
+      : ask(q.breakdownQuery(scope, params, filters, dimension, tabLimit(dimension)), (answer) => q.breakdownFromQuery(answer, dimension));
   }
   return requests;
+}
+
+/**
+ * A view filtered to one referrer domain lists that domain's referrer URLs in the Referrers tab
+ * (`query`'s visit:referrer_url: the reports keep domains only).
+ */
+function withReferrerDrill(requests, q, scope, params, filters, tabs) {
+  if (tabs.sources !== 'referrer' || !referrerDrill(filters)) return requests;
+  if (!q) return { ...requests, sources: null };
+  return { ...requests, sources: ask(q.breakdownQuery(scope, params, filters, 'referrer_url', 10),
+    (answer) => q.breakdownFromQuery(answer, 'referrer_url')) };
+}
+
+/** The tab a card's Details lists: the active one, or a referrer domain's URLs when drilled in. */
+function detailsTab(group, active, filters) {
+  if (active === 'referrer' && referrerDrill(filters)) return { value: 'referrer_url', label: 'Referrer URLs', name: 'Referrer URL' };
+  return group.tabs.find((tab) => tab.value === active);
 }
 
 /** Every card's request null: the view waits for filter-queries.js. */
@@ -164,19 +202,20 @@ function timelineData(timeline, previous) {
  */
 function useCards({ scope, params, filters, interval, tabs, loadKey }) {
   const viaQuery = needsQuery(filters);
-  const { module: q, error: loadError } = useFilterQueries(viaQuery);
+  const drill = tabs.sources === 'referrer' && referrerDrill(filters) !== null;
+  const { module: q, error: loadError } = useFilterQueries(viaQuery || drill);
   let requests;
   if (!viaQuery) requests = reportRequests(params, interval, tabs);
   else if (q) requests = queryRequests(q, scope, params, filters, interval, tabs);
   else requests = waiting();
-  const answers = useOperations(requests);
+  const answers = useOperations(withReferrerDrill(requests, q, scope, params, filters, tabs));
   // `query` compares time buckets only where the selection has visits: the timeline's
   // comparison line is the comparison window's own timeline, once the summary has named it.
   const previousDays = q && viaQuery && !answers.summary.loading ? answers.summary.data?.comparisonDays : null;
   const { previousTimeline } = useOperations({ previousTimeline: previousDays
     ? ask(q.previousTimelineQuery(scope, params, filters, interval, previousDays), (answer) => q.timelineFromQuery(answer, interval))
     : null });
-  const pending = viaQuery && !q && !loadError ? { module: { loading: true } } : {};
+  const pending = (viaQuery || drill) && !q && !loadError ? { module: { loading: true } } : {};
   const { results, shared } = shareErrors(useViewReady({ ...answers, previousTimeline, ...pending }, loadKey));
   const timeline = { ...results.timeline, data: timelineData(results.timeline.data, results.previousTimeline.data) };
   return { results: { ...results, timeline }, sharedError: shared, loadError };
@@ -219,9 +258,13 @@ export function WebAnalyticsPage() {
     setFilters(addValueFilter(filters, queryDimension, shown));
   };
   const isChosen = (dimension) => (row) => takesValue(filters, queryDimensionOf(dimension), row.raw ?? '');
+  const view = { scope, params, filters };
+  const actions = useViewActions();
 
   return html`<div class="report">
-    <${PageHeader} title="Web analytics" />
+    <${PageHeader} title="Web analytics">${actions && html`<${actions.VisitorsNow} scope=${scope} />
+      <${actions.ExportButton} view=${view} interval=${interval} projectName=${project.name} tabs=${breakdownGroups.flatMap((group) => group.tabs)} />`}<//>
+    <${FirstRun} scope=${scope} onLive=${() => invalidate('get_web_analytics', 'get_web_timeline', 'get_web_breakdown', 'get_page_durations', 'query')} />
     <${PeriodPicker} range=${range} comparison=${comparison} setQuery=${setQuery} comparisonWindow=${comparisonWindow} timeZone=${timeZone} />
     <${RequestError} error=${sharedError ?? (loadError && { message: 'The filtered view could not be loaded: reload the page.' })} />
     <${LazyFilterBar} filters=${filters} chosen=${filterChosen} onChange=${setFilters} editorProps=${{ scope, params }} />
@@ -232,28 +275,31 @@ export function WebAnalyticsPage() {
     <section class="card" aria-labelledby="timeline-heading">
       <div class="card-head"><h2 id="timeline-heading" tabindex="-1">${webMetrics.find((item) => item.key === metric).label} over time</h2></div>
       <${RequestState} result=${results.timeline} label="the timeline">${(data) => html`<${WebTimeline}
-        data=${data} metric=${metric} showComparison=${showComparison} comparedName=${comparisonName(comparison.mode)} />`}<//>
+        data=${data} metric=${metric} showComparison=${showComparison} comparedName=${comparisonName(comparison.mode)} timeZone=${timeZone} />`}<//>
     </section>
     <div class="report-grid">
       ${breakdownGroups.map((group) => html`<${TabbedSection} key=${group.key} title=${group.title} tabs=${group.tabs}
-        active=${tabs[group.key]} onChange=${(value) => setTab(group, value)}>
+        active=${tabs[group.key]} onChange=${(value) => setTab(group, value)}
+        actions=${actions && html`<${actions.DetailsButton} group=${group} tab=${detailsTab(group, tabs[group.key], filters)} view=${view} />`}>
         ${(active) => html`<${RequestState} result=${results[group.key]} label=${group.title.toLowerCase()}>${(data) => (active === 'durations'
           ? html`<${DurationList} data=${data} showComparison=${showComparison} />`
-          : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
+          : data.dimension === 'referrer_url'
+            ? html`<${BreakdownList} data=${data} dimension="referrer_url" showComparison=${showComparison} />`
+            : html`<${BreakdownList} data=${data} dimension=${active} showComparison=${showComparison}
               isSelected=${isChosen(active)} onSelect=${(row) => toggleRow(active, row.name)} />`)}<//>`}
       <//>`)}
     </div>
   </div>`;
 }
 
-function WebTimeline({ data, metric, showComparison, comparedName }) {
+function WebTimeline({ data, metric, showComparison, comparedName, timeZone }) {
   const definition = webMetrics.find((item) => item.key === metric);
   const series = useMemo(() => [{ label: definition.label, data: data.points.map((point) => point[metric]) }], [data, metric]);
   const previous = useMemo(() => (showComparison && data.previousPeriod
     ? { buckets: data.previousPeriod.buckets, series: [{ label: `${definition.label} (${comparedName})`, data: data.previousPeriod.points.map((point) => point[metric]) }] }
     : null), [data, metric, showComparison, comparedName]);
   return html`<${Timeline} label=${`${definition.label} by ${data.interval}`} buckets=${data.buckets} series=${series}
-    previous=${previous} interval=${data.interval} format=${definition.format} />`;
+    previous=${previous} interval=${data.interval} format=${definition.format} timeZone=${timeZone} />`;
 }
 
 function BreakdownList({ data, dimension, showComparison, isSelected, onSelect }) {
@@ -267,7 +313,19 @@ function BreakdownList({ data, dimension, showComparison, isSelected, onSelect }
     extraColumns=${dimension === 'top_page' ? [{ key: 'visitors', label: 'Visitors' }] : []}
     showComparison=${showComparison && data.comparisonWindow !== null}
     isSelected=${isSelected}
-    onSelect=${(row) => onSelect({ name: row.raw })} />`;
+    onSelect=${onSelect && ((row) => onSelect({ name: row.raw }))} />`;
+  if (dimension === 'event') {
+    const own = rows.filter((row) => !automaticEvents.has(row.raw)).slice(0, 10);
+    const automatic = rows.filter((row) => automaticEvents.has(row.raw)).slice(0, 10);
+    const listOf = (caption, nameLabel, items, empty) => html`<${BarList} caption=${caption} showCaption=${true}
+      nameLabel=${nameLabel} valueLabel="Events" rows=${items} empty=${empty}
+      extraColumns=${[]} showComparison=${showComparison && data.comparisonWindow !== null}
+      isSelected=${isSelected} onSelect=${onSelect && ((row) => onSelect({ name: row.raw }))} />`;
+    return html`<div class="stack">
+      ${listOf('Event by events', 'Event', own, 'None of your own events in this period: send them with sightline.track().')}
+      ${listOf('Automatic events by events', 'Automatic event', automatic, 'No automatic events in this period.')}
+    </div>`;
+  }
   if (dimension !== 'country') return list;
   return html`<div class="stack">
     <${LazyWorldMap} label="Visitors by country" rows=${data.rows.filter((row) => row.value).map((row) => ({ country: row.value, value: row.count }))}

@@ -1,8 +1,9 @@
 // SDK keys (public, for the tracking script and browser SDK) and private API keys (secret, for
-// servers and the CLI): list, create with a one-time display of the key, revoke with
-// confirmation. Both use the same shapes (list_/create_/revoke_sdk_key and …_private_api_key).
+// servers and the CLI): list (SDK keys whole: they are public), create with a one-time display
+// of a private key, revoke with confirmation. Both use the same shapes
+// (list_/create_/revoke_sdk_key and …_private_api_key).
 import { useState } from 'preact/hooks';
-import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Loading, OneTimeSecret, useAction } from '../ui/index.js';
+import { html, Button, Field, Section, Table, Dialog, ConfirmDialog, ErrorNotice, Loading, OneTimeSecret, CopyButton, useAction } from '../ui/index.js';
 import { api } from '../api.js';
 import { operation, useOperations } from '../data.js';
 import { useProjectScope } from '../context.js';
@@ -37,7 +38,10 @@ export function KeysSection({ kind, onCreated }) {
 
   const columns = [
     { key: 'name', label: 'Name', render: (key) => key.name || '—' },
-    { key: 'displayPrefix', label: 'Key', render: (key) => html`<code>${key.displayPrefix}…</code>` },
+    // An SDK key is public and given whole (but by an earlier release's); a private key never.
+    { key: 'displayPrefix', label: 'Key', render: (key) => (key.key
+      ? html`<span class="row"><code class="break">${key.key}</code><${CopyButton} text=${key.key} label=${`Copy ${key.name || 'key'}`} /></span>`
+      : html`<code>${key.displayPrefix}…</code>`) },
     { key: 'createdAt', label: 'Created', render: (key) => formatDate(key.createdAt) },
     { key: 'actions', label: 'Actions', render: (key) => html`<${Button} kind="secondary" class="btn-small" onClick=${() => setRevoking(key)} aria-label=${`Revoke ${spec.singular} ${key.name || key.displayPrefix}`}>Revoke<//>` },
   ];

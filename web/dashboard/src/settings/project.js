@@ -1,5 +1,5 @@
-// /{org}/{project}/settings: the project (update_project: name, reporting timezone, bot
-// detection, event storage, IP logging), its SDK keys and private API keys.
+// /{org}/{project}/settings: the project (update_project: name, reporting timezone, own
+// domains, bot detection, event storage, IP logging), its SDK keys and private API keys.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { html, Button, Field, SelectField, Switch, Section, PageHeader, Notice, ErrorNotice, useAction } from '../ui/index.js';
 import { api } from '../api.js';
@@ -27,14 +27,17 @@ export function ProjectSettingsPage() {
   const [saved, setSaved] = useState(false);
   useEffect(() => { setForm(pick(project)); }, [project]);
   const zones = useMemo(() => timezones(project.reportingTimezone).map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') })), [project.reportingTimezone]);
-  const changes = Object.fromEntries(Object.entries(form).filter(([key, value]) => value !== project[key]));
+  const savedForm = pick(project);
+  const changes = Object.fromEntries(Object.entries(form).filter(([key, value]) => value !== savedForm[key]));
   const dirty = Object.keys(changes).length > 0;
   const set = (key) => (value) => { setSaved(false); setForm({ ...form, [key]: value }); };
 
   const { run, busy, error } = useAction(async (event) => {
     event.preventDefault();
     if (changes.name !== undefined) changes.name = changes.name.trim();
-    await api.call('update_project', { ...scope, ...changes });
+    const { domains, ...settings } = changes;
+    if (domains !== undefined) settings.domains = domainList(domains);
+    await api.call('update_project', { ...scope, ...settings });
     // The switcher, the title and this form show the project from list_projects.
     await invalidate('list_projects');
     setSaved(true);
@@ -46,6 +49,9 @@ export function ProjectSettingsPage() {
       <form class="stack narrow" onSubmit=${run}>
         <${Field} label="Project name" required maxlength="200" value=${form.name} onInput=${(event) => set('name')(event.currentTarget.value)} />
         <${SelectField} label="Reporting timezone" hint="Days in reports start and end at midnight in this timezone." value=${form.reportingTimezone} options=${zones} onChange=${set('reportingTimezone')} />
+        <${Field} label="Own domains, one per line" hint="The site's domains, such as example.com (subdomains included). Visits referred from them count as direct, not as referrers. The pages' own hosts always do.">
+          ${({ id, describedBy }) => html`<textarea id=${id} aria-describedby=${describedBy} rows="3" spellcheck="false" value=${form.domains} onInput=${(event) => set('domains')(event.currentTarget.value)}></textarea>`}
+        <//>
         <div>
           <${Switch} label="Bot detection" description="On: events from bots are kept, flagged and counted as bot events (never as billed human events). Off: bot traffic is dropped entirely." checked=${form.botDetection} onChange=${set('botDetection')} />
           <${Switch} label="Event storage" description="Off: events are accepted and discarded, so nothing new reaches reports or the live feed." checked=${form.eventStorage} onChange=${set('eventStorage')} />
@@ -71,5 +77,11 @@ function pick(project) {
     botDetection: project.botDetection,
     eventStorage: project.eventStorage,
     ipLogging: project.ipLogging,
+    domains: (project.domains ?? []).join('\n'),
   };
+}
+
+/** The domains of the form's text: one per line (commas and spaces separate too), no blanks. */
+export function domainList(text) {
+  return text.split(/[\s,]+/).map((domain) => domain.trim()).filter(Boolean);
 }
