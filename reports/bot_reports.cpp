@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "reports/rollups.h"
 #include "storage/report_repository.h"
@@ -23,6 +24,7 @@ BotReportQuery Query(const std::string& project_id, storage::BotGrouping groupin
   query.actor_type = filters.actor_type;
   query.is_ai = filters.is_ai;
   query.vendor = filters.vendor;
+  query.bot_name = filters.bot_name;
   query.search = filters.search;
   return query;
 }
@@ -48,6 +50,14 @@ std::vector<std::string> KeysOf(const std::vector<RankedRow>& rows) {
 
 // Folds rolled-up request counts (local days or hours) into buckets, one series per key in
 // `keys` order. Periods outside every bucket are ignored.
+// The bucket holding a period that starts at `at`: the first ending after it, if it began by
+// then.
+std::optional<std::size_t> BucketHolding(const std::vector<UtcWindow>& buckets, std::int64_t at) {
+  const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
+  if (bucket == buckets.end() || bucket->start_ms > at) return std::nullopt;
+  return static_cast<std::size_t>(bucket - buckets.begin());
+}
+
 std::vector<Series> FoldPeriods(const std::vector<storage::BotPeriodRow>& periods,
                                 const std::vector<UtcWindow>& buckets,
                                 const std::vector<std::string>& keys) {
@@ -59,16 +69,23 @@ std::vector<Series> FoldPeriods(const std::vector<storage::BotPeriodRow>& period
   }
   for (const storage::BotPeriodRow& row : periods) {
     const auto found = index.find(row.key);
-    if (found == index.end()) continue;
-    const std::int64_t at = row.period_start;
-    // The first bucket ending after the period starts; it holds the period if it began by then.
-    const auto bucket = std::ranges::upper_bound(buckets, at, {}, &UtcWindow::end_ms);
-    if (bucket == buckets.end() || bucket->start_ms > at) continue;
+    const auto bucket = BucketHolding(buckets, row.period_start);
+    if (found == index.end() || !bucket) continue;
     Series& target = series[found->second];
-    target.values[static_cast<std::size_t>(bucket - buckets.begin())] += row.requests;
+    target.values[*bucket] += row.requests;
     target.total += row.requests;
   }
   return series;
+}
+
+// Every group's requests per bucket, summed.
+std::vector<std::int64_t> FoldTotals(const std::vector<storage::BotPeriodRow>& periods,
+                                     const std::vector<UtcWindow>& buckets) {
+  std::vector<std::int64_t> totals(buckets.size(), 0);
+  for (const storage::BotPeriodRow& row : periods) {
+    if (const auto bucket = BucketHolding(buckets, row.period_start)) totals[*bucket] += row.requests;
+  }
+  return totals;
 }
 
 }  // namespace
@@ -134,21 +151,22 @@ Result<TimelineReport> BotTimeline(storage::Store& store, const std::string& pro
     std::vector<std::string> keys;
     for (const BotGroupRow& row : *ranked) keys.push_back(row.key);
 
-    BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
-                                   windows.selection, span);
-    vendors.keys = keys;
+    // Every vendor's periods: the top ones' series, and the totals they are part of.
+    const BotReportQuery vendors = Query(project_id, storage::BotGrouping::kVendor, filters,
+                                         windows, windows.selection, span);
     auto periods = tx.reports().BotRequestPeriods(vendors);
     if (!periods) return periods.error();
     report.series = FoldPeriods(*periods, report.buckets, keys);
+    report.totals = FoldTotals(*periods, report.buckets);
     if (!windows.comparison) return report;
 
     report.comparison_buckets = std::move((*buckets)[1]);
-    BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters, windows,
-                                    *windows.comparison, span);
-    previous.keys = keys;
+    const BotReportQuery previous = Query(project_id, storage::BotGrouping::kVendor, filters,
+                                          windows, *windows.comparison, span);
     auto previous_periods = tx.reports().BotRequestPeriods(previous);
     if (!previous_periods) return previous_periods.error();
     report.comparison_series = FoldPeriods(*previous_periods, report.comparison_buckets, keys);
+    report.comparison_totals = FoldTotals(*previous_periods, report.comparison_buckets);
     return report;
   });
 }

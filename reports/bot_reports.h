@@ -16,7 +16,7 @@
 namespace sightline::reports {
 
 struct BotFilters {
-  std::optional<std::string> actor_type, vendor, search;
+  std::optional<std::string> actor_type, vendor, bot_name, search;
   std::optional<bool> is_ai;
 };
 
@@ -44,8 +44,10 @@ core::Result<RankedReport> RankBotRequests(storage::Store& store, const std::str
 struct TimelineReport {
   std::vector<UtcWindow> buckets;
   std::vector<Series> series;  // vendors by requests in the selection, then name; at most `limit`
+  std::vector<std::int64_t> totals;  // every vendor's requests per bucket (the series and the rest)
   std::vector<UtcWindow> comparison_buckets;
   std::vector<Series> comparison_series;  // the same vendors over the comparison window
+  std::vector<std::int64_t> comparison_totals;
 };
 
 // Per-vendor request counts per bucket of `interval`; VAL_003 when the series would have more

@@ -137,6 +137,7 @@ struct BotReportQuery {
   std::optional<std::string> actor_type;  // verified_bot, spoofed_bot, suspected_bot, unknown
   std::optional<bool> is_ai;
   std::optional<std::string> vendor;  // exact vendor name
+  std::optional<std::string> bot_name;  // exact bot name
   std::optional<std::string> search;  // case-insensitive substring of the bot's name or vendor
   // Only these group keys (the selected period's rows, for their comparison figures).
   std::optional<std::vector<std::string>> keys;

@@ -33,7 +33,7 @@ std::string ContainsPattern(std::string_view text) {
 }
 
 bool Filtered(const BotReportQuery& q) {
-  return q.actor_type || q.is_ai || q.vendor || q.search;
+  return q.actor_type || q.is_ai || q.vendor || q.bot_name || q.search;
 }
 
 // The rollup rows that hold the grouping's key and the query's filters: narrow rows where the
@@ -44,7 +44,9 @@ BotRollupKind KindFor(const BotReportQuery& q) {
       return Filtered(q) ? BotRollupKind::kCountry : BotRollupKind::kCountryBot;
     case BotGrouping::kPath:
       if (!Filtered(q)) return BotRollupKind::kPathOnly;
-      if (q.vendor && !q.actor_type && !q.is_ai && !q.search) return BotRollupKind::kPathVendor;
+      if (q.vendor && !q.actor_type && !q.is_ai && !q.search && !q.bot_name) {
+        return BotRollupKind::kPathVendor;
+      }
       return BotRollupKind::kPath;
     default: return BotRollupKind::kAgent;
   }
@@ -73,6 +75,7 @@ std::string BotFrom(const BotReportQuery& q, internal::SqlBuilder& sql) {
   if (q.actor_type) where += " AND actor_type = " + sql.Next(*q.actor_type);
   if (q.is_ai) where += " AND is_ai = " + sql.Next(static_cast<std::int64_t>(*q.is_ai));
   if (q.vendor) where += " AND bot_vendor = " + sql.Next(*q.vendor);
+  if (q.bot_name) where += " AND bot_name = " + sql.Next(*q.bot_name);
   if (q.search) {
     const std::string pattern = sql.Next(ContainsPattern(*q.search));
     where += " AND (LOWER(bot_name) LIKE " + pattern + " ESCAPE '!' OR LOWER(bot_vendor) LIKE " +

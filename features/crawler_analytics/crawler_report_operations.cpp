@@ -17,6 +17,7 @@ reports::BotFilters Filters(const json::object& args) {
   reports::BotFilters filters;
   filters.actor_type = OptionalString(args, "actorType");
   filters.vendor = OptionalString(args, "vendor");
+  filters.bot_name = OptionalString(args, "botName");
   filters.search = OptionalString(args, "search");
   filters.is_ai = OptionalBool(args, "isAi");
   return filters;
@@ -115,9 +116,12 @@ Result<json::value> RunBotTimeline(OperationContext& context, const json::object
   out["interval"] = interval_name;
   out["buckets"] = BucketsJson(setup->zone, report->buckets);
   out["series"] = SeriesJson(report->series, "vendor");
+  out["totals"] = json::array(report->totals.begin(), report->totals.end());
   if (setup->windows.comparison) {
     out["comparisonBuckets"] = BucketsJson(setup->zone, report->comparison_buckets);
     out["comparisonSeries"] = SeriesJson(report->comparison_series, "vendor");
+    out["comparisonTotals"] =
+        json::array(report->comparison_totals.begin(), report->comparison_totals.end());
   }
   return out;
 }
@@ -131,7 +135,8 @@ const OperationSpec kBotTimeline{
                    "of the project's reporting timezone (`buckets` are the local start times). "
                    "Vendors ranked by requests in the selected period, at most `limit`; "
                    "`comparisonSeries` gives the same vendors over the comparison window at the "
-                   "same interval.",
+                   "same interval. `totals` (and `comparisonTotals`) are every vendor's requests "
+                   "per bucket, the ranked ones and the rest.",
     .tag = "Crawler analytics",
     .method = core::HttpMethod::kGet,
     .path = "/bots/analytics/timeline",

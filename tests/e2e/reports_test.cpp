@@ -235,6 +235,26 @@ TEST_P(Reports, FiltersPagingAndTheOtherRankings) {
   EXPECT_EQ(Row(paths, 0).at("previousRequestCount").as_int64(), 1);
   EXPECT_EQ(Row(paths, 1).at("path").as_string(), "/pricing");
 
+  // One crawler, by name, on every report: its row, its country row, its timeline's totals.
+  const std::int64_t curl = Row(paged, 0).at("requestCount").as_int64();
+  const json::object one = Report("/bots/analytics/top?" + period + "&botName=curl");
+  ASSERT_EQ(one.at("rows").as_array().size(), 1u);
+  EXPECT_EQ(Row(one, 0).at("requestCount").as_int64(), curl);
+  const json::object its_countries = Report("/bots/analytics/countries?" + period + "&botName=curl");
+  EXPECT_EQ(Row(its_countries, 0).at("botCount").as_int64(), 1);
+  EXPECT_EQ(Row(its_countries, 0).at("requestCount").as_int64(), curl);
+  const json::object its_paths = Report("/bots/analytics/top-paths?" + period + "&botName=curl");
+  std::int64_t on_paths = 0;
+  for (const json::value& row : its_paths.at("rows").as_array()) {
+    on_paths += row.at("requestCount").as_int64();
+  }
+  EXPECT_EQ(on_paths, curl);
+  const json::object its_timeline =
+      Report("/bots/analytics/timeline?" + period + "&botName=curl&interval=day");
+  std::int64_t in_timeline = 0;
+  for (const json::value& total : its_timeline.at("totals").as_array()) in_timeline += total.as_int64();
+  EXPECT_EQ(in_timeline, curl);
+
   // Documentation addresses have no country: one row, null, with its distinct bots.
   const json::object countries = Report("/bots/analytics/countries?" + period);
   ASSERT_EQ(countries.at("rows").as_array().size(), 1u);

@@ -137,8 +137,8 @@ async function signIn(context, page, { email, password }) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  // The header, not the navigation: on a phone the navigation is folded behind "Menu".
-  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
+  // The header: "Sign out" on a wide screen; on a phone it is folded into the menu, behind "Menu".
+  await page.locator('header.topbar button:visible', { hasText: /^(Sign out|Menu)$/ }).first().waitFor();
 }
 
 /** A TOTP code for a base32 secret, from otplib (not our own implementation). */
@@ -155,4 +155,26 @@ export async function screenshot(page, name) {
 export async function nextTotpStep() {
   const wait = 30_000 - (Date.now() % 30_000) + 200;
   await new Promise((done) => setTimeout(done, wait));
+}
+
+/**
+ * What a page shows badly: a page wider than the window (it scrolls sideways), and text cut off
+ * (an ellipsis, or a clamp, with more to read) that no tooltip holds whole.
+ */
+export async function layoutProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    const over = document.documentElement.scrollWidth - window.innerWidth;
+    if (over > 0) problems.push(`the page is ${over}px wider than the window`);
+    for (const element of document.querySelectorAll('body *')) {
+      if (element.closest('.visually-hidden') || element.closest('[hidden]')) continue;
+      const style = getComputedStyle(element);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const clamp = style.webkitLineClamp && style.webkitLineClamp !== 'none';
+      if (style.textOverflow !== 'ellipsis' && !clamp) continue;
+      const cut = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
+      if (cut && !element.closest('[title]')) problems.push(`cut without a tooltip: "${element.textContent.trim().slice(0, 60)}"`);
+    }
+    return problems;
+  });
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { start, screenshot } from './harness.mjs';
+import { layoutProblems, start, screenshot } from './harness.mjs';
 
 let context;
 let page;
@@ -264,6 +264,16 @@ test('crawler analytics: totals, the verification split and the AI filter match 
   assert.equal(verified.totalRequests, 0, 'GPTBot from a non-OpenAI address must not be verified');
   const bots = page.getByRole('table', { name: 'Crawlers by requests' });
   assert.equal(await bots.getByRole('row').count(), top.rows.length + 1);
+  // The timeline stacks the vendors (the rest as Other) under one comparison line of all
+  // crawlers: per day, the stacked values add up to the day's requests.
+  const timeline = await report('/bots/analytics/timeline', { from, to: today(), interval: 'day', limit: 8 });
+  const chart = page.locator('figure.timeline .visually-hidden table');
+  const heads = await chart.locator('thead th').allTextContents();
+  assert.equal(heads.at(-1), 'All crawlers (previous period)');
+  assert.equal(heads.length, 1 + timeline.series.length + (timeline.totals.some((total, index) => total > timeline.series.reduce((sum, line) => sum + line.data[index], 0)) ? 1 : 0) + 1, heads.join('|'));
+  const days = await chart.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.cells].slice(1, -1)
+    .reduce((sum, cell) => sum + (Number(cell.textContent.replace(/[^0-9]/g, '')) || 0), 0)));
+  assert.deepEqual(days, timeline.totals);
   // The map, loaded when scrolled to: the countries REST names are drawn (GB and US by GeoIP).
   const countries = await report('/bots/analytics/countries', { from, to: today(), limit: 50 });
   const map = page.getByRole('img', { name: 'Crawler requests by country' });
@@ -275,17 +285,18 @@ test('crawler analytics: totals, the verification split and the AI filter match 
   assert.deepEqual(drawn, named);
   await screenshot(page, 'reports-crawlers');
 
-  // A crawler's row filters the page to its vendor.
+  // A crawler's row filters the page to that crawler, not its vendor.
   await resetReady();
   await bots.getByRole('button', { name: 'GPTBot', exact: true }).click();
-  await page.waitForURL((url) => url.searchParams.get('vendor') === 'OpenAI');
+  await page.waitForURL((url) => url.searchParams.get('bot') === 'GPTBot');
   await viewReady();
-  const openai = await report('/bots/analytics/top', { from, to: today(), vendor: 'OpenAI', limit: 25 });
-  assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(openai.totalRequests));
-  assert.equal(await bots.getByRole('row').count(), openai.rows.length + 1);
+  const gptbot = await report('/bots/analytics/top', { from, to: today(), botName: 'GPTBot', limit: 25 });
+  assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(gptbot.totalRequests));
+  assert.deepEqual(gptbot.rows.map((row) => row.botName), ['GPTBot']);
+  assert.equal(await bots.getByRole('row').count(), 2);
   await resetReady();
-  await page.getByRole('button', { name: 'Show all vendors' }).click();
-  await page.waitForURL((url) => !url.searchParams.has('vendor'));
+  await page.getByRole('button', { name: 'Show all crawlers' }).click();
+  await page.waitForURL((url) => !url.searchParams.has('bot'));
   await viewReady();
   assert.equal(await cards.locator('[data-metric="total"]').textContent(), number(top.totalRequests));
 
@@ -314,6 +325,11 @@ test('the report pages fit a 360 px phone, in the dark theme too', async () => {
       await phone.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
       // Wide tables scroll inside their own region; the page itself never scrolls sideways.
       assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${view} is wider than the phone`);
+      // The header is one row, and the first chart starts on the first screen.
+      const header = await phone.locator('header.topbar').boundingBox();
+      assert.ok(header.height <= 56, `the header is ${header.height}px high`);
+      const chart = await phone.locator('figure.timeline').first().boundingBox();
+      assert.ok(chart.y < 740, `${view}'s first chart starts at ${chart.y}px`);
       await phone.getByRole('heading', { name: view === 'web' ? 'Locations' : 'Countries' }).scrollIntoViewIfNeeded();
       await phone.locator('.world-map svg').first().waitFor();
       await screenshot(phone, `reports-${view}-phone-dark`);
@@ -321,6 +337,31 @@ test('the report pages fit a 360 px phone, in the dark theme too', async () => {
     assert.deepEqual(phone.problems, []);
   } finally {
     await phone.close();
+  }
+});
+
+test('at 1280×800 and 390×844, light and dark, nothing overflows and no text is cut without a tooltip', async () => {
+  for (const [width, height, colorScheme] of [[1280, 800, 'light'], [1280, 800, 'dark'], [390, 844, 'light'], [390, 844, 'dark']]) {
+    const checked = await context.newPage({ locale: 'en-US', viewport: { width, height }, colorScheme });
+    try {
+      await context.signIn(checked);
+      for (const view of ['web', 'crawlers']) {
+        await checked.goto(projectUrl(view, '?period=30d'));
+        await checked.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
+        await screenshot(checked, `layout-${view}-${width}x${height}-${colorScheme}`);
+        assert.deepEqual(await layoutProblems(checked), [], `${view} at ${width}×${height} ${colorScheme}`);
+      }
+      // Above the fold at 1280×800: the metric cards in one row and the whole chart.
+      if (width === 1280) {
+        await checked.goto(projectUrl('web', '?period=30d'));
+        await checked.waitForFunction(() => performance.getEntriesByName('sightline:view-ready').length === 1, null, { timeout: 15_000 });
+        const chart = await checked.locator('figure.timeline').first().boundingBox();
+        assert.ok(chart.y + chart.height <= height, `the chart ends at ${chart.y + chart.height}px`);
+      }
+      assert.deepEqual(checked.problems, []);
+    } finally {
+      await checked.close();
+    }
   }
 });
 

@@ -151,9 +151,9 @@ test('a project without data says so on its reports; each snippet, pasted into a
   } finally {
     site.close();
   }
-  // The report turned live by itself.
+  // The report turned live by itself, asked again when the first pageview came.
   await waiting.waitFor({ state: 'detached', timeout: 15_000 });
-  await page.getByRole('table', { name: 'Page by pageviews' }).getByRole('button', { name: '/from-module', exact: true }).waitFor();
+  await page.getByRole('table', { name: 'Page by pageviews' }).getByRole('button', { name: '/from-script', exact: true }).waitFor();
   // Two visitors now: the report's header says so, and the Live page shows the last 30 minutes.
   await page.goto(projectUrl('web'));
   await page.locator('.visitors-now [data-realtime="visitorsNow"]').filter({ hasText: /^2$/ }).waitFor();

@@ -238,7 +238,7 @@ function Layout({ section, title, children }) {
 
   return html`<div class="layout" onClick=${onLinkClick}>
     <a class="skip-link" href="#main">Skip to content</a>
-    <header class="topbar">
+    <header class=${`topbar ${menuOpen ? 'menu-open' : ''}`}>
       <a class="brand" href="/" aria-label="Sightline home"><span class="brand-mark" aria-hidden="true"></span><span class="brand-name">Sightline</span></a>
       <${Switcher} section=${section} />
       <button type="button" class="btn btn-ghost menu-toggle" aria-expanded=${menuOpen} aria-controls="site-nav" onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>

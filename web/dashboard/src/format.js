@@ -89,12 +89,12 @@ export function formatPoints(points) {
   return `${formatter('number', { maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(points)} pp`;
 }
 
-/** Bytes in B/kB/MB (usage). */
+/** Bytes in B/kB/MB ("18 B", "1.2 MB"; Intl's short unit for a byte is "byte"). */
 export function formatBytes(bytes) {
   if (isMissing(bytes)) return dash;
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'];
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let index = 0;
   while (Math.abs(value) >= 1000 && index < units.length - 1) { value /= 1000; index += 1; }
-  return formatter('number', { style: 'unit', unit: units[index], unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+  return `${formatter('number', { maximumFractionDigits: index === 0 ? 0 : 1 }).format(value)} ${units[index]}`;
 }

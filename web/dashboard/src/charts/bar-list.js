@@ -49,7 +49,7 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
       <thead><tr>
         <th scope="col">${nameLabel}</th>
         <th scope="col" class="num">${valueLabel}</th>
-        ${extraColumns.map((column) => html`<th scope="col" class="num">${column.label}</th>`)}
+        ${extraColumns.map((column) => html`<th scope="col" class="num col-extra">${column.label}</th>`)}
         ${withPrevious && html`<th scope="col" class="num col-previous">Previous</th>`}
         ${showComparison && html`<th scope="col" class="num col-change">Change</th>`}
       </tr></thead>
@@ -68,7 +68,7 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
                 : html`<span class="bar-name" title=${typeof row.name === 'string' ? row.name : undefined}>${nameOf(row)}</span>`}
             </th>
             <td class="num" data-label=${valueLabel}>${row.value === null || row.value === undefined ? '—' : format(row.value)}</td>
-            ${extraColumns.map((column) => html`<td class="num" data-label=${column.label}>${row.extra?.[column.key] ?? '—'}</td>`)}
+            ${extraColumns.map((column) => html`<td class="num col-extra" data-label=${column.label}>${row.extra?.[column.key] ?? '—'}</td>`)}
             ${withPrevious && html`<td class="num col-previous" data-label="Previous">${previousText}</td>`}
             ${showComparison && html`<td class="num" data-label="Change" title=${changeTitle(row, previousText, format)}>
               <${Change} value=${row.change} inverse=${inverse} points=${points} previousText=${previousText} />

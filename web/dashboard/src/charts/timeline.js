@@ -52,7 +52,7 @@ function showTip(u, { currentLines, labelOf, previousLabelOf, hidden }) {
     if (index === 0 || !line.show || hidden(index, idx)) return;
     const value = u.data[index][idx];
     if (value === null || value === undefined) return;
-    rows.push([line.stroke(u, index), line.label, line.value(u, value), index > currentLines]);
+    rows.push([line.stroke(u, index), line.label, line.value(u, value, index, idx), index > currentLines]);
   });
   if (rows.length === 0) { tip.hidden = true; return; }
   const title = document.createElement('strong');
@@ -87,6 +87,30 @@ const allWhole = (lines) => lines.every((line) => line.data.every((value) => val
 // Pixels an axis label of this text takes (the chart's 12 px system font).
 const labelWidth = (text) => Math.ceil(String(text).length * 7.2);
 
+// Stacked areas take these in order (grey, --chart-2, is for the `muted` one).
+const stackPalette = ['--chart-1', '--chart-3', '--chart-4', '--chart-5', '--chart-6', '--chart-7', '--chart-8', '--chart-9'];
+
+/** The stacked series' running sums per bucket, top first (uPlot paints in order, so each lower area covers the upper ones' lower part); null for future buckets. */
+function stackedData(series, states) {
+  const sums = [];
+  let running = states.map(() => 0);
+  for (const line of series) {
+    running = running.map((sum, index) => sum + (line.data[index] ?? 0));
+    sums.push(running.map((sum, index) => (states[index] === 'future' ? null : sum)));
+  }
+  return sums.reverse();
+}
+
+/** uPlot's series for stackedData: filled, in the stack's colours, showing each own value. */
+function stackedLines(series, states, format) {
+  let next = 0;
+  const colours = series.map((line) => cssVar(line.muted ? '--chart-2' : stackPalette[next++ % stackPalette.length], '#2d5bd7'));
+  return series.map((line, index) => ({
+    label: line.label, stroke: colours[index], fill: `${colours[index]}d0`, width: 1, points: { show: false },
+    value: (_, __, ___, at) => (at === null || at === undefined || states[at] === 'future' ? '—' : format(line.data[at] ?? 0)),
+  })).reverse();
+}
+
 /** Re-renders when the theme changes (the toggle sets data-theme; the system can switch too). */
 function useThemeVersion() {
   const [version, setVersion] = useState(0);
@@ -110,8 +134,11 @@ function useThemeVersion() {
  *  format     formats a y value (default formatNumber)
  *  height     plot height in px (default 240)
  *  timeZone   the reporting timezone, which says which day is today (default the browser's)
+ *  stacked    the series as stacked areas (each on top of the ones before it; one flagged
+ *             `muted`, such as "Other", in grey), their values in the legend and tooltip; the
+ *             bucket in progress is marked in the tooltip and the table, future ones not drawn
  */
-export function Timeline({ label, buckets, series, previous = null, interval = 'day', format = formatNumber, height = 240, timeZone }) {
+export function Timeline({ label, buckets, series, previous = null, interval = 'day', format = formatNumber, height = 240, timeZone, stacked = false }) {
   const states = bucketStates(buckets, interval, { timeZone });
   const holder = useRef(null);
   const theme = useThemeVersion();
@@ -126,21 +153,22 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
     const grid = cssVar('--border', '#d5d9e1');
     const colour = (index) => cssVar(palette[index % palette.length], '#2d5bd7');
     const split = series.map((line) => splitAtNow(line.data, states));
-    const lines = series.map((line, index) => ({
+    const lines = stacked ? stackedLines(series, states, format) : series.map((line, index) => ({
       label: line.label, stroke: colour(index), width: 2, points: { show: length <= 1 }, spanGaps: false,
       value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
     }));
     // The bucket in progress: the same colour, dotted, named so in the legend and the tooltip.
-    const partialLines = series.flatMap((line, index) => (split[index].hasPartial ? [{
+    const partialLines = stacked ? [] : series.flatMap((line, index) => (split[index].hasPartial ? [{
       label: `${line.label} (incomplete)`, stroke: colour(index), width: 2, dash: [2, 4], points: { show: true, size: 5 },
       value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
     }] : []));
     const previousLines = (previous?.series ?? []).map((line, index) => ({
-      label: line.label, stroke: colour(index), width: 1.5, dash: [6, 4], alpha: 0.75, points: { show: length <= 1 },
+      label: line.label, stroke: stacked ? muted : colour(index), width: 1.5, dash: [6, 4], alpha: 0.75, points: { show: length <= 1 },
       value: (_, value) => (value === null || value === undefined ? '—' : format(value)),
     }));
-    const data = [xs, ...split.map((line) => pad(line.complete)),
-      ...split.filter((line) => line.hasPartial).map((line) => pad(line.partial)),
+    const current = stacked ? stackedData(series, states).map(pad) : split.map((line) => pad(line.complete));
+    const data = [xs, ...current,
+      ...split.filter((line) => line.hasPartial && !stacked).map((line) => pad(line.partial)),
       ...(previous?.series ?? []).map((line) => pad(line.data))];
     const tickLabel = (index) => bucketLabel(buckets[index] ?? previous?.buckets?.[index], interval);
     const whole = allWhole([...series, ...(previous?.series ?? [])]);
@@ -169,7 +197,7 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
         currentLines: series.length + partialLines.length,
         // An incomplete line repeats the complete one's last value: shown in its own bucket only.
         hidden: (line, index) => line > series.length && line <= series.length + partialLines.length && states[index] !== 'partial',
-        labelOf: (index) => bucketLabel(buckets[index], interval, { long: true }),
+        labelOf: (index) => `${bucketLabel(buckets[index], interval, { long: true })}${states[index] === 'partial' ? ' (incomplete)' : ''}`,
         previousLabelOf: (index) => bucketLabel(previous?.buckets?.[index], interval, { long: true }),
       })] },
     };
@@ -179,7 +207,7 @@ export function Timeline({ label, buckets, series, previous = null, interval = '
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height }));
     resize.observe(element);
     return () => { resize.disconnect(); plot.destroy(); };
-  }, [buckets, series, previous, interval, format, height, theme, states.join()]);
+  }, [buckets, series, previous, interval, format, height, theme, states.join(), stacked]);
 
   const tableRows = buckets.length <= 400 ? buckets : [];
   return html`<figure class="timeline">

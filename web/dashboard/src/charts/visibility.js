@@ -9,6 +9,7 @@ import { formatNumber, formatPercent, formatPoints } from '../format.js';
 import { Timeline } from './timeline.js';
 import { BarList } from './bar-list.js';
 import { Change } from './change.js';
+import { crawlerCategoryLabels } from '../labels.js';
 
 const isMissing = (value) => value === null || value === undefined || Number.isNaN(value);
 
@@ -120,7 +121,6 @@ export function BrandTable({ brands, caption = 'Visibility per brand', showCapti
   </div>`;
 }
 
-const purposeLabels = { ai_training: 'training', ai_search: 'search', ai_user_fetch: 'user fetch', ai_assistant: 'user fetch' };
 /** {"ai_training": 3, "OpenAI": 2} → "training 3 · search 2" (largest first). */
 export function formatCounts(counts, labels = {}) {
   const entries = Object.entries(counts ?? {}).filter(([, count]) => count > 0).sort((a, b) => b[1] - a[1]);
@@ -146,7 +146,7 @@ export function LoopTable({ pages, showComparison = true, onSelect, selectedPath
       verified: html`<span data-verified=${page.path}>${formatNumber(page.verifiedFetches)}</span>${page.spoofedFetches > 0
         ? html`<span class="change-absolute">${formatNumber(page.spoofedFetches)} spoofed</span>` : ''}${page.unverifiedFetches > 0
         ? html`<span class="change-absolute">${formatNumber(page.unverifiedFetches)} unverified</span>` : ''}`,
-      purposes: html`<span class="counts">${formatCounts(page.fetchesByPurpose, purposeLabels)}</span>`,
+      purposes: html`<span class="counts">${formatCounts(page.fetchesByPurpose, crawlerCategoryLabels)}</span>`,
       vendors: html`<span class="counts">${formatCounts(page.fetchesByVendor)}</span>`,
       visits: html`<span data-visits=${page.path}>${formatNumber(page.visits)}</span>${page.previous && showComparison
         ? html`<span class="change-absolute">prev. ${formatNumber(page.previous.visits)}</span>` : ''}`,

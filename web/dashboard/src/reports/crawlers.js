@@ -1,6 +1,7 @@
 // Crawler analytics: requests by vendor over time (the comparison window dashed), the bots with
 // their verified / spoofed / suspected split, countries, paths and categories, each with the
-// compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType and vendor.
+// compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType, vendor and
+// bot (one crawler, which a row of the crawler list chooses).
 import { useMemo } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { invalidate, operation, useOperations } from '../data.js';
@@ -8,6 +9,7 @@ import { setQuery, useRoute } from '../router.js';
 import { useProject, useProjectScope } from '../context.js';
 import { PageHeader, useTitle } from '../ui/index.js';
 import { formatNumber } from '../format.js';
+import { categoryLabel } from '../labels.js';
 import { MetricCards } from '../charts/metric-cards.js';
 import { Timeline } from '../charts/timeline.js';
 import { BarList } from '../charts/bar-list.js';
@@ -22,19 +24,14 @@ export const actorTypes = [
   { value: 'suspected_bot', label: 'Suspected', description: 'automation without a verifiable identity' },
 ];
 
-const categoryLabels = {
-  ai_training: 'AI training', ai_assistant: 'AI assistant', ai_search: 'AI search', search_engine: 'Search engine',
-  automation: 'Automation', seo: 'SEO', monitoring: 'Monitoring', social: 'Social preview', feed: 'Feed reader',
-  scanner: 'Security scanner', archiver: 'Archiver',
-};
-export const categoryLabel = (category) => (category ? categoryLabels[category] ?? category.replace(/_/g, ' ') : null);
 
-/** The crawler filters in the URL (ai=1, actorType, vendor) → API parameters. */
+/** The crawler filters in the URL (ai=1, actorType, vendor, bot) → API parameters. */
 export function crawlerFilters(query) {
   const filters = {};
   if (query.ai === '1') filters.isAi = true;
   if (actorTypes.some((type) => type.value === query.actorType)) filters.actorType = query.actorType;
   if (typeof query.vendor === 'string' && query.vendor.length > 0 && query.vendor.length <= 200) filters.vendor = query.vendor;
+  if (typeof query.bot === 'string' && query.bot.length > 0 && query.bot.length <= 200) filters.botName = query.bot;
   return filters;
 }
 
@@ -92,6 +89,10 @@ export function CrawlerAnalyticsPage() {
         <span>Vendor: <strong>${filters.vendor}</strong></span>
         <button type="button" class="btn btn-secondary btn-small" onClick=${() => setQuery({ vendor: null })}>Show all vendors</button>
       </p>`}
+      ${filters.botName && html`<p class="filter-chip">
+        <span>Crawler: <strong>${filters.botName}</strong></span>
+        <button type="button" class="btn btn-secondary btn-small" onClick=${() => setQuery({ bot: null })}>Show all crawlers</button>
+      </p>`}
     </div>
     <${SplitCards} results=${results} showComparison=${compared} />
     <section class="card" aria-labelledby="crawler-timeline-heading">
@@ -101,7 +102,7 @@ export function CrawlerAnalyticsPage() {
     <section class="card" aria-labelledby="bots-heading">
       <div class="card-head"><h2 id="bots-heading">Crawlers</h2></div>
       <${RequestState} result=${results.bots} label="the crawlers">${(data) => html`<${BotList} data=${data} showComparison=${compared}
-        vendor=${filters.vendor} onSelectVendor=${(vendor) => setQuery({ vendor: vendor === filters.vendor ? null : vendor })} />`}<//>
+        bot=${filters.botName} onSelectBot=${(bot) => setQuery({ bot: bot === filters.botName ? null : bot })} />`}<//>
     </section>
     <div class="report-grid">
       <${TabbedSection} title="Countries" tabs=${[{ value: 'countries', label: 'Countries' }]} active="countries" onChange=${() => {}}>
@@ -147,19 +148,31 @@ export function percentChange(current, previous) {
   return Math.round(((current - previous) / previous) * 10_000) / 100;
 }
 
-function VendorTimeline({ data, showComparison, comparedName, timeZone }) {
-  const series = useMemo(() => data.series.map((line) => ({ label: line.vendor ?? 'Unknown', data: line.data })), [data]);
-  const previous = useMemo(() => (showComparison && data.comparisonSeries
-    ? { buckets: data.comparisonBuckets, series: data.comparisonSeries.map((line) => ({ label: `${line.vendor ?? 'Unknown'} (${comparedName})`, data: line.data })) }
-    : null), [data, showComparison, comparedName]);
-  if (series.length === 0) return html`<p class="muted">No crawler requests in this period.</p>`;
-  return html`<${Timeline} label=${`Crawler requests by vendor and ${data.interval}`} buckets=${data.buckets} series=${series} previous=${previous} interval=${data.interval} timeZone=${timeZone} />`;
+/**
+ * The top vendors' requests stacked, the rest as "Other" (every vendor's totals less theirs),
+ * and the comparison window as one dashed line of all crawlers' requests.
+ */
+export function stackedVendors(data) {
+  const series = data.series.map((line) => ({ label: line.vendor ?? 'Unknown', data: line.data }));
+  const other = (data.totals ?? []).map((total, index) => total - series.reduce((sum, line) => sum + (line.data[index] ?? 0), 0));
+  if (other.some((value) => value > 0)) series.push({ label: 'Other', data: other, muted: true });
+  return series;
 }
 
-function BotList({ data, showComparison, vendor, onSelectVendor }) {
+function VendorTimeline({ data, showComparison, comparedName, timeZone }) {
+  const series = useMemo(() => stackedVendors(data), [data]);
+  const previous = useMemo(() => (showComparison && data.comparisonTotals
+    ? { buckets: data.comparisonBuckets, series: [{ label: `All crawlers (${comparedName})`, data: data.comparisonTotals }] }
+    : null), [data, showComparison, comparedName]);
+  if (series.length === 0) return html`<p class="muted">No crawler requests in this period.</p>`;
+  return html`<${Timeline} label=${`Crawler requests by vendor and ${data.interval}`} buckets=${data.buckets} series=${series} previous=${previous}
+    interval=${data.interval} timeZone=${timeZone} stacked=${true} />`;
+}
+
+function BotList({ data, showComparison, bot, onSelectBot }) {
   const rows = data.rows.map((row) => ({
-    key: `${row.botName ?? ''}\u0000${row.vendor ?? ''}`, name: row.botName ?? '(unnamed automation)', vendor: row.vendor,
-    selectable: Boolean(row.vendor),
+    key: `${row.botName ?? ''}\u0000${row.vendor ?? ''}`, name: row.botName ?? '(unnamed automation)', botName: row.botName,
+    selectable: Boolean(row.botName),
     value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
     extra: {
       vendor: row.vendor ?? '—',
@@ -169,10 +182,11 @@ function BotList({ data, showComparison, vendor, onSelectVendor }) {
       suspected_bot: formatNumber(row.suspectedRequestCount ?? 0),
     },
   }));
-  // A row filters the whole page to its vendor (again: back to all); nameless automation has none.
+  // A row filters the whole page to that crawler (again: back to all); nameless automation has
+  // no name to filter by.
   return html`<${BarList} caption="Crawlers by requests" nameLabel="Crawler" valueLabel="Requests" rows=${rows}
     extraColumns=${[{ key: 'vendor', label: 'Vendor' }, { key: 'category', label: 'Category' },
       ...actorTypes.map((type) => ({ key: type.value, label: type.label }))]}
-    showComparison=${showComparison} isSelected=${(row) => Boolean(vendor) && row.vendor === vendor}
-    onSelect=${(row) => onSelectVendor(row.vendor)} />`;
+    showComparison=${showComparison} isSelected=${(row) => Boolean(bot) && row.botName === bot}
+    onSelect=${(row) => onSelectBot(row.botName)} />`;
 }

@@ -299,7 +299,7 @@ function WebTimeline({ data, metric, showComparison, comparedName, timeZone }) {
     ? { buckets: data.previousPeriod.buckets, series: [{ label: `${definition.label} (${comparedName})`, data: data.previousPeriod.points.map((point) => point[metric]) }] }
     : null), [data, metric, showComparison, comparedName]);
   return html`<${Timeline} label=${`${definition.label} by ${data.interval}`} buckets=${data.buckets} series=${series}
-    previous=${previous} interval=${data.interval} format=${definition.format} timeZone=${timeZone} />`;
+    previous=${previous} interval=${data.interval} format=${definition.format} timeZone=${timeZone} height=${200} />`;
 }
 
 function BreakdownList({ data, dimension, showComparison, isSelected, onSelect }) {

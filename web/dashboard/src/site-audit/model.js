@@ -170,6 +170,9 @@ export function evidenceEntries(evidence, limit = 300) {
   return entries;
 }
 
+/** A page's clicks from the start page; a page only a sitemap names has none (depth < 0). */
+export const formatDepth = (depth) => (depth === null || depth === undefined || depth < 0 ? 'not linked' : String(depth));
+
 /** "httpStatus" → "HTTP status", "max_depth" → "Max depth". */
 export function humanize(key) {
   const words = text(key).replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()

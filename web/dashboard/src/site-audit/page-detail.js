@@ -10,7 +10,7 @@ import { useRoute } from '../router.js';
 import { formatBytes, formatDate, formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { Evidence, IssueState, chosenCrawl, useCrawls } from './issues.js';
-import { humanize, pageStateLabels, severities } from './model.js';
+import { formatDepth, humanize, pageStateLabels, severities } from './model.js';
 
 export function PageDetail({ scope, link }) {
   const { query } = useRoute();
@@ -39,7 +39,7 @@ export function PageDetail({ scope, link }) {
     ['Content type', data.contentType || '—', 'contentType'],
     ['Size', data.bytes ? formatBytes(data.bytes) : '—', 'bytes'],
     ['Time to first byte', data.ttfbMs !== undefined && data.ttfbMs !== null ? `${formatNumber(data.ttfbMs)} ms` : '—', 'ttfb'],
-    ['Clicks from the start page', formatNumber(data.depth), 'depth'],
+    ['Clicks from the start page', formatDepth(data.depth), 'depth'],
     ['Indexable', data.indexable ? 'Yes' : 'No', 'indexable'],
     ['In the sitemap', data.inSitemap ? 'Yes' : 'No', 'inSitemap'],
     ['Found via', data.source || '—', 'source'],

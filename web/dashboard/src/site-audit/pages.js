@@ -10,7 +10,7 @@ import { formatNumber } from '../format.js';
 import { RequestError } from '../reports/sections.js';
 import { NoSites } from './shared.js';
 import { CrawlPicker, chosenCrawl, useCrawls } from './issues.js';
-import { pageStateLabels } from './model.js';
+import { formatDepth, pageStateLabels } from './model.js';
 
 const pageSize = 50;
 
@@ -81,7 +81,7 @@ function PageList({ scope, crawlId, link }) {
             <td class="url-cell"><a href=${link('pages', { page: page.url })}>${page.url}</a></td>
             <td class="num">${page.httpStatus ?? '—'}</td>
             <td class="title-cell">${page.title || html`<span class="muted">—</span>`}</td>
-            <td class="num">${formatNumber(page.depth)}</td>
+            <td class="num">${formatDepth(page.depth)}</td>
             <td>${page.indexable ? 'Yes' : 'No'}</td>
             <td>${page.inSitemap ? 'Yes' : 'No'}</td>
             <td>${pageStateLabels[page.state] ?? page.state}</td>

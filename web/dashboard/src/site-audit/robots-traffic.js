@@ -69,8 +69,7 @@ function RobotsSource({ source, site, link }) {
   }
   const policy = source.policy === 'disallow_all' ? ' (it could not be read: everything counts as disallowed)'
     : source.policy === 'allow_all' ? ' (none was found: everything counts as allowed)' : '';
-  return html`<p class="muted small" data-robots-source=${source.crawlId ?? ''}>Rules from ${source.url ? html`<code class="break">${source.url}</code>` : 'robots.txt'}
-    as the crawl of ${formatDate(source.crawledAt)} read it${source.status ? ` (HTTP ${source.status})` : ''}${policy}.
+  return html`<p class="muted small" data-robots-source=${source.crawlId ?? ''}>Rules from ${source.url ? html`<code class="break">${source.url}</code>` : 'robots.txt'}${' '}as the crawl of ${formatDate(source.crawledAt)} read it${source.status ? ` (HTTP ${source.status})` : ''}${policy}.
     ${source.crawlId && html`<a href=${link('issues', { crawl: source.crawlId, rule: null, page: null })}>That crawl's issues</a>`}</p>`;
 }
 
