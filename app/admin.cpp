@@ -5,6 +5,7 @@
 #include "app/range_refresh.h"
 #include "core/json_util.h"
 #include "core/logging.h"
+#include "demo/demo_project.h"
 #include "identity/bootstrap.h"
 
 #include <chrono>
@@ -23,6 +24,16 @@ const OptionDef kBootstrapOptions[] = {
      "The owner's password, 8 or more characters (required for a new user)."},
     {"org", "SIGHTLINE_BOOTSTRAP_ORG", "", "NAME", "Organization name (required)."},
     {"project", "SIGHTLINE_BOOTSTRAP_PROJECT", "", "NAME", "Project name (required)."},
+    {"log-level", "SIGHTLINE_LOG_LEVEL", "warn", "LEVEL", "debug, info, warn or error."},
+};
+
+const OptionDef kDemoOptions[] = {
+    kDataOption,
+    kDatabaseUrlOption,
+    {"email", "SIGHTLINE_BOOTSTRAP_EMAIL", "", "EMAIL",
+     "The owner of the demo project, an existing user (required)."},
+    {"org", "SIGHTLINE_BOOTSTRAP_ORG", "", "NAME", "The organization it belongs to (required)."},
+    {"days", "SIGHTLINE_DEMO_DAYS", "60", "N", "Days of generated traffic, up to today.", 1, 400},
     {"log-level", "SIGHTLINE_LOG_LEVEL", "warn", "LEVEL", "debug, info, warn or error."},
 };
 
@@ -47,6 +58,7 @@ constexpr std::string_view kAdminUsage =
     "Commands:\n"
     "  bootstrap   Create (idempotently) the owner, organization, project and keys; print them\n"
     "              as JSON.\n"
+    "  demo        Create the demo project with generated data (once); print it as JSON.\n"
     "  migrate     Apply pending schema migrations.\n"
     "  refresh-ranges\n"
     "              Fetch the vendors' crawler IP-range lists now and store each good one.\n\n"
@@ -84,6 +96,53 @@ int Bootstrap(std::span<char*> args) {
                           {"sdkKey", result->sdk_key},
                           {"privateApiKey", result->private_api_key}};
   std::cout << core::ToJson(out) << std::endl;
+  return 0;
+}
+
+int Demo(std::span<char*> args) {
+  auto options = ParseOptions(kDemoOptions, args);
+  if (!options) return ReportFailure(options.error());
+  if (options->help) {
+    std::cout << HelpText("sightline admin demo --email E --org NAME [options]",
+                          "Creates the project \"" + std::string(demo::kDemoProjectName) +
+                              "\" in the organization and fills it\nonce with generated data: "
+                              "visits and crawler requests over --days days, AI-visibility\nruns "
+                              "answered by a script, and a site-audit crawl of the built-in sample "
+                              "site\n(https://outfitters.example, served inside this command). "
+                              "Re-running leaves the data as it\nis and rotates the project's two "
+                              "bootstrap keys. Prints {projectId, sdkKey, privateApiKey,\n"
+                              "generated, visits, events, botRequests, aiAnswers, crawledPages}.",
+                          kDemoOptions);
+    return 0;
+  }
+  for (std::string_view required : {"email", "org"}) {
+    if (options->Get(required).empty()) {
+      return ReportFailure(core::Error::Invalid(std::string(required),
+                                                "--" + std::string(required) + " is required."));
+    }
+  }
+  auto days = options->GetInt("days");
+  if (!days) return ReportFailure(days.error());
+  core::SetupLogging(options->Get("log-level"), core::LogTarget::kStderr);
+  auto store = OpenMigratedStore(*options);
+  if (!store) return ReportFailure(store.error());
+  core::SystemClock clock;
+  demo::DemoRequest request{options->Get("email"), options->Get("org")};
+  request.days = static_cast<int>(*days);
+  auto result = demo::CreateDemoProject(**store, clock, request);
+  if (!result) return ReportFailure(result.error());
+  std::cout << core::ToJson(boost::json::object{
+                   {"orgSlug", result->keys.organization_slug},
+                   {"projectId", result->keys.project_id},
+                   {"sdkKey", result->keys.sdk_key},
+                   {"privateApiKey", result->keys.private_api_key},
+                   {"generated", result->generated},
+                   {"visits", result->traffic.visits},
+                   {"events", result->traffic.events},
+                   {"botRequests", result->traffic.bot_requests},
+                   {"aiAnswers", result->answers.answers},
+                   {"crawledPages", result->crawled_pages}})
+            << std::endl;
   return 0;
 }
 
@@ -152,6 +211,8 @@ std::span<const OptionDef> RefreshRangesOptionDefs() { return kRefreshRangesOpti
 
 std::span<const OptionDef> BootstrapOptionDefs() { return kBootstrapOptions; }
 
+std::span<const OptionDef> DemoOptionDefs() { return kDemoOptions; }
+
 int RunAdmin(std::span<char*> args) {
   if (args.empty() || std::string_view(args[0]) == "--help" || std::string_view(args[0]) == "help") {
     std::cout << kAdminUsage;
@@ -159,6 +220,7 @@ int RunAdmin(std::span<char*> args) {
   }
   const std::string_view command = args[0];
   if (command == "bootstrap") return Bootstrap(args.subspan(1));
+  if (command == "demo") return Demo(args.subspan(1));
   if (command == "migrate") return Migrate(args.subspan(1));
   if (command == "refresh-ranges") return RefreshRangesCommand(args.subspan(1));
   std::cerr << "sightline admin: unknown command '" << command << "'\n\n" << kAdminUsage;

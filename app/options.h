@@ -49,6 +49,7 @@ std::string HelpText(std::string_view usage, std::string_view summary,
 // The option tables of `serve` and `admin bootstrap` (for the docs test).
 std::span<const OptionDef> ServeOptionDefs();
 std::span<const OptionDef> BootstrapOptionDefs();
+std::span<const OptionDef> DemoOptionDefs();
 std::span<const OptionDef> RefreshRangesOptionDefs();
 
 // The storage flags every command that opens the store shares.

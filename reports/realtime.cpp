@@ -46,13 +46,14 @@ Realtime SummarizeRealtime(std::span<const storage::EventRecord> events, std::in
   std::set<std::string_view> all, now;
   std::map<std::string, std::set<std::string_view>> pages, sources;
   // A visit's source is its first event's (in the half hour; by time, then id, as the rollups
-  // order a visit): by session, else by visitor.
+  // order a visit): by session, else by visitor. The two kinds of key live in two maps, so a
+  // session id can never stand for a visitor id.
   struct Start {
     std::int64_t at = 0;
     std::string_view id, visitor, source;
     bool Before(const Start& other) const { return at != other.at ? at < other.at : id < other.id; }
   };
-  std::map<std::string_view, Start> visits;
+  std::map<std::string_view, Start> by_session, by_visitor;
   out.minutes.resize(kRealtimeMinutes);
   for (const storage::EventRecord& e : events) {
     if (e.is_bot || e.channel == "__analytics") continue;
@@ -72,10 +73,13 @@ Realtime SummarizeRealtime(std::span<const storage::EventRecord> events, std::in
     const std::string_view source =
         e.traffic_source ? std::string_view(*e.traffic_source) : std::string_view("Direct");
     const Start start{e.occurred_at, e.id, visitor, source};
+    auto& visits = e.session_id ? by_session : by_visitor;
     const auto [visit, first] = visits.try_emplace(e.session_id ? *e.session_id : visitor, start);
     if (!first && start.Before(visit->second)) visit->second = start;
   }
-  for (const auto& [key, start] : visits) sources[std::string(start.source)].insert(start.visitor);
+  for (const auto* visits : {&by_session, &by_visitor}) {
+    for (const auto& [key, start] : *visits) sources[std::string(start.source)].insert(start.visitor);
+  }
   for (std::size_t i = 0; i < out.minutes.size(); ++i) {
     out.minutes[i].start_ms = first_minute + static_cast<std::int64_t>(i) * kMinuteMs;
     out.minutes[i].visitors = static_cast<std::int64_t>(per_minute[i].size());

@@ -45,6 +45,10 @@ TEST(Readme, BootstrapOptionsAreDocumented) {
   ExpectDocumented(BootstrapOptionDefs(), ReadRepoFile("README.md"));
 }
 
+TEST(Readme, DemoOptionsAreDocumented) {
+  ExpectDocumented(DemoOptionDefs(), ReadRepoFile("README.md"));
+}
+
 TEST(Readme, RefreshRangesOptionsAreDocumented) {
   ExpectDocumented(RefreshRangesOptionDefs(), ReadRepoFile("README.md"));
 }

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "core/url.h"
 
 #include <string>
 #include <vector>
@@ -115,12 +114,6 @@ TEST(TrafficSources, AiAssistantChannel) {
   EXPECT_FALSE(IsAiAssistantChannel("Organic Search"));
   EXPECT_TRUE(IsAiAssistantChannel(
       ClassifyTrafficSource("https://www.perplexity.ai/", "example.com", "", "", "").channel));
-}
-
-TEST(TrafficSources, HostOfUrl) {
-  EXPECT_EQ(core::HostOfUrl("https://User@Sub.Example.com:8443/x?y#z"), "sub.example.com");
-  EXPECT_EQ(core::HostOfUrl("android-app://com.google.android.gm/"), "com.google.android.gm");
-  EXPECT_EQ(core::HostOfUrl("not a url"), "");
 }
 
 }  // namespace
