@@ -270,8 +270,8 @@ struct Generator {
 struct Crawler {
   std::string user_agent;
   double per_day;
-  double spoofed;           // share claiming the name from someone else's address
-  bool obeys_robots = true;  // false: fetches what robots.txt forbids it
+  double spoofed;            // share claiming the name from someone else's address
+  bool obeys_robots = true;  // false: fetches what robots.txt forbids it (strangers never obey)
 };
 
 const std::vector<Crawler>& Crawlers() {
@@ -281,7 +281,7 @@ const std::vector<Crawler>& Crawlers() {
       {"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; "
        "+http://www.bing.com/bingbot.htm) Chrome/131.0.0.0 Safari/537.36", 55, 0},
       {"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; "
-       "+https://openai.com/gptbot)", 30, 0.7, false},
+       "+https://openai.com/gptbot)", 30, 0.7},
       {"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; "
        "+https://openai.com/searchbot", 28, 0},
       {"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; "
@@ -294,7 +294,7 @@ const std::vector<Crawler>& Crawlers() {
        "+https://perplexity.ai/perplexity-user)", 12, 0},
       {"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
        "Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", 18, 0},
-      {"CCBot/2.0 (https://commoncrawl.org/faq/)", 10, 0, false},
+      {"CCBot/2.0 (https://commoncrawl.org/faq/)", 4, 0},
       {"Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile "
        "Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)", 25, 0, false},
       {"Mozilla/5.0 (compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) "
@@ -316,7 +316,7 @@ bool Disallowed(const std::string& path, const detection::BotEntry* bot) {
          path != "/robots.txt";
 }
 
-std::string CrawledPath(Rng& rng, const Crawler& crawler, const detection::BotEntry* bot) {
+std::string CrawledPath(Rng& rng, bool obeys_robots, const detection::BotEntry* bot) {
   static const std::vector<std::string> kFiles = {"/robots.txt", "/sitemap.xml", "/llms.txt"};
   static const std::vector<std::string> kForbidden = {"/cart", "/checkout", "/search?q=tent"};
   for (int attempt = 0; attempt < 8; ++attempt) {
@@ -324,7 +324,7 @@ std::string CrawledPath(Rng& rng, const Crawler& crawler, const detection::BotEn
     std::string path = u < 0.12   ? kFiles[rng() % kFiles.size()]
                        : u < 0.16 ? kForbidden[rng() % kForbidden.size()]
                                   : AnyOf(rng, PagesOf("")).path;
-    if (!crawler.obeys_robots || !Disallowed(path, bot)) return path;
+    if (!obeys_robots || !Disallowed(path, bot)) return path;
   }
   return "/robots.txt";
 }
@@ -339,32 +339,37 @@ storage::BotRequestRecord BotRequest(Rng& rng, const storage::ProjectRecord& pro
   row.user_agent = crawler.user_agent;
   row.method = "GET";
   row.host = std::string(kSampleHost);
-  row.path = CrawledPath(rng, crawler, bot);
   row.actor_type = "suspected_bot";
   row.actor_confidence = 0.60;
   row.country = Uniform(rng) < 0.8 ? "US" : "IE";
   if (bot == nullptr) {
     row.bot_name = crawler.user_agent.substr(0, crawler.user_agent.find('/'));
     row.actor_category = "automation";
+    row.path = CrawledPath(rng, crawler.obeys_robots, bot);
     return row;
   }
   row.bot_name = bot->name;
   row.bot_vendor = bot->vendor;
   row.actor_category = bot->category;
   row.is_ai = bot->is_ai;
-  if (!bot->Verifiable()) return row;
+  if (!bot->Verifiable()) {
+    row.path = CrawledPath(rng, crawler.obeys_robots, bot);
+    return row;
+  }
   // The verdict the classifier gives: the vendor's published ranges or host names confirm the
   // address, or refute a stranger's.
   if (Uniform(rng) < crawler.spoofed) {
     row.actor_type = "spoofed_bot";
     row.actor_confidence = 0.95;
     row.country = Pick(rng, Places()).country;
-    // A stranger under a polite crawler's name does not read robots.txt either.
+    // A stranger under a polite crawler's name reads neither robots.txt nor keeps to it.
+    row.path = CrawledPath(rng, false, bot);
     if (row.path == "/robots.txt") row.path = AnyOf(rng, PagesOf("")).path;
     return row;
   }
   row.actor_type = "verified_bot";
   row.actor_verified = true;
+  row.path = CrawledPath(rng, crawler.obeys_robots, bot);
   row.verification_method = bot->ip_ranges.empty() ? "reverse_dns" : "cidr";
   row.actor_confidence = bot->ip_ranges.empty() ? 0.98 : 0.99;
   return row;

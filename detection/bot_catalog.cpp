@@ -179,6 +179,30 @@ bool BoundaryAfter(std::string_view lower, std::size_t end) {
 
 }  // namespace
 
+namespace {
+
+// "assistants": [{"vendor": "OpenAI", "source": "ChatGPT"}, …]; optional.
+Result<std::vector<std::pair<std::string, std::string>>> ReadAssistants(const json::object& document) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const json::value* list = document.if_contains("assistants");
+  if (list == nullptr) return out;
+  if (!list->is_array()) return Error::Invalid("assistants", "bot catalog: \"assistants\" must be an array");
+  for (std::size_t i = 0; i < list->as_array().size(); ++i) {
+    const json::value& item = list->as_array()[i];
+    const std::string field = "assistants[" + std::to_string(i) + "]";
+    const json::value* vendor = item.is_object() ? item.as_object().if_contains("vendor") : nullptr;
+    const json::value* source = item.is_object() ? item.as_object().if_contains("source") : nullptr;
+    if (!vendor || !vendor->is_string() || !source || !source->is_string() ||
+        vendor->as_string().empty() || source->as_string().empty()) {
+      return Error::Invalid(field, "bot catalog: " + field + " needs a vendor and a source");
+    }
+    out.emplace_back(std::string(vendor->as_string()), std::string(source->as_string()));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<BotCatalog> BotCatalog::Parse(std::string_view text) {
   boost::system::error_code ec;
   const json::value document = json::parse(text, ec);
@@ -195,8 +219,18 @@ Result<BotCatalog> BotCatalog::Parse(std::string_view text) {
     catalog.entries_.push_back(std::move(*entry));
   }
   if (auto unique = CheckUnique(catalog.entries_); !unique) return unique.error();
+  auto assistants = ReadAssistants(document.as_object());
+  if (!assistants) return assistants.error();
+  catalog.assistants_ = std::move(*assistants);
   catalog.BuildIndex();
   return catalog;
+}
+
+std::string_view BotCatalog::AssistantOf(std::string_view vendor) const {
+  for (const auto& [name, source] : assistants_) {
+    if (name == vendor) return source;
+  }
+  return {};
 }
 
 const BotCatalog& BotCatalog::Builtin() {

@@ -50,6 +50,9 @@ class BotCatalog {
   const BotEntry* FindBySignatureAgent(std::string_view origin) const;
   // The entry called `name` exactly, or null.
   const BotEntry* FindByName(std::string_view name) const;
+  // The AI assistant whose answers link people to sites, of the vendor `vendor` runs, as
+  // ingestion names it as a traffic source ("OpenAI" → "ChatGPT"); "" when the vendor has none.
+  std::string_view AssistantOf(std::string_view vendor) const;
 
  private:
   // One token of one entry. Tokens are bucketed by their first two bytes (see Match), and each
@@ -63,6 +66,7 @@ class BotCatalog {
   void BuildIndex();
 
   std::vector<BotEntry> entries_;
+  std::vector<std::pair<std::string, std::string>> assistants_;  // vendor, source
   std::vector<Token> tokens_;
   std::vector<std::uint32_t> bucket_begin_;  // kBuckets + 1 offsets into tokens_
 };

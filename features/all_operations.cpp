@@ -65,7 +65,7 @@ std::span<const OperationSpec> AllOperations() {
       // Crawler detection.
       kClassifyRequest, kIngestServerEvents, kIngestLogDrain,
       // Crawler analytics.
-      kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths,
+      kBotTimeline, kTopBots, kBotCountries, kBotCategories, kBotTopPaths, kGetCrawlerAccess,
       // Web analytics.
       kWebAnalytics, kWebTimeline, kWebBreakdown, kPageDurations, kDimensionTimeline,
       kWebRealtime,

@@ -2,14 +2,13 @@
 // the crawler requests the project stored in the period and the comparison period
 // (site_audit/robots_traffic.h does the reckoning).
 #include "site_audit/robots_traffic.h"
-#include "site_audit/site_survey.h"
 #include "core/clock.h"
-#include "core/url.h"
 #include "storage/site_audit_repository.h"
 #include "tools/operation_helpers.h"
 #include "tools/report_common.h"
 #include "features/site_audit/common.h"
 #include "features/site_audit/operations.h"
+#include "features/site_audit/site_robots.h"
 #include "features/site_audit/views.h"
 
 namespace sightline::tools {
@@ -20,31 +19,7 @@ using core::Result;
 using identity::Permission;
 using site_audit::kCallers;
 using site_audit::ProjectId;
-
-struct SiteRobots {
-  sightline::site_audit::RobotsTxt rules = sightline::site_audit::RobotsTxt::AllowAll();
-  json::value source = nullptr;  // which crawl read them, null when none has yet
-};
-
-// The rules the site's newest crawl recorded (a crawl still running has read them already).
-Result<SiteRobots> RobotsOfSite(storage::Transaction& tx, const std::string& project_id,
-                                const std::string& site_id) {
-  auto crawls = tx.site_audit().ListAuditCrawls(project_id, site_id, 10, 0);
-  if (!crawls) return crawls.error();
-  for (const auto& crawl : *crawls) {
-    json::object summary = SiteAuditSummaryOf(crawl);
-    const json::value* site = summary.if_contains("site");
-    if (!site || !site->is_object() || !site->as_object().contains("robots")) continue;
-    const json::object& fetched = site->at("robots").as_object();
-    json::object source{{"crawlId", crawl.id},
-                        {"crawledAt", core::FormatRfc3339(crawl.created_at)}};
-    for (std::string_view key : {"url", "status", "policy"}) {
-      if (const json::value* value = fetched.if_contains(key)) source[key] = *value;
-    }
-    return SiteRobots{sightline::site_audit::RobotsOfSurvey(site->as_object()), std::move(source)};
-  }
-  return SiteRobots{};
-}
+using site_audit::RobotsOfSite;
 
 Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
                                               const json::object& args) {
@@ -59,26 +34,10 @@ Result<json::value> RunGetRobotsTrafficReport(OperationContext& context,
     if (!*site) return NotFound("site");
     auto robots = RobotsOfSite(tx, ProjectId(context), (*site)->id);
     if (!robots) return robots.error();
-    // Only the requests to this site's host: a project's other sites have robots.txt files
-    // of their own.
-    const auto origin = core::SplitUrl((*site)->origin);
-    const std::string site_host = core::SiteHost(origin ? origin->host : "");
-    auto traffic = [&](const reports::UtcWindow& window) {
-      return tx.site_audit().BotTrafficByPath(ProjectId(context), site_host, window.start_ms,
-                                         window.end_ms, sightline::site_audit::kRobotsTrafficPathsPerBot);
-    };
-    auto current = traffic(windows.selection);
-    if (!current) return current.error();
-    std::optional<std::vector<storage::SiteBotTrafficRow>> previous;
-    if (windows.comparison) {
-      auto rows = traffic(*windows.comparison);
-      if (!rows) return rows.error();
-      previous = std::move(*rows);
-    }
+    auto traffic = site_audit::TrafficOfSite(tx, ProjectId(context), **site, windows);
+    if (!traffic) return traffic.error();
     const auto report = sightline::site_audit::CompareRobotsWithTraffic(
-        robots->rules, (*service)->settings().ai_crawlers, *current,
-        previous ? std::optional<std::span<const storage::SiteBotTrafficRow>>(*previous)
-                 : std::nullopt);
+        robots->rules, (*service)->settings().ai_crawlers, traffic->current, traffic->Previous());
     json::object out = HeaderJson(*setup);
     out["siteId"] = (*site)->id;
     out["origin"] = (*site)->origin;

@@ -602,6 +602,8 @@ const std::vector<Step>& Steps() {
        [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
       {"get_robots_traffic_report", Caller::kOwner,
        [](Scenario& s) { return s.Project({{"siteId", s["auditSite"]}}); }},
+      {"get_crawler_access", Caller::kOwner,
+       [](Scenario& s) { return json::object{{"projectId", s.project}}; }},
       {"cancel_site_crawl", Caller::kOwner,
        [](Scenario& s) { return s.Project({{"crawlId", s["auditCrawl"]}}); }},
       {"delete_audit_site", Caller::kOwner,

@@ -94,7 +94,7 @@ export async function start({ name = 'dashboard', serveArgs = [] } = {}) {
     throw error;
   }
   mkdirSync(screenshotDir, { recursive: true });
-  const context = { base, owner, boot, orgSlug: boot.orgSlug, projectId: boot.projectId, store, work, unique, browser, stop };
+  const context = { base, owner, orgName, boot, orgSlug: boot.orgSlug, projectId: boot.projectId, store, storeArgs, work, unique, browser, stop };
   context.api = (method, path, { token, body, headers } = {}) => rest(base, method, path, { token, body, headers });
   context.newPage = async (options) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });

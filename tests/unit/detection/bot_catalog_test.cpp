@@ -1,4 +1,5 @@
 #include "detection/bot_catalog.h"
+#include "ingest/traffic_sources.h"
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,32 @@ TEST(BotCatalog, ParseRejectsUnknownCategoryNamingTheEntry) {
   EXPECT_EQ(parsed.error().code(), core::ErrorCode::kValInvalidParameter);
   EXPECT_NE(parsed.error().message().find("FooBot"), std::string::npos);
   EXPECT_NE(parsed.error().message().find("crawler"), std::string::npos);
+}
+
+// Every assistant the catalog names is a source ingestion counts in the AI Assistants channel,
+// under the same name, so a crawler's referrals are found by it.
+TEST(BotCatalog, AssistantsAreTheAiSourcesIngestionNames) {
+  const BotCatalog& catalog = BotCatalog::Builtin();
+  std::set<std::string> vendors;
+  for (const BotEntry& entry : catalog.entries()) {
+    const std::string assistant(catalog.AssistantOf(entry.vendor));
+    if (assistant.empty() || !vendors.insert(entry.vendor).second) continue;
+    std::string utm;
+    for (char c : assistant) utm.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    const auto source = ingest::ClassifyTrafficSource("", "example.com", utm, "", "");
+    EXPECT_EQ(source.source, assistant) << entry.vendor;
+    EXPECT_TRUE(ingest::IsAiAssistantChannel(source.channel)) << entry.vendor;
+  }
+  EXPECT_EQ(catalog.AssistantOf("OpenAI"), "ChatGPT");
+  EXPECT_TRUE(vendors.count("Anthropic") && vendors.count("Perplexity"));
+  EXPECT_EQ(catalog.AssistantOf("Common Crawl"), "");
+}
+
+TEST(BotCatalog, ParseRejectsAnAssistantWithoutASource) {
+  auto parsed = BotCatalog::Parse(R"({"assistants":[{"vendor":"Example"}],"bots":[)" +
+                                  Entry("FooBot", "search_engine", R"("foobot")") + "]}");
+  ASSERT_FALSE(parsed);
+  EXPECT_NE(parsed.error().message().find("assistants[0]"), std::string::npos);
 }
 
 TEST(BotCatalog, ParseRejectsDuplicatesAndBadTokens) {

@@ -51,3 +51,33 @@ test('a Details list is the view\'s query, searched and sorted; the search keeps
   assert.deepEqual(detailsMatching(results, ' docs').map((row) => row.dimensions[0]), ['/docs', '/DOCS/api']);
   assert.equal(detailsMatching(results, '').length, 3);
 });
+
+test('a whole Details list is searched here: the rows, and their figures, that asking query with the search gives', async () => {
+  const { detailsMatching, detailsWhole } = await import('../src/reports/filter-queries.js');
+  assert.equal(detailsWhole({ results: [{}, {}], meta: { total_rows: 2 } }), true);
+  assert.equal(detailsWhole({ results: Array(10_000), meta: { total_rows: 10_001 } }), false, 'cut at the limit');
+  assert.equal(detailsWhole({ results: [] }), false, 'no total: asked again');
+  // Visits and their pages. A `contains` filter on event:page keeps the visits with a matching
+  // page, whole (docs/query.md); ASCII letters compare without case, nothing else does
+  // (query/matching.cpp). The list counts pageviews per page.
+  // /pricing is viewed in a visit without /docs too: asked with 'doc', query counts it in part,
+  // and detailsMatching drops it.
+  const visits = [['/docs', '/pricing'], ['/DOCS/api', '/'], ['/pricing', '/', '/docs'], ['/pricing'], ['/café', '/CAFÉ'], ['/Straße'], ['/ΑΣ', '/ΑΣΒ'], ['/\u212Aelvin']];
+  const fold = (text) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  const listOf = (kept) => {
+    const counts = new Map();
+    for (const pages of kept) for (const page of pages) counts.set(page, (counts.get(page) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([page, views]) => ({ dimensions: [page], metrics: [views] }));
+  };
+  const whole = listOf(visits);
+  for (const search of ['doc', ' DOCS ', 'é', 'É', 'café', 'ss', 'ß', 'ας', 'ΑΣ', 'σ', 'k', 'K', 'pricing', 'none']) {
+    const text = fold(search.trim());
+    const server = detailsMatching(listOf(visits.filter((pages) => pages.some((page) => fold(page).includes(text)))), search);
+    assert.deepEqual(detailsMatching(whole, search), server, search);
+  }
+  assert.deepEqual(detailsMatching(whole, 'doc').map((row) => row.dimensions[0]), ['/docs', '/DOCS/api']);
+  assert.equal(detailsMatching(whole, '  '), whole);
+  // As query compares: é is not É, the Kelvin sign not k.
+  assert.deepEqual(detailsMatching(whole, 'É').map((row) => row.dimensions[0]), ['/CAFÉ']);
+  assert.deepEqual(detailsMatching(whole, 'k').map((row) => row.dimensions[0]), []);
+});

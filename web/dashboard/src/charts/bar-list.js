@@ -15,7 +15,8 @@ import { Change } from './change.js';
  *  rows          [{ key, name, value, previous, change, absoluteChange, extra: {columnKey: text} }]
  *                change is the API's percentage; absoluteChange (current − previous), when
  *                given, is shown under it
- *  extraColumns  [{ key, label }] more numeric columns after the value (rendered from row.extra)
+ *  extraColumns  [{ key, label, text }] more columns after the value (rendered from row.extra):
+ *                numeric, or with `text` words that wrap inside a column of their own width
  *  format        formats value and previous (default formatNumber)
  *  showComparison, inverse (lower is better), points (change in percentage points)
  *  showPrevious  the previous value as a column, and the absolute change under the percentage
@@ -35,6 +36,8 @@ function changeTitle(row, previousText, format) {
   return `Previous: ${previousText}${absolute}`;
 }
 
+const extraClass = (column) => (column.text ? 'col-extra col-text' : 'num col-extra');
+
 export function BarList({ caption, showCaption = false, nameLabel = 'Name', valueLabel = 'Value', rows, extraColumns = [],
   format = formatNumber, showComparison = true, showPrevious = false, inverse = false, points = false, onSelect, selectedKey, isSelected,
   renderName, empty = 'No data for this period.' }) {
@@ -49,7 +52,7 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
       <thead><tr>
         <th scope="col">${nameLabel}</th>
         <th scope="col" class="num">${valueLabel}</th>
-        ${extraColumns.map((column) => html`<th scope="col" class="num col-extra">${column.label}</th>`)}
+        ${extraColumns.map((column) => html`<th scope="col" class=${extraClass(column)}>${column.label}</th>`)}
         ${withPrevious && html`<th scope="col" class="num col-previous">Previous</th>`}
         ${showComparison && html`<th scope="col" class="num col-change">Change</th>`}
       </tr></thead>
@@ -68,7 +71,7 @@ export function BarList({ caption, showCaption = false, nameLabel = 'Name', valu
                 : html`<span class="bar-name" title=${typeof row.name === 'string' ? row.name : undefined}>${nameOf(row)}</span>`}
             </th>
             <td class="num" data-label=${valueLabel}>${row.value === null || row.value === undefined ? '—' : format(row.value)}</td>
-            ${extraColumns.map((column) => html`<td class="num col-extra" data-label=${column.label}>${row.extra?.[column.key] ?? '—'}</td>`)}
+            ${extraColumns.map((column) => html`<td class=${extraClass(column)} data-label=${column.label}>${row.extra?.[column.key] ?? '—'}</td>`)}
             ${withPrevious && html`<td class="num col-previous" data-label="Previous">${previousText}</td>`}
             ${showComparison && html`<td class="num" data-label="Change" title=${changeTitle(row, previousText, format)}>
               <${Change} value=${row.change} inverse=${inverse} points=${points} previousText=${previousText} />

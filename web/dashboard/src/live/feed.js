@@ -4,8 +4,11 @@
 // both announces itself and triggers a fetch of the newest events; the poll brings in every
 // other event. The server ends a stream now and then (and on a lost session or role); the
 // stream is reopened with backoff, resuming after the last notification seen (Last-Event-ID).
+// Arrivals keep at most keptEvents (500) events in memory (more only while "Load more" asked
+// for them), the oldest cut; "Load more" still reaches those (event-window.js).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { emptyWindow, firstWindow, keptEvents, olderPages, withNewest, withOlder } from './event-window.js';
 
 const pageSize = 50;
 const pollEveryMs = 5000;
@@ -14,6 +17,8 @@ const longestBackoffMs = 30_000;
 /** A stream that stayed open this long was healthy: the next reconnect starts from scratch. */
 const healthyStreamMs = 30_000;
 const keptNotifications = 20;
+/** After a cut, "Load more" reads on until a page brings an event not shown (event-window.js). */
+const mostPagesPerLoad = Math.ceil(keptEvents / pageSize) + 1;
 
 const sleep = (ms, signal) => new Promise((done) => {
   const timer = setTimeout(done, ms);
@@ -30,26 +35,22 @@ const isFinal = (error) => [400, 403, 404].includes(error?.status);
  */
 export function useLiveFeed({ orgSlug, projectId, onNotification }) {
   const scope = { orgSlug, projectId };
-  const [events, setEvents] = useState([]);
-  const [nextCursor, setNextCursor] = useState(null);
+  // { events, older, after }: the events shown, newest first, and the cursor of the older ones.
+  const [shown, setShown] = useState(emptyWindow);
   const [loading, setLoading] = useState(true);
   const [loadingMore, setLoadingMore] = useState(false);
   const [error, setError] = useState(null);
   const [notifications, setNotifications] = useState([]);
   const [connection, setConnection] = useState('connecting');
   const [paused, setPaused] = useState(false);
-  const known = useRef(new Set());
   const lastEventId = useRef(null);
   const notify = useRef(onNotification);
   notify.current = onNotification;
 
-  /** Puts the newest events that are not shown yet on top, newest first. */
+  /** Puts the newest events that are not shown yet on top, newest first; cuts the oldest. */
   const refreshNewest = useCallback(async () => {
     const page = await api.call('list_events', { ...scope, limit: pageSize });
-    const fresh = page.events.filter((event) => !known.current.has(event.id));
-    if (!fresh.length) return;
-    for (const event of fresh) known.current.add(event.id);
-    setEvents((shown) => [...fresh, ...shown]);
+    setShown((current) => withNewest(current, page));
   }, [orgSlug, projectId]);
 
   // The first page.
@@ -59,9 +60,7 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
       try {
         const page = await api.call('list_events', { ...scope, limit: pageSize });
         if (stale) return;
-        for (const event of page.events) known.current.add(event.id);
-        setEvents(page.events);
-        setNextCursor(page.nextCursor ?? null);
+        setShown(firstWindow(page));
       } catch (caught) {
         if (!stale) setError(caught);
       } finally {
@@ -72,20 +71,18 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
   }, [orgSlug, projectId]);
 
   const loadMore = useCallback(async () => {
-    if (!nextCursor) return;
+    const start = shown.older;
+    if (!start) return;
     setLoadingMore(true);
     try {
-      const page = await api.call('list_events', { ...scope, limit: pageSize, cursor: nextCursor });
-      const older = page.events.filter((event) => !known.current.has(event.id));
-      for (const event of older) known.current.add(event.id);
-      setEvents((shown) => [...shown, ...older]);
-      setNextCursor(page.nextCursor ?? null);
+      const pages = await olderPages(shown, (cursor) => api.call('list_events', { ...scope, limit: pageSize, cursor }), mostPagesPerLoad);
+      setShown((current) => withOlder(current, start, pages));
     } catch (caught) {
       setError(caught);
     } finally {
       setLoadingMore(false);
     }
-  }, [orgSlug, projectId, nextCursor]);
+  }, [orgSlug, projectId, shown]);
 
   // The notification stream, reopened with backoff whenever it ends, until paused or unmounted.
   useEffect(() => {
@@ -134,5 +131,5 @@ export function useLiveFeed({ orgSlug, projectId, onNotification }) {
     return () => clearInterval(timer);
   }, [loading, paused, refreshNewest]);
 
-  return { events, nextCursor, loading, loadingMore, error, loadMore, notifications, connection, paused, setPaused };
+  return { events: shown.events, nextCursor: shown.older, loading, loadingMore, error, loadMore, notifications, connection, paused, setPaused };
 }

@@ -4,11 +4,11 @@
 // `notify: true` raise, announced politely to screen readers and, when the user
 // asked for it with a click, as desktop notifications. Pausing closes the stream; resuming
 // catches up (the stream resumes after the last notification seen).
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Button, ErrorNotice, Loading, PageHeader, Section, useTitle } from '../ui/index.js';
 import { formatDate, formatNumber } from '../format.js';
-import { api } from '../api.js';
+import { useRealtime } from '../realtime.js';
 import { BarList } from '../charts/bar-list.js';
 import { useLiveFeed } from './feed.js';
 import { useOrganization, useProject } from '../context.js';
@@ -103,18 +103,7 @@ const realtimeRefreshMs = 15_000;
 
 /** The last 30 minutes: visitors now, a bar per minute, and the top pages and sources. */
 function RealtimeSection({ projectId }) {
-  const [state, setState] = useState({ data: null, error: null });
-  useEffect(() => {
-    let stopped = false;
-    let timer = 0;
-    const load = () => api.call('get_web_realtime', { projectId }).then(
-      (data) => { if (!stopped) setState({ data, error: null }); },
-      (error) => { if (!stopped) setState((previous) => ({ ...previous, error })); },
-    ).finally(() => { if (!stopped) timer = setTimeout(load, realtimeRefreshMs); });
-    load();
-    return () => { stopped = true; clearTimeout(timer); };
-  }, [projectId]);
-  const { data, error } = state;
+  const { data, error } = useRealtime(projectId, realtimeRefreshMs);
   const most = Math.max(1, ...(data?.minutes ?? []).map((minute) => minute.visitors));
   const values = (rows) => rows.map((row) => ({ key: row.value ?? '', name: row.value, value: row.visitors }));
   return html`<${Section} title="Last 30 minutes" description="Visitors with an event in the last 5 minutes count as on the site now. Refreshed every 15 seconds.">

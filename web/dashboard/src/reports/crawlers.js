@@ -1,6 +1,7 @@
 // Crawler analytics: requests by vendor over time (the comparison window dashed), the bots with
-// their verified / spoofed / suspected split, countries, paths and categories, each with the
-// compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType, vendor and
+// their verified / spoofed / suspected split, their robots.txt access on the audited site with
+// the requests it disallows, and the visits back from their vendor's AI assistant
+// (get_crawler_access), countries, paths and categories, each with the compared window's figures. Filters in the URL: ai=1 (AI agents only), actorType, vendor and
 // bot (one crawler, which a row of the crawler list chooses).
 import { useMemo } from 'preact/hooks';
 import { html } from '../ui/html.js';
@@ -16,6 +17,7 @@ import { BarList } from '../charts/bar-list.js';
 import { comparisonName, intervalFor, reportParams, resolveComparison, resolvePeriod, viewKey } from './period.js';
 import { PeriodPicker } from './period-picker.js';
 import { useViewReady } from './view-ready.js';
+import { crawlerAccess } from './crawler-access.js';
 import { FirstRun, LazyWorldMap, RequestError, RequestState, TabbedSection, countryName, shareErrors } from './sections.js';
 
 export const actorTypes = [
@@ -58,6 +60,8 @@ export function CrawlerAnalyticsPage() {
     countries: operation('get_bot_countries', { ...params, limit: 50 }),
     paths: operation('get_bot_top_paths', { ...params, limit: 15 }),
     categories: operation('get_bot_categories', { ...params, limit: 20 }),
+    // The period only: robots.txt and referrals are the crawler's, whatever the filters.
+    access: operation('get_crawler_access', reportParams(project.id, query, timeZone)),
   };
   for (const type of actorTypes) {
     // Only the total is read from these (limit 1): the rows carry their own split.
@@ -101,7 +105,7 @@ export function CrawlerAnalyticsPage() {
     </section>
     <section class="card" aria-labelledby="bots-heading">
       <div class="card-head"><h2 id="bots-heading">Crawlers</h2></div>
-      <${RequestState} result=${results.bots} label="the crawlers">${(data) => html`<${BotList} data=${data} showComparison=${compared}
+      <${RequestState} result=${results.bots} label="the crawlers">${(data) => html`<${BotList} data=${data} access=${results.access} showComparison=${compared}
         bot=${filters.botName} onSelectBot=${(bot) => setQuery({ bot: bot === filters.botName ? null : bot })} />`}<//>
     </section>
     <div class="report-grid">
@@ -169,24 +173,41 @@ function VendorTimeline({ data, showComparison, comparedName, timeZone }) {
     interval=${data.interval} timeZone=${timeZone} stacked=${true} />`;
 }
 
-function BotList({ data, showComparison, bot, onSelectBot }) {
+function referralCell(referral) {
+  if (!referral) return html`<span class="muted" title="The vendor runs no AI assistant that sends visits">—</span>`;
+  return html`<span title=${`Visits from ${referral.assistant} in this period`}>${formatNumber(referral.visits)} <span class="muted">from ${referral.assistant}</span></span>`;
+}
+
+function robotsCell(robots, audited) {
+  if (!robots) return html`<span class="muted" title=${audited ? 'Did not request the audited site' : 'No site audit has read robots.txt yet'}>—</span>`;
+  const violations = robots.disallowed > 0 ? html`, <strong>${formatNumber(robots.disallowed)}</strong> disallowed` : '';
+  return html`<span title=${robots.title}>${robots.label}${violations}</span>`;
+}
+
+function BotList({ data, access, showComparison, bot, onSelectBot }) {
+  const joined = crawlerAccess(access.data);
+  // Still loading: an ellipsis; failed: a dash (the rest of the row stands).
+  const pending = !access.data && !access.error;
   const rows = data.rows.map((row) => ({
     key: `${row.botName ?? ''}\u0000${row.vendor ?? ''}`, name: row.botName ?? '(unnamed automation)', botName: row.botName,
     selectable: Boolean(row.botName),
     value: row.requestCount, previous: row.previousRequestCount, change: row.percentageChange, absoluteChange: row.absoluteChange,
     extra: {
-      vendor: row.vendor ?? '—',
-      category: html`${categoryLabel(row.category) ?? '—'}${row.isAi ? html` <span class="badge">AI</span>` : ''}`,
+      // The vendor over its kind of crawler, so the name keeps most of the width.
+      vendor: html`${row.vendor ?? '—'}<span class="cell-note">${categoryLabel(row.category) ?? ''}${row.isAi ? html` <span class="badge">AI</span>` : ''}</span>`,
       verified_bot: formatNumber(row.verifiedRequestCount ?? 0),
       spoofed_bot: formatNumber(row.spoofedRequestCount ?? 0),
       suspected_bot: formatNumber(row.suspectedRequestCount ?? 0),
+      robots: pending ? '…' : robotsCell(joined.robots(row.botName), joined.audited),
+      visits: pending ? '…' : referralCell(joined.visits(row.vendor)),
     },
   }));
   // A row filters the whole page to that crawler (again: back to all); nameless automation has
   // no name to filter by.
   return html`<${BarList} caption="Crawlers by requests" nameLabel="Crawler" valueLabel="Requests" rows=${rows}
-    extraColumns=${[{ key: 'vendor', label: 'Vendor' }, { key: 'category', label: 'Category' },
-      ...actorTypes.map((type) => ({ key: type.value, label: type.label }))]}
+    extraColumns=${[{ key: 'vendor', label: 'Vendor', text: true },
+      ...actorTypes.map((type) => ({ key: type.value, label: type.label })),
+      { key: 'robots', label: 'robots.txt', text: true }, { key: 'visits', label: 'Visits back', text: true }]}
     showComparison=${showComparison} isSelected=${(row) => Boolean(bot) && row.botName === bot}
     onSelect=${(row) => onSelectBot(row.botName)} />`;
 }

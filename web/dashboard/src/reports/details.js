@@ -1,14 +1,16 @@
 // A breakdown card's Details: every value of the active tab (up to 10,000), not just its top ten,
-// asked of `query` once per search and sort, shown 50 a page, with a search (a `contains` filter
-// on the dimension, and the values that hold it), sorting by any column; and its CSV, the
-// whole list as shown. The whole view's
-// export (a zip of CSV files) too. Loaded only when a Details or Export button is first used.
+// asked of `query` once per sort, shown 50 a page, with a search, sorting by any column; and its
+// CSV, the whole list as shown. The search filters that list here when it came whole; a list cut
+// at 10,000 is asked again per search (a `contains` filter on the dimension, and the values that
+// hold it). The whole view's export (a zip of CSV files) too. Loaded only when a Details or
+// Export button is first used.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
 import { Button, Dialog, ErrorNotice, Loading } from '../ui/index.js';
 import { api } from '../api.js';
 import { formatDuration, formatNumber } from '../format.js';
-import { detailsLimit, detailsMatching, detailsPageSize as pageSize, detailsQuery, detailsShape, queryFilters as detailsFilters } from './filter-queries.js';
+import { detailsLimit, detailsMatching, detailsPageSize as pageSize, detailsQuery, detailsShape, detailsWhole,
+  queryFilters as detailsFilters } from './filter-queries.js';
 import { csvOf, downloadFile, zipOf } from './export.js';
 
 const labels = { visitors: 'Visitors', visits: 'Visits', pageviews: 'Pageviews', events: 'Events', time_on_page: 'Time on page' };
@@ -39,6 +41,11 @@ export function DetailsDialog({ open, onClose, title, name, scope, params, filte
   const [sort, setSort] = useState({ key: metricKeys[0], direction: 'desc' });
   const [offset, setOffset] = useState(0);
   const [state, setState] = useState({ loading: true, answer: null, error: null });
+  // What the view's list without a search told: { view, whole } (whole: the search filters it
+  // here). Until it has answered, and once it came whole, `query` is asked without the search.
+  const view = JSON.stringify([dimension, params, filters]);
+  const [listed, setListed] = useState(null);
+  const asked = listed?.view === view && !listed.whole ? search.trim() : '';
   // (A new tab mounts a new dialog: view-actions.js keys it by the dimension.)
   useEffect(() => { setOffset(0); }, [search, sort]);
   const matching = useMemo(() => detailsMatching(state.answer?.results ?? [], search), [state.answer, search]);
@@ -48,13 +55,22 @@ export function DetailsDialog({ open, onClose, title, name, scope, params, filte
     // Typing settles before the page is asked for.
     const timer = setTimeout(() => {
       setState((previous) => ({ ...previous, loading: true, error: null }));
-      api.call('query', detailsQuery({ scope, params, filters, dimension, search, sort })).then(
-        (answer) => { if (!stopped) setState({ loading: false, answer, error: null }); },
-        (error) => { if (!stopped) setState({ loading: false, answer: null, error }); },
+      api.call('query', detailsQuery({ scope, params, filters, dimension, search: asked, sort })).then(
+        (answer) => {
+          if (stopped) return;
+          setState({ loading: false, answer, error: null });
+          if (!asked) setListed({ view, whole: detailsWhole(answer) });
+        },
+        (error) => {
+          if (stopped) return;
+          setState({ loading: false, answer: null, error });
+          // Searching asks again, as for a cut list.
+          if (!asked) setListed({ view, whole: false });
+        },
       );
     }, 200);
     return () => { stopped = true; clearTimeout(timer); };
-  }, [open, search, sort, dimension, JSON.stringify(params), JSON.stringify(filters)]);
+  }, [open, asked, sort, view]);
 
   const download = () => {
     downloadFile(`${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.csv`, csvOf(columns.map((column) => column.label),

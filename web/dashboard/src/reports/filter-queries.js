@@ -95,10 +95,25 @@ export function detailsQuery({ scope, params, filters, dimension, search = '', s
     dimensions: [shape.dimension], order_by: [[order.key, order.direction]], pagination: { limit, offset: 0 }, include: { total_rows: true } };
 }
 
-/** The rows of a Details answer whose value holds the search (any case). */
+/** ASCII letters in lower case, the rest as it is: how `query` compares with case_sensitive: false (query/matching.cpp). */
+const foldAscii = (text) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
+/**
+ * The rows of a Details answer whose value holds the search as detailsQuery's `contains` filter
+ * tests it (ASCII letters in any case). On an answer asked with the search, the values that
+ * match: the others are those of the visits kept. On the list asked without it, and whole
+ * (detailsWhole), the same rows with the same figures: every event of a matching value is in a
+ * visit that filter keeps, so the search can filter that list here instead of asking again.
+ */
 export function detailsMatching(results, search = '') {
-  const text = search.trim().toLowerCase();
-  return text ? results.filter((row) => row.dimensions[0].toLowerCase().includes(text)) : results;
+  const text = foldAscii(search.trim());
+  return text ? results.filter((row) => foldAscii(row.dimensions[0]).includes(text)) : results;
+}
+
+/** Whether a Details answer holds every row its request had (none cut at detailsLimit). */
+export function detailsWhole(answer) {
+  const total = answer?.meta?.total_rows;
+  return typeof total === 'number' && total <= (answer.results?.length ?? 0);
 }
 
 /** The time-on-page tab's request: the most viewed pages with their mean time on page. */

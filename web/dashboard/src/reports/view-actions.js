@@ -1,9 +1,11 @@
 // The web report's actions, imported right after its first render (web.js): a card's Details
 // button (the dialog itself, details.js, is imported when first opened), Export CSV (the whole
 // view as a zip) and "N visitors now".
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { html } from '../ui/html.js';
-import { api, seg } from '../api.js';
+import { useAction } from '../ui/index.js';
+import { seg } from '../api.js';
+import { useRealtime } from '../realtime.js';
 import { onLinkClick } from '../router.js';
 import { formatNumber } from '../format.js';
 
@@ -27,17 +29,10 @@ export function DetailsButton({ group, tab, view }) {
 
 /** "3 visitors now" (get_web_realtime, every 30 s), linking to the Live page's last 30 minutes. */
 export function VisitorsNow({ scope }) {
-  const [count, setCount] = useState(null);
-  useEffect(() => {
-    let stopped = false;
-    let timer = 0;
-    const load = () => api.call('get_web_realtime', { projectId: scope.projectId }).then(
-      (body) => { if (!stopped) setCount(body.visitorsNow); }, () => {},
-    ).finally(() => { if (!stopped) timer = setTimeout(load, 30_000); });
-    load();
-    return () => { stopped = true; clearTimeout(timer); };
-  }, [scope.projectId]);
-  if (count === null) return null;
+  // A failed refresh keeps the last count shown, silently.
+  const { data } = useRealtime(scope.projectId, 30_000);
+  if (!data) return null;
+  const count = data.visitorsNow;
   return html`<a class="visitors-now" href=${`/${seg(scope.orgSlug)}/${seg(scope.projectId)}/live`} onClick=${onLinkClick}>
     <span class=${`status-dot ${count > 0 ? 'live' : ''}`} aria-hidden="true"></span><span data-realtime="visitorsNow">${formatNumber(count)}</span>
     ${count === 1 ? ' visitor' : ' visitors'} now</a>`;
@@ -45,21 +40,11 @@ export function VisitorsNow({ scope }) {
 
 /** Downloads the whole view as a zip of CSV files (details.js's exportView). */
 export function ExportButton({ view, interval, projectName, tabs }) {
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(null);
-  const run = async () => {
-    setBusy(true);
-    setFailed(null);
-    try {
-      const { exportView } = await loadDetails();
-      await exportView({ ...view, interval, projectName, tabs });
-    } catch (error) {
-      setFailed(error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return html`<button type="button" class="btn btn-secondary" onClick=${run} disabled=${busy} aria-busy=${busy ? 'true' : 'false'}>
+  const { run, busy, error } = useAction(async () => {
+    const { exportView } = await loadDetails();
+    await exportView({ ...view, interval, projectName, tabs });
+  });
+  return html`<button type="button" class="btn btn-secondary" onClick=${() => run()} disabled=${busy} aria-busy=${busy ? 'true' : 'false'}>
     ${busy ? 'Exporting…' : 'Export CSV'}</button>
-    ${failed && html`<span class="field-error" role="alert">The export failed: ${failed.message}</span>`}`;
+    ${error && html`<span class="field-error" role="alert">The export failed: ${error.message}</span>`}`;
 }
