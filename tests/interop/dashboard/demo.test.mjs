@@ -77,3 +77,32 @@ test('the site audit shows the crawl of the sample site', async () => {
   assert.deepEqual(page.problems, []);
   await screenshot(page, 'demo-site-audit');
 });
+
+// Every report page of a project with data of every kind, as the issue's layout rule asks.
+const layoutViews = ['web?period=30d', 'crawlers?period=30d', 'ai-visibility?period=30d', 'ai-visibility?period=30d&tab=loop',
+  'ai-visibility?tab=answers', 'site-audit?tab=crawls', 'site-audit?tab=issues', 'site-audit?tab=pages', 'site-audit?tab=robots&period=30d'];
+
+// (reports.test.mjs checks the web and crawler pages in both themes at both sizes; the theme
+// changes colours, not sizes, so here each size is seen in one.)
+test('at 1280×800 and 390×844 no report page overflows, cuts or spills text', async () => {
+  const found = [];
+  for (const [width, height, colorScheme] of [[1280, 800, 'light'], [390, 844, 'dark']]) {
+    const checked = await context.newPage({ locale: 'en-US', viewport: { width, height }, colorScheme });
+    try {
+      await context.signIn(checked);
+      for (const view of layoutViews) {
+        const [path, search] = view.split('?');
+        await checked.goto(demoUrl(path, `?${search}`));
+        await checked.waitForLoadState('networkidle');
+        await checked.locator('[aria-busy="true"], .loading').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => {});
+        const name = `${path}-${new URLSearchParams(search).get('tab') ?? 'main'}-${width}x${height}-${colorScheme}`;
+        await screenshot(checked, `demo-layout-${name}`);
+        for (const problem of await layoutProblems(checked)) found.push(`${name}: ${problem}`);
+      }
+      assert.deepEqual(checked.problems, []);
+    } finally {
+      await checked.close();
+    }
+  }
+  assert.deepEqual([...new Set(found)], []);
+});

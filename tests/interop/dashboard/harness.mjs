@@ -158,8 +158,9 @@ export async function nextTotpStep() {
 }
 
 /**
- * What a page shows badly: a page wider than the window (it scrolls sideways), and text cut off
- * (an ellipsis, or a clamp, with more to read) that no tooltip holds whole.
+ * What a page shows badly: a page wider than the window (it scrolls sideways), text cut off
+ * (an ellipsis, or a clamp, with more to read) that no tooltip holds whole, and a table cell
+ * whose content spills over its neighbours (wider than the cell, nothing clipping it).
  */
 export async function layoutProblems(page) {
   return page.evaluate(() => {
@@ -174,6 +175,12 @@ export async function layoutProblems(page) {
       if (style.textOverflow !== 'ellipsis' && !clamp) continue;
       const cut = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1;
       if (cut && !element.closest('[title]')) problems.push(`cut without a tooltip: "${element.textContent.trim().slice(0, 60)}"`);
+    }
+    for (const cell of document.querySelectorAll('td, th')) {
+      if (cell.closest('.visually-hidden') || cell.closest('[hidden]') || cell.getClientRects().length === 0) continue;
+      const style = getComputedStyle(cell);
+      if (style.overflowX !== 'visible' || cell.scrollWidth <= cell.clientWidth + 1) continue;
+      problems.push(`spills out of its cell: "${cell.textContent.trim().slice(0, 60)}"`);
     }
     return problems;
   });

@@ -135,6 +135,10 @@ test('the robots-vs-traffic report: the server\'s nested figures', () => {
   assert.equal(notableCrawler(trafficCrawler({ name: 'X', access: 'disallowed' })), true);
   assert.equal(notableCrawler(trafficCrawler({ name: 'X', access: 'allowed', previous: { requests: { total: 2 } } })), true);
   assert.equal(notableCrawler(trafficCrawler({ name: 'X', access: 'allowed' })), false);
+  // "Partly" only by the rules for every crawler (a site with any Disallow line): folded; a
+  // group naming the crawler: a line of its own.
+  assert.equal(notableCrawler(trafficCrawler({ name: 'X', access: 'partial', root: { allowed: true, group: '*' } })), false);
+  assert.equal(notableCrawler(trafficCrawler({ name: 'X', access: 'partial', root: { allowed: true, group: 'x' } })), true);
   assert.equal(report.totals.previousRequests.total, 200);
   assert.equal(report.blockedPaths[0].crawlers[0], 'GPTBot');
   assert.equal(report.comparisonWindow.from, '2026-02-22T00:00:00Z');

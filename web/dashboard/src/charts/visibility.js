@@ -128,6 +128,18 @@ export function formatCounts(counts, labels = {}) {
   return entries.map(([key, count]) => `${labels[key] ?? key.replace(/_/g, ' ')} ${formatNumber(count)}`).join(' · ');
 }
 
+/**
+ * A counts cell that stays two lines high however many vendors a page has: the two largest, then
+ * "+N more", the whole list in the tooltip.
+ */
+function TopCounts({ counts, labels = {}, top = 2 }) {
+  const entries = Object.entries(counts ?? {}).filter(([, count]) => count > 0);
+  const shown = Object.fromEntries(entries.sort((a, b) => b[1] - a[1]).slice(0, top));
+  const rest = entries.length - top;
+  return html`<span class="counts" title=${rest > 0 ? formatCounts(counts, labels) : undefined}>${formatCounts(shown, labels)}${rest > 0
+    ? html` <span class="muted">+${rest} more</span>` : ''}</span>`;
+}
+
 const percentChange = (current, previous) => (isMissing(current) || !previous ? null : Math.round(((current - previous) / previous) * 10_000) / 100);
 
 /**
@@ -146,11 +158,11 @@ export function LoopTable({ pages, showComparison = true, onSelect, selectedPath
       verified: html`<span data-verified=${page.path}>${formatNumber(page.verifiedFetches)}</span>${page.spoofedFetches > 0
         ? html`<span class="change-absolute">${formatNumber(page.spoofedFetches)} spoofed</span>` : ''}${page.unverifiedFetches > 0
         ? html`<span class="change-absolute">${formatNumber(page.unverifiedFetches)} unverified</span>` : ''}`,
-      purposes: html`<span class="counts">${formatCounts(page.fetchesByPurpose, crawlerCategoryLabels)}</span>`,
-      vendors: html`<span class="counts">${formatCounts(page.fetchesByVendor)}</span>`,
+      purposes: html`<${TopCounts} counts=${page.fetchesByPurpose} labels=${crawlerCategoryLabels} />`,
+      vendors: html`<${TopCounts} counts=${page.fetchesByVendor} />`,
       visits: html`<span data-visits=${page.path}>${formatNumber(page.visits)}</span>${page.previous && showComparison
         ? html`<span class="change-absolute">prev. ${formatNumber(page.previous.visits)}</span>` : ''}`,
-      sources: html`<span class="counts">${formatCounts(page.visitsBySource)}</span>`,
+      sources: html`<${TopCounts} counts=${page.visitsBySource} />`,
     },
   }));
   return html`<div class="loop-table"><${BarList} caption="The loop: owned pages cited, fetched and visited" nameLabel="Page" valueLabel="Citations"

@@ -221,6 +221,7 @@ export function trafficCrawler(row) {
     listed: entry.listed !== false,
     access: ['allowed', 'partial', 'disallowed'].includes(entry.access) ? entry.access : 'allowed',
     rootRule: text(object(entry.root).rule),
+    group: text(object(entry.root).group),
     statement: text(entry.statement),
     current,
     previous,
@@ -230,11 +231,15 @@ export function trafficCrawler(row) {
 }
 
 /**
- * Whether a crawler is worth a line of its own: it came (in either window) or robots.txt keeps it
- * from something. The rest — allowed and never seen — are folded together by the page.
+ * Whether a crawler is worth a line of its own: it came (in either window), robots.txt keeps it
+ * out, or a group of robots.txt names it and restricts it. The rest — never seen, under only the
+ * rules for every crawler (`*`, which make a site with any Disallow line "partly" closed to the
+ * whole catalog) — are folded together by the page.
  */
 export function notableCrawler(crawler) {
-  return crawler.access !== 'allowed' || crawler.current.requests.total > 0 || (crawler.previous?.requests.total ?? 0) > 0;
+  const named = crawler.access === 'partial' && crawler.group !== '' && crawler.group !== '*';
+  return crawler.access === 'disallowed' || named || crawler.current.requests.total > 0
+    || (crawler.previous?.requests.total ?? 0) > 0;
 }
 
 /** The whole report, normalized: { crawlers, blockedPaths, totals, comparisonWindow, … }. */

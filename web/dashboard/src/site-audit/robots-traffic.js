@@ -84,10 +84,10 @@ function Statements({ statements }) {
     <div class="card-head"><div><h2 id="sa-statements-heading">What robots.txt says, and what the crawlers did</h2></div></div>
     ${statements.length === 0 && html`<p class="muted">No AI crawler is named by this site's robots.txt or seen in this period.</p>`}
     ${notable.length > 0 && html`<ul class="statements">${notable.map(item)}</ul>`}
-    ${notable.length === 0 && quiet.length > 0 && html`<p>No AI crawler came in this period or the compared one, and robots.txt restricts none.</p>`}
+    ${notable.length === 0 && quiet.length > 0 && html`<p>No AI crawler came in this period or the compared one, and robots.txt singles none out.</p>`}
     ${quiet.length > 0 && html`<p class="quiet-toggle">
       <button type="button" class="btn btn-link" aria-expanded=${open ? 'true' : 'false'} aria-controls="sa-quiet-statements" onClick=${() => setOpen(!open)}>
-        ${open ? 'Hide' : 'Show'} the ${quiet.length} ${quiet.length === 1 ? 'crawler that is' : 'crawlers that are'} allowed and never came</button></p>
+        ${open ? 'Hide' : 'Show'} the ${quiet.length} ${quiet.length === 1 ? 'crawler' : 'crawlers'} that never came, under the rules for every crawler</button></p>
       <ul class="statements" id="sa-quiet-statements" hidden=${!open}>${quiet.map(item)}</ul>`}
   </section>`;
 }
@@ -110,7 +110,7 @@ function CrawlerTable({ crawlers, compared, comparedName }) {
         <th scope="col">Disallowed paths hit</th>
       </tr></thead>
       <tbody>
-        ${notable.length === 0 && html`<tr><td colspan=${compared ? 12 : 9} class="empty">No AI crawler came${quiet.length ? ', and robots.txt restricts none' : ''}.</td></tr>`}
+        ${notable.length === 0 && html`<tr><td colspan=${compared ? 12 : 9} class="empty">No AI crawler came${quiet.length ? ', and robots.txt singles none out' : ''}.</td></tr>`}
         ${notable.map((crawler) => html`<${CrawlerRow} key=${crawler.name} crawler=${crawler} compared=${compared} />`)}
       </tbody>
       ${quiet.length > 0 && html`<tbody id="sa-quiet-crawlers" hidden=${!open}>
@@ -118,11 +118,14 @@ function CrawlerTable({ crawlers, compared, comparedName }) {
       </tbody>`}
     </table></div>
     ${quiet.length > 0 && html`<p class="quiet-toggle"><button type="button" class="btn btn-link" aria-expanded=${open ? 'true' : 'false'}
-      aria-controls="sa-quiet-crawlers" onClick=${() => setOpen(!open)}>${open ? 'Hide' : 'Show'} the ${quiet.length} allowed ${quiet.length === 1 ? 'crawler' : 'crawlers'} with no requests</button></p>`}
+      aria-controls="sa-quiet-crawlers" onClick=${() => setOpen(!open)}>${open ? 'Hide' : 'Show'} the ${quiet.length} ${quiet.length === 1 ? 'crawler' : 'crawlers'} with no requests, under the rules for every crawler</button></p>`}
     ${unchecked > 0 && html`<p class="muted small">${formatNumber(unchecked)} requests had paths that could not be checked against robots.txt
       (not kept per path), so the disallowed figures are at least these.</p>`}
   </section>`;
 }
+
+// A row keeps a few lines high: the rest of a crawler's disallowed paths are in the table below.
+const shownPaths = 3;
 
 function CrawlerRow({ crawler, compared }) {
   return html`<tr data-crawler=${crawler.name}>
@@ -138,8 +141,10 @@ function CrawlerRow({ crawler, compared }) {
             <td class="num"><${Change} value=${crawler.percentageChange} previousText=${crawler.previous ? formatNumber(crawler.previous.requests.total) : '—'} /></td>
             <td class="num">${crawler.previous ? formatNumber(crawler.previous.disallowed.total) : '—'}</td>`}
           <td class="paths-cell">${crawler.current.topPaths.length === 0 ? html`<span class="muted">none</span>`
-            : html`<ul class="path-list">${crawler.current.topPaths.map((hit) => html`<li><code>${hit.path}</code>
-                <span class="muted small">${formatNumber(hit.requests.total)}${hit.rule ? ` · ${hit.rule}` : ''}</span></li>`)}</ul>`}</td>
+            : html`<ul class="path-list">${crawler.current.topPaths.slice(0, shownPaths).map((hit) => html`<li><code>${hit.path}</code>
+                <span class="muted small">${formatNumber(hit.requests.total)}${hit.rule ? ` · ${hit.rule}` : ''}</span></li>`)}</ul>
+              ${crawler.current.topPaths.length > shownPaths && html`<span class="muted small">+${crawler.current.topPaths.length - shownPaths} more
+                below</span>`}`}</td>
         </tr>`;
 }
 
