@@ -201,9 +201,9 @@ Result<std::int64_t> AnswerRun(storage::Transaction& tx, const storage::AiRunRec
   if (!queued) return queued.error();
   auto prompts = repository.ListAiPrompts(run.project_id);
   if (!prompts) return prompts.error();
-  std::int64_t answered = 0;
+  std::int64_t answered = 0, second = 0;
   for (storage::AiAnswerRecord answer : *queued) {
-    const std::int64_t at = run.created_at + 1000 * (++answered);
+    const std::int64_t at = run.created_at + 1000 * (++second);
     const std::int64_t held = at + 60'000;
     auto claimed = repository.ClaimAiAnswer(answer.id, at, held);
     if (!claimed) return claimed.error();
@@ -226,10 +226,11 @@ Result<std::int64_t> AnswerRun(storage::Transaction& tx, const storage::AiRunRec
     auto finished = repository.FinishAiAnswer(answer, held, mentions, citations,
                                               visibility::RollupDayOf(zone, at));
     if (!finished) return finished.error();
+    answered += *finished ? 1 : 0;
   }
   auto ended = repository.SetAiRunStatus(
       run.id, jobs::StatusName(jobs::JobKind::kAiRun, jobs::JobStatus::kCompleted),
-      run.created_at + 1000 * (answered + 1));
+      run.created_at + 1000 * (second + 1));
   if (!ended) return ended.error();
   return answered;
 }
