@@ -118,13 +118,19 @@ export function countryName(code) {
  * `onLive` asks the report again. Nothing shows while unknown, or to a member who cannot read
  * the events feed.
  */
+// Projects known to have received an event: a project never goes back to waiting, so the
+// reports asked for it again in this tab (web ↔ crawlers) need not ask list_events again.
+const liveProjects = new Set();
+
 export function FirstRun({ scope, onLive }) {
   const [module, setModule] = useState(null);
   const [waiting, setWaiting] = useState(false);
   useEffect(() => {
     let stopped = false;
     setWaiting(false);
+    if (liveProjects.has(scope.projectId)) return undefined;
     api.call('list_events', { ...scope, limit: 1 }).then((body) => {
+      if ((body.events ?? []).length > 0) liveProjects.add(scope.projectId);
       if (stopped || (body.events ?? []).length > 0) return;
       setWaiting(true);
       import('../onboarding/index.js').then((loaded) => { if (!stopped) setModule(loaded); }, () => {});
@@ -132,5 +138,5 @@ export function FirstRun({ scope, onLive }) {
     return () => { stopped = true; };
   }, [scope.orgSlug, scope.projectId]);
   if (!waiting || !module) return null;
-  return html`<${module.WaitingForData} scope=${scope} onLive=${() => { setWaiting(false); onLive(); }} />`;
+  return html`<${module.WaitingForData} scope=${scope} onLive=${() => { liveProjects.add(scope.projectId); setWaiting(false); onLive(); }} />`;
 }
