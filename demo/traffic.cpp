@@ -157,10 +157,13 @@ std::string Url(const std::string& path) { return std::string(kSampleOrigin) + p
 // The events of one visit, in time order, as the browser SDK sends them.
 class VisitWriter {
  public:
-  VisitWriter(const storage::ProjectRecord& project, std::vector<storage::EventRecord>& out)
-      : project_(project), out_(out) {}
+  // Events after `end` (now) are not sent: a visit that has just begun is still going on.
+  VisitWriter(const storage::ProjectRecord& project, std::int64_t end,
+              std::vector<storage::EventRecord>& out)
+      : project_(project), end_(end), out_(out) {}
 
   void Add(std::string name, std::string channel, std::int64_t at, json::object tags) {
+    if (at > end_) return;
     ingest::TrackedEvent event;
     event.event = std::move(name);
     event.channel = std::move(channel);
@@ -180,18 +183,20 @@ class VisitWriter {
 
  private:
   const storage::ProjectRecord& project_;
+  const std::int64_t end_;
   std::vector<storage::EventRecord>& out_;
 };
 
 struct Generator {
   const storage::ProjectRecord& project;
+  std::int64_t end;  // now: nothing is sent after it
   Rng rng;
   std::vector<std::pair<std::string, std::string>> returning;  // visitor id, User-Agent
   std::vector<storage::EventRecord> events;
   TrafficCounts counts;
 
   void Visit(std::int64_t start, const Source& source, const Place& place) {
-    VisitWriter visit(project, events);
+    VisitWriter visit(project, end, events);
     if (!returning.empty() && Uniform(rng) < 0.28) {
       const auto& [id, agent] = returning[rng() % returning.size()];
       visit.visitor = id;
@@ -434,7 +439,7 @@ class Committer {
 core::Result<TrafficCounts> GenerateTraffic(storage::Store& store,
                                             const storage::ProjectRecord& project,
                                             const TrafficPlan& plan) {
-  Generator generator{project, Rng(plan.seed), {}, {}, {}};
+  Generator generator{project, plan.end_ms, Rng(plan.seed), {}, {}, {}};
   Committer committer(store);
   const std::int64_t first_day = (plan.end_ms / kDayMs - plan.days + 1) * kDayMs;
   for (int d = 0; d < plan.days; ++d) {
