@@ -1,6 +1,9 @@
 // PostgreSQL backend over libpqxx 6.4: a lazily filled pool of connections, each statement
-// prepared once per connection. Writes run in READ COMMITTED transactions; reads run as
-// autocommit statements (no BEGIN/COMMIT round trips on the hot authentication path).
+// prepared once per connection. Writes run in READ COMMITTED transactions; reads in READ ONLY
+// REPEATABLE READ transactions, so every statement of a read sees one snapshot, as on SQLite (a
+// report lists the current rollup blocks, then reads their rows: under READ COMMITTED a rebuild
+// committed in between left it reading a deleted block, days missing). Single statements
+// (ReadOne, WriteOne) run in autocommit: no BEGIN/COMMIT round trips on the hot paths.
 #include "storage/store.h"
 #include "storage/postgres/pg_error.h"
 
@@ -206,10 +209,17 @@ class PostgresDatabase final : public SqlDatabase {
   static Result<void> RunIn(PgConnection& connection, TxMode mode,
                             const std::function<Result<void>(SqlSession&)>& body) {
     try {
-      if (mode == TxMode::kRead || mode == TxMode::kAutocommit) {
+      if (mode == TxMode::kAutocommit) {
         pqxx::nontransaction tx(connection.raw());
         connection.Begin(&tx);
         return body(connection);
+      }
+      if (mode == TxMode::kRead) {
+        pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(connection.raw());
+        connection.Begin(&tx);
+        Result<void> outcome = body(connection);
+        if (outcome) tx.commit();  // ends the snapshot; otherwise the destructor aborts it
+        return outcome;
       }
       pqxx::work tx(connection.raw());
       connection.Begin(&tx);

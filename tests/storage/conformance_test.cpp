@@ -1234,6 +1234,32 @@ TEST_P(StoreConformance, ConcurrentWritesAllLand) {
   EXPECT_EQ(ids.size(), rows->size());
 }
 
+// A read is one snapshot: a write committed between two of its statements is not seen by the
+// second (a report lists the current rollup blocks, then reads their rows; a rebuild committed
+// in between must not leave it reading a block that is gone).
+TEST_P(StoreConformance, ReadSeesOneSnapshotWhileAWriteCommits) {
+  ASSERT_TRUE(Ok(Write([](Transaction& tx) {
+    return tx.accounts().InsertUser(MakeUser("u-before", "before@example.com"));
+  })));
+  auto seen = Read([&](Transaction& tx) -> Result<std::pair<bool, bool>> {
+    auto before = tx.accounts().FindUserById("u-before");  // the snapshot starts here
+    if (!before) return before.error();
+    std::thread([&] {
+      auto inserted = Write([](Transaction& other) {
+        return other.accounts().InsertUser(MakeUser("u-during", "during@example.com"));
+      });
+      EXPECT_TRUE(Ok(inserted));
+    }).join();
+    auto during = tx.accounts().FindUserById("u-during");
+    if (!during) return during.error();
+    return std::pair(before->has_value(), during->has_value());
+  });
+  ASSERT_TRUE(Ok(seen));
+  EXPECT_TRUE(seen->first);
+  EXPECT_FALSE(seen->second) << "the read saw a write committed after its first statement";
+  EXPECT_TRUE(ReadOk([](Transaction& tx) { return tx.accounts().FindUserById("u-during"); }));
+}
+
 // ---- Events and bot requests ---------------------------------------------------------------
 
 TEST_P(StoreConformance, EventsRoundTripEveryFieldNewestFirst) {
