@@ -71,6 +71,27 @@ test('each crawler row shows its robots.txt access, what it fetched against it, 
   await screenshot(page, 'demo-crawlers');
 });
 
+test('AI visibility shows the demo runs\' answers, with a notice that its scripted engine makes no new runs', async () => {
+  await page.goto(demoUrl('ai-visibility', '?period=30d'));
+  await page.getByRole('heading', { name: 'Brand visibility' }).waitFor();
+  assert.equal(await page.getByRole('heading', { name: 'Set up AI visibility' }).count(), 0);
+  await page.getByText('Every engine is turned off, so no new runs are made').waitFor();
+  const byEngine = page.getByRole('region', { name: 'Visibility by engine' });
+  await byEngine.locator('tbody tr[data-group]').first().waitFor();
+  const answers = await byEngine.locator('tbody tr[data-group] td.num').allTextContents();
+  assert.ok(answers.some((text) => Number(text.replace(/,/g, '')) > 0), `answers per engine: ${answers}`);
+  assert.deepEqual(await layoutProblems(page), []);
+  await screenshot(page, 'demo-ai-visibility');
+  // On a phone too, each brand's row names it (a class shared with the header's hidden wordmark
+  // once hid them).
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const name of ['Ridgeline Gear', 'Trailhead Co-op']) {
+    const box = await page.getByRole('rowheader', { name, exact: true }).first().boundingBox();
+    assert.ok(box && box.width > 40 && box.height > 10, `${name} at ${JSON.stringify(box)}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test('the site audit shows the crawl of the sample site', async () => {
   await page.goto(demoUrl('site-audit'));
   await page.getByText('https://outfitters.example').first().waitFor();

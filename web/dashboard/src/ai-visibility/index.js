@@ -41,8 +41,11 @@ export function AiVisibilityPage() {
 
   const props = { scope, config: config.data, reloadConfig: config.reload, canManage };
   const ready = config.data !== undefined;
+  // Engines turned off after runs (or, in the demo, a scripted one) leave the answers that were
+  // made: the report still shows them, under a notice; only a setup never finished hides it.
   const incomplete = ready && (config.data.brands.length === 0 || !config.data.prompts.some((prompt) => prompt.active)
-    || !config.data.engines.some((engine) => engine.active));
+    || config.data.engines.length === 0);
+  const paused = ready && !incomplete && !config.data.engines.some((engine) => engine.active);
 
   return html`<div class="report ai-visibility">
     <${PageHeader} title="AI visibility" />
@@ -53,6 +56,8 @@ export function AiVisibilityPage() {
     ${!ready && !config.error && html`<${Loading} />`}
     ${ready && incomplete && tab !== 'setup' && html`<${EmptyState} config=${config.data} canManage=${canManage}
       setupHref=${tabHref(org, project, query, 'setup')} />`}
+    ${paused && tab !== 'setup' && html`<${Notice} kind="info">Every engine is turned off, so no new runs are made; the reports show the answers of past runs.
+      ${canManage && html` <a href=${tabHref(org, project, query, 'setup')}>Turn one on in Setup</a>.`}<//>`}
     ${ready && tab === 'overview' && !incomplete && html`<${OverviewTab} ...${props} />`}
     ${ready && tab === 'loop' && html`<${LoopTab} ...${props} />`}
     ${ready && tab === 'answers' && html`<${AnswersTab} ...${props} />`}

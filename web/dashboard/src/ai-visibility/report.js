@@ -83,20 +83,18 @@ export function OverviewTab({ config }) {
       ${(active) => html`<${RequestState} result=${results.report} label="the breakdown">${(data) => html`<${GroupTable}
         groups=${data.groups ?? []} brands=${data.brands} name=${groupTabs.find((tab) => tab.value === active).name} />`}<//>`}
     <//>
-    <div class="report-grid">
-      <${TabbedSection} title="Cited sources" tabs=${sourceTabs} active=${by}
-        onChange=${(value) => setQuery({ sources: value === 'domain' ? null : value }, { replace: true })}>
-        ${(active) => html`<${RequestState} result=${results.sources} label="the sources">${(data) => html`<${SourceList}
-          data=${data} by=${active} showComparison=${compared} brands=${config.brands} />`}<//>`}
-      <//>
-      <section class="card" aria-labelledby="aiv-gaps-heading">
-        <div class="card-head"><div>
-          <h2 id="aiv-gaps-heading">Prompt gaps</h2>
-          <p class="muted">Prompts whose answers mention competitors but never your brand.</p>
-        </div></div>
-        <${RequestState} result=${results.gaps} label="the gaps">${(data) => html`<${GapList} gaps=${data.gaps} />`}<//>
-      </section>
-    </div>`;
+    <${TabbedSection} title="Cited sources" tabs=${sourceTabs} active=${by}
+      onChange=${(value) => setQuery({ sources: value === 'domain' ? null : value }, { replace: true })}>
+      ${(active) => html`<${RequestState} result=${results.sources} label="the sources">${(data) => html`<${SourceList}
+        data=${data} by=${active} showComparison=${compared} brands=${config.brands} />`}<//>`}
+    <//>
+    <section class="card" aria-labelledby="aiv-gaps-heading">
+      <div class="card-head"><div>
+        <h2 id="aiv-gaps-heading">Prompt gaps</h2>
+        <p class="muted">Prompts whose answers mention competitors but never your brand.</p>
+      </div></div>
+      <${RequestState} result=${results.gaps} label="the gaps">${(data) => html`<${GapList} gaps=${data.gaps} />`}<//>
+    </section>`;
 }
 
 /** One row per group (engine, topic or prompt): answers, citation rate and each brand's visibility. */
@@ -136,7 +134,7 @@ function SourceList({ data, by, showComparison, brands }) {
     },
   }));
   return html`<${BarList} caption=${`Cited ${by === 'page' ? 'pages' : 'domains'}`} nameLabel=${by === 'page' ? 'Page' : 'Domain'}
-    valueLabel="Citations" rows=${rows} extraColumns=${[{ key: 'answers', label: 'Answers' }, { key: 'brand', label: 'Brand' }]}
+    valueLabel="Citations" rows=${rows} extraColumns=${[{ key: 'answers', label: 'Answers' }, { key: 'brand', label: 'Brand', text: true }]}
     showComparison=${showComparison} empty="No citations in this period." />`;
 }
 

@@ -106,7 +106,7 @@ export function BrandTable({ brands, caption = 'Visibility per brand', showCapti
       <tbody>
         ${brands.length === 0 && html`<tr><td colspan=${showComparison ? 9 : 7} class="empty">No answers in this period.</td></tr>`}
         ${brands.map((brand) => html`<tr key=${brand.brandId} data-brand=${brand.brandId}>
-          <th scope="row" class="brand-name">${brand.name}${brand.own ? html` <span class="badge badge-own">yours</span>` : ''}</th>
+          <th scope="row" class="tracked-brand">${brand.name}${brand.own ? html` <span class="badge badge-own">yours</span>` : ''}</th>
           <td><${RateBar} value=${brand.visibility} interval=${brand.interval} id=${brand.brandId} /></td>
           <td class="num">${formatNumber(brand.mentioned)} / ${formatNumber(brand.answers)}</td>
           <td class="num" data-sov=${brand.brandId}>${formatPercent(brand.shareOfVoice)}</td>
