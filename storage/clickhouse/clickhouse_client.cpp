@@ -156,8 +156,9 @@ Result<std::string> Client::Execute(std::string_view sql, const Settings& settin
   return body;
 }
 
-Result<std::vector<boost::json::object>> Client::Select(std::string_view sql) const {
-  auto body = Execute(std::string(sql) + " FORMAT JSONEachRow");
+Result<std::vector<boost::json::object>> Client::Select(std::string_view sql,
+                                                        const Settings& settings) const {
+  auto body = Execute(std::string(sql) + " FORMAT JSONEachRow", settings);
   if (!body) return body.error();
   std::vector<boost::json::object> rows;
   std::string_view rest = *body;

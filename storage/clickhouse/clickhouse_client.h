@@ -49,7 +49,8 @@ class Client {
   core::Result<std::string> Execute(std::string_view sql, const Settings& settings = {},
                                     std::size_t node = 0) const;
   // A SELECT's rows (FORMAT JSONEachRow is appended): one object per row.
-  core::Result<std::vector<boost::json::object>> Select(std::string_view sql) const;
+  core::Result<std::vector<boost::json::object>> Select(std::string_view sql,
+                                                        const Settings& settings = {}) const;
   // Inserts rows given as JSONEachRow lines into `table` (one of the product's own names, never
   // outside input). With `all_shards` (a Distributed
   // table), the answer waits until every shard has stored its rows (insert_distributed_sync),
