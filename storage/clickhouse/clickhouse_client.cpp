@@ -118,7 +118,7 @@ Client::Client(core::HttpClient& http, Endpoint endpoint, std::chrono::milliseco
     : http_(http), endpoint_(std::move(endpoint)), timeout_(timeout) {}
 
 Result<std::string> Client::Execute(std::string_view sql, const Settings& settings,
-                                    std::size_t node) const {
+                                    std::size_t node, std::string_view data) const {
   const std::string& origin = endpoint_.nodes.at(node);
   core::OutboundRequest request;
   // wait_end_of_query: the status is sent after the statement finished, so an error midway
@@ -128,7 +128,12 @@ Result<std::string> Client::Execute(std::string_view sql, const Settings& settin
   for (const auto& [name, value] : settings) {
     request.url += "&" + core::PercentEncode(name) + "=" + core::PercentEncode(value);
   }
-  request.body = std::string(sql);
+  if (data.empty()) {
+    request.body = std::string(sql);
+  } else {
+    request.url += "&query=" + core::PercentEncode(sql);
+    request.body = std::string(data);
+  }
   request.method = core::HttpMethod::kPost;
   if (!endpoint_.user.empty()) {
     request.headers.Set("Authorization",
@@ -177,13 +182,13 @@ Result<std::vector<boost::json::object>> Client::Select(std::string_view sql,
   return rows;
 }
 
-Result<void> Client::Insert(std::string_view table, std::string_view json_each_row,
-                            bool all_shards) const {
-  std::string sql = "INSERT INTO " + std::string(table) + " FORMAT JSONEachRow\n";
-  sql += json_each_row;
+Result<void> Client::Insert(std::string_view target, std::string_view rows, bool all_shards,
+                            std::string_view format) const {
+  if (rows.empty()) return {};
   Settings settings;
   if (all_shards) settings.emplace_back("insert_distributed_sync", "1");
-  auto done = Execute(sql, settings);
+  auto done = Execute("INSERT INTO " + std::string(target) + " FORMAT " + std::string(format),
+                      settings, 0, rows);
   if (!done) return done.error();
   return {};
 }

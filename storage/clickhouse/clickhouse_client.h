@@ -44,19 +44,20 @@ class Client {
   using Settings = std::vector<std::pair<std::string, std::string>>;
 
   // Runs one statement on `node` (an index into endpoint().nodes); the answer's body (empty for
-  // DDL and inserts). SQL errors are SYS_001 with ClickHouse's message; a server that is
-  // unreachable, or cannot reach a shard it needs, SYS_003.
+  // DDL and inserts). With `data`, the statement goes in the URL and `data` is the body (an
+  // INSERT's rows, in the format it names). SQL errors are SYS_001 with ClickHouse's message; a
+  // server that is unreachable, or cannot reach a shard it needs, SYS_003.
   core::Result<std::string> Execute(std::string_view sql, const Settings& settings = {},
-                                    std::size_t node = 0) const;
+                                    std::size_t node = 0, std::string_view data = {}) const;
   // A SELECT's rows (FORMAT JSONEachRow is appended): one object per row.
   core::Result<std::vector<boost::json::object>> Select(std::string_view sql,
                                                         const Settings& settings = {}) const;
-  // Inserts rows given as JSONEachRow lines into `table` (one of the product's own names, never
-  // outside input). With `all_shards` (a Distributed
-  // table), the answer waits until every shard has stored its rows (insert_distributed_sync),
-  // so a success means the rows are on disk on their shards.
-  core::Result<void> Insert(std::string_view table, std::string_view json_each_row,
-                            bool all_shards) const;
+  // Inserts `rows`, in `format`, into `target`: a table and optionally its column list, "events
+  // (id, project_id)" (the product's own names, never outside input). With `all_shards` (a
+  // Distributed table), the answer waits until every shard has stored its rows
+  // (insert_distributed_sync), so a success means the rows are on disk on their shards.
+  core::Result<void> Insert(std::string_view target, std::string_view rows, bool all_shards,
+                            std::string_view format = "JSONEachRow") const;
 
   const Endpoint& endpoint() const { return endpoint_; }
 

@@ -1,8 +1,6 @@
 #include "storage/clickhouse/clickhouse_events.h"
 
-#include <boost/json/serialize.hpp>
-#include <boost/json/value.hpp>
-#include <variant>
+#include "storage/clickhouse/clickhouse_columns.h"
 
 namespace sightline::storage::clickhouse {
 namespace {
@@ -11,19 +9,10 @@ using core::Error;
 using core::ErrorCode;
 using core::Result;
 
-// The columns of `events` that hold an EventRecord's fields, as data: one row per column, the
-// field it holds and so how it is written and read.
-using Text = std::string EventRecord::*;
-using OptionalText = std::optional<std::string> EventRecord::*;
-using Number = std::int64_t EventRecord::*;
-using Flag = bool EventRecord::*;
-using OptionalReal = std::optional<double> EventRecord::*;
-struct Column {
-  std::string_view name;
-  std::variant<Text, OptionalText, Number, Flag, OptionalReal> field;
-};
+using internal::Column;
 
-const Column kColumns[] = {
+// The columns of `events` that hold an EventRecord's fields.
+const Column<EventRecord> kEventColumns[] = {
     {"id", &EventRecord::id},
     {"project_id", &EventRecord::project_id},
     {"occurred_at", &EventRecord::occurred_at},
@@ -73,71 +62,54 @@ const Column kColumns[] = {
     {"daily_visitor", &EventRecord::daily_visitor},
 };
 
-boost::json::value ValueOf(const EventRecord& event, const Column& column) {
-  return std::visit(
-      [&](auto field) -> boost::json::value {
-        const auto& value = event.*field;
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, bool>) {
-          return value ? 1 : 0;
-        } else if constexpr (std::is_same_v<T, std::optional<std::string>> ||
-                             std::is_same_v<T, std::optional<double>>) {
-          return value ? boost::json::value(*value) : boost::json::value(nullptr);
-        } else {
-          return boost::json::value(value);
-        }
-      },
-      column.field);
+// The columns of `bot_requests` that hold a BotRequestRecord's fields.
+const Column<BotRequestRecord> kBotRequestColumns[] = {
+    {"id", &BotRequestRecord::id},
+    {"project_id", &BotRequestRecord::project_id},
+    {"occurred_at", &BotRequestRecord::occurred_at},
+    {"received_at", &BotRequestRecord::received_at},
+    {"event", &BotRequestRecord::event},
+    {"source", &BotRequestRecord::source},
+    {"ip", &BotRequestRecord::ip},
+    {"user_agent", &BotRequestRecord::user_agent},
+    {"method", &BotRequestRecord::method},
+    {"host", &BotRequestRecord::host},
+    {"path", &BotRequestRecord::path},
+    {"referrer", &BotRequestRecord::referrer},
+    {"actor_type", &BotRequestRecord::actor_type},
+    {"bot_name", &BotRequestRecord::bot_name},
+    {"bot_vendor", &BotRequestRecord::bot_vendor},
+    {"actor_category", &BotRequestRecord::actor_category},
+    {"actor_verified", &BotRequestRecord::actor_verified},
+    {"verification_method", &BotRequestRecord::verification_method},
+    {"actor_confidence", &BotRequestRecord::actor_confidence},
+    {"is_ai", &BotRequestRecord::is_ai},
+    {"country", &BotRequestRecord::country},
+    {"counts_toward_usage", &BotRequestRecord::counts_toward_usage},
+};
+
+// "table (a, b, c, extra…)": the columns an INSERT or SELECT names, in their binary order.
+template <class Record>
+std::string Target(std::string_view table, std::span<const Column<Record>> columns,
+                   std::string_view extra) {
+  return std::string(table) + " (" + internal::ColumnList<Record>(columns) + ", " +
+         std::string(extra) + ")";
 }
 
-// Sets the column's field from ClickHouse's JSON; false when the value has the wrong type.
-bool Assign(EventRecord& event, const Column& column, const boost::json::value& value) {
-  return std::visit(
-      [&](auto field) -> bool {
-        auto& target = event.*field;
-        using T = std::decay_t<decltype(target)>;
-        boost::system::error_code error;
-        if constexpr (std::is_same_v<T, std::string>) {
-          if (!value.is_string()) return false;
-          target = value.as_string();
-        } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
-          if (value.is_null())
-            target.reset();
-          else if (value.is_string())
-            target = std::string(value.as_string());
-          else
-            return false;
-        } else if constexpr (std::is_same_v<T, std::optional<double>>) {
-          if (value.is_null())
-            target.reset();
-          else
-            target = value.to_number<double>(error);
-        } else if constexpr (std::is_same_v<T, bool>) {
-          target = value.to_number<std::int64_t>(error) != 0;
-        } else {
-          target = value.to_number<std::int64_t>(error);
-        }
-        return !error;
-      },
-      column.field);
+// " AND seal_batch NOT IN ('a', 'b')", or nothing.
+std::string ExcludingBatches(std::span<const std::string> batches) {
+  if (batches.empty()) return "";
+  std::string sql = " AND seal_batch NOT IN (";
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    if (i > 0) sql += ", ";
+    sql += Quote(batches[i]);
+  }
+  return sql + ")";
 }
 
-Result<SealedEvent> EventOf(const boost::json::object& row) {
-  SealedEvent sealed;
-  for (const Column& column : kColumns) {
-    const boost::json::value* value = row.if_contains(column.name);
-    if (value == nullptr || !Assign(sealed.event, column, *value)) {
-      return Error(ErrorCode::kInternal, "ClickHouse sent an event whose '" +
-                                             std::string(column.name) + "' is unreadable");
-    }
-  }
-  const boost::json::value* hour = row.if_contains("visit_hour");
-  boost::system::error_code error;
-  if (hour != nullptr) sealed.visit_hour = hour->to_number<std::int64_t>(error);
-  if (hour == nullptr || error) {
-    return Error(ErrorCode::kInternal, "ClickHouse sent an event without its visit hour");
-  }
-  return sealed;
+Error Unreadable(std::string_view table, std::string_view column) {
+  return Error(ErrorCode::kInternal, "ClickHouse sent a row of " + std::string(table) + " whose '" +
+                                         std::string(column) + "' is unreadable");
 }
 
 }  // namespace
@@ -146,48 +118,69 @@ Result<void> InsertEvents(const Client& client, std::span<const SealedEvent> eve
                           std::string_view batch) {
   std::string rows;
   for (const SealedEvent& sealed : events) {
-    boost::json::object row;
-    for (const Column& column : kColumns) row[column.name] = ValueOf(sealed.event, column);
-    row["visit_hour"] = sealed.visit_hour;
-    row["seal_batch"] = batch;
-    rows += boost::json::serialize(row);
-    rows += '\n';
+    for (const Column<EventRecord>& column : kEventColumns) {
+      internal::AppendValue(rows, sealed.event, column);
+    }
+    internal::AppendFixed(rows, sealed.visit_hour);
+    internal::AppendText(rows, batch);
   }
-  if (rows.empty()) return {};
-  return client.Insert("events", rows, !client.endpoint().cluster.empty());
+  return client.Insert(Target<EventRecord>("events", kEventColumns, "visit_hour, seal_batch"), rows,
+                       !client.endpoint().cluster.empty(), "RowBinary");
 }
 
 Result<std::vector<SealedEvent>> ReadEvents(const Client& client, std::string_view project_id,
                                             std::int64_t from_hour, std::int64_t to_hour,
                                             std::span<const std::string> excluded_batches) {
-  std::string sql = "SELECT ";
-  for (const Column& column : kColumns) {
-    sql += column.name;
-    sql += ", ";
-  }
-  sql += "visit_hour FROM events WHERE project_id = " + Quote(project_id) +
-         " AND visit_hour >= " + std::to_string(from_hour) +
-         " AND visit_hour <= " + std::to_string(to_hour);
-  if (!excluded_batches.empty()) {
-    sql += " AND seal_batch NOT IN (";
-    for (std::size_t i = 0; i < excluded_batches.size(); ++i) {
-      if (i > 0) sql += ", ";
-      sql += Quote(excluded_batches[i]);
-    }
-    sql += ")";
-  }
-  sql += " ORDER BY visit_hour, occurred_at, id";
-  // Int64 as JSON numbers (boost::json reads them exactly), not the quoted default.
-  auto rows = client.Select(sql, {{"output_format_json_quote_64bit_integers", "0"}});
-  if (!rows) return rows.error();
+  const std::string sql = "SELECT " + internal::ColumnList<EventRecord>(kEventColumns) +
+                          ", visit_hour FROM events WHERE project_id = " + Quote(project_id) +
+                          " AND visit_hour >= " + std::to_string(from_hour) +
+                          " AND visit_hour <= " + std::to_string(to_hour) +
+                          ExcludingBatches(excluded_batches) +
+                          " ORDER BY visit_hour, occurred_at, id FORMAT RowBinary";
+  auto body = client.Execute(sql);
+  if (!body) return body.error();
   std::vector<SealedEvent> events;
-  events.reserve(rows->size());
-  for (const boost::json::object& row : *rows) {
-    auto sealed = EventOf(row);
-    if (!sealed) return sealed.error();
-    events.push_back(std::move(*sealed));
+  for (std::string_view in = *body; !in.empty();) {
+    SealedEvent& sealed = events.emplace_back();
+    for (const Column<EventRecord>& column : kEventColumns) {
+      if (!internal::ReadValue(in, sealed.event, column)) return Unreadable("events", column.name);
+    }
+    if (!internal::ReadFixed(in, sealed.visit_hour)) return Unreadable("events", "visit_hour");
   }
   return events;
+}
+
+Result<void> InsertBotRequests(const Client& client, std::span<const BotRequestRecord> requests,
+                               std::string_view batch) {
+  std::string rows;
+  for (const BotRequestRecord& request : requests) {
+    for (const Column<BotRequestRecord>& column : kBotRequestColumns) {
+      internal::AppendValue(rows, request, column);
+    }
+    internal::AppendText(rows, batch);
+  }
+  return client.Insert(Target<BotRequestRecord>("bot_requests", kBotRequestColumns, "seal_batch"),
+                       rows, !client.endpoint().cluster.empty(), "RowBinary");
+}
+
+Result<std::vector<BotRequestRecord>> ReadBotRequests(
+    const Client& client, std::string_view project_id, std::int64_t from_ms, std::int64_t to_ms,
+    std::span<const std::string> excluded_batches) {
+  const std::string sql = "SELECT " + internal::ColumnList<BotRequestRecord>(kBotRequestColumns) +
+                          " FROM bot_requests WHERE project_id = " + Quote(project_id) +
+                          " AND occurred_at >= " + std::to_string(from_ms) + " AND occurred_at < " +
+                          std::to_string(to_ms) + ExcludingBatches(excluded_batches) +
+                          " ORDER BY occurred_at, id FORMAT RowBinary";
+  auto body = client.Execute(sql);
+  if (!body) return body.error();
+  std::vector<BotRequestRecord> requests;
+  for (std::string_view in = *body; !in.empty();) {
+    BotRequestRecord& request = requests.emplace_back();
+    for (const Column<BotRequestRecord>& column : kBotRequestColumns) {
+      if (!internal::ReadValue(in, request, column)) return Unreadable("bot_requests", column.name);
+    }
+  }
+  return requests;
 }
 
 }  // namespace sightline::storage::clickhouse

@@ -1,5 +1,6 @@
-// Tracked events to and from ClickHouse's `events` table (clickhouse_schema.cpp), losslessly:
-// every field of EventRecord comes back as it was written. The sealing job writes a batch of a
+// Tracked events and crawler requests to and from ClickHouse's `events` and `bot_requests`
+// tables (clickhouse_schema.cpp), losslessly: every field of EventRecord and BotRequestRecord
+// comes back as it was written. The sealing job writes a batch of a
 // project's inbox events under one batch id; readers ask for the events of the visits that
 // started in a range of UTC hours and leave out the batches that did not commit on the
 // transactional store (docs/clickhouse.md, "Writes").
@@ -34,5 +35,16 @@ core::Result<void> InsertEvents(const Client& client, std::span<const SealedEven
 core::Result<std::vector<SealedEvent>> ReadEvents(const Client& client, std::string_view project_id,
                                                   std::int64_t from_hour, std::int64_t to_hour,
                                                   std::span<const std::string> excluded_batches);
+
+// Inserts the crawler requests as one batch, as InsertEvents.
+core::Result<void> InsertBotRequests(const Client& client,
+                                     std::span<const BotRequestRecord> requests,
+                                     std::string_view batch);
+
+// The project's crawler requests with `from_ms` <= occurred_at < `to_ms`, except those of
+// `excluded_batches`, ordered by time and id.
+core::Result<std::vector<BotRequestRecord>> ReadBotRequests(
+    const Client& client, std::string_view project_id, std::int64_t from_ms, std::int64_t to_ms,
+    std::span<const std::string> excluded_batches);
 
 }  // namespace sightline::storage::clickhouse
