@@ -111,25 +111,31 @@ class Columns {
   std::map<ColumnId, std::vector<std::int64_t>> integers_;
 };
 
+// The block's row each record is made from: `rows[i]` for records[i], or row i when `rows` is
+// empty (every row).
+std::size_t RowOf(std::span<const std::size_t> rows, std::size_t i) {
+  return rows.empty() ? i : rows[i];
+}
+
 // Sets one optional text field of every record from its column.
 template <class Record>
 Result<void> FillOptional(Columns& columns, ColumnId id, Optional<Record> member,
-                          std::vector<Record>& records) {
+                          std::vector<Record>& records, std::span<const std::size_t> rows = {}) {
   auto values = columns.Text(id);
   if (!values) return values.error();
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    records[r].*member = ToOptional((*values)->At(r));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].*member = ToOptional((*values)->At(RowOf(rows, i)));
   }
   return {};
 }
 
 template <class Record>
 Result<void> FillPlain(Columns& columns, ColumnId id, Plain<Record> member,
-                       std::vector<Record>& records) {
+                       std::vector<Record>& records, std::span<const std::size_t> rows = {}) {
   auto values = columns.Text(id);
   if (!values) return values.error();
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    records[r].*member = std::string((*values)->At(r).value_or(""));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].*member = std::string((*values)->At(RowOf(rows, i)).value_or(""));
   }
   return {};
 }
@@ -143,14 +149,15 @@ void WriteTimes(BlockWriter& writer, const Record& row, ColumnId occurred, Colum
 
 template <class Record>
 Result<void> ReadTimes(Columns& columns, ColumnId occurred, ColumnId after,
-                       std::vector<Record>& records) {
+                       std::vector<Record>& records, std::span<const std::size_t> rows = {}) {
   auto at = columns.Integers(occurred);
   if (!at) return at.error();
   auto late = columns.Integers(after);
   if (!late) return late.error();
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    records[r].occurred_at = (**at)[r];
-    records[r].received_at = (**at)[r] + (**late)[r];
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::size_t r = RowOf(rows, i);
+    records[i].occurred_at = (**at)[r];
+    records[i].received_at = (**at)[r] + (**late)[r];
   }
   return {};
 }
@@ -204,23 +211,24 @@ std::string EncodeEvents(std::span<const EventRecord> events) {
   return writer.Finish();
 }
 
-Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
-                                              std::string_view project_id) {
-  auto reader = BlockReader::Open(block);
-  if (!reader) return reader.error();
-  std::vector<EventRecord> events(reader->rows());
-  Columns columns(*reader);
+namespace {
+
+// Assembles the records of the rows given (every row when `rows` is empty).
+Result<std::vector<EventRecord>> AssembleEvents(Columns& columns, std::size_t count,
+                                                std::span<const std::size_t> rows,
+                                                std::string_view project_id) {
+  std::vector<EventRecord> events(count);
   for (EventRecord& e : events) e.project_id = std::string(project_id);
   if (auto t = ReadTimes(columns, Col(EventColumn::kOccurredAt),
-                         Col(EventColumn::kReceivedAfter), events);
+                         Col(EventColumn::kReceivedAfter), events, rows);
       !t) {
     return t.error();
   }
   for (const auto& [column, member] : EventPlainTexts()) {
-    if (auto f = FillPlain(columns, Col(column), member, events); !f) return f.error();
+    if (auto f = FillPlain(columns, Col(column), member, events, rows); !f) return f.error();
   }
   for (const auto& [column, member] : EventTexts()) {
-    if (auto f = FillOptional(columns, Col(column), member, events); !f) return f.error();
+    if (auto f = FillOptional(columns, Col(column), member, events, rows); !f) return f.error();
   }
   auto flags = columns.Integers(Col(EventColumn::kFlags));
   auto device = columns.Text(Col(EventColumn::kDeviceConfidence));
@@ -228,8 +236,9 @@ Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
   if (!flags) return flags.error();
   if (!device) return device.error();
   if (!actor) return actor.error();
-  for (std::size_t r = 0; r < events.size(); ++r) {
-    EventRecord& e = events[r];
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EventRecord& e = events[i];
+    const std::size_t r = RowOf(rows, i);
     const std::int64_t bits = (**flags)[r];
     e.notify = bits & kNotifyFlag;
     e.in_app = bits & kInAppFlag;
@@ -240,6 +249,50 @@ Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
     e.actor_confidence = TextNumber((*actor)->At(r));
   }
   return events;
+}
+
+Result<std::vector<EventKey>> ReadEventKeys(Columns& columns, std::size_t count) {
+  auto at = columns.Integers(Col(EventColumn::kOccurredAt));
+  auto id = columns.Text(Col(EventColumn::kId));
+  auto event = columns.Text(Col(EventColumn::kEvent));
+  auto channel = columns.Text(Col(EventColumn::kChannel));
+  auto user = columns.Text(Col(EventColumn::kUserId));
+  if (!at) return at.error();
+  if (!id) return id.error();
+  if (!event) return event.error();
+  if (!channel) return channel.error();
+  if (!user) return user.error();
+  std::vector<EventKey> keys(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    keys[r] = {(**at)[r], (*id)->At(r).value_or(""), (*event)->At(r).value_or(""),
+               (*channel)->At(r).value_or(""), (*user)->At(r)};
+  }
+  return keys;
+}
+
+}  // namespace
+
+Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
+                                              std::string_view project_id) {
+  auto reader = BlockReader::Open(block);
+  if (!reader) return reader.error();
+  Columns columns(*reader);
+  return AssembleEvents(columns, reader->rows(), {}, project_id);
+}
+
+Result<std::vector<EventRecord>> DecodeEvents(std::string_view block, std::string_view project_id,
+                                              const EventRowChoice& choose) {
+  auto reader = BlockReader::Open(block);
+  if (!reader) return reader.error();
+  Columns columns(*reader);
+  auto keys = ReadEventKeys(columns, reader->rows());
+  if (!keys) return keys.error();
+  const std::vector<std::size_t> rows = choose(*keys);
+  if (rows.empty()) return std::vector<EventRecord>();
+  for (const std::size_t r : rows) {
+    if (r >= reader->rows()) return core::Error::Internal("event row chosen beyond the block");
+  }
+  return AssembleEvents(columns, rows.size(), rows, project_id);
 }
 
 std::string EncodeBotRequests(std::span<const BotRequestRecord> requests) {

@@ -4,6 +4,8 @@
 // it was written. The column numbers are the stored schema: never reuse or renumber one.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +39,21 @@ std::string EncodeBotRequests(std::span<const BotRequestRecord> requests);
 // Every row of a block, `project_id` set to the one given.
 core::Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
                                                     std::string_view project_id);
+
+// What a reader that wants only some rows of a block (the events feed) filters and orders on,
+// one per row; the views live as long as the decoding.
+struct EventKey {
+  std::int64_t occurred_at = 0;
+  std::string_view id, event, channel;
+  std::optional<std::string_view> user_id;
+};
+// The row numbers, in the order wanted, of the rows to decode.
+using EventRowChoice = std::function<std::vector<std::size_t>(std::span<const EventKey>)>;
+// The rows of a block `choose` picks from its keys, in its order: assembling a whole record costs
+// far more than the few columns a choice needs.
+core::Result<std::vector<EventRecord>> DecodeEvents(std::string_view block,
+                                                    std::string_view project_id,
+                                                    const EventRowChoice& choose);
 core::Result<std::vector<BotRequestRecord>> DecodeBotRequests(std::string_view block,
                                                               std::string_view project_id);
 

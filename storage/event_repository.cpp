@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "storage/event_rows.h"
 #include "storage/rollup_marks.h"
@@ -282,7 +283,7 @@ Result<std::vector<EventRecord>> EventRepository::ListEvents(const EventQuery& q
     if (!seen.contains(e.id)) inbox->push_back(std::move(e));
   }
   std::sort(inbox->begin(), inbox->end(), [](const EventRecord& a, const EventRecord& b) {
-    return std::pair(a.occurred_at, a.id) > std::pair(b.occurred_at, b.id);
+    return std::tie(a.occurred_at, a.id) > std::tie(b.occurred_at, b.id);
   });
   if (inbox->size() > q.limit) inbox->resize(q.limit);
   return inbox;

@@ -48,8 +48,10 @@ Result<std::vector<EventRecord>> LoadBlock(SqlSession& session, const std::strin
 // A visit's events together and in time order; events outside every visit after them.
 void SortVisitMajor(std::vector<EventRecord>& rows) {
   std::sort(rows.begin(), rows.end(), [](const EventRecord& a, const EventRecord& b) {
-    return std::tuple(!a.session_id, a.session_id, a.occurred_at, a.id) <
-           std::tuple(!b.session_id, b.session_id, b.occurred_at, b.id);
+    // References, not copies: a sort compares each row many times.
+    const bool a_outside = !a.session_id, b_outside = !b.session_id;
+    return std::tie(a_outside, a.session_id, a.occurred_at, a.id) <
+           std::tie(b_outside, b.session_id, b.occurred_at, b.id);
   });
 }
 
@@ -222,20 +224,6 @@ Result<std::vector<std::string>> ReadBlocksOfHours(SqlSession& session,
                     columns);
 }
 
-Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,
-                                                  const std::string& project_id,
-                                                  std::int64_t from_hour, std::int64_t to_hour) {
-  auto blocks = ReadBlocksOfHours(session, project_id, from_hour, to_hour);
-  if (!blocks) return blocks.error();
-  std::vector<EventRecord> rows;
-  for (const std::string& block : *blocks) {
-    auto decoded = DecodeEvents(block, project_id);
-    if (!decoded) return decoded.error();
-    std::move(decoded->begin(), decoded->end(), std::back_inserter(rows));
-  }
-  return rows;
-}
-
 Result<std::vector<RollupEvent>> ReadSealedWebEvents(SqlSession& session,
                                                      const std::string& project_id,
                                                      std::int64_t from_hour, std::int64_t to_hour,
@@ -253,23 +241,48 @@ Result<std::vector<RollupEvent>> ReadSealedWebEvents(SqlSession& session,
 
 namespace {
 
-bool InFeed(const EventRecord& e, const EventQuery& q) {
+bool InFeed(const EventKey& e, const EventQuery& q) {
   if (q.channel && e.channel != *q.channel) return false;
   if (q.event && e.event != *q.event) return false;
   if (q.user_id && e.user_id != q.user_id) return false;
   if (q.from && e.occurred_at < *q.from) return false;
   if (q.to && e.occurred_at >= *q.to) return false;
-  return !q.before || std::pair(e.occurred_at, e.id) < *q.before;
+  return !q.before || std::tie(e.occurred_at, e.id) < std::tie(q.before->first, q.before->second);
 }
 
+// Newest first, as the feed pages; ties by id.
 bool NewerFirst(const EventRecord& a, const EventRecord& b) {
-  return std::pair(a.occurred_at, a.id) > std::pair(b.occurred_at, b.id);
+  return std::tie(a.occurred_at, a.id) > std::tie(b.occurred_at, b.id);
 }
 
 // Keeps the `limit` newest.
 void KeepNewest(std::vector<EventRecord>& rows, std::size_t limit) {
-  std::sort(rows.begin(), rows.end(), NewerFirst);
-  if (rows.size() > limit) rows.resize(limit);
+  if (rows.size() > limit) {
+    std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(limit), rows.end(),
+                      NewerFirst);
+    rows.resize(limit);
+  } else {
+    std::sort(rows.begin(), rows.end(), NewerFirst);
+  }
+}
+
+// The rows of one block the feed can show: those its filters pass, the `limit` newest of them.
+EventRowChoice FeedRows(const EventQuery& q) {
+  return [&q](std::span<const EventKey> keys) {
+    std::vector<std::size_t> rows;
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+      if (InFeed(keys[r], q)) rows.push_back(r);
+    }
+    const auto newer = [&keys](std::size_t a, std::size_t b) {
+      return std::tie(keys[a].occurred_at, keys[a].id) > std::tie(keys[b].occurred_at, keys[b].id);
+    };
+    if (rows.size() > q.limit) {
+      std::nth_element(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(q.limit),
+                       rows.end(), newer);
+      rows.resize(q.limit);
+    }
+    return rows;
+  };
 }
 
 }  // namespace
@@ -286,15 +299,18 @@ Result<std::vector<EventRecord>> ListSealedEvents(SqlSession& session, const Eve
   auto blocks = sql.Query(session);
   if (!blocks) return blocks.error();
   std::vector<EventRecord> found;
+  const EventRowChoice choose = FeedRows(q);
   for (const SqlRow& block : *blocks) {
     if (found.size() >= q.limit) {
       KeepNewest(found, q.limit);
       if (block.Int(1) < found.back().occurred_at) break;
     }
-    auto rows = ReadSealedEvents(session, q.project_id, block.Int(0), block.Int(0));
-    if (!rows) return rows.error();
-    for (EventRecord& e : *rows) {
-      if (InFeed(e, q)) found.push_back(std::move(e));
+    auto data = ReadBlocksOfHours(session, q.project_id, block.Int(0), block.Int(0));
+    if (!data) return data.error();
+    for (const std::string& bytes : *data) {
+      auto rows = DecodeEvents(bytes, q.project_id, choose);
+      if (!rows) return rows.error();
+      std::move(rows->begin(), rows->end(), std::back_inserter(found));
     }
   }
   KeepNewest(found, q.limit);

@@ -35,15 +35,10 @@ EventRecord MapEvent(const SqlRow& row);
 core::Result<std::vector<std::string>> ReadBlocksOfHours(
     SqlSession& session, const std::string& project_id, std::int64_t from_hour,
     std::int64_t to_hour, const std::vector<blocks::ColumnId>* columns = nullptr);
-// The sealed events of the project's blocks of UTC hours (since 1970) `from_hour` to `to_hour`,
-// both included: all the events of the visits that started in those hours, and the events
-// outside every visit that happened in them (storage/event_repository_blocks.cpp).
-core::Result<std::vector<EventRecord>> ReadSealedEvents(SqlSession& session,
-                                                        const std::string& project_id,
-                                                        std::int64_t from_hour,
-                                                        std::int64_t to_hour);
-// The same blocks' events that count for web analytics, as the rollups read them
-// (DecodeWebEvents).
+// The events that count for web analytics (DecodeWebEvents) of the project's blocks of UTC hours
+// (since 1970) `from_hour` to `to_hour`, both included: those of the visits that started in
+// those hours, and those outside every visit that happened in them
+// (storage/event_repository_blocks.cpp).
 core::Result<std::vector<RollupEvent>> ReadSealedWebEvents(SqlSession& session,
                                                            const std::string& project_id,
                                                            std::int64_t from_hour,

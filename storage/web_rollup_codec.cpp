@@ -86,9 +86,13 @@ Result<std::string> MembersOf(std::string_view sketch, std::span<const std::uint
   return members;
 }
 
-// The exact sketch's bytes back from its positions.
+// The exact sketch's bytes back from its positions. Written in place: a report decodes
+// thousands of these per request (one per value and day), so no vector and no byte-wise appends.
 Result<std::string> SketchOf(std::string_view members, const std::vector<std::uint64_t>& table) {
-  std::vector<std::uint64_t> hashes;
+  // Each position takes at least one byte, so the members' size bounds the count.
+  std::string sketch(kExactHeader + members.size() * 8, '\0');
+  char* out = sketch.data() + kExactHeader;
+  std::size_t count = 0;
   std::uint64_t position = 0;
   for (std::size_t i = 0; i < members.size();) {
     std::uint64_t gap = 0;
@@ -101,16 +105,19 @@ Result<std::string> SketchOf(std::string_view members, const std::vector<std::ui
     }
     ++i;
     // Positions strictly increase after the first: a gap of 0 only leads.
-    if ((!hashes.empty() && gap == 0) || gap > table.size() - position) {
+    if ((count > 0 && gap == 0) || gap > table.size() - position) {
       return Error::Internal("web rollup is damaged");
     }
     position += gap;
     if (position >= table.size()) return Error::Internal("web rollup is damaged");
-    hashes.push_back(table[position]);
+    const std::uint64_t hash = table[position];
+    for (std::size_t b = 0; b < 8; ++b) out[b] = static_cast<char>(hash >> (8 * b));
+    out += 8;
+    ++count;
   }
-  std::string sketch(1, kExactTag);
-  AppendLittle(sketch, hashes.size(), 4);
-  for (std::uint64_t hash : hashes) AppendLittle(sketch, hash, 8);
+  sketch.resize(kExactHeader + count * 8);
+  sketch[0] = kExactTag;
+  for (std::size_t b = 0; b < 4; ++b) sketch[1 + b] = static_cast<char>(count >> (8 * b));
   return sketch;
 }
 

@@ -561,7 +561,9 @@ TEST_P(EventBlocks, ABlocksColumnsReadAloneAreThoseOfTheWholeBlock) {
     } else {
       EXPECT_EQ(part.blocks[0], whole.blocks[0]);
     }
-    if (ids_expected) EXPECT_EQ(some->Text(id_column)->At(7), all->Text(id_column)->At(7));
+    if (ids_expected) {
+      EXPECT_EQ(some->Text(id_column)->At(7), all->Text(id_column)->At(7));
+    }
   };
   compare(read(nullptr), read(&wanted), false);
   // An event of the window still in the inbox: the ids are needed to tell its rows apart.

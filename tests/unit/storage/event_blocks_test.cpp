@@ -71,6 +71,55 @@ TEST(EventBlocks, EveryFieldOfAnEventComesBack) {
   for (std::size_t i = 0; i < events.size(); ++i) EXPECT_EQ((*decoded)[i], events[i]) << i;
 }
 
+// The events feed's way in: the keys it filters and orders on, then only the rows it chose, each
+// whole and in the order chosen.
+TEST(EventBlocks, OnlyTheChosenRowsAreAssembledInTheirOrder) {
+  std::vector<EventRecord> events;
+  for (int i = 0; i < 9; ++i) events.push_back(FullEvent(i));
+  const std::string block = EncodeEvents(events);
+  std::size_t keys_seen = 0;
+  auto chosen = DecodeEvents(block, "p1", [&](std::span<const EventKey> keys) {
+    // The keys' views live as long as the decoding: checked here.
+    keys_seen = keys.size();
+    for (std::size_t i = 0; i < keys.size() && i < events.size(); ++i) {
+      EXPECT_EQ(keys[i].occurred_at, events[i].occurred_at);
+      EXPECT_EQ(keys[i].id, events[i].id);
+      EXPECT_EQ(keys[i].event, events[i].event);
+      EXPECT_EQ(keys[i].channel, events[i].channel);
+      EXPECT_EQ(keys[i].user_id, events[i].user_id);
+    }
+    std::vector<std::size_t> rows;
+    for (std::size_t r = keys.size(); r-- > 0;) {
+      if (keys[r].event == "signup" && keys[r].user_id) rows.push_back(r);
+    }
+    return rows;
+  });
+  ASSERT_TRUE(chosen) << chosen.error().internal();
+  EXPECT_EQ(keys_seen, events.size());
+  // Signups (i % 3 == 0) by a user (odd i): rows 3 and 9 would be; 9 is beyond, so row 3 alone.
+  ASSERT_EQ(chosen->size(), 1u);
+  EXPECT_EQ((*chosen)[0], events[3]);
+
+  auto ordered = DecodeEvents(block, "p1", [](std::span<const EventKey>) {
+    return std::vector<std::size_t>{8, 0, 4};
+  });
+  ASSERT_TRUE(ordered);
+  ASSERT_EQ(ordered->size(), 3u);
+  EXPECT_EQ((*ordered)[0], events[8]);
+  EXPECT_EQ((*ordered)[1], events[0]);
+  EXPECT_EQ((*ordered)[2], events[4]);
+
+  auto none = DecodeEvents(block, "p1", [](std::span<const EventKey>) {
+    return std::vector<std::size_t>();
+  });
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  auto beyond = DecodeEvents(block, "p1", [](std::span<const EventKey> keys) {
+    return std::vector<std::size_t>{keys.size()};
+  });
+  EXPECT_FALSE(beyond);
+}
+
 TEST(EventBlocks, EveryFieldOfACrawlerRequestComesBack) {
   std::vector<BotRequestRecord> requests(3);
   for (int i = 0; i < 3; ++i) {
