@@ -13,7 +13,8 @@
 #     --project <projectId from DIR.keys.json>
 # (10M events and 1M crawler requests over the 90 days before 2026-11-01, rolled up in
 # Europe/Berlin, which this script sets as the project's reporting timezone). The view timed is
-# the 30 days to 2026-10-31 compared with the previous period.
+# the 30 days to 2026-10-31 compared with the previous period; the reference, loaded alternately
+# with it, is the same page over 30 days of 2025 without events (bench/dashboard_timing.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data="${1:-/var/tmp/sightline-dash10m}"
@@ -34,4 +35,5 @@ curl -sf -X PATCH "http://127.0.0.1:$port/api/$org/projects/$project" \
 
 SIGHTLINE_URL="http://127.0.0.1:$port" SIGHTLINE_EMAIL=bench@sightline.local \
 SIGHTLINE_PASSWORD=bench-password-10m SIGHTLINE_VIEW="/$org/$project/web?from=2026-10-02&to=2026-10-31&compare=previous_period" \
+SIGHTLINE_REFERENCE_VIEW="/$org/$project/web?from=2025-01-02&to=2025-01-31&compare=previous_period" \
 SIGHTLINE_RUNS="$runs" "$node" bench/dashboard_timing.mjs
