@@ -107,20 +107,53 @@ std::string ExcludingBatches(std::span<const std::string> batches) {
   return sql + ")";
 }
 
-Error Unreadable(std::string_view table, std::string_view column) {
-  return Error(ErrorCode::kInternal, "ClickHouse sent a row of " + std::string(table) + " whose '" +
-                                         std::string(column) + "' is unreadable");
+// One record's columns as RowBinary.
+template <class Record>
+void AppendRecord(std::string& rows, const Record& record, std::span<const Column<Record>> columns) {
+  for (const Column<Record>& column : columns) internal::AppendValue(rows, record, column);
+}
+
+// One record's columns from RowBinary, consumed from `in`.
+template <class Record>
+Result<void> ReadRecord(std::string_view& in, Record& record,
+                        std::span<const Column<Record>> columns, std::string_view table) {
+  for (const Column<Record>& column : columns) {
+    if (!internal::ReadValue(in, record, column)) {
+      return Error(ErrorCode::kInternal, "ClickHouse sent a row of " + std::string(table) +
+                                             " whose '" + std::string(column.name) +
+                                             "' is unreadable");
+    }
+  }
+  return {};
+}
+
+// " WHERE project_id = '…' AND <range> AND seal_batch NOT IN (…)": what a reader selects.
+std::string Selecting(std::string_view project_id, const std::string& range,
+                      std::span<const std::string> excluded_batches) {
+  return " WHERE project_id = " + Quote(project_id) + " AND " + range +
+         ExcludingBatches(excluded_batches);
+}
+
+template <class Record>
+std::vector<std::string_view> NamesOf(std::span<const Column<Record>> columns) {
+  std::vector<std::string_view> names;
+  for (const Column<Record>& column : columns) names.push_back(column.name);
+  return names;
 }
 
 }  // namespace
+
+std::vector<std::string_view> EventColumnNames() { return NamesOf<EventRecord>(kEventColumns); }
+
+std::vector<std::string_view> BotRequestColumnNames() {
+  return NamesOf<BotRequestRecord>(kBotRequestColumns);
+}
 
 Result<void> InsertEvents(const Client& client, std::span<const SealedEvent> events,
                           std::string_view batch) {
   std::string rows;
   for (const SealedEvent& sealed : events) {
-    for (const Column<EventRecord>& column : kEventColumns) {
-      internal::AppendValue(rows, sealed.event, column);
-    }
+    AppendRecord<EventRecord>(rows, sealed.event, kEventColumns);
     internal::AppendFixed(rows, sealed.visit_hour);
     internal::AppendText(rows, batch);
   }
@@ -131,21 +164,22 @@ Result<void> InsertEvents(const Client& client, std::span<const SealedEvent> eve
 Result<std::vector<SealedEvent>> ReadEvents(const Client& client, std::string_view project_id,
                                             std::int64_t from_hour, std::int64_t to_hour,
                                             std::span<const std::string> excluded_batches) {
-  const std::string sql = "SELECT " + internal::ColumnList<EventRecord>(kEventColumns) +
-                          ", visit_hour FROM events WHERE project_id = " + Quote(project_id) +
-                          " AND visit_hour >= " + std::to_string(from_hour) +
-                          " AND visit_hour <= " + std::to_string(to_hour) +
-                          ExcludingBatches(excluded_batches) +
-                          " ORDER BY visit_hour, occurred_at, id FORMAT RowBinary";
-  auto body = client.Execute(sql);
+  const std::string range = "visit_hour >= " + std::to_string(from_hour) +
+                            " AND visit_hour <= " + std::to_string(to_hour);
+  auto body = client.Execute("SELECT " + internal::ColumnList<EventRecord>(kEventColumns) +
+                             ", visit_hour FROM events" +
+                             Selecting(project_id, range, excluded_batches) +
+                             " ORDER BY visit_hour, occurred_at, id FORMAT RowBinary");
   if (!body) return body.error();
   std::vector<SealedEvent> events;
   for (std::string_view in = *body; !in.empty();) {
     SealedEvent& sealed = events.emplace_back();
-    for (const Column<EventRecord>& column : kEventColumns) {
-      if (!internal::ReadValue(in, sealed.event, column)) return Unreadable("events", column.name);
+    if (auto read = ReadRecord<EventRecord>(in, sealed.event, kEventColumns, "events"); !read) {
+      return read.error();
     }
-    if (!internal::ReadFixed(in, sealed.visit_hour)) return Unreadable("events", "visit_hour");
+    if (!internal::ReadFixed(in, sealed.visit_hour)) {
+      return Error(ErrorCode::kInternal, "ClickHouse sent an event whose 'visit_hour' is unreadable");
+    }
   }
   return events;
 }
@@ -154,9 +188,7 @@ Result<void> InsertBotRequests(const Client& client, std::span<const BotRequestR
                                std::string_view batch) {
   std::string rows;
   for (const BotRequestRecord& request : requests) {
-    for (const Column<BotRequestRecord>& column : kBotRequestColumns) {
-      internal::AppendValue(rows, request, column);
-    }
+    AppendRecord<BotRequestRecord>(rows, request, kBotRequestColumns);
     internal::AppendText(rows, batch);
   }
   return client.Insert(Target<BotRequestRecord>("bot_requests", kBotRequestColumns, "seal_batch"),
@@ -166,18 +198,18 @@ Result<void> InsertBotRequests(const Client& client, std::span<const BotRequestR
 Result<std::vector<BotRequestRecord>> ReadBotRequests(
     const Client& client, std::string_view project_id, std::int64_t from_ms, std::int64_t to_ms,
     std::span<const std::string> excluded_batches) {
-  const std::string sql = "SELECT " + internal::ColumnList<BotRequestRecord>(kBotRequestColumns) +
-                          " FROM bot_requests WHERE project_id = " + Quote(project_id) +
-                          " AND occurred_at >= " + std::to_string(from_ms) + " AND occurred_at < " +
-                          std::to_string(to_ms) + ExcludingBatches(excluded_batches) +
-                          " ORDER BY occurred_at, id FORMAT RowBinary";
-  auto body = client.Execute(sql);
+  const std::string range = "occurred_at >= " + std::to_string(from_ms) +
+                            " AND occurred_at < " + std::to_string(to_ms);
+  auto body = client.Execute("SELECT " + internal::ColumnList<BotRequestRecord>(kBotRequestColumns) +
+                             " FROM bot_requests" + Selecting(project_id, range, excluded_batches) +
+                             " ORDER BY occurred_at, id FORMAT RowBinary");
   if (!body) return body.error();
   std::vector<BotRequestRecord> requests;
   for (std::string_view in = *body; !in.empty();) {
-    BotRequestRecord& request = requests.emplace_back();
-    for (const Column<BotRequestRecord>& column : kBotRequestColumns) {
-      if (!internal::ReadValue(in, request, column)) return Unreadable("bot_requests", column.name);
+    if (auto read = ReadRecord<BotRequestRecord>(in, requests.emplace_back(), kBotRequestColumns,
+                                                 "bot_requests");
+        !read) {
+      return read.error();
     }
   }
   return requests;

@@ -47,4 +47,9 @@ core::Result<std::vector<BotRequestRecord>> ReadBotRequests(
     const Client& client, std::string_view project_id, std::int64_t from_ms, std::int64_t to_ms,
     std::span<const std::string> excluded_batches);
 
+// The table columns the writers and readers name, in their order (without `visit_hour` and
+// `seal_batch`); a test holds them to the schema's.
+std::vector<std::string_view> EventColumnNames();
+std::vector<std::string_view> BotRequestColumnNames();
+
 }  // namespace sightline::storage::clickhouse

@@ -6,7 +6,6 @@
 #include "storage/clickhouse/clickhouse_events.h"
 
 #include "clickhouse_fixture.h"
-#include "storage/clickhouse/clickhouse_schema.h"
 #include "store_fixture.h"
 
 namespace sightline::storage::clickhouse {
@@ -20,15 +19,8 @@ using conformance::SparseEvent;
 constexpr std::int64_t kHour = 496'728;  // 2026-09-01 00:00 UTC, in hours since 1970
 constexpr std::int64_t kHourMs = 3'600'000;
 
-class ClickHouseEvents : public ClickHouseCluster {
+class ClickHouseEvents : public ClickHouseTables {
  protected:
-  void SetUp() override {
-    ClickHouseCluster::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    auto migrated = MigrateEventSchema(*client_);
-    ASSERT_TRUE(migrated) << migrated.error().message();
-  }
-
   // Visitor v's events: the visit starts in hour `kHour + hour`.
   static std::vector<SealedEvent> Visit(const std::string& project, int visitor, int hour,
                                         int events, bool full) {
@@ -87,12 +79,7 @@ TEST_F(ClickHouseEvents, EveryFieldComesBackAsWrittenAndAVisitorStaysOnOneShard)
   // Each shard holds whole visitors: no anonymous id on both.
   std::set<std::string> shard_visitors[2];
   for (std::size_t node = 0; node < 2; ++node) {
-    auto rows = client_->Execute("SELECT DISTINCT anonymous_id FROM events_local", {}, node);
-    ASSERT_TRUE(rows) << rows.error().message();
-    std::size_t start = 0;
-    for (std::size_t end; (end = rows->find('\n', start)) != std::string::npos; start = end + 1) {
-      shard_visitors[node].insert(rows->substr(start, end - start));
-    }
+    shard_visitors[node] = Lines("SELECT anonymous_id FROM events_local", node);
   }
   EXPECT_FALSE(shard_visitors[0].empty());
   EXPECT_FALSE(shard_visitors[1].empty());

@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 
 #include "net/http_client.h"
 #include "storage/clickhouse/clickhouse_client.h"
+#include "storage/clickhouse/clickhouse_schema.h"
 
 namespace sightline::storage::clickhouse {
 
@@ -59,8 +61,34 @@ class ClickHouseCluster : public testing::Test {
     return rows ? std::stoul(*rows) : 0;
   }
 
+  // The distinct lines of a query's TabSeparated answer on one node (one value per row).
+  std::set<std::string> Lines(const std::string& sql, std::size_t node) {
+    std::set<std::string> lines;
+    auto body = client_->Execute(sql, {}, node);
+    if (!body) {
+      ADD_FAILURE() << body.error().message();
+      return lines;
+    }
+    std::size_t start = 0;
+    for (std::size_t end; (end = body->find('\n', start)) != std::string::npos; start = end + 1) {
+      lines.insert(body->substr(start, end - start));
+    }
+    return lines;
+  }
+
   net::BeastHttpClient http_{net::HttpClientOptions{}};
   std::optional<Client> client_;
+};
+
+// The cluster with the product's tables made.
+class ClickHouseTables : public ClickHouseCluster {
+ protected:
+  void SetUp() override {
+    ClickHouseCluster::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    auto migrated = MigrateEventSchema(*client_);
+    ASSERT_TRUE(migrated) << migrated.error().message();
+  }
 };
 
 }  // namespace sightline::storage::clickhouse

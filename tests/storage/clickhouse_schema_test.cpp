@@ -6,6 +6,7 @@
 #include <set>
 
 #include "clickhouse_fixture.h"
+#include "storage/clickhouse/clickhouse_events.h"
 
 namespace sightline::storage::clickhouse {
 namespace {
@@ -13,19 +14,9 @@ namespace {
 class ClickHouseSchema : public ClickHouseCluster {
  protected:
   std::set<std::string> TablesOnNode(std::size_t node) {
-    auto body = client_->Execute("SELECT name FROM system.tables WHERE database = " +
-                                     Quote(client_->endpoint().database) + " ORDER BY name",
-                                 {}, node);
-    std::set<std::string> names;
-    if (!body) {
-      ADD_FAILURE() << body.error().message();
-      return names;
-    }
-    std::size_t start = 0;
-    for (std::size_t end; (end = body->find('\n', start)) != std::string::npos; start = end + 1) {
-      names.insert(body->substr(start, end - start));
-    }
-    return names;
+    return Lines("SELECT name FROM system.tables WHERE database = " +
+                     Quote(client_->endpoint().database),
+                 node);
   }
 };
 
@@ -105,6 +96,25 @@ TEST_F(ClickHouseSchema, OneServerWithoutAClusterHasTheTablesUnderTheirOwnNames)
   EXPECT_EQ(*applied, static_cast<int>(EventSchemaSteps().size()));
   EXPECT_EQ(TablesOnNode(0), (std::set<std::string>{"bot_requests", "events", "sightline_schema"}));
   EXPECT_TRUE(TablesOnNode(1).empty());
+}
+
+// The DDL and the writers' column tables are written separately (a migration's text never
+// changes): every column a writer names exists, and every column of a table is written.
+TEST_F(ClickHouseSchema, TheTablesHaveExactlyTheColumnsTheWritersName) {
+  ASSERT_TRUE(MigrateEventSchema(*client_));
+  const auto columns_of = [&](const std::string& table) {
+    return Lines("SELECT name FROM system.columns WHERE database = " +
+                     Quote(client_->endpoint().database) + " AND table = " + Quote(table),
+                 0);
+  };
+  std::set<std::string> events = {"visit_hour", "seal_batch"};
+  for (std::string_view name : EventColumnNames()) events.emplace(name);
+  std::set<std::string> requests = {"seal_batch"};
+  for (std::string_view name : BotRequestColumnNames()) requests.emplace(name);
+  EXPECT_EQ(columns_of("events_local"), events);
+  EXPECT_EQ(columns_of("events"), events);
+  EXPECT_EQ(columns_of("bot_requests_local"), requests);
+  EXPECT_EQ(columns_of("bot_requests"), requests);
 }
 
 }  // namespace
