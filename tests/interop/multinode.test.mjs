@@ -10,10 +10,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports.mjs';
 
 const binary = process.env.SIGHTLINE_BINARY;
 const repo = process.env.SIGHTLINE_REPO;
@@ -29,17 +29,6 @@ let keyFile;
 let haproxy;
 let base; // through HAProxy
 const nodes = []; // {port, child, log}
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function waitFor(check, what, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -237,7 +226,14 @@ test('a rate-limit window holds exactly across the nodes', async () => {
   assert.equal(statuses[0], 200);
   const left = Number(responses[0].headers.get('x-ratelimit-remaining'));
   assert.ok(left >= rateLimit - 10, `only ${left} left of ${rateLimit}`);
-  assert.deepEqual(statuses, [...Array(1 + left).fill(200), ...Array(responses.length - 1 - left).fill(429)]);
+  assert.deepEqual([...new Set(statuses)].sort(), [200, 429], statuses.join(' '));
+  assert.equal(statuses.filter((status) => status === 200).length, 1 + left, statuses.join(' '));
+  // Nodes claim the window in slices (a sixteenth of the quota: 2 here, docs/api.md): a node
+  // may refuse while another still holds the rest of its slice, which the next request that
+  // reaches that node uses. So after the first refusal at most one more passes per other node.
+  const firstRefusal = statuses.indexOf(429);
+  const passedLate = statuses.slice(firstRefusal).filter((status) => status === 200).length;
+  assert.ok(passedLate <= nodeCount - 1, statuses.join(' '));
 });
 
 test('with every node down, HAProxy answers an ErrorResponse', async () => {

@@ -11,27 +11,17 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { generate } from 'otplib';
+import { freePort } from '../ports.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const repo = resolve(here, '../../..');
 export const binary = resolve(process.env.SIGHTLINE_BINARY ?? join(repo, 'build/sightline'));
 export const screenshotDir = resolve(process.env.SIGHTLINE_SCREENSHOT_DIR ?? join(repo, 'build/screenshots'));
 const store = process.env.SIGHTLINE_TEST_PG_DSN ? 'postgresql' : 'sqlite';
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
 
 async function waitForReady(logPath, child) {
   for (let i = 0; i < 300; i += 1) {
