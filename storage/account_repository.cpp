@@ -114,10 +114,11 @@ Result<void> DeleteActivity(SqlSession& session, std::string_view project_ids,
     if (!done) return done.error();
   }
   for (std::string_view table :
-       {"events", "event_blocks", "event_seals", "bot_requests", "visit_starts", "rollup_dirty",
-        "rollup_days", "rollup_blocks", "web_rollups", "web_rollup_visitors", "visit_blocks",
-        "bot_rollups", "agent_conversations", "oauth_grants", "ai_brands", "ai_prompts", "ai_engines", "ai_settings", "ai_runs", "ai_answers",
-        "ai_mentions", "ai_citations", "ai_rollup_zones", "ai_day_answers", "ai_day_mentions",
+       {"events", "event_blocks", "event_seals", "seal_batches", "bot_requests", "visit_starts",
+        "rollup_dirty", "rollup_days", "rollup_blocks", "web_rollups", "web_rollup_visitors",
+        "visit_blocks", "bot_rollups", "agent_conversations", "oauth_grants", "ai_brands",
+        "ai_prompts", "ai_engines", "ai_settings", "ai_runs", "ai_answers", "ai_mentions",
+        "ai_citations", "ai_rollup_zones", "ai_day_answers", "ai_day_mentions",
         "ai_day_citations"}) {
     auto done = session.Execute("DELETE FROM " + std::string(table) + " WHERE project_id IN (" +
                                     std::string(project_ids) + ")",

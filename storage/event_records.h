@@ -113,6 +113,21 @@ struct BotRequestRecord {
   bool operator==(const BotRequestRecord&) const = default;
 };
 
+// A batch of a project's inbox rows moved to ClickHouse (docs/clickhouse.md, "Writes"): recorded
+// pending before its rows are sent, committed with their removal from the inbox.
+enum class SealBatchState { kPending, kCommitted, kAbandoned };
+struct SealBatchRecord {
+  std::string id;  // the `seal_batch` its rows carry in ClickHouse
+  std::string project_id;
+  std::string row_kind;  // "events" or "bot_requests"
+  std::int64_t row_count = 0;
+  SealBatchState state = SealBatchState::kPending;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> committed_at;
+
+  bool operator==(const SealBatchRecord&) const = default;
+};
+
 // A vendor's IP-range list as last fetched (the vendor's own JSON).
 struct BotRangeListRecord {
   std::string list_id;

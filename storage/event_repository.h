@@ -81,6 +81,26 @@ class EventRepository {
   core::Result<std::size_t> SealEvents(std::string_view project_id,
                                        std::int64_t received_before, std::size_t limit,
                                        std::int64_t now);
+  // ---- Batches sealed into ClickHouse (docs/clickhouse.md, "Writes") ----
+  // Records a batch as pending, before its rows are sent.
+  core::Result<void> InsertSealBatch(const SealBatchRecord& batch);
+  // Marks a pending batch committed; false when it is not pending (committed already, or
+  // abandoned: its rows in ClickHouse are to be deleted, so the caller must not delete them from
+  // the inbox). Run it in the transaction that deletes the batch's rows from the inbox.
+  core::Result<bool> CommitSealBatch(std::string_view id, std::int64_t now);
+  // The ids of the project's batches that are not committed: the rows a reader of ClickHouse
+  // leaves out. Read in the snapshot that reads the inbox.
+  core::Result<std::vector<std::string>> ListUncommittedSealBatches(std::string_view project_id);
+  // Abandons the batches still pending that were created before `created_before` (their sealer
+  // failed or died); returns how many.
+  core::Result<std::size_t> AbandonSealBatches(std::int64_t created_before);
+  // Abandoned batches, the oldest first, at most `limit`: their rows are deleted from
+  // ClickHouse, then the batches forgotten (ForgetSealBatches).
+  core::Result<std::vector<SealBatchRecord>> ListAbandonedSealBatches(std::size_t limit);
+  // Forgets abandoned batches (a committed or pending one is kept); returns how many.
+  core::Result<std::size_t> ForgetSealBatches(std::span<const std::string> ids);
+  core::Result<std::optional<SealBatchRecord>> FindSealBatch(std::string_view id);
+
   // The last good copy of each vendor IP-range list (one row per list id, replaced).
   core::Result<void> PutBotRangeList(const BotRangeListRecord& list);
   core::Result<std::vector<BotRangeListRecord>> ListBotRangeLists();
