@@ -104,6 +104,34 @@ Result<std::vector<BotRequestRecord>> EventRepository::ListRecentBotRequests(
       {std::string(project_id), static_cast<std::int64_t>(limit)}, MapBot);
 }
 
+Result<std::vector<BotRequestRecord>> EventRepository::ListBotRequestsToSeal(
+    std::string_view project_id, std::int64_t received_before, std::size_t limit) {
+  static const std::string sql =
+      Select(kBotColumns,
+             "FROM bot_requests WHERE project_id = $1 AND received_at < $2 "
+             "ORDER BY occurred_at, id LIMIT $3");
+  return FindAll<BotRequestRecord>(
+      session_, sql,
+      {std::string(project_id), received_before, static_cast<std::int64_t>(limit)}, MapBot);
+}
+
+Result<std::size_t> EventRepository::DeleteBotRequests(std::string_view project_id,
+                                                       std::span<const std::string> ids) {
+  std::size_t deleted = 0;
+  auto done = InChunks(ids, [&](const std::vector<std::string>& chunk) -> Result<void> {
+    SqlBuilder sql;
+    const std::string project = sql.Next(std::string(project_id));
+    sql.text = "DELETE FROM bot_requests WHERE project_id = " + project + " AND " +
+               sql.In("id", chunk);
+    auto changed = session_.Execute(sql.text, sql.params);
+    if (!changed) return changed.error();
+    deleted += static_cast<std::size_t>(*changed);
+    return {};
+  });
+  if (!done) return done.error();
+  return deleted;
+}
+
 // ---- Sessions, identities, usage, notifications, the events feed -----------------------------
 
 Result<std::string> EventRepository::TouchVisitorSession(std::string_view project_id,

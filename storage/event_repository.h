@@ -82,6 +82,14 @@ class EventRepository {
                                        std::int64_t received_before, std::size_t limit,
                                        std::int64_t now);
   // ---- Batches sealed into ClickHouse (docs/clickhouse.md, "Writes") ----
+  // Up to `limit` of the project's crawler requests received before `received_before`, the
+  // earliest first (time, then id), for sealing.
+  core::Result<std::vector<BotRequestRecord>> ListBotRequestsToSeal(std::string_view project_id,
+                                                                   std::int64_t received_before,
+                                                                   std::size_t limit);
+  // Deletes the project's crawler requests of these ids; returns how many.
+  core::Result<std::size_t> DeleteBotRequests(std::string_view project_id,
+                                              std::span<const std::string> ids);
   // Records a batch as pending, before its rows are sent.
   core::Result<void> InsertSealBatch(const SealBatchRecord& batch);
   // Marks a pending batch committed; false when it is not pending (committed already, or

@@ -1,8 +1,6 @@
 // The batches of inbox rows sealed into ClickHouse (docs/clickhouse.md, "Writes"): pending when
 // recorded, committed with the rows' removal from the inbox, abandoned when their sealer failed,
 // forgotten once their rows are deleted from ClickHouse.
-#include <algorithm>
-
 #include "storage/event_repository.h"
 #include "storage/rollup_marks.h"
 #include "storage/sql_helpers.h"
@@ -77,16 +75,15 @@ Result<std::vector<SealBatchRecord>> EventRepository::ListAbandonedSealBatches(s
 
 Result<std::size_t> EventRepository::ForgetSealBatches(std::span<const std::string> ids) {
   std::size_t forgotten = 0;
-  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
+  auto done = InChunks(ids, [&](const std::vector<std::string>& chunk) -> Result<void> {
     SqlBuilder sql;
-    const std::vector<std::string> chunk(
-        ids.begin() + static_cast<std::ptrdiff_t>(from),
-        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
     sql.text = "DELETE FROM seal_batches WHERE state = 'abandoned' AND " + sql.In("id", chunk);
-    auto done = session_.Execute(sql.text, sql.params);
-    if (!done) return done.error();
-    forgotten += static_cast<std::size_t>(*done);
-  }
+    auto changed = session_.Execute(sql.text, sql.params);
+    if (!changed) return changed.error();
+    forgotten += static_cast<std::size_t>(*changed);
+    return {};
+  });
+  if (!done) return done.error();
   return forgotten;
 }
 

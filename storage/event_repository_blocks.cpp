@@ -76,15 +76,13 @@ Result<void> StoreBlock(SqlSession& session, const std::string& project_id, std:
 }
 
 Result<void> DeleteInboxRows(SqlSession& session, const std::vector<std::string>& ids) {
-  for (std::size_t from = 0; from < ids.size(); from += kInListChunk) {
+  return InChunks(ids, [&](const std::vector<std::string>& chunk) -> Result<void> {
     SqlBuilder sql;
-    const std::vector<std::string> chunk(
-        ids.begin() + static_cast<std::ptrdiff_t>(from),
-        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kInListChunk)));
     sql.text = "DELETE FROM events WHERE " + sql.In("id", chunk);
-    if (auto done = session.Execute(sql.text, sql.params); !done) return done.error();
-  }
-  return {};
+    auto done = session.Execute(sql.text, sql.params);
+    if (!done) return done.error();
+    return {};
+  });
 }
 
 Result<void> SetBlockHours(SqlSession& session, const std::string& project_id,

@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "storage/event_records.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -13,6 +14,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace sightline::storage {
 class SqlSession;
@@ -23,6 +25,19 @@ namespace sightline::storage::internal {
 inline constexpr std::int64_t kHourMs = 3'600'000;
 // Rows per `IN (…)` list of the statements that name many keys.
 inline constexpr std::size_t kInListChunk = 400;
+
+// Calls `body` with consecutive chunks of at most kInListChunk of `values`, stopping at the
+// first error: one statement's parameters stay within every store's limit.
+template <class Body>
+core::Result<void> InChunks(std::span<const std::string> values, Body&& body) {
+  for (std::size_t from = 0; from < values.size(); from += kInListChunk) {
+    const std::size_t to = std::min(values.size(), from + kInListChunk);
+    const std::vector<std::string> chunk(values.begin() + static_cast<std::ptrdiff_t>(from),
+                                         values.begin() + static_cast<std::ptrdiff_t>(to));
+    if (auto done = body(chunk); !done) return done.error();
+  }
+  return {};
+}
 
 // The UTC hour (hours since 1970) of a time in Unix milliseconds; rounds down before 1970 too.
 inline std::int64_t HourOf(std::int64_t unix_ms) {

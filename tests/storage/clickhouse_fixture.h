@@ -19,41 +19,48 @@ namespace sightline::storage::clickhouse {
 
 inline constexpr const char* kClickHouseUrlVariable = "SIGHTLINE_TEST_CLICKHOUSE_URL";
 
+// Opens `client` on a database of the test's own, created on every shard; skips the test (or,
+// under SIGHTLINE_REQUIRE_CLICKHOUSE, fails it) without a cluster. Callers check IsSkipped() and
+// HasFatalFailure() after it.
+inline void OpenTestDatabase(net::BeastHttpClient& http, std::optional<Client>& client) {
+  const char* url = std::getenv(kClickHouseUrlVariable);
+  if (url == nullptr) {
+    // script/test sets SIGHTLINE_REQUIRE_CLICKHOUSE so that CI can never pass by skipping.
+    if (std::getenv("SIGHTLINE_REQUIRE_CLICKHOUSE") != nullptr) {
+      FAIL() << kClickHouseUrlVariable << " is unset but SIGHTLINE_REQUIRE_CLICKHOUSE is set.";
+    }
+    GTEST_SKIP() << kClickHouseUrlVariable << " is unset; start a cluster with "
+                 << "script/clickhouse-test-cluster start DIR";
+  }
+  auto endpoint = ParseEventsUrl(url);
+  ASSERT_TRUE(endpoint) << endpoint.error().message();
+  std::random_device random;
+  endpoint->database = "test_" + std::to_string(random()) + std::to_string(random());
+  client.emplace(http, *endpoint);
+  for (std::size_t node = 0; node < endpoint->nodes.size(); ++node) {
+    // The URL names the new database, which does not exist yet: create it from `default`.
+    Endpoint bare = *endpoint;
+    bare.database = "default";
+    auto made = Client(http, bare).Execute("CREATE DATABASE " + endpoint->database, {}, node);
+    ASSERT_TRUE(made) << made.error().message();
+  }
+}
+
+// Drops the database OpenTestDatabase made, on every shard.
+inline void DropTestDatabase(net::BeastHttpClient& http, const std::optional<Client>& client) {
+  if (!client) return;
+  Endpoint bare = client->endpoint();
+  const std::string database = bare.database;
+  bare.database = "default";
+  for (std::size_t node = 0; node < bare.nodes.size(); ++node) {
+    (void)Client(http, bare).Execute("DROP DATABASE IF EXISTS " + database, {}, node);
+  }
+}
+
 class ClickHouseCluster : public testing::Test {
  protected:
-  void SetUp() override {
-    const char* url = std::getenv(kClickHouseUrlVariable);
-    if (url == nullptr) {
-      // script/test sets SIGHTLINE_REQUIRE_CLICKHOUSE so that CI can never pass by skipping.
-      if (std::getenv("SIGHTLINE_REQUIRE_CLICKHOUSE") != nullptr) {
-        FAIL() << kClickHouseUrlVariable << " is unset but SIGHTLINE_REQUIRE_CLICKHOUSE is set.";
-      }
-      GTEST_SKIP() << kClickHouseUrlVariable << " is unset; start a cluster with "
-                   << "script/clickhouse-test-cluster start DIR";
-    }
-    auto endpoint = ParseEventsUrl(url);
-    ASSERT_TRUE(endpoint) << endpoint.error().message();
-    std::random_device random;
-    endpoint->database = "test_" + std::to_string(random()) + std::to_string(random());
-    client_.emplace(http_, *endpoint);
-    for (std::size_t node = 0; node < endpoint->nodes.size(); ++node) {
-      // The URL names the new database, which does not exist yet: create it from `default`.
-      Endpoint bare = *endpoint;
-      bare.database = "default";
-      auto made = Client(http_, bare).Execute("CREATE DATABASE " + endpoint->database, {}, node);
-      ASSERT_TRUE(made) << made.error().message();
-    }
-  }
-
-  void TearDown() override {
-    if (!client_) return;
-    Endpoint bare = client_->endpoint();
-    const std::string database = bare.database;
-    bare.database = "default";
-    for (std::size_t node = 0; node < bare.nodes.size(); ++node) {
-      (void)Client(http_, bare).Execute("DROP DATABASE IF EXISTS " + database, {}, node);
-    }
-  }
+  void SetUp() override { OpenTestDatabase(http_, client_); }
+  void TearDown() override { DropTestDatabase(http_, client_); }
 
   std::size_t Count(const std::string& table, std::size_t node) {
     auto rows = client_->Execute("SELECT count() FROM " + table, {}, node);
