@@ -286,6 +286,7 @@ EventRowChoice FeedRows(const EventQuery& q) {
 }  // namespace
 
 Result<std::vector<EventRecord>> ListSealedEvents(SqlSession& session, const EventQuery& q) {
+  if (q.limit == 0) return std::vector<EventRecord>();
   // The blocks that may hold a row of the feed's window, the newest last event first: once
   // `limit` rows are found, a block whose last event is older than all of them adds nothing.
   SqlBuilder sql;
