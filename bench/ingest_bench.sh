@@ -16,6 +16,10 @@ work="$(mktemp -d /tmp/sightline-ingest-bench.XXXXXX)"
 pids=()
 pg_dir="$(mktemp -d /tmp/sightline-ingest-pg.XXXXXX)"
 cleanup() {
+  # serve() runs in a command substitution, so its servers' pids come through a file.
+  if [[ -f "$work/pids" ]]; then
+    while read -r p; do pids+=("$p"); done <"$work/pids"
+  fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   script/pg-test-cluster stop "$pg_dir" >/dev/null 2>&1 || true
   rm -rf "$work"
@@ -46,7 +50,7 @@ serve() {  # storage-args... ; prints the port
   local log="$work/serve-$RANDOM.log"
   taskset -c 0 build/sightline serve --listen 127.0.0.1:0 --threads 1 --log-level warn "$@" \
     >"$log" 2>&1 &
-  pids+=($!)
+  echo $! >>"$work/pids"
   for _ in $(seq 1 100); do
     port="$(ss -ltnpH 2>/dev/null | grep "pid=$!," | grep -oE '127.0.0.1:[0-9]+' | cut -d: -f2 | head -1 || true)"
     [[ -n "$port" ]] && { echo "$port"; return; }

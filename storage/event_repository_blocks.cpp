@@ -88,18 +88,17 @@ Result<void> DeleteInboxRows(SqlSession& session, const std::vector<std::string>
 Result<void> SetBlockHours(SqlSession& session, const std::string& project_id,
                            const std::map<std::int64_t, std::vector<std::string>>& by_hour) {
   for (const auto& [hour, sessions] : by_hour) {
-    for (std::size_t from = 0; from < sessions.size(); from += kInListChunk) {
+    auto set = InChunks(sessions, [&](const std::vector<std::string>& chunk) -> Result<void> {
       SqlBuilder sql;
       const std::string hour_param = sql.Next(hour);
       const std::string project = sql.Next(project_id);
-      const std::vector<std::string> chunk(
-          sessions.begin() + static_cast<std::ptrdiff_t>(from),
-          sessions.begin() +
-              static_cast<std::ptrdiff_t>(std::min(sessions.size(), from + kInListChunk)));
       sql.text = "UPDATE visit_starts SET block_hour = " + hour_param +
                  " WHERE project_id = " + project + " AND " + sql.In("session_id", chunk);
-      if (auto done = session.Execute(sql.text, sql.params); !done) return done.error();
-    }
+      auto done = session.Execute(sql.text, sql.params);
+      if (!done) return done.error();
+      return {};
+    });
+    if (!set) return set.error();
   }
   return {};
 }
